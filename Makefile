@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ringtrace top-level Makefile: builds the module and the user tools, and
+# delegates everything else (tests, demo, benchmarks, install) to scripts/.
+#
+#   make                 module + user tools, against KVER's headers
+#   make check           every test: unit (host), lint, selftests (in a VM)
+#   make demo            build, boot a VM, load the module, stream records
+#   make bench           benchmarks (not part of check)
+#   make install         module (modules_install), tools, headers, man pages
+#   make dkms-install    register the module source with DKMS
+#
+# KVER defaults to the running kernel when its headers are installed, else
+# to Debian's linux-headers-amd64 (scripts/kernel-version says which).
+
+KVER	?= $(shell scripts/kernel-version)
+KDIR	?= /lib/modules/$(KVER)/build
+PREFIX	?= /usr/local
+DESTDIR	?=
+
+export KVER KDIR PREFIX DESTDIR
+
+.PHONY: all module user check unit lint selftests demo bench install \
+	dkms-install dkms-remove clean help
+
+all: module user
+
+module:
+	@test -d "$(KDIR)" || { echo "ringtrace: no kernel headers at $(KDIR);" \
+		"run scripts/install-deps (or set KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+
+user:
+	$(MAKE) -C user
+
+check:
+	scripts/check
+
+unit:
+	scripts/check --unit
+
+lint:
+	scripts/check --lint
+
+selftests:
+	scripts/check --vm
+
+demo:
+	scripts/demo
+
+bench:
+	scripts/bench
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	$(MAKE) -C user install
+	install -D -m 0644 uapi/linux/ringtrace.h \
+		$(DESTDIR)$(PREFIX)/include/linux/ringtrace.h
+
+dkms-install:
+	scripts/dkms install
+
+dkms-remove:
+	scripts/dkms remove
+
+clean:
+	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C user clean
+	rm -rf build
+
+help:
+	@sed -n '3,14p' Makefile

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/ringtrace: one session per open(). This file turns syscalls into
+ * session operations; everything userspace passes in is copied and checked
+ * here, before any session lock is taken (copy_from_user() may fault and
+ * take mmap_lock, which mmap() holds while it takes the session lock).
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "chardev.h"
+#include "mmap.h"
+#include "probes.h"
+#include "session.h"
+
+#define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF)
+#define RT_MAX_FLUSH_MS		60000
+/* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
+#define RT_MAX_CPU_MASK_BYTES	1024
+
+static int rt_open(struct inode *inode, struct file *file)
+{
+	struct rt_session *s;
+
+	/* Tracing every process's reads is perf -a territory. */
+	if (!perfmon_capable())
+		return -EACCES;
+
+	s = rt_session_create();
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	file->private_data = s;
+	return nonseekable_open(inode, file);
+}
+
+static int rt_release(struct inode *inode, struct file *file)
+{
+	rt_session_destroy(file->private_data);
+	return 0;
+}
+
+/*
+ * Copy an extensible output structure (first field: __u32 size) back to
+ * userspace: as much as both sides know, with size telling how much that was.
+ */
+static int rt_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize,
+			      u32 min_size)
+{
+	u32 usize;
+
+	if (get_user(usize, (u32 __user *)uarg))
+		return -EFAULT;
+	if (usize < min_size)
+		return -EINVAL;
+	usize = min(usize, ksize);
+	*(u32 *)kbuf = usize;
+	return copy_to_user(uarg, kbuf, usize) ? -EFAULT : 0;
+}
+
+static long rt_ioctl_get_info(void __user *uarg)
+{
+	struct ringtrace_info info = {
+		.abi_version	= RINGTRACE_ABI_VERSION,
+		.page_size	= PAGE_SIZE,
+		.nr_cpu_ids	= nr_cpu_ids,
+		.events		= rt_probes_available(),
+		.max_ring_pages	= rt_max_ring_pages,
+	};
+
+	strscpy(info.module_version, RINGTRACE_VERSION,
+		sizeof(info.module_version));
+	return rt_copy_struct_out(uarg, &info, sizeof(info),
+				  RINGTRACE_INFO_SIZE_VER0);
+}
+
+static long rt_ioctl_get_stats(struct rt_session *s, void __user *uarg)
+{
+	struct ringtrace_stats st = {};
+
+	rt_session_stats(s, &st);
+	return rt_copy_struct_out(uarg, &st, sizeof(st),
+				  RINGTRACE_STATS_SIZE_VER0);
+}
+
+/* The CPU bitmap of a config, or every possible CPU if there is none. */
+static int rt_copy_cpu_mask(const struct ringtrace_config *cfg,
+			    struct cpumask *mask)
+{
+	u32 bytes = cfg->cpu_mask_bytes;
+	unsigned int bit;
+	u8 *buf;
+	int err = 0;
+
+	if (!cfg->cpu_mask_ptr) {
+		if (bytes)
+			return -EINVAL;
+		cpumask_copy(mask, cpu_possible_mask);
+		return 0;
+	}
+	if (!bytes || bytes > RT_MAX_CPU_MASK_BYTES)
+		return -EINVAL;
+
+	buf = memdup_user(u64_to_user_ptr(cfg->cpu_mask_ptr), bytes);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+
+	cpumask_clear(mask);
+	for (bit = 0; bit < bytes * BITS_PER_BYTE; bit++) {
+		if (!(buf[bit / BITS_PER_BYTE] & BIT(bit % BITS_PER_BYTE)))
+			continue;
+		if (bit >= nr_cpu_ids || !cpu_possible(bit)) {
+			err = -EINVAL;
+			goto out;
+		}
+		cpumask_set_cpu(bit, mask);
+	}
+	if (cpumask_empty(mask))
+		err = -EINVAL;
+out:
+	kfree(buf);
+	return err;
+}
+
+static int rt_check_config(const struct ringtrace_config *cfg)
+{
+	if (cfg->flags & ~RT_CFG_FLAGS)
+		return -EINVAL;
+	if (!cfg->events)
+		return -EINVAL;
+	if (cfg->events & ~rt_probes_available())
+		return -EOPNOTSUPP;
+	if (cfg->pid < -1 || cfg->pid == 0)
+		return -EINVAL;
+	if (cfg->flush_ms > RT_MAX_FLUSH_MS)
+		return -EINVAL;
+	return 0;
+}
+
+static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
+{
+	struct ringtrace_config __user *ucfg = uarg;
+	struct ringtrace_config cfg;
+	cpumask_var_t cpus;
+	u32 usize;
+	int err;
+
+	if (get_user(usize, &ucfg->size))
+		return -EFAULT;
+	if (usize < RINGTRACE_CONFIG_SIZE_VER0)
+		return -EINVAL;
+	/* Zero-fills what an older caller does not know; E2BIG for newer. */
+	err = copy_struct_from_user(&cfg, sizeof(cfg), ucfg, usize);
+	if (err)
+		return err;
+	err = rt_check_config(&cfg);
+	if (err)
+		return err;
+
+	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
+		return -ENOMEM;
+	err = rt_copy_cpu_mask(&cfg, cpus);
+	if (!err)
+		err = rt_session_configure(s, &cfg, cpus);
+	free_cpumask_var(cpus);
+	return err;
+}
+
+static long rt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct rt_session *s = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case RINGTRACE_IOC_GET_INFO:
+		return rt_ioctl_get_info(uarg);
+	case RINGTRACE_IOC_SET_CONFIG:
+		return rt_ioctl_set_config(s, uarg);
+	case RINGTRACE_IOC_ENABLE:
+		return rt_session_enable(s);
+	case RINGTRACE_IOC_DISABLE:
+		return rt_session_disable(s);
+	case RINGTRACE_IOC_GET_STATS:
+		return rt_ioctl_get_stats(s, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static __poll_t rt_poll(struct file *file, poll_table *wait)
+{
+	struct rt_session *s = file->private_data;
+
+	poll_wait(file, &s->wq, wait);
+	return rt_session_poll_mask(s);
+}
+
+static int rt_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return rt_mmap_ring(file->private_data, vma);
+}
+
+static const struct file_operations rt_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rt_open,
+	.release	= rt_release,
+	.unlocked_ioctl	= rt_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.poll		= rt_poll,
+	.mmap		= rt_mmap,
+	.llseek		= no_llseek,
+};
+
+static struct miscdevice rt_miscdev = {
+	.minor	= MISC_DYNAMIC_MINOR,
+	.name	= RINGTRACE_DEVICE_NAME,
+	.fops	= &rt_fops,
+	.mode	= 0600,
+};
+
+int rt_chardev_register(void)
+{
+	return misc_register(&rt_miscdev);
+}
+
+void rt_chardev_unregister(void)
+{
+	misc_deregister(&rt_miscdev);
+}

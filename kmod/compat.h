@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Differences between the kernels ringtrace builds against (6.1 to 6.12 and
+ * later), kept in one place so the rest of the module reads like code for
+ * the newest kernel.
+ */
+#ifndef _RINGTRACE_COMPAT_H
+#define _RINGTRACE_COMPAT_H
+
+#include <linux/version.h>
+#include <linux/mm.h>
+#include <linux/timer.h>
+
+/* 6.3 made vma->vm_flags read-only and added vm_flags_{set,clear}(). */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void rt_vm_flags_set(struct vm_area_struct *vma, vm_flags_t f)
+{
+	vma->vm_flags |= f;
+}
+
+static inline void rt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t f)
+{
+	vma->vm_flags &= ~f;
+}
+#else
+#define rt_vm_flags_set		vm_flags_set
+#define rt_vm_flags_clear	vm_flags_clear
+#endif
+
+/* 6.2 renamed del_timer_sync(); 6.15 dropped the old name. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define rt_timer_delete_sync	del_timer_sync
+#else
+#define rt_timer_delete_sync	timer_delete_sync
+#endif
+
+#endif /* _RINGTRACE_COMPAT_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The event sources. Each is attached while at least one enabled session
+ * asks for it and detached when the last one stops, so an idle ringtrace
+ * costs the traced kernel nothing.
+ */
+#ifndef _RINGTRACE_PROBES_H
+#define _RINGTRACE_PROBES_H
+
+#include <linux/types.h>
+
+int rt_probes_get(u64 events);
+void rt_probes_put(u64 events);
+u64 rt_probes_available(void);
+
+/* vfs_read kretprobe (probe_vfs_read.c). */
+int rt_vfs_read_get(void);
+void rt_vfs_read_put(void);
+void rt_vfs_read_counts(u64 *hits, u64 *missed);
+
+#endif /* _RINGTRACE_PROBES_H */

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The producer half of the ring protocol (Documentation/protocol.rst).
+ *
+ * One ring per CPU per session. Only code running on the ring's CPU writes
+ * to it, with preemption disabled; interrupts on that CPU may nest a second
+ * writer inside a first. Reservation is a local cmpxchg on the head and a
+ * nesting count lets only the outermost writer publish data_head, so a
+ * nested writer never exposes the outer writer's half-written record.
+ */
+#ifndef _RINGTRACE_RING_H
+#define _RINGTRACE_RING_H
+
+#include <linux/types.h>
+#include <linux/irq_work.h>
+#include <linux/wait.h>
+#include <asm/local.h>
+#include <asm/local64.h>
+#include <linux/ringtrace.h>
+
+struct page;
+
+struct rt_ring {
+	/* Producer state: written by the ring's CPU only (and its IRQs). */
+	local_t		head;		/* bytes reserved, free-running */
+	unsigned int	nest;		/* writers in progress on this CPU */
+	local_t		lost_pending;	/* dropped, not yet in a LOST record */
+	local64_t	records;	/* records written (LOST excluded) */
+	local64_t	lost;		/* records dropped, ring full */
+	local64_t	bytes;		/* bytes written, LOST included */
+	unsigned long	wakeup_head;	/* head at the last watermark wake-up */
+	unsigned long	watermark;	/* wake the reader every this many bytes */
+	unsigned long	published;	/* last data_head published */
+	unsigned long	size;		/* data area bytes, a power of two */
+	void		*data;		/* data pages, mapped twice in a row */
+	struct ringtrace_mmap_page *page;	/* control page (user-writable!) */
+
+	/* Cold: set up once. */
+	struct irq_work	wakeup_work;
+	wait_queue_head_t *wq;		/* the session's readers */
+	struct page	*ctl_page;
+	struct page	**data_pages;
+	unsigned int	nr_pages;	/* data pages, a power of two */
+	int		cpu;
+};
+
+/* Largest ring a mapping may ask for, in data pages (module parameter). */
+extern unsigned int rt_max_ring_pages;
+
+struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
+			      wait_queue_head_t *wq);
+void rt_ring_free(struct rt_ring *ring);
+
+void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts);
+void rt_ring_commit(struct rt_ring *ring);
+
+void rt_ring_start(struct rt_ring *ring, unsigned long watermark);
+void rt_ring_stop(struct rt_ring *ring, u64 ts);
+bool rt_ring_has_unread(const struct rt_ring *ring);
+struct page *rt_ring_map_page(struct rt_ring *ring, unsigned long pgoff);
+
+struct rt_ring_counts {
+	u64 records;
+	u64 lost;
+	u64 bytes;
+};
+
+void rt_ring_counts(const struct rt_ring *ring, struct rt_ring_counts *c);
+
+#endif /* _RINGTRACE_RING_H */

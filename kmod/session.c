@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Session lifetime, configuration, enable/disable and the list of enabled
+ * sessions the probes walk.
+ */
+#include <linux/jiffies.h>
+#include <linux/percpu.h>
+#include <linux/poll.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/timekeeping.h>
+
+#include "compat.h"
+#include "probes.h"
+#include "session.h"
+
+#define RT_DEFAULT_FLUSH_MS	100
+/* Deeper process trees than this are not followed by the pid filter. */
+#define RT_MAX_ANCESTRY		128
+
+LIST_HEAD(rt_active_sessions);
+/* Writers of rt_active_sessions; the probes read it under RCU. */
+static DEFINE_SPINLOCK(rt_sessions_lock);
+
+bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
+{
+	struct task_struct *parent;
+	bool found = false;
+	int depth;
+
+	rcu_read_lock();
+	for (depth = 0; depth < RT_MAX_ANCESTRY; depth++) {
+		parent = rcu_dereference(task->real_parent);
+		if (parent == task)	/* the idle task is its own parent */
+			break;
+		if (task_tgid(parent) == ancestor) {
+			found = true;
+			break;
+		}
+		task = parent;
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/*
+ * While enabled, wake readers at least every flush_ms when anything is
+ * unread, so a trickle of records below the watermark is never stranded.
+ */
+static void rt_session_flush(struct timer_list *t)
+{
+	struct rt_session *s = from_timer(s, t, flush_timer);
+	struct rt_ring *ring;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		/* Pairs with smp_store_release() in rt_session_get_ring(). */
+		ring = smp_load_acquire(&s->rings[cpu]);
+		if (ring && rt_ring_has_unread(ring)) {
+			wake_up_all(&s->wq);
+			break;
+		}
+	}
+	if (READ_ONCE(s->enabled))
+		mod_timer(&s->flush_timer,
+			  jiffies + msecs_to_jiffies(s->flush_ms));
+}
+
+struct rt_session *rt_session_create(void)
+{
+	struct rt_session *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+
+	s->rings = kcalloc(nr_cpu_ids, sizeof(*s->rings), GFP_KERNEL_ACCOUNT);
+	if (!s->rings)
+		goto err_session;
+	s->no_ring = alloc_percpu(u64);
+	if (!s->no_ring)
+		goto err_rings;
+	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL))
+		goto err_no_ring;
+
+	/* Defaults: vfs_read, every CPU, every process but our own. */
+	s->events = RINGTRACE_EVENT_VFS_READ;
+	cpumask_copy(s->cpus, cpu_possible_mask);
+	s->self = get_pid(task_tgid(current));
+	s->flush_ms = RT_DEFAULT_FLUSH_MS;
+	mutex_init(&s->lock);
+	init_waitqueue_head(&s->wq);
+	timer_setup(&s->flush_timer, rt_session_flush, 0);
+	INIT_LIST_HEAD(&s->node);
+	return s;
+
+err_no_ring:
+	free_percpu(s->no_ring);
+err_rings:
+	kfree(s->rings);
+err_session:
+	kfree(s);
+	return ERR_PTR(-ENOMEM);
+}
+
+/* The last reference (fd and every mapping) is gone. */
+void rt_session_destroy(struct rt_session *s)
+{
+	int cpu;
+
+	rt_session_disable(s);
+	for_each_possible_cpu(cpu)
+		rt_ring_free(s->rings[cpu]);
+	put_pid(s->pid);
+	put_pid(s->self);
+	free_cpumask_var(s->cpus);
+	free_percpu(s->no_ring);
+	kfree(s->rings);
+	kfree(s);
+}
+
+/* The tgid of the process @nr names in the caller's pid namespace. */
+static struct pid *rt_find_process(pid_t nr)
+{
+	struct task_struct *task;
+	struct pid *tgid = NULL;
+
+	rcu_read_lock();
+	task = pid_task(find_vpid(nr), PIDTYPE_PID);
+	if (task)
+		tgid = get_pid(task_tgid(task));
+	rcu_read_unlock();
+	return tgid;
+}
+
+int rt_session_configure(struct rt_session *s,
+			 const struct ringtrace_config *cfg,
+			 const struct cpumask *cpus)
+{
+	struct pid *pid = NULL, *old_pid;
+	int err = 0;
+
+	if (cfg->pid > 0) {
+		pid = rt_find_process(cfg->pid);
+		if (!pid)
+			return -ESRCH;
+	}
+
+	mutex_lock(&s->lock);
+	if (s->enabled) {
+		err = -EBUSY;
+		goto unlock;
+	}
+	old_pid = s->pid;
+	s->pid = pid;
+	pid = old_pid;	/* put below */
+	s->events = cfg->events;
+	s->flags = cfg->flags;
+	s->min_latency_ns = cfg->min_latency_ns;
+	s->lock_min_wait_ns = cfg->lock_min_wait_ns;
+	s->lock_min_hold_ns = cfg->lock_min_hold_ns;
+	s->watermark = cfg->watermark_bytes;
+	s->flush_ms = cfg->flush_ms ?: RT_DEFAULT_FLUSH_MS;
+	cpumask_copy(s->cpus, cpus);
+unlock:
+	mutex_unlock(&s->lock);
+	put_pid(pid);
+	return err;
+}
+
+/*
+ * The ring for @cpu, allocated with @nr_pages data pages by its first
+ * mapping. Rings live as long as the session: the probes can then use
+ * them with no reference counting.
+ */
+struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
+				    unsigned int nr_pages)
+{
+	struct rt_ring *ring;
+
+	mutex_lock(&s->lock);
+	ring = s->rings[cpu];
+	if (ring) {
+		if (ring->nr_pages != nr_pages)
+			ring = ERR_PTR(-EINVAL);
+		goto unlock;
+	}
+	ring = rt_ring_alloc(cpu, nr_pages, &s->wq);
+	if (IS_ERR(ring))
+		goto unlock;
+	if (s->enabled)
+		rt_ring_start(ring, s->watermark ?: ring->size / 2);
+	/* Pairs with smp_load_acquire() in the probes and the timer. */
+	smp_store_release(&s->rings[cpu], ring);
+unlock:
+	mutex_unlock(&s->lock);
+	return ring;
+}
+
+static bool rt_session_has_rings(struct rt_session *s)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (s->rings[cpu])
+			return true;
+	return false;
+}
+
+int rt_session_enable(struct rt_session *s)
+{
+	struct rt_ring *ring;
+	int cpu, err = 0;
+
+	mutex_lock(&s->lock);
+	if (s->enabled)
+		goto unlock;
+	if (!s->events || !rt_session_has_rings(s)) {
+		err = -EINVAL;
+		goto unlock;
+	}
+	err = rt_probes_get(s->events);
+	if (err)
+		goto unlock;
+	for_each_possible_cpu(cpu) {
+		ring = s->rings[cpu];
+		if (ring)
+			rt_ring_start(ring, s->watermark ?: ring->size / 2);
+	}
+
+	WRITE_ONCE(s->enabled, true);
+	spin_lock(&rt_sessions_lock);
+	list_add_tail_rcu(&s->node, &rt_active_sessions);
+	spin_unlock(&rt_sessions_lock);
+	mod_timer(&s->flush_timer, jiffies + msecs_to_jiffies(s->flush_ms));
+unlock:
+	mutex_unlock(&s->lock);
+	return err;
+}
+
+int rt_session_disable(struct rt_session *s)
+{
+	struct rt_ring *ring;
+	u64 now;
+	int cpu;
+
+	mutex_lock(&s->lock);
+	if (!s->enabled)
+		goto unlock;
+
+	WRITE_ONCE(s->enabled, false);
+	spin_lock(&rt_sessions_lock);
+	list_del_rcu(&s->node);
+	spin_unlock(&rt_sessions_lock);
+	/* Every probe that could still see the session has finished. */
+	synchronize_rcu();
+	rt_probes_put(s->events);
+	rt_timer_delete_sync(&s->flush_timer);
+
+	now = ktime_get_mono_fast_ns();
+	for_each_possible_cpu(cpu) {
+		ring = s->rings[cpu];
+		if (ring)
+			rt_ring_stop(ring, now);
+	}
+unlock:
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
+void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
+{
+	struct rt_ring_counts c;
+	struct rt_ring *ring;
+	int cpu;
+
+	mutex_lock(&s->lock);
+	for_each_possible_cpu(cpu) {
+		st->no_ring += *per_cpu_ptr(s->no_ring, cpu);
+		ring = s->rings[cpu];
+		if (!ring)
+			continue;
+		rt_ring_counts(ring, &c);
+		st->nr_rings++;
+		st->records += c.records;
+		st->lost += c.lost;
+		st->bytes += c.bytes;
+	}
+	mutex_unlock(&s->lock);
+	st->produced = st->records + st->lost;
+	rt_vfs_read_counts(&st->vfs_read_hits, &st->vfs_read_missed);
+}
+
+__poll_t rt_session_poll_mask(struct rt_session *s)
+{
+	struct rt_ring *ring;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		/* Pairs with smp_store_release() in rt_session_get_ring(). */
+		ring = smp_load_acquire(&s->rings[cpu]);
+		if (ring && rt_ring_has_unread(ring))
+			return EPOLLIN | EPOLLRDNORM;
+	}
+	return 0;
+}

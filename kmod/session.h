@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A session is one open() of /dev/ringtrace: its configuration (filters),
+ * its per-CPU rings and its readers' wait queue. Enabled sessions sit on an
+ * RCU list the probes walk.
+ */
+#ifndef _RINGTRACE_SESSION_H
+#define _RINGTRACE_SESSION_H
+
+#include <linux/cpumask.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
+#include <linux/ringtrace.h>
+
+#include "ring.h"
+
+struct rt_session {
+	struct list_head	node;		/* on rt_active_sessions */
+
+	/*
+	 * Filters: set by SET_CONFIG, read locklessly by the probes, which
+	 * only see the session while it is enabled, when they cannot
+	 * change.
+	 */
+	u64			events;		/* RINGTRACE_EVENT_* */
+	u32			flags;		/* RINGTRACE_CFG_* */
+	struct pid		*pid;		/* process to trace, NULL: any */
+	struct pid		*self;		/* the opener, excluded by default */
+	u64			min_latency_ns;
+	u64			lock_min_wait_ns;
+	u64			lock_min_hold_ns;
+	cpumask_var_t		cpus;
+	u32			watermark;	/* 0: half of each ring */
+	u32			flush_ms;
+
+	/* rings[cpu]: set once (under lock), freed with the session. */
+	struct rt_ring		**rings;
+	u64 __percpu		*no_ring;	/* events on CPUs with no ring */
+
+	struct mutex		lock;		/* config, enabled, rings */
+	bool			enabled;
+	wait_queue_head_t	wq;
+	struct timer_list	flush_timer;
+};
+
+extern struct list_head rt_active_sessions;
+
+/* Probes: walk the sessions under rcu_read_lock(). */
+#define rt_for_each_active_session(s) \
+	list_for_each_entry_rcu(s, &rt_active_sessions, node)
+
+struct rt_session *rt_session_create(void);
+void rt_session_destroy(struct rt_session *s);
+int rt_session_configure(struct rt_session *s,
+			 const struct ringtrace_config *cfg,
+			 const struct cpumask *cpus);
+int rt_session_enable(struct rt_session *s);
+int rt_session_disable(struct rt_session *s);
+struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
+				    unsigned int nr_pages);
+void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
+__poll_t rt_session_poll_mask(struct rt_session *s);
+
+bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor);
+
+/* Does @s want events caused by @task? Cheap unless following children. */
+static __always_inline bool rt_session_wants_task(const struct rt_session *s,
+						  struct task_struct *task)
+{
+	struct pid *tgid = task_tgid(task);
+
+	if (tgid == s->self)
+		return false;
+	if (!s->pid || tgid == s->pid)
+		return true;
+	return (s->flags & RINGTRACE_CFG_INHERIT) &&
+	       rt_task_descends_from(task, s->pid);
+}
+
+/*
+ * Reserve @size bytes in @s's ring for @cpu, the CPU we are running on with
+ * preemption disabled. NULL: no ring there (counted) or the ring is full
+ * (counted as lost). On success, fill the record and rt_ring_commit().
+ */
+static __always_inline void *rt_session_reserve(struct rt_session *s, int cpu,
+						unsigned int size, u64 ts,
+						struct rt_ring **ringp)
+{
+	/* Pairs with the smp_store_release() in rt_session_get_ring(). */
+	struct rt_ring *ring = smp_load_acquire(&s->rings[cpu]);
+
+	if (unlikely(!ring)) {
+		this_cpu_inc(*s->no_ring);
+		return NULL;
+	}
+	*ringp = ring;
+	return rt_ring_reserve(ring, size, ts);
+}
+
+/* Who and when, common to every event record. */
+static __always_inline void rt_fill_task_ctx(struct ringtrace_task_ctx *t,
+					     u64 ts, int cpu)
+{
+	struct task_struct *task = current;
+
+	BUILD_BUG_ON(sizeof(task->comm) != RINGTRACE_COMM_LEN);
+	t->ts_ns = ts;
+	t->cpu = cpu;
+	t->pid = task_tgid_nr(task);
+	t->tid = task_pid_nr(task);
+	t->__pad = 0;
+	/* comm can be renamed under us: copy all 16 bytes, terminate. */
+	memcpy(t->comm, task->comm, RINGTRACE_COMM_LEN);
+	t->comm[RINGTRACE_COMM_LEN - 1] = '\0';
+}
+
+#endif /* _RINGTRACE_SESSION_H */
