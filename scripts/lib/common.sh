@@ -1,0 +1,122 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared by every ringtrace script: the cache location, messages, and the
+# package helpers. Sourced, never executed. Keep it small and fast: it is
+# loaded by scripts/kernel-version on every `make`.
+
+PROG=${PROG:-${0##*/}}
+# shellcheck disable=SC2034 # used by the scripts that source this file
+RINGTRACE_ROOT=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)
+# One cache for kernels, initramfs images and extracted tools; safe to
+# delete at any time (everything in it is rebuilt on demand).
+CACHE=${RINGTRACE_CACHE:-/var/cache/ringtrace}
+QUIET=${RINGTRACE_QUIET:-}
+
+die() {
+	echo "$PROG: error: $*" >&2
+	exit 1
+}
+
+warn() {
+	echo "$PROG: warning: $*" >&2
+}
+
+# Progress messages go to stderr so that stdout stays machine-readable.
+note() {
+	[[ -n $QUIET ]] || echo "$PROG: $*" >&2
+}
+
+# Run a command as root: directly when we are root, else through sudo.
+as_root() {
+	if [[ $EUID -eq 0 ]]; then
+		"$@"
+	elif command -v sudo >/dev/null; then
+		sudo -- "$@"
+	else
+		die "need root for: $* (run as root or install sudo)"
+	fi
+}
+
+# Print, one a line, the packages among "$@" that are not installed.
+# One dpkg-query call for all of them: this is on the fast path.
+missing_packages() {
+	local pkg status
+	local -A ok=()
+	while IFS=' ' read -r pkg status; do
+		[[ $status == installed ]] && ok[$pkg]=1
+	done < <(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "$@" 2>/dev/null || true)
+	for pkg in "$@"; do
+		# dpkg-query prints "name:arch" for multi-arch packages.
+		[[ -n ${ok[$pkg]:-} || -n ${ok[$pkg:amd64]:-} ]] || echo "$pkg"
+	done
+}
+
+# Run a noisy command with no stdin. Its output goes to stderr, or with
+# QUIET set, to a log shown only if it fails.
+run_logged() {
+	if [[ -z $QUIET ]]; then
+		"$@" </dev/null >&2
+		return
+	fi
+	local log rc=0
+	log=$(mktemp)
+	"$@" </dev/null >"$log" 2>&1 || rc=$?
+	[[ $rc -eq 0 ]] || cat "$log" >&2
+	rm -f "$log"
+	return "$rc"
+}
+
+# apt-get update, at most once per top-level invocation (the flag is
+# exported so that child scripts see it).
+apt_update_once() {
+	[[ -n ${RINGTRACE_APT_UPDATED:-} ]] && return 0
+	note "apt-get update"
+	run_logged as_root env DEBIAN_FRONTEND=noninteractive apt-get -q update ||
+		die "apt-get update failed (is the Debian archive reachable?)"
+	export RINGTRACE_APT_UPDATED=1
+}
+
+# Install the packages among "$@" that are missing; does nothing (and
+# touches no apt state) when all are present.
+ensure_packages() {
+	local -a missing
+	mapfile -t missing < <(missing_packages "$@")
+	[[ ${#missing[@]} -eq 0 ]] && return 0
+	apt_update_once
+	note "installing ${missing[*]}"
+	run_logged as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y \
+		-o Dpkg::Use-Pty=0 --no-install-recommends install "${missing[@]}" ||
+		die "apt-get install ${missing[*]} failed"
+}
+
+# Where a kernel lives once in the cache: boot/vmlinuz-VER and
+# lib/modules/VER (with modules.dep) below this directory.
+kernel_dir() {
+	echo "$CACHE/kernels/$1"
+}
+
+kernel_cached() {
+	local d
+	d=$(kernel_dir "$1")
+	[[ -f $d/boot/vmlinuz-$1 && -f $d/lib/modules/$1/modules.dep ]]
+}
+
+# Turn a kernel release or glob ("6.12.*+deb12-rt-amd64") into one release:
+# the newest match among cached kernels and the archive's linux-image
+# packages. Plain releases come back unchanged (no apt query).
+resolve_kernel() {
+	local want=$1
+	if [[ $want != *[*?[]* ]]; then
+		echo "$want"
+		return 0
+	fi
+	local match
+	# shellcheck disable=SC2053 # $want is a glob on purpose
+	match=$({
+		ls "$CACHE/kernels" 2>/dev/null
+		apt-cache pkgnames linux-image- 2>/dev/null | sed 's/^linux-image-//; s/-unsigned$//'
+	} | while read -r c; do [[ $c == $want ]] && echo "$c"; done | sort -uV | tail -n 1)
+	[[ -n $match ]] || die "no kernel matches '$want' (cached or in the apt archive)"
+	echo "$match"
+}
