@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ringtrace-ctl: load, unload and inspect the ringtrace module. Argument
+ * handling and printing only; the work is in libringtrace (kmod.c,
+ * session.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ringtrace.h>
+
+#include "ringtrace/kmod.h"
+#include "ringtrace/session.h"
+
+#define PROG	"ringtrace-ctl"
+
+static const char usage_text[] =
+"Usage: " PROG " load [PATH] [PARAM=VALUE...]\n"
+"       " PROG " unload\n"
+"       " PROG " status\n"
+"       " PROG " info\n"
+"\n"
+"  load     insert ringtrace.ko: PATH, else kmod/ringtrace.ko of the checkout\n"
+"           this tool was built in, else the module installed for the running\n"
+"           kernel (modprobe's lookup); parameters are passed to the module\n"
+"  unload   remove the module (refused while a session has it open or mapped)\n"
+"  status   whether it is loaded, and how many references hold it\n"
+"  info     what the loaded module reports (ABI, page size, CPUs, events)\n"
+"\n"
+"Exit status: 0 done (status: loaded), 1 failed (status: not loaded), 2 usage.\n";
+
+static int usage(void)
+{
+	fputs(usage_text, stderr);
+	return 2;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	char options[4096] = "", path_buf[PATH_MAX], exe[PATH_MAX], msg[512];
+	const char *path = NULL;
+	size_t used = 0;
+	ssize_t n;
+	int i = 0;
+
+	if (argc > 0 && !strchr(argv[0], '='))
+		path = argv[i++];
+	for (; i < argc; i++) {
+		if (!strchr(argv[i], '=')) {
+			fprintf(stderr, PROG ": load: '%s' is not PARAM=VALUE\n",
+				argv[i]);
+			return 2;
+		}
+		n = snprintf(options + used, sizeof(options) - used, "%s%s",
+			     used ? " " : "", argv[i]);
+		if (n < 0 || (size_t)n >= sizeof(options) - used) {
+			fprintf(stderr, PROG ": load: parameters too long\n");
+			return 2;
+		}
+		used += (size_t)n;
+	}
+	if (!path) {
+		n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			path = rt_kmod_checkout_path(exe, path_buf,
+						     sizeof(path_buf));
+		}
+	}
+	if (rt_kmod_load(path, options, msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return 1;
+	}
+	printf("%s\n", msg);
+	return 0;
+}
+
+static int cmd_unload(void)
+{
+	char msg[512];
+
+	if (rt_kmod_unload(msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return 1;
+	}
+	printf("%s\n", msg);
+	return 0;
+}
+
+static int cmd_status(void)
+{
+	struct rt_kmod_status st;
+	char msg[512];
+
+	if (rt_kmod_status(&st, msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": %s\n", msg);
+		return 1;
+	}
+	printf("%s\n", msg);
+	if (st.loaded)
+		printf("%s %s\n", RINGTRACE_DEVICE_PATH,
+		       access(RINGTRACE_DEVICE_PATH, F_OK) ? "is missing" :
+							     "is present");
+	return st.loaded ? 0 : 1;
+}
+
+static void print_events(const char *label, uint64_t events)
+{
+	printf("%-16s", label);
+	if (events & RINGTRACE_EVENT_VFS_READ)
+		printf(" vfs_read");
+	if (events & RINGTRACE_EVENT_LOCK)
+		printf(" lock");
+	if (events & RINGTRACE_EVENT_LOCK_CONTENTION)
+		printf(" lock_contention");
+	events &= ~(RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK |
+		    RINGTRACE_EVENT_LOCK_CONTENTION);
+	if (events)
+		printf(" 0x%llx", (unsigned long long)events);
+	printf("\n");
+}
+
+static int cmd_info(void)
+{
+	struct rt_session s;
+	int ret = rt_session_open(&s, NULL);
+
+	if (ret) {
+		fprintf(stderr, PROG ": %s\n", s.errmsg);
+		rt_session_close(&s);
+		return 1;
+	}
+	printf("%-16s %s\n", "module version", s.info.module_version);
+	printf("%-16s %u (tools: %d)\n", "abi version", s.info.abi_version,
+	       RINGTRACE_ABI_VERSION);
+	printf("%-16s %u\n", "page size", s.info.page_size);
+	printf("%-16s %u\n", "nr_cpu_ids", s.info.nr_cpu_ids);
+	printf("%-16s %u pages\n", "max ring", s.info.max_ring_pages);
+	print_events("events", s.info.events);
+	printf("%-16s%s\n", "features",
+	       s.info.features & RINGTRACE_FEAT_LOCK_CONTENTION ?
+		       " lock_contention" : " none");
+	rt_session_close(&s);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf(PROG " %s (ringtrace ABI %d)\n", RINGTRACE_VERSION,
+		       RINGTRACE_ABI_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "load"))
+		return cmd_load(argc - 2, argv + 2);
+	if (argc != 2)
+		return usage();
+	if (!strcmp(argv[1], "unload"))
+		return cmd_unload();
+	if (!strcmp(argv[1], "status"))
+		return cmd_status();
+	if (!strcmp(argv[1], "info"))
+		return cmd_info();
+	fprintf(stderr, PROG ": unknown command '%s'\n", argv[1]);
+	return usage();
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * K-way merge of record sources (one per CPU ring; later also perf rings)
+ * into one stream ordered by timestamp, with a bounded reordering window.
+ *
+ * Records stay in their rings until emitted: a round peeks at the oldest
+ * unread record of every source, repeatedly emits the oldest of them, and
+ * finally releases each ring's tail up to what it emitted. Nothing is
+ * copied, and a record held back by the window keeps its ring space.
+ *
+ * What is guaranteed (Documentation/tools.rst, "Ordering"):
+ *  - records of one source are emitted in ring order;
+ *  - a record is emitted only once it is older than now - window, where now
+ *    is read before the rings' heads are loaded, or when draining; so the
+ *    output is in timestamp order unless a record became visible in its
+ *    ring more than `window` after its timestamp;
+ *  - exception, ring pressure: when a ring is at least half full of held
+ *    records, the oldest records are emitted without waiting for the window
+ *    until it is a quarter full (counted as "forced"); the order among what
+ *    is visible is still kept, only records still unpublished elsewhere
+ *    could then come out of order. Losing records is worse than that.
+ * Ties are broken by source index (lower CPU first).
+ */
+#ifndef RINGTRACE_MERGE_H
+#define RINGTRACE_MERGE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ringtrace/ring.h"
+
+struct rt_source;
+
+/* Timestamp (CLOCK_MONOTONIC ns) of a record of this source. */
+typedef uint64_t (*rt_source_ts_fn)(const struct rt_source *src,
+				    const struct rt_record *rec);
+
+/* Counters any consumer of a source keeps (summary, per-CPU with -v). */
+struct rt_source_counts {
+	uint64_t	records;	/* event records (everything but LOST) */
+	uint64_t	lost;		/* sum of LOST records' counts */
+	uint64_t	bytes;		/* bytes consumed, LOST records included */
+	uint64_t	unknown;	/* records of a type we do not know */
+	uint64_t	malformed;	/* known type, shorter than its structure */
+	uint64_t	forced;		/* emitted before the window (pressure) */
+};
+
+struct rt_source {
+	struct rt_ring		ring;
+	uint32_t		cpu;		/* CPU of a per-CPU ring */
+	rt_source_ts_fn		timestamp;
+	/*
+	 * Sources made of several segments (a raw file's chunks) load the
+	 * next one here when the ring runs empty; RT_RING_OK if they did.
+	 * NULL for live rings: new data is seen at the next round only.
+	 */
+	int			(*refill)(struct rt_source *src);
+	void			*ctx;		/* owner's data */
+	struct rt_source_counts	counts;
+
+	/* merge state */
+	struct rt_record	cur;
+	uint64_t		cur_ts;
+	bool			has_cur;
+	bool			pressured;
+	bool			failed;		/* ring error already reported */
+};
+
+/* Called for each record in order. Non-zero stops the round. */
+typedef int (*rt_emit_fn)(void *arg, struct rt_source *src,
+			  const struct rt_record *rec, uint64_t ts);
+
+struct rt_merge {
+	struct rt_source	*srcs;
+	uint32_t		nr;
+	struct rt_source	**heap;
+	uint32_t		heap_len;
+	uint64_t		window_ns;
+	uint32_t		nr_pressured;
+};
+
+struct rt_merge_result {
+	uint64_t		emitted;
+	uint64_t		forced;
+	bool			held;		/* records wait for the window */
+	uint64_t		oldest_held_ns;	/* timestamp of the oldest of them */
+	int			error;		/* first new ring error, or 0 */
+	struct rt_source	*error_src;
+	int			stopped;	/* what emit returned, if not 0 */
+};
+
+/* A ringtrace ring's source: timestamps at offset 8 (rt_record_ts()). */
+void rt_source_init(struct rt_source *src, uint32_t cpu);
+
+int rt_merge_init(struct rt_merge *m, struct rt_source *srcs, uint32_t nr,
+		  uint64_t window_ns);
+void rt_merge_fini(struct rt_merge *m);
+
+/*
+ * One round: refresh every source, emit records older than now - window
+ * (all of them when @drain), release the rings. A source whose ring fails
+ * is reported once in @res and skipped from then on.
+ */
+void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
+		    rt_emit_fn emit, void *arg, struct rt_merge_result *res);
+
+#endif /* RINGTRACE_MERGE_H */

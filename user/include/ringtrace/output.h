@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Printers: one per output format, each printing a decoded struct rt_event
+ * into an rt_outbuf. The exact formats are defined in
+ * Documentation/tools.rst; the unit tests hold them to it byte for byte.
+ *
+ * text   one line per record, perf-script-like stable columns:
+ *        COMM PID/TID [CPU] SECS.NSECS: EVENT: key=value ...
+ * json   one JSON object per line
+ * raw    a file: header, then the ring bytes verbatim (rawfile.h); it does
+ *        not use rt_event at all, which is what makes it the cheap path
+ */
+#ifndef RINGTRACE_OUTPUT_H
+#define RINGTRACE_OUTPUT_H
+
+#include "ringtrace/outbuf.h"
+#include "ringtrace/record.h"
+
+enum rt_format {
+	RT_FORMAT_TEXT,
+	RT_FORMAT_JSON,
+	RT_FORMAT_RAW,
+};
+
+typedef void (*rt_print_fn)(struct rt_outbuf *ob, const struct rt_event *ev);
+
+/* Events of unknown kind print nothing (the caller counts them). */
+void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev);
+void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev);
+
+/* The printer of a per-event format; NULL for RT_FORMAT_RAW. */
+rt_print_fn rt_printer(enum rt_format format);
+
+#endif /* RINGTRACE_OUTPUT_H */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Command-line values: durations ("250us", "1.5ms", "2s") and sizes
+ * ("64K", "4M", "1GiB"). Integer arithmetic only, so "0.1s" is exactly
+ * 100000000 ns; every overflow is an error, never a wrap.
+ */
+#ifndef RINGTRACE_PARSE_H
+#define RINGTRACE_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A duration with a unit: ns, us (or µs), ms, s. A bare number is refused
+ * (ambiguous) unless it is 0. Fractions below 1 ns are dropped.
+ * Returns 0, or -EINVAL / -ERANGE with a message in @err.
+ */
+int rt_parse_duration(const char *s, uint64_t *ns, char *err, size_t errlen);
+
+/* Like rt_parse_duration(), but a bare number means seconds ("-d 2.5"). */
+int rt_parse_seconds(const char *s, uint64_t *ns, char *err, size_t errlen);
+
+/*
+ * A size in bytes with an optional binary suffix: K, M, G, T (powers of
+ * 1024), optionally followed by "iB" or "B"; case-insensitive.
+ */
+int rt_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
+
+#endif /* RINGTRACE_PARSE_H */

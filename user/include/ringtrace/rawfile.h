@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The raw file format (ringtrace-cat --raw -o FILE; read back with -i):
+ *
+ *	struct rt_raw_header		header_size bytes (grows at the end)
+ *	{ struct rt_raw_chunk, payload }...
+ *
+ * A RECORDS chunk holds bytes copied verbatim from one CPU's ring, LOST
+ * records included, whole records only: exactly what the kernel wrote. The
+ * writer does no per-record work beyond validating sizes, so this is the
+ * cheapest way to record. Chunks are written in the order the rings were
+ * drained, not in timestamp order: the reader merges them (every chunk of
+ * a CPU, in file order, is that CPU's stream).
+ *
+ * Everything is in the writer's byte order (the endian field tells a
+ * reader of the other order to refuse the file) and 8-byte aligned.
+ * Readers skip chunk kinds they do not know, using size.
+ */
+#ifndef RINGTRACE_RAWFILE_H
+#define RINGTRACE_RAWFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ringtrace/merge.h"
+#include "ringtrace/outbuf.h"
+
+#define RT_RAW_MAGIC		"RINGTRC"	/* 8 bytes with its NUL */
+#define RT_RAW_FORMAT_VERSION	1
+#define RT_RAW_ENDIAN		0x01020304u
+
+struct rt_raw_header {
+	char		magic[8];		/* RT_RAW_MAGIC */
+	uint32_t	header_size;		/* sizeof(struct rt_raw_header) */
+	uint32_t	format_version;		/* RT_RAW_FORMAT_VERSION */
+	uint32_t	endian;			/* RT_RAW_ENDIAN */
+	uint32_t	abi_version;		/* module's RINGTRACE_ABI_VERSION */
+	uint32_t	page_size;
+	uint32_t	nr_cpu_ids;
+	uint64_t	events;			/* RINGTRACE_EVENT_* requested */
+	uint64_t	start_mono_ns;		/* CLOCK_MONOTONIC at enable */
+	uint64_t	start_real_ns;		/* CLOCK_REALTIME at the same time */
+	char		module_version[32];
+};
+
+enum rt_raw_chunk_kind {
+	RT_RAW_CHUNK_RECORDS	= 1,	/* payload: records from ring @cpu */
+	RT_RAW_CHUNK_PENDING	= 2,	/* payload: __u64 records dropped on
+					 * @cpu and never reported by a LOST
+					 * record (no room at the end) */
+};
+
+struct rt_raw_chunk {
+	uint32_t	kind;			/* enum rt_raw_chunk_kind */
+	uint32_t	cpu;
+	uint64_t	size;			/* payload bytes that follow */
+};
+
+/* ---- writing ---- */
+
+void rt_raw_write_header(struct rt_outbuf *ob, const struct rt_raw_header *h);
+
+/* The ring bytes between two positions (whole records), as one chunk. */
+void rt_raw_write_ring(struct rt_outbuf *ob, uint32_t cpu,
+		       const struct rt_ring *r, uint64_t from, uint64_t to);
+
+void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost);
+
+/* ---- reading ---- */
+
+/* Where one RECORDS chunk's payload lies, and the next chunk of its CPU. */
+struct rt_raw_chunk_ref {
+	uint64_t	offset;
+	uint64_t	size;
+	uint32_t	next;			/* index, or UINT32_MAX: last */
+};
+
+/* Per-source reading state: the chunk being read, as a one-shot ring. */
+struct rt_raw_cursor {
+	struct rt_raw_file	*file;
+	uint32_t		next;		/* next chunk to load */
+	__u64			head;		/* this chunk's size */
+	__u64			tail;
+};
+
+struct rt_raw_file {
+	int			fd;
+	const unsigned char	*map;
+	size_t			len;
+	struct rt_raw_header	hdr;		/* zero-filled past header_size */
+	uint32_t		nr_srcs;
+	struct rt_source	*srcs;		/* one per CPU found, CPU order */
+	struct rt_raw_cursor	*cursors;	/* parallel to srcs */
+	struct rt_raw_chunk_ref	*chunks;
+	uint32_t		nr_chunks;
+	uint64_t		pending_lost;	/* sum of PENDING chunks */
+	uint64_t		truncated_bytes; /* cut off at the end */
+	char			errmsg[256];
+};
+
+/*
+ * Open and index @path (mmap'ed read-only; nothing is copied). The file's
+ * sources then feed rt_merge with drain = true. 0 or -errno.
+ */
+int rt_raw_open(struct rt_raw_file *f, const char *path);
+void rt_raw_close(struct rt_raw_file *f);
+
+#endif /* RINGTRACE_RAWFILE_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * A /dev/ringtrace session: open (and check the module's ABI), configure,
+ * map one ring per CPU, enable, wait, disable, read stats, close. Every
+ * failure leaves a sentence in rt_session.errmsg that says what to do
+ * about it (module not loaded, not root, buffer too big, ...), built from
+ * the errno the kernel returned. All system calls go through rt_sys.
+ */
+#ifndef RINGTRACE_SESSION_H
+#define RINGTRACE_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/ringtrace.h>
+
+#include "ringtrace/cpuset.h"
+#include "ringtrace/merge.h"
+
+#define RT_DEFAULT_BUFFER_BYTES	(1u << 20)	/* per-CPU data area */
+
+/* What a tool asks for; turned into struct ringtrace_config. */
+struct rt_session_opts {
+	uint64_t	events;			/* RINGTRACE_EVENT_*; 0: vfs_read */
+	int32_t		pid;			/* -1: every process */
+	bool		inherit;		/* pid's descendants too */
+	bool		include_self;		/* do not exclude our own reads */
+	bool		cpus_given;		/* false: all online CPUs */
+	struct rt_cpuset cpus;			/* rings to map (and kernel filter) */
+	uint64_t	min_latency_ns;
+	uint32_t	watermark_bytes;	/* 0: the kernel's default */
+	uint32_t	flush_ms;		/* 0: the kernel's default */
+	uint64_t	buffer_bytes;		/* per CPU; 0: RT_DEFAULT_BUFFER_BYTES */
+	uint64_t	lock_min_wait_ns;
+	uint64_t	lock_min_hold_ns;
+};
+
+/* One mapped CPU ring. */
+struct rt_session_ring {
+	void				*base;
+	size_t				map_len;
+	struct ringtrace_mmap_page	*page;
+};
+
+struct rt_session {
+	int			fd;
+	int			epfd;
+	const char		*path;
+	struct ringtrace_info	info;
+	bool			enabled;
+	uint32_t		nr_rings;
+	struct rt_session_ring	*rings;		/* nr_rings, CPU order */
+	struct rt_source	*srcs;		/* parallel to rings */
+	char			errmsg[512];
+};
+
+/* Open @path (NULL: /dev/ringtrace) and GET_INFO. 0 or -errno. */
+int rt_session_open(struct rt_session *s, const char *path);
+
+/*
+ * SET_CONFIG, then map one ring per selected CPU (all online CPUs unless
+ * opts->cpus_given) and register for poll wake-ups. 0 or -errno.
+ */
+int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o);
+
+int rt_session_enable(struct rt_session *s);
+int rt_session_disable(struct rt_session *s);
+int rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
+
+/*
+ * Wait until a ring has data or the kernel sends a wake-up (watermark,
+ * flush timer, disable), at most @timeout_ms (-1: no limit), with the
+ * signal mask @sigmask while waiting (NULL: unchanged). Edge-triggered: a
+ * wake-up that happened while we were busy is still reported once.
+ * Returns > 0 woken, 0 timeout, -EINTR signal, other -errno.
+ */
+int rt_session_wait(struct rt_session *s, int timeout_ms,
+		    const sigset_t *sigmask);
+
+/* Records dropped but not yet reported by a LOST record, over all rings. */
+uint64_t rt_session_lost_pending(const struct rt_session *s);
+
+/* Unmap, close; safe on a partly set up session. */
+void rt_session_close(struct rt_session *s);
+
+/* Check a --buffer-size value against the module; message in errmsg. */
+int rt_session_check_buffer(struct rt_session *s, uint64_t bytes);
+
+#endif /* RINGTRACE_SESSION_H */

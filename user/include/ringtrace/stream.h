@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The consumer loop: wait for wake-ups, drain rings through the merge (or,
+ * for raw output, straight into the file), stop on request, disable, drain
+ * what is left. Also the same pipeline over a raw file (-i).
+ *
+ * Stopping: *stop is set asynchronously (signal handlers, child exit). It
+ * is checked with @stop_signals blocked and the wait unblocks them
+ * atomically (epoll_pwait), so a signal can never slip in between the
+ * check and the sleep.
+ */
+#ifndef RINGTRACE_STREAM_H
+#define RINGTRACE_STREAM_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "ringtrace/output.h"
+#include "ringtrace/rawfile.h"
+#include "ringtrace/session.h"
+
+/* Why the merge may hold a record back: see merge.h and tools.rst. */
+#define RT_DEFAULT_REORDER_WINDOW_NS	(20ull * 1000 * 1000)
+
+enum rt_stream_status {
+	RT_STREAM_OK		= 0,	/* stopped as asked, everything drained */
+	RT_STREAM_ERR_OUTPUT	= 1,	/* output failed (errno in out->error) */
+	RT_STREAM_ERR_DATA	= 2,	/* a ring or file is corrupt: errmsg */
+	RT_STREAM_ERR_SYSTEM	= 3,	/* a system call failed: errmsg */
+};
+
+struct rt_stream {
+	/* set by the caller */
+	enum rt_format		format;
+	struct rt_outbuf	*out;
+	uint64_t		window_ns;
+	uint64_t		duration_ns;	/* 0: until stopped */
+	volatile sig_atomic_t	*stop;
+	const sigset_t		*stop_signals;	/* NULL: none to block */
+
+	/* results */
+	uint64_t		start_ns;	/* CLOCK_MONOTONIC */
+	uint64_t		end_ns;
+	uint64_t		lost_pending;	/* not reported by LOST records */
+	char			errmsg[512];
+};
+
+/* Stream an enabled session until stopped; disables it and drains. */
+int rt_stream_live(struct rt_stream *st, struct rt_session *s);
+
+/* Decode a raw file in timestamp order. */
+int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f);
+
+#endif /* RINGTRACE_STREAM_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The end-of-run summary ringtrace-cat prints to stderr:
+ *
+ *   ringtrace-cat: 1234 records, 0 lost, 118464 bytes in 2.003 s
+ *
+ * lost = the counts of every LOST record consumed + the records still
+ * pending in the control pages (dropped after the last LOST record had no
+ * room). With verbose, a per-CPU table and the kernel's session totals.
+ */
+#ifndef RINGTRACE_SUMMARY_H
+#define RINGTRACE_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/ringtrace.h>
+
+#include "ringtrace/merge.h"
+
+/* elapsed_ns for a run without a duration (decoding a file). */
+#define RT_SUMMARY_NO_TIME	UINT64_MAX
+
+struct rt_summary {
+	const char			*prog;
+	const struct rt_source		*srcs;
+	uint32_t			nr_srcs;
+	uint64_t			lost_pending;
+	uint64_t			elapsed_ns;
+	const struct ringtrace_stats	*kernel;	/* NULL: none (-i) */
+	bool				verbose;
+};
+
+/* Sum of the per-source counters. */
+struct rt_source_counts rt_summary_totals(const struct rt_summary *s);
+
+void rt_summary_print(FILE *out, const struct rt_summary *s);
+
+#endif /* RINGTRACE_SUMMARY_H */

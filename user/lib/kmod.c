@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * ringtrace.ko loading through libkmod (see kmod.h). Like session.c, most
+ * of this is turning errnos into advice.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ringtrace/kmod.h"
+#include "ringtrace/sys_kmod.h"
+
+const char *rt_kmod_checkout_path(const char *exe, char *buf, size_t len)
+{
+	const char *slash = strrchr(exe, '/');
+	size_t dir;
+
+	if (!slash)
+		return NULL;
+	dir = (size_t)(slash - exe);		/* <checkout>/user */
+	if ((size_t)snprintf(buf, len, "%.*s/../kmod/%s.ko", (int)dir, exe,
+			     RT_KMOD_NAME) >= len)
+		return NULL;
+	return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static int load_error(int err, const char *what, char *msg, size_t len)
+{
+	switch (err) {
+	case EEXIST:
+		snprintf(msg, len, "ringtrace is already loaded");
+		return 0;
+	case EPERM:
+	case EACCES:
+		snprintf(msg, len, "permission denied loading %s: loading "
+			 "modules needs root: run it with sudo", what);
+		break;
+	case ENOEXEC:
+		snprintf(msg, len, "%s is not a module this kernel can load "
+			 "(built for another kernel version?)", what);
+		break;
+	case EKEYREJECTED:
+		snprintf(msg, len, "the kernel rejected the signature of %s "
+			 "(module signing is enforced)", what);
+		break;
+	case EINVAL:
+		snprintf(msg, len, "the kernel refused %s: invalid module or "
+			 "parameter (see dmesg)", what);
+		break;
+	case ENOENT:
+		snprintf(msg, len, "%s: no such module file", what);
+		break;
+	default:
+		snprintf(msg, len, "cannot load %s: %s", what, strerror(err));
+		break;
+	}
+	return -err;
+}
+
+static int load_path(struct kmod_ctx *ctx, const char *path,
+		     const char *options, char *msg, size_t len)
+{
+	struct kmod_module *mod;
+	int ret = rt_sys_kmod.new_from_path(ctx, path, &mod);
+
+	if (ret < 0)
+		return load_error(-ret, path, msg, len);
+	ret = rt_sys_kmod.insert(mod, 0, options);
+	rt_sys_kmod.unref(mod);
+	if (ret < 0)
+		return load_error(-ret, path, msg, len);
+	snprintf(msg, len, "loaded %s", path);
+	return 0;
+}
+
+static int load_installed(struct kmod_ctx *ctx, const char *options,
+			  char *msg, size_t len)
+{
+	struct kmod_list *list = NULL;
+	struct kmod_module *mod;
+	int ret = rt_sys_kmod.new_from_lookup(ctx, RT_KMOD_NAME, &list);
+
+	if (ret < 0 || !list) {
+		snprintf(msg, len, "ringtrace.ko is not installed for this kernel: "
+			 "build it (make) and give its path, or install it "
+			 "(make install)");
+		return -ENOENT;
+	}
+	mod = rt_sys_kmod.list_module(list);
+	rt_sys_kmod.unref_list(list);
+	ret = rt_sys_kmod.probe_insert(mod, options);
+	rt_sys_kmod.unref(mod);
+	if (ret < 0)
+		return load_error(-ret, "the installed ringtrace module", msg,
+				  len);
+	snprintf(msg, len, "loaded the installed ringtrace module");
+	return 0;
+}
+
+int rt_kmod_load(const char *path, const char *options, char *msg, size_t len)
+{
+	struct kmod_ctx *ctx = rt_sys_kmod.new_ctx(NULL, NULL);
+	int ret;
+
+	if (!ctx) {
+		snprintf(msg, len, "cannot initialise libkmod");
+		return -ENOMEM;
+	}
+	ret = path ? load_path(ctx, path, options, msg, len) :
+		     load_installed(ctx, options, msg, len);
+	rt_sys_kmod.unref_ctx(ctx);
+	return ret;
+}
+
+int rt_kmod_unload(char *msg, size_t len)
+{
+	struct kmod_ctx *ctx = rt_sys_kmod.new_ctx(NULL, NULL);
+	struct kmod_module *mod;
+	int ret, refs;
+
+	if (!ctx) {
+		snprintf(msg, len, "cannot initialise libkmod");
+		return -ENOMEM;
+	}
+	ret = rt_sys_kmod.new_from_name(ctx, RT_KMOD_NAME, &mod);
+	if (ret < 0) {
+		rt_sys_kmod.unref_ctx(ctx);
+		snprintf(msg, len, "cannot look up ringtrace: %s", strerror(-ret));
+		return ret;
+	}
+	refs = rt_sys_kmod.refcnt(mod);
+	ret = rt_sys_kmod.remove(mod, 0);
+	rt_sys_kmod.unref(mod);
+	rt_sys_kmod.unref_ctx(ctx);
+	switch (-ret) {
+	case 0:
+		snprintf(msg, len, "unloaded ringtrace");
+		return 0;
+	case ENOENT:
+		snprintf(msg, len, "ringtrace is not loaded");
+		return ret;
+	case EBUSY:
+	case EAGAIN:
+		snprintf(msg, len, "ringtrace is in use (%d references): stop "
+			 "the tools that have /dev/ringtrace open or mapped "
+			 "first", refs);
+		return ret;
+	case EPERM:
+	case EACCES:
+		snprintf(msg, len, "permission denied unloading ringtrace: "
+			 "run it with sudo");
+		return ret;
+	}
+	snprintf(msg, len, "cannot unload ringtrace: %s", strerror(-ret));
+	return ret;
+}
+
+int rt_kmod_status(struct rt_kmod_status *st, char *msg, size_t len)
+{
+	struct kmod_ctx *ctx = rt_sys_kmod.new_ctx(NULL, NULL);
+	struct kmod_module *mod;
+	int state, ret;
+
+	memset(st, 0, sizeof(*st));
+	st->refcnt = -1;
+	if (!ctx) {
+		snprintf(msg, len, "cannot initialise libkmod");
+		return -ENOMEM;
+	}
+	ret = rt_sys_kmod.new_from_name(ctx, RT_KMOD_NAME, &mod);
+	if (ret < 0) {
+		rt_sys_kmod.unref_ctx(ctx);
+		snprintf(msg, len, "cannot look up ringtrace: %s", strerror(-ret));
+		return ret;
+	}
+	state = rt_sys_kmod.initstate(mod);
+	if (state >= 0) {
+		st->loaded = true;
+		st->refcnt = rt_sys_kmod.refcnt(mod);
+		snprintf(st->state, sizeof(st->state), "%s",
+			 kmod_module_initstate_str(state));
+	}
+	rt_sys_kmod.unref(mod);
+	rt_sys_kmod.unref_ctx(ctx);
+	if (st->loaded)
+		snprintf(msg, len, "ringtrace is loaded (%s, %d references)",
+			 st->state, st->refcnt);
+	else
+		snprintf(msg, len, "ringtrace is not loaded");
+	return 0;
+}

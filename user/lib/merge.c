@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * K-way merge by timestamp over record sources, with a reordering window
+ * (the guarantees are spelled out in merge.h). A binary min-heap holds the
+ * sources that have a record ready, keyed by that record's timestamp:
+ * O(log k) per record for k sources.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ringtrace/merge.h"
+#include "ringtrace/record.h"
+
+static uint64_t ringtrace_ts(const struct rt_source *src,
+			     const struct rt_record *rec)
+{
+	(void)src;
+	return rt_record_ts(rec->data, rec->size);
+}
+
+void rt_source_init(struct rt_source *src, uint32_t cpu)
+{
+	memset(src, 0, sizeof(*src));
+	src->cpu = cpu;
+	src->timestamp = ringtrace_ts;
+}
+
+int rt_merge_init(struct rt_merge *m, struct rt_source *srcs, uint32_t nr,
+		  uint64_t window_ns)
+{
+	memset(m, 0, sizeof(*m));
+	m->heap = calloc(nr ? nr : 1, sizeof(*m->heap));
+	if (!m->heap)
+		return -1;
+	m->srcs = srcs;
+	m->nr = nr;
+	m->window_ns = window_ns;
+	return 0;
+}
+
+void rt_merge_fini(struct rt_merge *m)
+{
+	free(m->heap);
+	m->heap = NULL;
+}
+
+/* Older record first; equal timestamps: lower source index first. */
+static bool before(const struct rt_source *a, const struct rt_source *b)
+{
+	if (a->cur_ts != b->cur_ts)
+		return a->cur_ts < b->cur_ts;
+	return a < b;
+}
+
+static void sift_down(struct rt_merge *m, uint32_t i)
+{
+	struct rt_source **h = m->heap;
+
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, min = i;
+
+		if (l < m->heap_len && before(h[l], h[min]))
+			min = l;
+		if (r < m->heap_len && before(h[r], h[min]))
+			min = r;
+		if (min == i)
+			return;
+		struct rt_source *t = h[i];
+
+		h[i] = h[min];
+		h[min] = t;
+		i = min;
+	}
+}
+
+static void heap_push(struct rt_merge *m, struct rt_source *s)
+{
+	uint32_t i = m->heap_len++;
+
+	m->heap[i] = s;
+	while (i && before(m->heap[i], m->heap[(i - 1) / 2])) {
+		struct rt_source *t = m->heap[i];
+
+		m->heap[i] = m->heap[(i - 1) / 2];
+		m->heap[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static void heap_pop(struct rt_merge *m)
+{
+	m->heap[0] = m->heap[--m->heap_len];
+	sift_down(m, 0);
+}
+
+static void note_failure(struct rt_source *s, int status,
+			 struct rt_merge_result *res)
+{
+	if (s->failed)
+		return;
+	s->failed = true;
+	if (!res->error) {
+		res->error = status;
+		res->error_src = s;
+	}
+}
+
+/* Track whether @s holds enough unemitted bytes to risk losing records. */
+static void update_pressure(struct rt_merge *m, struct rt_source *s)
+{
+	uint64_t unread = rt_ring_unread(&s->ring);
+
+	if (!s->pressured && unread >= s->ring.size / 2) {
+		s->pressured = true;
+		m->nr_pressured++;
+	} else if (s->pressured && unread <= s->ring.size / 4) {
+		s->pressured = false;
+		m->nr_pressured--;
+	}
+}
+
+/* Load @s's next record into s->cur; false when it has none (or failed). */
+static bool fetch(struct rt_source *s, struct rt_merge_result *res)
+{
+	for (;;) {
+		int st = rt_ring_peek(&s->ring, &s->cur);
+
+		if (st == RT_RING_OK) {
+			s->cur_ts = s->timestamp(s, &s->cur);
+			s->has_cur = true;
+			return true;
+		}
+		if (st == RT_RING_EMPTY && s->refill &&
+		    s->refill(s) == RT_RING_OK)
+			continue;
+		if (st < 0)
+			note_failure(s, st, res);
+		s->has_cur = false;
+		return false;
+	}
+}
+
+void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
+		    rt_emit_fn emit, void *arg, struct rt_merge_result *res)
+{
+	uint64_t cutoff = now_ns > m->window_ns ? now_ns - m->window_ns : 0;
+
+	memset(res, 0, sizeof(*res));
+	m->heap_len = 0;
+
+	for (uint32_t i = 0; i < m->nr; i++) {
+		struct rt_source *s = &m->srcs[i];
+		int st;
+
+		if (s->failed)
+			continue;
+		st = rt_ring_refresh(&s->ring, NULL);
+		if (st < 0) {
+			note_failure(s, st, res);
+			continue;
+		}
+		update_pressure(m, s);
+		if (fetch(s, res))
+			heap_push(m, s);
+	}
+
+	while (m->heap_len) {
+		struct rt_source *s = m->heap[0];
+		int stop;
+
+		if (!drain && s->cur_ts > cutoff) {
+			if (!m->nr_pressured) {
+				res->held = true;
+				res->oldest_held_ns = s->cur_ts;
+				break;
+			}
+			res->forced++;
+			s->counts.forced++;
+		}
+		stop = emit(arg, s, &s->cur, s->cur_ts);
+		rt_ring_advance(&s->ring);
+		res->emitted++;
+		update_pressure(m, s);
+		if (fetch(s, res))
+			sift_down(m, 0);
+		else
+			heap_pop(m);
+		if (stop) {
+			res->stopped = stop;
+			break;
+		}
+	}
+
+	/* (D) once per ring per round, never per record. */
+	for (uint32_t i = 0; i < m->nr; i++)
+		rt_ring_release(&m->srcs[i].ring);
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Output buffer drained in large write(2) calls (see outbuf.h). */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "ringtrace/outbuf.h"
+#include "ringtrace/sys.h"
+
+const char rt_digit_pairs[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+int rt_outbuf_init(struct rt_outbuf *ob, int fd, size_t cap)
+{
+	if (cap < 2 * RT_OUTBUF_MAX_RECORD)
+		cap = 2 * RT_OUTBUF_MAX_RECORD;
+	ob->fd = fd;
+	ob->len = 0;
+	ob->bytes = 0;
+	ob->writes = 0;
+	ob->error = 0;
+	ob->cap = cap;
+	ob->buf = malloc(cap);
+	if (!ob->buf) {
+		ob->cap = 0;
+		ob->error = ENOMEM;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rt_outbuf_fini(struct rt_outbuf *ob)
+{
+	free(ob->buf);
+	ob->buf = NULL;
+	ob->cap = 0;
+	ob->len = 0;
+}
+
+/* Write @n bytes at @p fully, or record the first error. */
+static void write_all(struct rt_outbuf *ob, const char *p, size_t n)
+{
+	while (n && !ob->error) {
+		ssize_t done = rt_sys.write(ob->fd, p, n);
+
+		ob->writes++;
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			ob->error = errno;
+			break;
+		}
+		if (done == 0) {
+			ob->error = EIO;
+			break;
+		}
+		p += done;
+		n -= (size_t)done;
+		ob->bytes += (uint64_t)done;
+	}
+}
+
+int rt_outbuf_flush(struct rt_outbuf *ob)
+{
+	write_all(ob, ob->buf, ob->len);
+	ob->len = 0;
+	return -ob->error;
+}
+
+char *rt_outbuf_make_room(struct rt_outbuf *ob, size_t n)
+{
+	if (!ob->error)
+		rt_outbuf_flush(ob);
+	/* After an error, output is discarded: hand out the buffer again. */
+	ob->len = 0;
+	return n <= ob->cap ? ob->buf : NULL;
+}
+
+void rt_outbuf_append(struct rt_outbuf *ob, const void *p, size_t n)
+{
+	const char *src = p;
+
+	if (ob->error)
+		return;
+	if (n >= ob->cap) {
+		/* Bigger than the buffer: skip the copy. */
+		rt_outbuf_flush(ob);
+		write_all(ob, src, n);
+		return;
+	}
+	if (ob->cap - ob->len < n)
+		rt_outbuf_flush(ob);
+	if (ob->error)
+		return;
+	memcpy(ob->buf + ob->len, src, n);
+	ob->len += n;
+}

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Reading a raw file (format in rawfile.h). The file is mapped, its chunks
+ * are indexed per CPU, and each CPU becomes an rt_source whose ring is the
+ * current chunk: the same cursor, with the same size validation, that
+ * reads live rings. A chunk never wraps (the "ring" is the next power of
+ * two above its size and head is its size), so no bounce buffer is needed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <linux/ringtrace.h>
+
+#include "ringtrace/cpuset.h"
+#include "ringtrace/rawfile.h"
+#include "ringtrace/sys.h"
+
+#define NO_CHUNK	UINT32_MAX
+
+/* Never written to: chunks do not wrap (see above). */
+static unsigned char no_bounce[8];
+
+static int raw_error(struct rt_raw_file *f, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int raw_error(struct rt_raw_file *f, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->errmsg, sizeof(f->errmsg), fmt, ap);
+	va_end(ap);
+	return -err;
+}
+
+static uint64_t pow2_at_least(uint64_t v)
+{
+	uint64_t p = RINGTRACE_RECORD_ALIGN;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* Point @src's ring at chunk @idx (or at nothing), ready to peek. */
+static void load_chunk(struct rt_source *src, uint32_t idx)
+{
+	struct rt_raw_cursor *cur = src->ctx;
+	const struct rt_raw_chunk_ref *c;
+	static const unsigned char empty[8];
+
+	cur->tail = 0;
+	if (idx == NO_CHUNK) {
+		cur->head = 0;
+		rt_ring_init(&src->ring, &cur->head, &cur->tail, empty,
+			     sizeof(empty), no_bounce, 0);
+		return;
+	}
+	c = &cur->file->chunks[idx];
+	cur->head = c->size;
+	cur->next = c->next;
+	rt_ring_init(&src->ring, &cur->head, &cur->tail,
+		     cur->file->map + c->offset, pow2_at_least(c->size),
+		     no_bounce, 0);
+	rt_ring_refresh(&src->ring, NULL);
+}
+
+static int raw_refill(struct rt_source *src)
+{
+	struct rt_raw_cursor *cur = src->ctx;
+
+	if (cur->next == NO_CHUNK)
+		return RT_RING_EMPTY;
+	load_chunk(src, cur->next);
+	return RT_RING_OK;
+}
+
+/* Whole records at the start of @p (a chunk cut short by the file's end). */
+static uint64_t whole_records(const unsigned char *p, uint64_t len)
+{
+	struct ringtrace_event_header h;
+	uint64_t pos = 0;
+
+	while (len - pos >= sizeof(h)) {
+		memcpy(&h, p + pos, sizeof(h));
+		if (h.size < sizeof(h) || h.size % RINGTRACE_RECORD_ALIGN ||
+		    h.size > len - pos)
+			break;
+		pos += h.size;
+	}
+	return pos;
+}
+
+static int check_header(struct rt_raw_file *f, const char *path)
+{
+	struct rt_raw_header h;
+
+	if (f->len < offsetof(struct rt_raw_header, events) ||
+	    memcmp(f->map, RT_RAW_MAGIC, sizeof(h.magic)))
+		return raw_error(f, EINVAL, "%s is not a ringtrace raw file", path);
+	memset(&h, 0, sizeof(h));
+	memcpy(&h, f->map, offsetof(struct rt_raw_header, events));
+	if (h.endian != RT_RAW_ENDIAN)
+		return raw_error(f, EINVAL, "%s was written on a machine of the "
+				 "other byte order", path);
+	if (h.format_version != RT_RAW_FORMAT_VERSION)
+		return raw_error(f, EINVAL, "%s has raw format version %u; these "
+				 "tools read version %u", path,
+				 h.format_version, RT_RAW_FORMAT_VERSION);
+	if (h.header_size < offsetof(struct rt_raw_header, events) ||
+	    h.header_size % 8 || h.header_size > f->len)
+		return raw_error(f, EINVAL, "%s: bad header size %u", path,
+				 h.header_size);
+	memcpy(&f->hdr, f->map, h.header_size < sizeof(h) ? h.header_size :
+							     sizeof(h));
+	f->hdr.module_version[sizeof(f->hdr.module_version) - 1] = '\0';
+	return 0;
+}
+
+/* Chunks of @cpu are chained in file order through chunk_ref.next. */
+struct chain {
+	uint32_t	first;
+	uint32_t	last;
+};
+
+static int index_chunks(struct rt_raw_file *f, const char *path,
+			struct chain *chains)
+{
+	uint64_t off = f->hdr.header_size;
+	uint32_t cap = 0;
+
+	while (off < f->len) {
+		struct rt_raw_chunk c;
+		uint64_t left;
+
+		if (f->len - off < sizeof(c)) {
+			f->truncated_bytes = f->len - off;
+			break;
+		}
+		left = f->len - off - sizeof(c);
+		memcpy(&c, f->map + off, sizeof(c));
+		off += sizeof(c);
+		if (c.size % 8)
+			return raw_error(f, EINVAL, "%s: chunk at offset %llu has "
+					 "size %llu, not a multiple of 8", path,
+					 (unsigned long long)(off - sizeof(c)),
+					 (unsigned long long)c.size);
+		if (c.size > left) {
+			/* The writer was stopped mid-chunk: keep whole records. */
+			uint64_t keep = c.kind == RT_RAW_CHUNK_RECORDS ?
+					whole_records(f->map + off, left) : 0;
+
+			f->truncated_bytes = left - keep;
+			c.size = keep;
+		}
+		if (c.cpu >= RT_MAX_CPUS)
+			return raw_error(f, EINVAL, "%s: chunk at offset %llu is "
+					 "for CPU %u", path,
+					 (unsigned long long)(off - sizeof(c)),
+					 c.cpu);
+		if (c.kind == RT_RAW_CHUNK_PENDING && c.size >= sizeof(uint64_t)) {
+			uint64_t lost;
+
+			memcpy(&lost, f->map + off, sizeof(lost));
+			f->pending_lost += lost;
+		} else if (c.kind == RT_RAW_CHUNK_RECORDS && c.size) {
+			if (f->nr_chunks == cap) {
+				struct rt_raw_chunk_ref *n;
+
+				cap = cap ? cap * 2 : 256;
+				n = realloc(f->chunks, cap * sizeof(*n));
+				if (!n)
+					return raw_error(f, ENOMEM, "out of memory");
+				f->chunks = n;
+			}
+			f->chunks[f->nr_chunks] = (struct rt_raw_chunk_ref){
+				.offset = off, .size = c.size, .next = NO_CHUNK,
+			};
+			if (chains[c.cpu].first == NO_CHUNK)
+				chains[c.cpu].first = f->nr_chunks;
+			else
+				f->chunks[chains[c.cpu].last].next = f->nr_chunks;
+			chains[c.cpu].last = f->nr_chunks++;
+		}
+		if (f->truncated_bytes)
+			break;
+		off += c.size;
+	}
+	return 0;
+}
+
+static int make_sources(struct rt_raw_file *f, const struct chain *chains)
+{
+	uint32_t n = 0;
+
+	for (uint32_t cpu = 0; cpu < RT_MAX_CPUS; cpu++)
+		n += chains[cpu].first != NO_CHUNK;
+	f->srcs = calloc(n ? n : 1, sizeof(*f->srcs));
+	f->cursors = calloc(n ? n : 1, sizeof(*f->cursors));
+	if (!f->srcs || !f->cursors)
+		return raw_error(f, ENOMEM, "out of memory");
+	for (uint32_t cpu = 0; cpu < RT_MAX_CPUS; cpu++) {
+		struct rt_source *src = &f->srcs[f->nr_srcs];
+
+		if (chains[cpu].first == NO_CHUNK)
+			continue;
+		rt_source_init(src, cpu);
+		src->refill = raw_refill;
+		src->ctx = &f->cursors[f->nr_srcs++];
+		f->cursors[src - f->srcs].file = f;
+		load_chunk(src, chains[cpu].first);
+	}
+	return 0;
+}
+
+int rt_raw_open(struct rt_raw_file *f, const char *path)
+{
+	struct chain *chains = NULL;
+	struct stat st;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = rt_sys.open(path, O_RDONLY, 0);
+	if (f->fd < 0)
+		return raw_error(f, errno, "cannot open %s: %s", path,
+				 strerror(errno));
+	if (fstat(f->fd, &st) < 0)
+		return raw_error(f, errno, "cannot stat %s: %s", path,
+				 strerror(errno));
+	f->len = (size_t)st.st_size;
+	if (f->len) {
+		void *map = rt_sys.mmap(NULL, f->len, PROT_READ, MAP_PRIVATE,
+					f->fd, 0);
+
+		if (map == MAP_FAILED)
+			return raw_error(f, errno, "cannot map %s: %s", path,
+					 strerror(errno));
+		f->map = map;
+	}
+	ret = check_header(f, path);
+	if (ret)
+		return ret;
+
+	chains = malloc(RT_MAX_CPUS * sizeof(*chains));
+	if (!chains)
+		return raw_error(f, ENOMEM, "out of memory");
+	for (uint32_t i = 0; i < RT_MAX_CPUS; i++)
+		chains[i] = (struct chain){ NO_CHUNK, NO_CHUNK };
+	ret = index_chunks(f, path, chains);
+	if (!ret)
+		ret = make_sources(f, chains);
+	free(chains);
+	return ret;
+}
+
+void rt_raw_close(struct rt_raw_file *f)
+{
+	if (f->map)
+		rt_sys.munmap((void *)f->map, f->len);
+	if (f->fd >= 0)
+		rt_sys.close(f->fd);
+	free(f->srcs);
+	free(f->cursors);
+	free(f->chunks);
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+}

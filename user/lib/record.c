@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The one decoder from ring records to struct rt_event.
+ *
+ * Records are read with memcpy into local copies of the ABI structures:
+ * the bytes may sit in shared memory or in an unaligned file buffer, and a
+ * copy reads each field exactly once.
+ */
+#include <stddef.h>
+#include <string.h>
+
+#include "ringtrace/record.h"
+
+/* rt_record_ts() relies on this: the timestamp right after the header. */
+_Static_assert(offsetof(struct ringtrace_lost_record, ts_ns) == 8, "ts");
+_Static_assert(offsetof(struct ringtrace_vfs_read_record, task.ts_ns) == 8, "ts");
+_Static_assert(offsetof(struct ringtrace_lock_record, task.ts_ns) == 8, "ts");
+
+static void copy_task(struct rt_event *ev, const struct ringtrace_task_ctx *t)
+{
+	ev->ts_ns = t->ts_ns;
+	ev->cpu = t->cpu;
+	ev->pid = t->pid;
+	ev->tid = t->tid;
+	memcpy(ev->comm, t->comm, RINGTRACE_COMM_LEN);
+	ev->comm[RINGTRACE_COMM_LEN] = '\0';
+}
+
+static int decode_lost(const void *rec, size_t size, uint32_t ring_cpu,
+		       struct rt_event *ev)
+{
+	struct ringtrace_lost_record r;
+
+	if (size < sizeof(r))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&r, rec, sizeof(r));
+	ev->kind = RT_EVENT_LOST;
+	ev->ts_ns = r.ts_ns;
+	ev->cpu = ring_cpu;
+	ev->u.lost.count = r.lost;
+	return RT_DECODE_OK;
+}
+
+static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
+{
+	struct ringtrace_vfs_read_record r;
+
+	if (size < sizeof(r))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&r, rec, sizeof(r));
+	ev->kind = RT_EVENT_VFS_READ;
+	copy_task(ev, &r.task);
+	ev->u.vfs_read.dev_major = r.dev_major;
+	ev->u.vfs_read.dev_minor = r.dev_minor;
+	ev->u.vfs_read.ino = r.ino;
+	ev->u.vfs_read.pos = r.pos;
+	ev->u.vfs_read.count = r.count;
+	ev->u.vfs_read.ret = r.ret;
+	ev->u.vfs_read.lat_ns = r.lat_ns;
+	return RT_DECODE_OK;
+}
+
+static int decode_lock(const void *rec, size_t size, struct rt_event *ev)
+{
+	struct ringtrace_lock_record r;
+
+	if (size < sizeof(r))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&r, rec, sizeof(r));
+	ev->kind = RT_EVENT_LOCK;
+	copy_task(ev, &r.task);
+	ev->u.lock.lock_id = r.lock_id;
+	ev->u.lock.wait_ns = r.wait_ns;
+	ev->u.lock.hold_ns = r.hold_ns;
+	ev->u.lock.flags = r.flags;
+	memcpy(ev->u.lock.name, r.name, RINGTRACE_LOCK_NAME_LEN);
+	ev->u.lock.name[RINGTRACE_LOCK_NAME_LEN] = '\0';
+	return RT_DECODE_OK;
+}
+
+int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
+	      struct rt_event *ev)
+{
+	struct ringtrace_event_header hdr;
+
+	/* Only the fields every kind has; the rest is set per kind. */
+	ev->kind = RT_EVENT_UNKNOWN;
+	ev->ts_ns = 0;
+	ev->cpu = ring_cpu;
+	ev->pid = 0;
+	ev->tid = 0;
+	ev->comm[0] = '\0';
+
+	if (size < sizeof(hdr))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&hdr, rec, sizeof(hdr));
+	ev->raw_type = hdr.type;
+
+	switch (hdr.type) {
+	case RINGTRACE_RECORD_LOST:
+		return decode_lost(rec, size, ring_cpu, ev);
+	case RINGTRACE_RECORD_VFS_READ:
+		return decode_vfs_read(rec, size, ev);
+	case RINGTRACE_RECORD_LOCK:
+		return decode_lock(rec, size, ev);
+	}
+	ev->ts_ns = rt_record_ts(rec, size);
+	return RT_DECODE_UNKNOWN;
+}
+
+uint64_t rt_record_ts(const void *rec, size_t size)
+{
+	uint64_t ts;
+
+	if (size < sizeof(struct ringtrace_event_header) + sizeof(ts))
+		return 0;
+	memcpy(&ts, (const unsigned char *)rec +
+			    sizeof(struct ringtrace_event_header), sizeof(ts));
+	return ts;
+}
+
+const char *rt_event_kind_name(enum rt_event_kind kind)
+{
+	switch (kind) {
+	case RT_EVENT_LOST:	return "lost";
+	case RT_EVENT_VFS_READ:	return "vfs_read";
+	case RT_EVENT_LOCK:	return "lock";
+	case RT_EVENT_COUNTERS:	return "counters";
+	case RT_EVENT_SAMPLE:	return "sample";
+	case RT_EVENT_UNKNOWN:
+	case RT_EVENT_KIND_MAX:
+		break;
+	}
+	return "unknown";
+}

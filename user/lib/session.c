@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * /dev/ringtrace sessions (see session.h). Most of this file is turning
+ * errnos into sentences a user can act on: the kernel side only has
+ * numbers, and "Operation not permitted" alone does not say "run as root".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+
+#include "ringtrace/barrier.h"
+#include "ringtrace/session.h"
+#include "ringtrace/sys.h"
+
+#define NOT_LOADED_HINT \
+	"run `sudo insmod kmod/ringtrace.ko` or `ringtrace-ctl load`"
+#define NOT_ROOT_HINT \
+	"tracing the kernel needs root: run it with sudo"
+
+/* The smallest GET_INFO answer we can work with: up to nr_cpu_ids. */
+#define INFO_MIN_SIZE \
+	(offsetof(struct ringtrace_info, nr_cpu_ids) + sizeof(__u32))
+
+static int set_error(struct rt_session *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_error(struct rt_session *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	va_end(ap);
+	return err > 0 ? -err : err;
+}
+
+static bool is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+static int open_error(struct rt_session *s, int err)
+{
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		return set_error(s, err,
+				 "ringtrace module not loaded (%s: %s): " NOT_LOADED_HINT,
+				 s->path, strerror(err));
+	case EACCES:
+	case EPERM:
+		return set_error(s, err, "permission denied opening %s: "
+				 NOT_ROOT_HINT, s->path);
+	}
+	return set_error(s, err, "cannot open %s: %s", s->path, strerror(err));
+}
+
+int rt_session_open(struct rt_session *s, const char *path)
+{
+	struct ringtrace_info *info = &s->info;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = -1;
+	s->epfd = -1;
+	s->path = path ? path : RINGTRACE_DEVICE_PATH;
+
+	s->fd = rt_sys.open(s->path, O_RDWR, 0);
+	if (s->fd < 0)
+		return open_error(s, errno);
+
+	info->size = sizeof(*info);
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_GET_INFO, info) < 0) {
+		int err = errno;
+
+		if (err == EPERM || err == EACCES)
+			return set_error(s, err, "permission denied asking %s "
+					 "for its info: " NOT_ROOT_HINT, s->path);
+		return set_error(s, err,
+				 "%s did not answer RINGTRACE_IOC_GET_INFO (%s): "
+				 "is it really the ringtrace module?",
+				 s->path, strerror(err));
+	}
+	if (info->size < INFO_MIN_SIZE || info->size > sizeof(*info))
+		return set_error(s, EPROTO, "%s: GET_INFO answered %u bytes, "
+				 "expected %zu to %zu", s->path, info->size,
+				 INFO_MIN_SIZE, sizeof(*info));
+	if (info->abi_version == 0)
+		return set_error(s, EPROTO, "%s reports ABI version 0", s->path);
+	if (!is_pow2(info->page_size) ||
+	    info->page_size < sizeof(struct ringtrace_mmap_page))
+		return set_error(s, EPROTO, "%s reports page size %u",
+				 s->path, info->page_size);
+	if (!info->nr_cpu_ids || info->nr_cpu_ids > RT_MAX_CPUS)
+		return set_error(s, EPROTO, "%s reports %u CPU ids (at most %u "
+				 "supported)", s->path, info->nr_cpu_ids,
+				 RT_MAX_CPUS);
+	info->module_version[sizeof(info->module_version) - 1] = '\0';
+	return 0;
+}
+
+int rt_session_check_buffer(struct rt_session *s, uint64_t bytes)
+{
+	uint64_t page = s->info.page_size, pages = bytes / page;
+	uint64_t lo, max = s->info.max_ring_pages;
+
+	if (bytes < page || bytes % page || !is_pow2(pages)) {
+		lo = page;
+		while (lo * 2 <= bytes)
+			lo *= 2;
+		if (lo * 2 < lo)
+			lo /= 2;
+		return set_error(s, EINVAL,
+				 "--buffer-size %llu: must be a power-of-two number of "
+				 "%llu-byte pages (try %llu or %llu)",
+				 (unsigned long long)bytes, (unsigned long long)page,
+				 (unsigned long long)lo,
+				 (unsigned long long)(bytes < page ? lo : lo * 2));
+	}
+	if (max && pages > max)
+		return set_error(s, EINVAL,
+				 "--buffer-size %llu: the module allows at most %llu "
+				 "pages (%llu bytes) per CPU",
+				 (unsigned long long)bytes, (unsigned long long)max,
+				 (unsigned long long)(max * page));
+	return 0;
+}
+
+static const char *event_names(uint64_t events, char *buf, size_t len)
+{
+	static const struct {
+		uint64_t	bit;
+		const char	*name;
+	} names[] = {
+		{ RINGTRACE_EVENT_VFS_READ,		"vfs_read" },
+		{ RINGTRACE_EVENT_LOCK,			"lock" },
+		{ RINGTRACE_EVENT_LOCK_CONTENTION,	"lock contention" },
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(events & names[i].bit))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
+					 "%s%s", used ? ", " : "", names[i].name);
+		events &= ~names[i].bit;
+	}
+	if (events && used < len)
+		snprintf(buf + used, len - used, "%sevent bits 0x%llx",
+			 used ? ", " : "", (unsigned long long)events);
+	return buf;
+}
+
+static int configure(struct rt_session *s, const struct rt_session_opts *o,
+		     uint64_t events)
+{
+	struct ringtrace_config cfg;
+	char names[128];
+
+	if (s->info.size > offsetof(struct ringtrace_info, events) &&
+	    (events & ~s->info.events))
+		return set_error(s, EOPNOTSUPP,
+				 "the loaded module cannot produce: %s",
+				 event_names(events & ~s->info.events,
+					     names, sizeof(names)));
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.size = sizeof(cfg);
+	cfg.flags = (o->inherit ? RINGTRACE_CFG_INHERIT : 0) |
+		    (o->include_self ? RINGTRACE_CFG_INCLUDE_SELF : 0);
+	cfg.events = events;
+	cfg.pid = o->pid;
+	if (o->cpus_given) {
+		/* Whole 64-bit words covering nr_cpu_ids bits. */
+		cfg.cpu_mask_bytes = (s->info.nr_cpu_ids + 63) / 64 * 8;
+		cfg.cpu_mask_ptr = (uintptr_t)o->cpus.bits;
+	}
+	cfg.min_latency_ns = o->min_latency_ns;
+	cfg.watermark_bytes = o->watermark_bytes;
+	cfg.flush_ms = o->flush_ms;
+	cfg.lock_min_wait_ns = o->lock_min_wait_ns;
+	cfg.lock_min_hold_ns = o->lock_min_hold_ns;
+
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, &cfg) == 0)
+		return 0;
+	switch (errno) {
+	case E2BIG:
+		return set_error(s, E2BIG, "the loaded module is older than "
+				 "these tools and does not know an option they "
+				 "use: update the module");
+	case EBUSY:
+		return set_error(s, EBUSY, "session already enabled: its "
+				 "configuration cannot change");
+	case ESRCH:
+		return set_error(s, ESRCH, "no process with pid %d", o->pid);
+	case EOPNOTSUPP:
+		return set_error(s, EOPNOTSUPP, "the module cannot produce: %s",
+				 event_names(events, names, sizeof(names)));
+	case EPERM:
+	case EACCES:
+		return set_error(s, errno, "permission denied configuring the "
+				 "session: " NOT_ROOT_HINT);
+	}
+	return set_error(s, errno, "the module refused the configuration: %s",
+			 strerror(errno));
+}
+
+static int map_error(struct rt_session *s, int err, unsigned int cpu,
+		     size_t len)
+{
+	switch (err) {
+	case ENOMEM:
+		return set_error(s, err, "not enough memory for a %zu-byte ring "
+				 "on CPU %u: try a smaller --buffer-size",
+				 len, cpu);
+	case ENODEV:
+	case ENXIO:
+	case ENOENT:
+		return set_error(s, err, "CPU %u has no ring (is it online?)",
+				 cpu);
+	case EPERM:
+	case EACCES:
+		return set_error(s, err, "permission denied mapping the ring of "
+				 "CPU %u: " NOT_ROOT_HINT, cpu);
+	}
+	return set_error(s, err, "cannot map the ring of CPU %u (%zu bytes): %s",
+			 cpu, len, strerror(err));
+}
+
+/* Map CPU @cpu's ring and attach a cursor to it. */
+static int map_ring(struct rt_session *s, uint32_t idx, unsigned int cpu,
+		    uint64_t data_bytes)
+{
+	struct rt_session_ring *ring = &s->rings[idx];
+	struct rt_source *src = &s->srcs[idx];
+	size_t len = (size_t)(s->info.page_size + data_bytes);
+	struct ringtrace_mmap_page *page;
+	uint32_t compat, page_cpu;
+	char why[160];
+
+	ring->base = rt_sys.mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 s->fd, (off_t)RINGTRACE_MMAP_OFFSET(cpu));
+	if (ring->base == MAP_FAILED) {
+		ring->base = NULL;
+		return map_error(s, errno, cpu, len);
+	}
+	ring->map_len = len;
+	ring->page = page = ring->base;
+
+	compat = rt_load_u32_once(&page->compat_version);
+	if (compat > RINGTRACE_ABI_VERSION)
+		return set_error(s, EPROTO,
+				 "the module's ring format (ABI %u) needs readers of "
+				 "ABI %u or later; these tools speak ABI %u: rebuild "
+				 "them", rt_load_u32_once(&page->version), compat,
+				 RINGTRACE_ABI_VERSION);
+	page_cpu = rt_load_u32_once(&page->cpu);
+	if (page_cpu != cpu)
+		return set_error(s, EPROTO, "the ring mapped for CPU %u says it "
+				 "is CPU %u's", cpu, page_cpu);
+
+	rt_source_init(src, cpu);
+	if (rt_ring_init_mmap(&src->ring, ring->base, len, s->info.page_size,
+			      NULL, 0)) {
+		rt_ring_describe_error(&src->ring, why, sizeof(why));
+		return set_error(s, EPROTO, "CPU %u ring: %s", cpu, why);
+	}
+	return 0;
+}
+
+int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
+{
+	uint64_t events = o->events ? o->events : RINGTRACE_EVENT_VFS_READ;
+	uint64_t bytes = o->buffer_bytes ? o->buffer_bytes :
+					   RT_DEFAULT_BUFFER_BYTES;
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	struct rt_cpuset online;
+	const struct rt_cpuset *cpus = &o->cpus;
+	uint32_t n = 0;
+	int cpu, ret;
+
+	ret = rt_session_check_buffer(s, bytes);
+	if (ret)
+		return ret;
+	if (o->watermark_bytes >= bytes)
+		return set_error(s, EINVAL, "--watermark %u must be smaller than "
+				 "the per-CPU buffer (%llu bytes)",
+				 o->watermark_bytes, (unsigned long long)bytes);
+	if (!o->cpus_given) {
+		ret = rt_cpuset_online(&online, s->errmsg, sizeof(s->errmsg));
+		if (ret)
+			return ret;
+		cpus = &online;
+	}
+	for (cpu = rt_cpuset_next(cpus, -1); cpu >= 0;
+	     cpu = rt_cpuset_next(cpus, cpu)) {
+		if ((unsigned int)cpu >= s->info.nr_cpu_ids)
+			return set_error(s, EINVAL, "CPU %d does not exist (this "
+					 "system's CPUs are 0-%u)", cpu,
+					 s->info.nr_cpu_ids - 1);
+	}
+
+	ret = configure(s, o, events);
+	if (ret)
+		return ret;
+
+	s->nr_rings = rt_cpuset_count(cpus);
+	s->rings = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->rings));
+	s->srcs = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->srcs));
+	if (!s->rings || !s->srcs)
+		return set_error(s, ENOMEM, "out of memory");
+	for (cpu = rt_cpuset_next(cpus, -1); cpu >= 0;
+	     cpu = rt_cpuset_next(cpus, cpu)) {
+		ret = map_ring(s, n++, (unsigned int)cpu, bytes);
+		if (ret)
+			return ret;
+	}
+
+	s->epfd = rt_sys.epoll_create1(EPOLL_CLOEXEC);
+	if (s->epfd < 0)
+		return set_error(s, errno, "epoll_create1: %s", strerror(errno));
+	if (rt_sys.epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->fd, &ev) < 0)
+		return set_error(s, errno, "cannot poll %s: %s", s->path,
+				 strerror(errno));
+	return 0;
+}
+
+int rt_session_enable(struct rt_session *s)
+{
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_ENABLE, NULL) < 0)
+		return set_error(s, errno, "cannot enable tracing: %s",
+				 strerror(errno));
+	s->enabled = true;
+	return 0;
+}
+
+int rt_session_disable(struct rt_session *s)
+{
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_DISABLE, NULL) < 0)
+		return set_error(s, errno, "cannot disable tracing: %s",
+				 strerror(errno));
+	s->enabled = false;
+	return 0;
+}
+
+int rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_GET_STATS, st) < 0)
+		return set_error(s, errno, "cannot read session stats: %s",
+				 strerror(errno));
+	return 0;
+}
+
+int rt_session_wait(struct rt_session *s, int timeout_ms,
+		    const sigset_t *sigmask)
+{
+	struct epoll_event ev;
+	int n = rt_sys.epoll_pwait(s->epfd, &ev, 1, timeout_ms, sigmask);
+
+	return n < 0 ? -errno : n;
+}
+
+uint64_t rt_session_lost_pending(const struct rt_session *s)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < s->nr_rings; i++)
+		if (s->rings[i].page)
+			sum += rt_load_u64_once(&s->rings[i].page->lost_pending);
+	return sum;
+}
+
+void rt_session_close(struct rt_session *s)
+{
+	for (uint32_t i = 0; s->rings && i < s->nr_rings; i++) {
+		if (s->srcs)
+			rt_ring_fini(&s->srcs[i].ring);
+		if (s->rings[i].base)
+			rt_sys.munmap(s->rings[i].base, s->rings[i].map_len);
+	}
+	free(s->rings);
+	free(s->srcs);
+	s->rings = NULL;
+	s->srcs = NULL;
+	s->nr_rings = 0;
+	if (s->epfd >= 0)
+		rt_sys.close(s->epfd);
+	if (s->fd >= 0)
+		rt_sys.close(s->fd);
+	s->epfd = -1;
+	s->fd = -1;
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The consumer loop (see stream.h).
+ *
+ * One iteration: read the clock, then every ring's head (so any record
+ * older than now - window that was published in time is seen), emit what
+ * the window allows, release the rings, write the output, and sleep until
+ * the kernel wakes us or the oldest held record's window expires.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ringtrace/barrier.h"
+#include "ringtrace/record.h"
+#include "ringtrace/stream.h"
+#include "ringtrace/sys.h"
+
+/* A draining round that still finds data this many times is a runaway. */
+#define MAX_DRAIN_ROUNDS	1000
+
+struct emit_ctx {
+	rt_print_fn		print;
+	struct rt_outbuf	*out;
+};
+
+/* Count a record the raw path copies without decoding it. */
+static void count_raw(struct rt_source *src, const struct rt_record *rec)
+{
+	struct rt_event ev;
+
+	src->counts.bytes += rec->size;
+	if (rec->type != RINGTRACE_RECORD_LOST) {
+		src->counts.records++;
+		if (!rec->type || rec->type >= RINGTRACE_RECORD_MAX)
+			src->counts.unknown++;
+		return;
+	}
+	if (rt_decode(rec->data, rec->size, src->cpu, &ev) == RT_DECODE_OK)
+		src->counts.lost += ev.u.lost.count;
+	else
+		src->counts.malformed++;
+}
+
+static int emit_event(void *arg, struct rt_source *src,
+		      const struct rt_record *rec, uint64_t ts)
+{
+	struct emit_ctx *ctx = arg;
+	struct rt_event ev;
+	int ret = rt_decode(rec->data, rec->size, src->cpu, &ev);
+
+	(void)ts;
+	src->counts.bytes += rec->size;
+	if (rec->type != RINGTRACE_RECORD_LOST)
+		src->counts.records++;
+	if (ret == RT_DECODE_UNKNOWN) {
+		src->counts.unknown++;
+	} else if (ret < 0) {
+		src->counts.malformed++;
+	} else {
+		if (ev.kind == RT_EVENT_LOST)
+			src->counts.lost += ev.u.lost.count;
+		ctx->print(ctx->out, &ev);
+	}
+	return ctx->out->error != 0;
+}
+
+static int ring_failed(struct rt_stream *st, const struct rt_source *src,
+		       const char *what)
+{
+	char why[160];
+
+	rt_ring_describe_error(&src->ring, why, sizeof(why));
+	snprintf(st->errmsg, sizeof(st->errmsg), "%s CPU %u: %s", what,
+		 src->cpu, why);
+	return RT_STREAM_ERR_DATA;
+}
+
+/*
+ * Raw output: each ring's new records, validated one by one, go to the
+ * file as one chunk. No merge: the reader orders them.
+ */
+static int raw_round(struct rt_stream *st, struct rt_session *s,
+		     uint64_t *moved)
+{
+	int status = RT_STREAM_OK;
+
+	*moved = 0;
+	for (uint32_t i = 0; i < s->nr_rings; i++) {
+		struct rt_source *src = &s->srcs[i];
+		struct rt_record rec;
+		uint64_t from;
+		int ret;
+
+		if (src->failed)
+			continue;
+		ret = rt_ring_refresh(&src->ring, NULL);
+		from = src->ring.pos;
+		while (ret == RT_RING_OK &&
+		       (ret = rt_ring_peek(&src->ring, &rec)) == RT_RING_OK) {
+			count_raw(src, &rec);
+			rt_ring_advance(&src->ring);
+		}
+		rt_raw_write_ring(st->out, src->cpu, &src->ring, from,
+				  src->ring.pos);
+		*moved += src->ring.pos - from;
+		rt_ring_release(&src->ring);		/* (D) once per chunk */
+		if (ret < 0 && !src->failed) {
+			src->failed = true;
+			if (status == RT_STREAM_OK)
+				status = ring_failed(st, src, "ring of");
+		}
+	}
+	if (st->out->error)
+		return RT_STREAM_ERR_OUTPUT;
+	return status;
+}
+
+static int merge_round(struct rt_stream *st, struct rt_merge *m,
+		       struct emit_ctx *ctx, uint64_t now, bool drain,
+		       struct rt_merge_result *res, const char *what)
+{
+	rt_merge_round(m, now, drain, emit_event, ctx, res);
+	if (st->out->error)
+		return RT_STREAM_ERR_OUTPUT;
+	if (res->error)
+		return ring_failed(st, res->error_src, what);
+	return RT_STREAM_OK;
+}
+
+/* Milliseconds (rounded up, at least 1) until @when, from @now. */
+static int ms_until(uint64_t when, uint64_t now)
+{
+	uint64_t ms;
+
+	if (when <= now)
+		return 1;
+	ms = (when - now + 999999) / 1000000;
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+static int wait_for_data(struct rt_stream *st, struct rt_session *s,
+			 int timeout_ms)
+{
+	sigset_t old;
+	int ret = 0;
+
+	if (st->stop_signals)
+		sigprocmask(SIG_BLOCK, st->stop_signals, &old);
+	if (!*st->stop)
+		ret = rt_session_wait(s, timeout_ms,
+				      st->stop_signals ? &old : NULL);
+	if (st->stop_signals)
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	if (ret < 0 && ret != -EINTR) {
+		snprintf(st->errmsg, sizeof(st->errmsg),
+			 "waiting for records: %s", strerror(-ret));
+		return RT_STREAM_ERR_SYSTEM;
+	}
+	return RT_STREAM_OK;
+}
+
+/* Disable, then empty the rings (the kernel's final LOST records too). */
+static int finish(struct rt_stream *st, struct rt_session *s,
+		  struct rt_merge *m, struct emit_ctx *ctx, int status)
+{
+	struct rt_merge_result res;
+	uint64_t moved;
+	int ret;
+
+	if (s->enabled && rt_session_disable(s)) {
+		snprintf(st->errmsg, sizeof(st->errmsg), "%s", s->errmsg);
+		if (status == RT_STREAM_OK)
+			status = RT_STREAM_ERR_SYSTEM;
+	}
+	for (int round = 0; status != RT_STREAM_ERR_OUTPUT &&
+			    round < MAX_DRAIN_ROUNDS; round++) {
+		if (st->format == RT_FORMAT_RAW) {
+			ret = raw_round(st, s, &moved);
+		} else {
+			ret = merge_round(st, m, ctx, rt_sys.now_ns(), true,
+					  &res, "ring of");
+			moved = res.emitted;
+		}
+		if (ret != RT_STREAM_OK && (status == RT_STREAM_OK ||
+					    ret == RT_STREAM_ERR_OUTPUT))
+			status = ret;
+		if (!moved || ret == RT_STREAM_ERR_OUTPUT)
+			break;
+	}
+	st->lost_pending = rt_session_lost_pending(s);
+	if (st->format == RT_FORMAT_RAW && status != RT_STREAM_ERR_OUTPUT) {
+		for (uint32_t i = 0; i < s->nr_rings; i++) {
+			uint64_t pending = rt_load_u64_once(
+				&s->rings[i].page->lost_pending);
+
+			if (pending)
+				rt_raw_write_pending(st->out, s->srcs[i].cpu,
+						     pending);
+		}
+	}
+	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
+		status = RT_STREAM_ERR_OUTPUT;
+	st->end_ns = rt_sys.now_ns();
+	return status;
+}
+
+int rt_stream_live(struct rt_stream *st, struct rt_session *s)
+{
+	struct emit_ctx ctx = { rt_printer(st->format), st->out };
+	struct rt_merge m;
+	struct rt_merge_result res;
+	uint64_t now, deadline = 0, moved;
+	int status = RT_STREAM_OK, timeout;
+
+	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns)) {
+		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
+		return RT_STREAM_ERR_SYSTEM;
+	}
+	st->start_ns = rt_sys.now_ns();
+	if (st->duration_ns)
+		deadline = st->start_ns + st->duration_ns;
+
+	for (;;) {
+		now = rt_sys.now_ns();
+		if (*st->stop || (deadline && now >= deadline))
+			break;
+		memset(&res, 0, sizeof(res));
+		if (st->format == RT_FORMAT_RAW)
+			status = raw_round(st, s, &moved);
+		else
+			status = merge_round(st, &m, &ctx, now, false, &res,
+					     "ring of");
+		if (status == RT_STREAM_OK && rt_outbuf_flush(st->out))
+			status = RT_STREAM_ERR_OUTPUT;
+		if (status != RT_STREAM_OK)
+			break;
+
+		timeout = -1;
+		if (res.held)
+			timeout = ms_until(res.oldest_held_ns + st->window_ns, now);
+		if (deadline && (timeout < 0 || timeout > ms_until(deadline, now)))
+			timeout = ms_until(deadline, now);
+		status = wait_for_data(st, s, timeout);
+		if (status != RT_STREAM_OK)
+			break;
+	}
+	status = finish(st, s, &m, &ctx, status);
+	rt_merge_fini(&m);
+	return status;
+}
+
+int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
+{
+	struct emit_ctx ctx = { rt_printer(st->format), st->out };
+	struct rt_merge m;
+	struct rt_merge_result res;
+	int status;
+
+	if (!ctx.print) {
+		snprintf(st->errmsg, sizeof(st->errmsg),
+			 "a raw file can only be decoded to text or JSON");
+		return RT_STREAM_ERR_SYSTEM;
+	}
+	if (rt_merge_init(&m, f->srcs, f->nr_srcs, 0)) {
+		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
+		return RT_STREAM_ERR_SYSTEM;
+	}
+	st->start_ns = rt_sys.now_ns();
+	status = merge_round(st, &m, &ctx, 0, true, &res,
+			     "corrupt records in the raw file for");
+	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
+		status = RT_STREAM_ERR_OUTPUT;
+	st->lost_pending = f->pending_lost;
+	st->end_ns = rt_sys.now_ns();
+	rt_merge_fini(&m);
+	return status;
+}

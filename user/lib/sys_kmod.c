@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* The real libkmod calls behind the seam (see sys_kmod.h). */
+#include <stddef.h>
+
+#include "ringtrace/sys_kmod.h"
+
+static int probe_insert(struct kmod_module *mod, const char *options)
+{
+	return kmod_module_probe_insert_module(mod, KMOD_PROBE_FAIL_ON_LOADED,
+					       options, NULL, NULL,
+					       NULL);
+}
+
+static const struct rt_sys_kmod rt_sys_kmod_real = {
+	.new_ctx	= kmod_new,
+	.unref_ctx	= kmod_unref,
+	.new_from_path	= kmod_module_new_from_path,
+	.new_from_name	= kmod_module_new_from_name,
+	.new_from_lookup = kmod_module_new_from_lookup,
+	.list_module	= kmod_module_get_module,
+	.unref_list	= kmod_module_unref_list,
+	.unref		= kmod_module_unref,
+	.insert		= kmod_module_insert_module,
+	.probe_insert	= probe_insert,
+	.remove		= kmod_module_remove_module,
+	.initstate	= kmod_module_get_initstate,
+	.refcnt		= kmod_module_get_refcnt,
+	.path		= kmod_module_get_path,
+};
+
+struct rt_sys_kmod rt_sys_kmod = rt_sys_kmod_real;
+
+void rt_sys_kmod_reset(void)
+{
+	rt_sys_kmod = rt_sys_kmod_real;
+}
