@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * JSON output byte for byte: the exact keys and order for vfs_read, lock
+ * and lost; negative numbers; 64-bit extremes; string escaping of quotes,
+ * backslashes, control characters, DEL, valid UTF-8 (kept) and invalid
+ * UTF-8 (each bad byte becomes \ufffd).
+ */
+#include "test.h"
+
+#include "ringtrace/escape.h"
+#include "ringtrace/output.h"
+#include "fake_ring.h"
+
+static const char *render(const struct rt_event *ev)
+{
+	static struct rt_outbuf ob;
+	static char text[8192];
+
+	rt_outbuf_init(&ob, -1, 0);
+	rt_print_json(&ob, ev);
+	assert_true(ob.len < sizeof(text));
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	rt_outbuf_fini(&ob);
+	return text;
+}
+
+static const char *escape(const char *s)
+{
+	static char out[512];
+
+	*rt_json_escape(out, s, 64) = '\0';
+	return out;
+}
+
+static void test_vfs_read_exact(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 1234567890123, 2, 4242, 4243, "sha256sum");
+	r.pos = -1;
+	r.ret = -11;
+	rt_decode(&r, sizeof(r), 2, &ev);
+	assert_string_equal(render(&ev),
+		"{\"type\":\"vfs_read\",\"ts_ns\":1234567890123,\"cpu\":2,"
+		"\"pid\":4242,\"tid\":4243,\"comm\":\"sha256sum\",\"dev\":\"8:1\","
+		"\"ino\":123,\"pos\":-1,\"count\":4096,\"ret\":-11,"
+		"\"lat_ns\":12345}\n");
+}
+
+static void test_extremes(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, UINT64_MAX, 0, 0, UINT32_MAX, "");
+	r.ino = UINT64_MAX;
+	r.pos = INT64_MIN;
+	r.ret = INT64_MAX;
+	r.count = 0;
+	r.lat_ns = 0;
+	r.dev_major = UINT32_MAX;
+	r.dev_minor = 0;
+	rt_decode(&r, sizeof(r), 0, &ev);
+	assert_string_equal(render(&ev),
+		"{\"type\":\"vfs_read\",\"ts_ns\":18446744073709551615,\"cpu\":0,"
+		"\"pid\":0,\"tid\":4294967295,\"comm\":\"\",\"dev\":\"4294967295:0\","
+		"\"ino\":18446744073709551615,\"pos\":-9223372036854775808,"
+		"\"count\":0,\"ret\":9223372036854775807,\"lat_ns\":0}\n");
+}
+
+static void test_lock_exact(void **state)
+{
+	struct ringtrace_lock_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_lock(&r, 10, 1, "storm/0", "lockstorm.a", RINGTRACE_LOCK_CONTENDED);
+	rt_decode(&r, sizeof(r), 1, &ev);
+	assert_string_equal(render(&ev),
+		"{\"type\":\"lock\",\"ts_ns\":10,\"cpu\":1,\"pid\":77,\"tid\":78,"
+		"\"comm\":\"storm/0\",\"lock\":\"lockstorm.a\",\"lock_id\":3735928559,"
+		"\"wait_ns\":1500,\"hold_ns\":250,\"contended\":true}\n");
+	r.flags = RINGTRACE_LOCK_KERNEL;
+	rt_decode(&r, sizeof(r), 1, &ev);
+	assert_non_null(strstr(render(&ev), ",\"contended\":false}\n"));
+}
+
+static void test_lost_exact(void **state)
+{
+	struct ringtrace_lost_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_lost(&r, 99, 17);
+	rt_decode(&r, sizeof(r), 3, &ev);
+	assert_string_equal(render(&ev),
+		"{\"type\":\"lost\",\"ts_ns\":99,\"cpu\":3,\"count\":17}\n");
+}
+
+static void test_unknown_prints_nothing(void **state)
+{
+	struct rt_event ev = { .kind = RT_EVENT_UNKNOWN };
+
+	(void)state;
+	assert_string_equal(render(&ev), "");
+}
+
+static void test_escape_specials(void **state)
+{
+	(void)state;
+	assert_string_equal(escape("a\"b\\c"), "a\\\"b\\\\c");
+	assert_string_equal(escape("\b\f\n\r\t"), "\\b\\f\\n\\r\\t");
+	assert_string_equal(escape("\x01\x1f\x7f"), "\\u0001\\u001f\\u007f");
+	assert_string_equal(escape("plain text/0:1"), "plain text/0:1");
+}
+
+static void test_escape_utf8(void **state)
+{
+	(void)state;
+	/* Valid sequences of 2, 3 and 4 bytes are kept as they are. */
+	assert_string_equal(escape("caf\xc3\xa9"), "caf\xc3\xa9");
+	assert_string_equal(escape("\xe2\x82\xac"), "\xe2\x82\xac");
+	assert_string_equal(escape("\xf0\x9f\x98\x80"), "\xf0\x9f\x98\x80");
+	/* Each invalid byte becomes one replacement character. */
+	assert_string_equal(escape("a\xe9z"), "a\\ufffdz");
+	assert_string_equal(escape("\x80\xbf"), "\\ufffd\\ufffd");
+	assert_string_equal(escape("\xc0\xaf"), "\\ufffd\\ufffd");	/* overlong */
+	assert_string_equal(escape("\xe0\x80\xaf"), "\\ufffd\\ufffd\\ufffd");
+	assert_string_equal(escape("\xed\xa0\x80"), "\\ufffd\\ufffd\\ufffd");	/* surrogate */
+	assert_string_equal(escape("\xf4\x90\x80\x80"),
+			    "\\ufffd\\ufffd\\ufffd\\ufffd");	/* > U+10FFFF */
+	assert_string_equal(escape("\xff"), "\\ufffd");
+	assert_string_equal(escape("\xe2\x82"), "\\ufffd\\ufffd");	/* truncated */
+}
+
+/* A comm filled to 16 bytes with bytes that all need escaping. */
+static void test_escaped_comm_in_record(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+	const char *out;
+
+	(void)state;
+	make_vfs_read(&r, 1, 0, 1, 1, "\"\"\"\"\"\"\"\"\n\n\n\n\xff\xff\xff\xff");
+	rt_decode(&r, sizeof(r), 0, &ev);
+	out = render(&ev);
+	assert_non_null(strstr(out,
+		"\"comm\":\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\n\\n\\n\\n"
+		"\\ufffd\\ufffd\\ufffd\\ufffd\",\"dev\""));
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_vfs_read_exact),
+	    cmocka_unit_test(test_extremes),
+	    cmocka_unit_test(test_lock_exact),
+	    cmocka_unit_test(test_lost_exact),
+	    cmocka_unit_test(test_unknown_prints_nothing),
+	    cmocka_unit_test(test_escape_specials),
+	    cmocka_unit_test(test_escape_utf8),
+	    cmocka_unit_test(test_escaped_comm_in_record));
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The decoder: every record type into struct rt_event with every field,
+ * strings always NUL-terminated even when the kernel filled them, records
+ * longer than known structures accepted, shorter ones refused, unknown
+ * types skipped (reported, not fatal).
+ */
+#include "test.h"
+
+#include "ringtrace/record.h"
+#include "fake_ring.h"
+
+static void test_vfs_read(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 123456789, 3, 1000, 1001, "cat");
+	r.dev_major = 259;
+	r.dev_minor = 7;
+	r.ino = 0xffffffffffffull;
+	r.pos = -1;
+	r.count = 65536;
+	r.ret = -5;
+	r.lat_ns = 999;
+	assert_int_equal(rt_decode(&r, sizeof(r), 9, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_VFS_READ);
+	assert_int_equal(ev.raw_type, RINGTRACE_RECORD_VFS_READ);
+	assert_int_equal(ev.ts_ns, 123456789);
+	assert_int_equal(ev.cpu, 3);		/* from the record, not the ring */
+	assert_int_equal(ev.pid, 1000);
+	assert_int_equal(ev.tid, 1001);
+	assert_string_equal(ev.comm, "cat");
+	assert_int_equal(ev.u.vfs_read.dev_major, 259);
+	assert_int_equal(ev.u.vfs_read.dev_minor, 7);
+	assert_int_equal(ev.u.vfs_read.ino, 0xffffffffffffull);
+	assert_int_equal(ev.u.vfs_read.pos, -1);
+	assert_int_equal(ev.u.vfs_read.count, 65536);
+	assert_int_equal(ev.u.vfs_read.ret, -5);
+	assert_int_equal(ev.u.vfs_read.lat_ns, 999);
+}
+
+static void test_full_width_comm_is_terminated(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 1, 0, 1, 1, "0123456789abcdefXYZ");	/* 16 used */
+	memset(&ev, 'Z', sizeof(ev));
+	assert_int_equal(rt_decode(&r, sizeof(r), 0, &ev), RT_DECODE_OK);
+	assert_int_equal(strlen(ev.comm), 16);
+	assert_string_equal(ev.comm, "0123456789abcdef");
+}
+
+static void test_lock(void **state)
+{
+	struct ringtrace_lock_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_lock(&r, 55, 1, "kworker/0:1", "0123456789abcdef0123456789abcdefXX",
+		  RINGTRACE_LOCK_CONTENDED | RINGTRACE_LOCK_KERNEL);
+	assert_int_equal(rt_decode(&r, sizeof(r), 1, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_LOCK);
+	assert_int_equal(ev.ts_ns, 55);
+	assert_int_equal(ev.pid, 77);
+	assert_int_equal(ev.tid, 78);
+	assert_string_equal(ev.comm, "kworker/0:1");
+	assert_int_equal(ev.u.lock.lock_id, 0xdeadbeef);
+	assert_int_equal(ev.u.lock.wait_ns, 1500);
+	assert_int_equal(ev.u.lock.hold_ns, 250);
+	assert_int_equal(ev.u.lock.flags,
+			 RINGTRACE_LOCK_CONTENDED | RINGTRACE_LOCK_KERNEL);
+	assert_int_equal(strlen(ev.u.lock.name), 32);
+	assert_string_equal(ev.u.lock.name, "0123456789abcdef0123456789abcdef");
+}
+
+static void test_lost_takes_cpu_from_ring(void **state)
+{
+	struct ringtrace_lost_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_lost(&r, 777, 42);
+	assert_int_equal(rt_decode(&r, sizeof(r), 5, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_LOST);
+	assert_int_equal(ev.ts_ns, 777);
+	assert_int_equal(ev.cpu, 5);
+	assert_int_equal(ev.u.lost.count, 42);
+	assert_int_equal(ev.pid, 0);
+	assert_string_equal(ev.comm, "");
+}
+
+/* A newer module appends fields: decode what we know, ignore the rest. */
+static void test_longer_record_accepted(void **state)
+{
+	unsigned char buf[sizeof(struct ringtrace_vfs_read_record) + 32];
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 9, 0, 2, 3, "newer");
+	r.header.size = sizeof(buf);
+	memset(buf, 0xee, sizeof(buf));
+	memcpy(buf, &r, sizeof(r));
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.ts_ns, 9);
+	assert_string_equal(ev.comm, "newer");
+	assert_int_equal(ev.u.vfs_read.lat_ns, 12345);
+}
+
+static void test_truncated_records_refused(void **state)
+{
+	struct ringtrace_vfs_read_record v;
+	struct ringtrace_lock_record l;
+	struct ringtrace_lost_record lost;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&v, 1, 0, 1, 1, "x");
+	make_lock(&l, 1, 0, "x", "y", 0);
+	make_lost(&lost, 1, 1);
+	assert_int_equal(rt_decode(&v, sizeof(v) - 8, 0, &ev),
+			 RT_DECODE_ERR_SHORT);
+	assert_int_equal(rt_decode(&l, sizeof(l) - 8, 0, &ev),
+			 RT_DECODE_ERR_SHORT);
+	assert_int_equal(rt_decode(&lost, sizeof(lost) - 8, 0, &ev),
+			 RT_DECODE_ERR_SHORT);
+	assert_int_equal(rt_decode(&v, 4, 0, &ev), RT_DECODE_ERR_SHORT);
+}
+
+static void test_unknown_type_skipped_with_timestamp(void **state)
+{
+	struct {
+		struct ringtrace_event_header h;
+		uint64_t ts;
+		uint64_t payload;
+	} rec = { { .type = 99, .size = 24 }, 31337, 0 };
+	struct rt_event ev;
+
+	(void)state;
+	assert_int_equal(rt_decode(&rec, sizeof(rec), 2, &ev), RT_DECODE_UNKNOWN);
+	assert_int_equal(ev.kind, RT_EVENT_UNKNOWN);
+	assert_int_equal(ev.raw_type, 99);
+	assert_int_equal(ev.ts_ns, 31337);
+	assert_int_equal(rt_record_ts(&rec, 8), 0);	/* no room for one */
+}
+
+static void test_kind_names(void **state)
+{
+	(void)state;
+	assert_string_equal(rt_event_kind_name(RT_EVENT_VFS_READ), "vfs_read");
+	assert_string_equal(rt_event_kind_name(RT_EVENT_LOCK), "lock");
+	assert_string_equal(rt_event_kind_name(RT_EVENT_LOST), "lost");
+	assert_string_equal(rt_event_kind_name(RT_EVENT_UNKNOWN), "unknown");
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_vfs_read),
+	    cmocka_unit_test(test_full_width_comm_is_terminated),
+	    cmocka_unit_test(test_lock),
+	    cmocka_unit_test(test_lost_takes_cpu_from_ring),
+	    cmocka_unit_test(test_longer_record_accepted),
+	    cmocka_unit_test(test_truncated_records_refused),
+	    cmocka_unit_test(test_unknown_type_skipped_with_timestamp),
+	    cmocka_unit_test(test_kind_names));
+}

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Text output byte for byte: the documented columns for vfs_read, lock and
+ * lost lines, alignment when values overflow their width, and escaping
+ * that keeps one record on one line.
+ */
+#include "test.h"
+
+#include "ringtrace/escape.h"
+#include "ringtrace/output.h"
+#include "fake_ring.h"
+
+static const char *render(const struct rt_event *ev)
+{
+	static struct rt_outbuf ob;
+	static char text[8192];
+
+	rt_outbuf_init(&ob, -1, 0);
+	rt_print_text(&ob, ev);
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	rt_outbuf_fini(&ob);
+	return text;
+}
+
+static void test_vfs_read_line(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 8312123456789ull, 1, 1234, 1235, "bash");
+	rt_decode(&r, sizeof(r), 1, &ev);
+	assert_string_equal(render(&ev),
+		"            bash    1234/1235    [001]  8312.123456789: vfs_read: "
+		"dev=8:1 ino=123 pos=0 count=4096 ret=4096 lat=12.345us\n");
+}
+
+static void test_columns_grow_not_truncate(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 123456789012345678ull, 1234, 4194304, 4194305,
+		      "0123456789abcdef");
+	r.pos = -1;
+	r.ret = -4;
+	r.lat_ns = 1000000007;
+	rt_decode(&r, sizeof(r), 1234, &ev);
+	assert_string_equal(render(&ev),
+		"0123456789abcdef 4194304/4194305 [1234] 123456789.012345678: "
+		"vfs_read: dev=8:1 ino=123 pos=-1 count=4096 ret=-4 "
+		"lat=1000000.007us\n");
+}
+
+static void test_small_timestamp(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 5, 0, 1, 1, "init");
+	r.lat_ns = 7;
+	rt_decode(&r, sizeof(r), 0, &ev);
+	assert_string_equal(render(&ev),
+		"            init       1/1       [000]     0.000000005: vfs_read: "
+		"dev=8:1 ino=123 pos=0 count=4096 ret=4096 lat=0.007us\n");
+}
+
+static void test_lock_line(void **state)
+{
+	struct ringtrace_lock_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_lock(&r, 2000000001, 0, "storm/1", "lockstorm.b",
+		  RINGTRACE_LOCK_CONTENDED);
+	rt_decode(&r, sizeof(r), 0, &ev);
+	assert_string_equal(render(&ev),
+		"         storm/1      77/78      [000]     2.000000001: lock: "
+		"lock=lockstorm.b lock_id=0xdeadbeef wait=1.500us hold=0.250us "
+		"contended=1 kernel=0\n");
+}
+
+static void test_lost_line(void **state)
+{
+	struct ringtrace_lost_record r;
+	struct rt_event ev;
+
+	(void)state;
+	make_lost(&r, 3000000000ull, 12);
+	rt_decode(&r, sizeof(r), 2, &ev);
+	assert_string_equal(render(&ev),
+		"               -       -/-       [002]     3.000000000: lost: "
+		"count=12\n");
+}
+
+static void test_comm_escaped_and_aligned(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_event ev;
+	const char *line;
+
+	(void)state;
+	make_vfs_read(&r, 1, 0, 1, 1, "a\nb\\c\xc3\xa9");
+	rt_decode(&r, sizeof(r), 0, &ev);
+	line = render(&ev);
+	/* 10 columns: a \x0a b \\ c é -> padded with 6 spaces to 16. */
+	static const char expect[] = "      a\\x0ab\\\\c\xc3\xa9       1/1";
+
+	assert_memory_equal(line, expect, sizeof(expect) - 1);
+	assert_int_equal(strchr(line, '\n') - line, (long)strlen(line) - 1);
+}
+
+static void test_text_escape_rules(void **state)
+{
+	char out[64];
+	size_t cols;
+
+	(void)state;
+	*rt_text_escape(out, "x\x7f\xff", 16, &cols) = '\0';
+	assert_string_equal(out, "x\\x7f\\xff");
+	assert_int_equal(cols, 9);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_vfs_read_line),
+	    cmocka_unit_test(test_columns_grow_not_truncate),
+	    cmocka_unit_test(test_small_timestamp),
+	    cmocka_unit_test(test_lock_line),
+	    cmocka_unit_test(test_lost_line),
+	    cmocka_unit_test(test_comm_escaped_and_aligned),
+	    cmocka_unit_test(test_text_escape_rules));
+}
