@@ -4,6 +4,7 @@
 #define RINGTRACE_TESTS_TEST_H
 
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

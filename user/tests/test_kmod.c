@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ringtrace-ctl's module handling through the mocked libkmod seam: load by
+ * path passes the parameters, "already loaded" is not an error, each
+ * kernel refusal (not root, wrong kernel, in use) gets its own advice,
+ * loading without a path uses the installed module, and the checkout's
+ * kmod/ringtrace.ko is found next to the tool.
+ */
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#include "ringtrace/kmod.h"
+#include "ringtrace/sys_kmod.h"
+
+static struct kmod_ctx *const CTX = (struct kmod_ctx *)0x1000;
+static struct kmod_module *const MOD = (struct kmod_module *)0x2000;
+static struct kmod_list *const LIST = (struct kmod_list *)0x3000;
+
+static int insert_ret, remove_ret, lookup_ret, refs, state_ret;
+static char got_path[256], got_options[256];
+static bool probed;
+
+static struct kmod_ctx *f_new(const char *d, const char * const *c)
+{
+	(void)d;
+	(void)c;
+	return CTX;
+}
+static struct kmod_ctx *f_unref_ctx(struct kmod_ctx *c)
+{
+	assert_ptr_equal(c, CTX);
+	return NULL;
+}
+static int f_from_path(struct kmod_ctx *c, const char *p, struct kmod_module **m)
+{
+	assert_ptr_equal(c, CTX);
+	snprintf(got_path, sizeof(got_path), "%s", p);
+	*m = MOD;
+	return 0;
+}
+static int f_from_name(struct kmod_ctx *c, const char *n, struct kmod_module **m)
+{
+	(void)c;
+	assert_string_equal(n, "ringtrace");
+	*m = MOD;
+	return 0;
+}
+static int f_lookup(struct kmod_ctx *c, const char *a, struct kmod_list **l)
+{
+	(void)c;
+	assert_string_equal(a, "ringtrace");
+	*l = lookup_ret ? NULL : LIST;
+	return lookup_ret;
+}
+static struct kmod_module *f_list_module(const struct kmod_list *l)
+{
+	assert_ptr_equal(l, LIST);
+	return MOD;
+}
+static int f_unref_list(struct kmod_list *l)
+{
+	(void)l;
+	return 0;
+}
+static struct kmod_module *f_unref(struct kmod_module *m)
+{
+	assert_ptr_equal(m, MOD);
+	return NULL;
+}
+static int f_insert(struct kmod_module *m, unsigned int flags, const char *o)
+{
+	(void)m;
+	(void)flags;
+	snprintf(got_options, sizeof(got_options), "%s", o ? o : "");
+	return insert_ret;
+}
+static int f_probe(struct kmod_module *m, const char *o)
+{
+	(void)m;
+	probed = true;
+	snprintf(got_options, sizeof(got_options), "%s", o ? o : "");
+	return insert_ret;
+}
+static int f_remove(struct kmod_module *m, unsigned int flags)
+{
+	(void)m;
+	(void)flags;
+	return remove_ret;
+}
+static int f_state(const struct kmod_module *m)
+{
+	(void)m;
+	return state_ret;
+}
+static int f_refcnt(const struct kmod_module *m)
+{
+	(void)m;
+	return refs;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	insert_ret = remove_ret = lookup_ret = refs = 0;
+	state_ret = KMOD_MODULE_LIVE;
+	probed = false;
+	got_path[0] = got_options[0] = '\0';
+	rt_sys_kmod = (struct rt_sys_kmod){
+		.new_ctx = f_new, .unref_ctx = f_unref_ctx,
+		.new_from_path = f_from_path, .new_from_name = f_from_name,
+		.new_from_lookup = f_lookup, .list_module = f_list_module,
+		.unref_list = f_unref_list, .unref = f_unref,
+		.insert = f_insert, .probe_insert = f_probe,
+		.remove = f_remove, .initstate = f_state, .refcnt = f_refcnt,
+	};
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	rt_sys_kmod_reset();
+	return 0;
+}
+
+static void expect_load(int ret, int want, const char *words)
+{
+	char msg[512];
+
+	insert_ret = ret;
+	assert_int_equal(rt_kmod_load("/x/ringtrace.ko", "a=1 b=2", msg,
+				      sizeof(msg)), want);
+	if (!strstr(msg, words))
+		fail_msg("'%s' lacks '%s'", msg, words);
+}
+
+static void test_load_by_path(void **state)
+{
+	(void)state;
+	expect_load(0, 0, "loaded /x/ringtrace.ko");
+	assert_string_equal(got_path, "/x/ringtrace.ko");
+	assert_string_equal(got_options, "a=1 b=2");
+	assert_false(probed);
+	expect_load(-EEXIST, 0, "already loaded");
+	expect_load(-EPERM, -EPERM, "needs root");
+	expect_load(-ENOEXEC, -ENOEXEC, "another kernel version");
+	expect_load(-EINVAL, -EINVAL, "see dmesg");
+}
+
+static void test_load_installed(void **state)
+{
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(rt_kmod_load(NULL, "", msg, sizeof(msg)), 0);
+	assert_true(probed);
+	lookup_ret = -ENOENT;
+	assert_int_equal(rt_kmod_load(NULL, "", msg, sizeof(msg)), -ENOENT);
+	assert_non_null(strstr(msg, "not installed"));
+}
+
+static void test_unload(void **state)
+{
+	char msg[512];
+
+	(void)state;
+	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), 0);
+	remove_ret = -EBUSY;
+	refs = 2;
+	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), -EBUSY);
+	assert_non_null(strstr(msg, "in use (2 references)"));
+	remove_ret = -ENOENT;
+	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "ringtrace is not loaded");
+}
+
+static void test_status(void **state)
+{
+	struct rt_kmod_status st;
+	char msg[512];
+
+	(void)state;
+	refs = 1;
+	assert_int_equal(rt_kmod_status(&st, msg, sizeof(msg)), 0);
+	assert_true(st.loaded);
+	assert_int_equal(st.refcnt, 1);
+	assert_string_equal(st.state, "live");
+	state_ret = -ENOENT;
+	assert_int_equal(rt_kmod_status(&st, msg, sizeof(msg)), 0);
+	assert_false(st.loaded);
+	assert_string_equal(msg, "ringtrace is not loaded");
+}
+
+static void test_checkout_path(void **state)
+{
+	char dir[] = "/tmp/ringtrace-co-XXXXXX", p[512], buf[512];
+	FILE *fp;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/kmod", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/user", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/user/ringtrace-ctl", dir);
+	assert_null(rt_kmod_checkout_path(p, buf, sizeof(buf)));
+	snprintf(p, sizeof(p), "%s/kmod/ringtrace.ko", dir);
+	fp = fopen(p, "w");
+	fclose(fp);
+	snprintf(p, sizeof(p), "%s/user/ringtrace-ctl", dir);
+	assert_non_null(rt_kmod_checkout_path(p, buf, sizeof(buf)));
+	snprintf(p, sizeof(p), "%s/user/../kmod/ringtrace.ko", dir);
+	assert_string_equal(buf, p);
+	snprintf(p, sizeof(p), "%s/kmod/ringtrace.ko", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/kmod", dir);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/user", dir);
+	rmdir(p);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test_setup_teardown(test_load_by_path, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_load_installed, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_unload, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_status, setup, teardown),
+	    cmocka_unit_test(test_checkout_path));
+}

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The output buffer and its number formatting: integers at every width
+ * and both extremes, padding helpers, appends larger than the buffer,
+ * writes only when full or flushed, partial writes completed, EINTR
+ * retried, and a write error (EPIPE) that is sticky and stops writing.
+ */
+#include <errno.h>
+
+#include "test.h"
+
+#include "ringtrace/outbuf.h"
+#include "ringtrace/sys.h"
+
+static char sink[1 << 21];
+static size_t sink_len;
+static int writes, fail_errno, short_writes, eintr_left;
+
+static ssize_t fake_write(int fd, const void *buf, size_t len)
+{
+	(void)fd;
+	writes++;
+	if (eintr_left) {
+		eintr_left--;
+		errno = EINTR;
+		return -1;
+	}
+	if (fail_errno) {
+		errno = fail_errno;
+		return -1;
+	}
+	if (short_writes && len > 3)
+		len = 3;
+	memcpy(sink + sink_len, buf, len);
+	sink_len += len;
+	return (ssize_t)len;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	sink_len = 0;
+	writes = fail_errno = short_writes = eintr_left = 0;
+	rt_sys.write = fake_write;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	rt_sys_reset();
+	return 0;
+}
+
+static const char *fmt_u(uint64_t v)
+{
+	static char b[32];
+
+	*rt_fmt_u64(b, v) = '\0';
+	return b;
+}
+
+static void test_integers(void **state)
+{
+	char b[64];
+
+	(void)state;
+	for (uint64_t v = 1, digits = 1; digits < 20; v *= 10, digits++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)(v - 1));
+		assert_string_equal(fmt_u(v - 1), want);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+		assert_string_equal(fmt_u(v), want);
+	}
+	assert_string_equal(fmt_u(UINT64_MAX), "18446744073709551615");
+	*rt_fmt_i64(b, INT64_MIN) = '\0';
+	assert_string_equal(b, "-9223372036854775808");
+	*rt_fmt_i64(b, -1) = '\0';
+	assert_string_equal(b, "-1");
+	*rt_fmt_u64_zero(b, 7, 3) = '\0';
+	assert_string_equal(b, "007");
+	*rt_fmt_u64_right(b, 42, 5) = '\0';
+	assert_string_equal(b, "   42");
+	*rt_fmt_u64_left(b, 42, 5) = '\0';
+	assert_string_equal(b, "42   ");
+	*rt_fmt_u64_right(b, 123456, 3) = '\0';
+	assert_string_equal(b, "123456");
+	*rt_fmt_hex(b, 0) = '\0';
+	assert_string_equal(b, "0x0");
+	*rt_fmt_hex(b, UINT64_MAX) = '\0';
+	assert_string_equal(b, "0xffffffffffffffff");
+	*rt_fmt_ns_as_us(b, 1000001) = '\0';
+	assert_string_equal(b, "1000.001");
+}
+
+static void test_writes_only_when_full(void **state)
+{
+	struct rt_outbuf ob;
+
+	(void)state;
+	rt_outbuf_init(&ob, 1, 64 * 1024);
+	for (int i = 0; i < 1000; i++) {
+		char *p = rt_outbuf_reserve(&ob, 100);
+
+		memset(p, 'a' + i % 26, 100);
+		rt_outbuf_commit(&ob, p + 100);
+	}
+	assert_true(writes <= 2);		/* 100000 bytes, 64 KiB buffer */
+	rt_outbuf_flush(&ob);
+	assert_int_equal(sink_len, 100000);
+	assert_int_equal(ob.bytes, 100000);
+	assert_int_equal(sink[99999], 'a' + 999 % 26);
+	rt_outbuf_fini(&ob);
+}
+
+static void test_big_append_and_partial_writes(void **state)
+{
+	static char big[300000];
+	struct rt_outbuf ob;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (char)i;
+	rt_outbuf_init(&ob, 1, 0);
+	rt_outbuf_append(&ob, "xy", 2);
+	rt_outbuf_append(&ob, big, sizeof(big));
+	short_writes = 1;
+	eintr_left = 2;
+	rt_outbuf_append(&ob, "z", 1);
+	assert_int_equal(rt_outbuf_flush(&ob), 0);
+	assert_int_equal(sink_len, sizeof(big) + 3);
+	assert_memory_equal(sink, "xy", 2);
+	assert_memory_equal(sink + 2, big, sizeof(big));
+	assert_int_equal(sink[sink_len - 1], 'z');
+	rt_outbuf_fini(&ob);
+}
+
+static void test_error_is_sticky(void **state)
+{
+	struct rt_outbuf ob;
+	int before;
+
+	(void)state;
+	rt_outbuf_init(&ob, 1, 0);
+	fail_errno = EPIPE;
+	rt_outbuf_append(&ob, "hello", 5);
+	assert_int_equal(rt_outbuf_flush(&ob), -EPIPE);
+	assert_int_equal(ob.error, EPIPE);
+	before = writes;
+	for (int i = 0; i < 10000; i++) {
+		char *p = rt_outbuf_reserve(&ob, 200);
+
+		assert_non_null(p);
+		memset(p, 'x', 200);
+		rt_outbuf_commit(&ob, p + 200);
+	}
+	rt_outbuf_append(&ob, "more", 4);
+	rt_outbuf_flush(&ob);
+	assert_int_equal(writes, before);	/* nothing tried after EPIPE */
+	rt_outbuf_fini(&ob);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_integers),
+	    cmocka_unit_test_setup_teardown(test_writes_only_when_full, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_big_append_and_partial_writes,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_error_is_sticky, setup,
+					    teardown));
+}

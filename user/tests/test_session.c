@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Sessions through the mocked syscall seam: the message for each way
+ * opening or configuring can fail (module not loaded, not root, not the
+ * ringtrace device, old module, bad buffer size, unknown CPU, no memory,
+ * newer ring ABI), and what a good setup sends the kernel (config fields,
+ * CPU mask, one mapping per CPU at RINGTRACE_MMAP_OFFSET(cpu)).
+ */
+#include <errno.h>
+
+#include "test.h"
+
+#include "ringtrace/session.h"
+#include "fake_kernel.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	fake_kernel_install();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	fake_kernel_remove();
+	return 0;
+}
+
+static void expect_open_error(int err, const char *w1, const char *w2)
+{
+	struct rt_session s;
+
+	fk.open_errno = err;
+	assert_int_equal(rt_session_open(&s, NULL), -err);
+	if (!strstr(s.errmsg, w1) || !strstr(s.errmsg, w2))
+		fail_msg("errno %d: '%s' lacks '%s' or '%s'", err, s.errmsg, w1, w2);
+	rt_session_close(&s);
+}
+
+static void test_open_messages(void **state)
+{
+	(void)state;
+	expect_open_error(ENOENT, "ringtrace module not loaded",
+			  "`sudo insmod kmod/ringtrace.ko` or `ringtrace-ctl load`");
+	expect_open_error(ENODEV, "module not loaded", "ringtrace-ctl load");
+	expect_open_error(EACCES, "permission denied", "sudo");
+	expect_open_error(EPERM, "permission denied", "root");
+	expect_open_error(EMFILE, "cannot open /dev/ringtrace", "files");
+}
+
+static void test_not_a_ringtrace_device(void **state)
+{
+	struct rt_session s;
+
+	(void)state;
+	fk.ioctl_errno[FK_INFO] = ENOTTY;
+	assert_int_equal(rt_session_open(&s, NULL), -ENOTTY);
+	assert_non_null(strstr(s.errmsg, "is it really the ringtrace module"));
+	rt_session_close(&s);
+}
+
+static void test_bad_info_refused(void **state)
+{
+	struct rt_session s;
+
+	(void)state;
+	fk.info.size = 8;
+	assert_int_equal(rt_session_open(&s, NULL), -EPROTO);
+	rt_session_close(&s);
+	fk.info.size = sizeof(fk.info);
+	fk.info.page_size = 3000;
+	assert_int_equal(rt_session_open(&s, NULL), -EPROTO);
+	assert_non_null(strstr(s.errmsg, "page size 3000"));
+	rt_session_close(&s);
+}
+
+static void test_default_setup(void **state)
+{
+	struct rt_session_opts o = { .pid = -1 };
+	struct rt_session s;
+
+	(void)state;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.size, sizeof(struct ringtrace_config));
+	assert_int_equal(fk.config.events, RINGTRACE_EVENT_VFS_READ);
+	assert_int_equal(fk.config.pid, -1);
+	assert_int_equal(fk.config.flags, 0);
+	assert_int_equal(fk.config.cpu_mask_ptr, 0);
+	assert_int_equal(s.nr_rings, 4);
+	assert_int_equal(fk.nr_mmaps, 4);
+	for (uint32_t cpu = 0; cpu < 4; cpu++) {
+		assert_true(fk.mapped[cpu]);
+		assert_int_equal(fk.rings[cpu].map_len,
+				 FAKE_PAGE + RT_DEFAULT_BUFFER_BYTES);
+		assert_int_equal(s.srcs[cpu].cpu, cpu);
+		assert_ptr_equal(s.srcs[cpu].ring.data, fk.rings[cpu].data);
+	}
+	assert_int_equal(rt_session_enable(&s), 0);
+	assert_true(fk.enabled);
+	rt_session_close(&s);
+	for (int cpu = 0; cpu < 4; cpu++)
+		assert_false(fk.mapped[cpu]);		/* all unmapped */
+}
+
+static void test_selected_setup(void **state)
+{
+	struct rt_session_opts o = {
+		.pid = 123, .inherit = true, .cpus_given = true,
+		.min_latency_ns = 1000000, .watermark_bytes = 8192,
+		.flush_ms = 50, .buffer_bytes = 64 * 1024,
+		.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK,
+	};
+	struct rt_session s;
+	char err[64];
+
+	(void)state;
+	rt_cpuset_parse(&o.cpus, "1,3", err, sizeof(err));
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.pid, 123);
+	assert_int_equal(fk.config.flags, RINGTRACE_CFG_INHERIT);
+	assert_int_equal(fk.config.events,
+			 RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK);
+	assert_int_equal(fk.config.min_latency_ns, 1000000);
+	assert_int_equal(fk.config.watermark_bytes, 8192);
+	assert_int_equal(fk.config.flush_ms, 50);
+	assert_int_equal(fk.config.cpu_mask_bytes, 8);
+	assert_int_equal(fk.cpu_mask[0], 0xa);
+	assert_int_equal(s.nr_rings, 2);
+	assert_false(fk.mapped[0]);
+	assert_true(fk.mapped[1]);
+	assert_true(fk.mapped[3]);
+	assert_int_equal(fk.rings[3].map_len, FAKE_PAGE + 64 * 1024);
+	rt_session_close(&s);
+}
+
+static void expect_setup_error(struct rt_session_opts *o, int err,
+			       const char *words)
+{
+	struct rt_session s;
+
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, o), -err);
+	if (!strstr(s.errmsg, words))
+		fail_msg("'%s' lacks '%s'", s.errmsg, words);
+	rt_session_close(&s);
+	for (int cpu = 0; cpu < FAKE_MAX_CPUS; cpu++)
+		assert_false(fk.mapped[cpu]);		/* nothing leaked */
+}
+
+static void test_setup_errors(void **state)
+{
+	struct rt_session_opts o = { .pid = -1 };
+	char err[64];
+
+	(void)state;
+	o.buffer_bytes = 3 * FAKE_PAGE;
+	expect_setup_error(&o, EINVAL, "power-of-two number of 4096-byte pages");
+	o.buffer_bytes = 5000;
+	expect_setup_error(&o, EINVAL, "try 4096 or 8192");
+	o.buffer_bytes = 2048ull * FAKE_PAGE;
+	expect_setup_error(&o, EINVAL, "at most 1024 pages");
+	o.buffer_bytes = 0;
+
+	o.watermark_bytes = RT_DEFAULT_BUFFER_BYTES;
+	expect_setup_error(&o, EINVAL, "--watermark");
+	o.watermark_bytes = 0;
+
+	o.cpus_given = true;
+	rt_cpuset_parse(&o.cpus, "2,5", err, sizeof(err));
+	expect_setup_error(&o, EINVAL, "CPU 5 does not exist");
+	o.cpus_given = false;
+
+	o.events = RINGTRACE_EVENT_LOCK_CONTENTION;
+	expect_setup_error(&o, EOPNOTSUPP, "cannot produce: lock contention");
+	o.events = 0;
+
+	fk.ioctl_errno[FK_CONFIG] = E2BIG;
+	expect_setup_error(&o, E2BIG, "older than these tools");
+	fk.ioctl_errno[FK_CONFIG] = 0;
+
+	fk.mmap_errno = ENOMEM;
+	expect_setup_error(&o, ENOMEM, "try a smaller --buffer-size");
+	fk.mmap_errno = 0;
+
+	fk.compat_version = RINGTRACE_ABI_VERSION + 1;
+	expect_setup_error(&o, EPROTO, "rebuild");
+}
+
+static void test_lost_pending_summed(void **state)
+{
+	struct rt_session_opts o = { .pid = -1 };
+	struct rt_session s;
+
+	(void)state;
+	rt_session_open(&s, NULL);
+	rt_session_setup(&s, &o);
+	fk.rings[0].page->lost_pending = 3;
+	fk.rings[2].page->lost_pending = 4;
+	assert_int_equal(rt_session_lost_pending(&s), 7);
+	rt_session_close(&s);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test_setup_teardown(test_open_messages, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_not_a_ringtrace_device, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_bad_info_refused, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_default_setup, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_selected_setup, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_setup_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,
+					    teardown));
+}
