@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Consumer cost per record, from synthetic rings, for each output path:
+ * raw (validate + copy ring bytes), text and JSON (merge + decode + print),
+ * all written to /dev/null with the library's buffered write(2). Not a
+ * test: `make -C user bench` prints records/s and ns/record.
+ *
+ * The producer fills 4 rings with interleaved timestamps (what 4 busy CPUs
+ * produce), then the consumer drains them; only the drain is timed.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ringtrace/barrier.h"
+#include "ringtrace/merge.h"
+#include "ringtrace/output.h"
+#include "ringtrace/rawfile.h"
+#include "ringtrace/record.h"
+
+#define NR_RINGS	4
+#define RING_BYTES	(4u << 20)
+#define PAGE		4096u
+#define ROUNDS		20
+
+struct ring {
+	unsigned char			*base;
+	struct ringtrace_mmap_page	*page;
+	uint64_t			head;
+};
+
+static struct ring rings[NR_RINGS];
+static struct rt_source srcs[NR_RINGS];	/* the consumer's side of each */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Fill every ring up to its tail, like the kernel would; returns records. */
+static uint64_t produce(uint64_t *ts)
+{
+	static const char *comms[] = { "sha256sum", "tar", "bash", "kworker/u8:2" };
+	struct ringtrace_vfs_read_record r;
+	uint64_t n = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_VFS_READ;
+	r.header.size = sizeof(r);
+	for (;;) {
+		bool wrote = false;
+
+		for (int i = 0; i < NR_RINGS; i++) {
+			struct ring *rg = &rings[i];
+			uint64_t tail = rt_producer_load_tail(&rg->page->data_tail);
+
+			if (rg->head + sizeof(r) - tail > RING_BYTES)
+				continue;
+			r.task.ts_ns = ++*ts;
+			r.task.cpu = (uint32_t)i;
+			r.task.pid = r.task.tid = 1000 + (uint32_t)(*ts % 97);
+			strncpy(r.task.comm, comms[*ts % 4], sizeof(r.task.comm) - 1);
+			r.dev_major = 8;
+			r.dev_minor = 1;
+			r.ino = 100000 + *ts % 5000;
+			r.pos = (int64_t)(*ts * 4096 % 1000000);
+			r.count = 4096;
+			r.ret = 4096;
+			r.lat_ns = 1000 + *ts % 100000;
+			for (size_t k = 0; k < sizeof(r); k++)
+				rg->base[PAGE + ((rg->head + k) & (RING_BYTES - 1))] =
+					((unsigned char *)&r)[k];
+			rg->head += sizeof(r);
+			rt_producer_publish_head(&rg->page->data_head, rg->head);
+			wrote = true;
+			n++;
+		}
+		if (!wrote)
+			return n;
+	}
+}
+
+struct emit_ctx {
+	rt_print_fn		print;
+	struct rt_outbuf	*ob;
+};
+
+static int emit(void *arg, struct rt_source *src, const struct rt_record *rec,
+		uint64_t ts)
+{
+	struct emit_ctx *c = arg;
+	struct rt_event ev;
+
+	(void)ts;
+	if (rt_decode(rec->data, rec->size, src->cpu, &ev) == RT_DECODE_OK)
+		c->print(c->ob, &ev);
+	return 0;
+}
+
+/* The raw path as ringtrace-cat --raw runs it: validate, count, copy. */
+static void drain_raw(struct rt_outbuf *ob)
+{
+	for (int i = 0; i < NR_RINGS; i++) {
+		struct rt_ring *r = &srcs[i].ring;
+		struct rt_record rec;
+		uint64_t from, records = 0;
+
+		rt_ring_refresh(r, NULL);
+		from = r->pos;
+		while (rt_ring_peek(r, &rec) == RT_RING_OK) {
+			records += rec.type != RINGTRACE_RECORD_LOST;
+			rt_ring_advance(r);
+		}
+		rt_raw_write_ring(ob, srcs[i].cpu, r, from, r->pos);
+		rt_ring_release(r);
+		srcs[i].counts.records += records;
+	}
+}
+
+static void bench(const char *name, enum rt_format format, int fd)
+{
+	struct rt_outbuf ob;
+	struct rt_merge m;
+	struct rt_merge_result res;
+	struct emit_ctx ctx;
+	uint64_t ts = 0, records = 0, ns = 0;
+
+	rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE);
+	ctx.print = rt_printer(format);
+	ctx.ob = &ob;
+	for (int i = 0; i < NR_RINGS; i++) {
+		memset(rings[i].base, 0, PAGE);
+		rings[i].page->data_offset = PAGE;
+		rings[i].page->data_size = RING_BYTES;
+		rings[i].head = 0;
+		rt_source_init(&srcs[i], (uint32_t)i);
+		rt_ring_init_mmap(&srcs[i].ring, rings[i].base, PAGE + RING_BYTES,
+				  PAGE, NULL, 0);
+	}
+	rt_merge_init(&m, srcs, NR_RINGS, 0);
+	for (int round = 0; round < ROUNDS; round++) {
+		uint64_t t0, n = produce(&ts);
+
+		t0 = now_ns();
+		if (format == RT_FORMAT_RAW)
+			drain_raw(&ob);
+		else
+			rt_merge_round(&m, 0, true, emit, &ctx, &res);
+		rt_outbuf_flush(&ob);
+		ns += now_ns() - t0;
+		records += n;
+	}
+	printf("%-6s %10.1f Mrecords/s %8.1f ns/record %8.1f MB/s out\n", name,
+	       (double)records * 1e3 / (double)ns, (double)ns / (double)records,
+	       (double)ob.bytes * 1e3 / (double)ns);
+	for (int i = 0; i < NR_RINGS; i++)
+		rt_ring_fini(&srcs[i].ring);
+	rt_merge_fini(&m);
+	rt_outbuf_fini(&ob);
+}
+
+/* What printing one vfs_read line with snprintf would cost, for scale. */
+static void bench_snprintf(void)
+{
+	char line[512];
+	uint64_t t0 = now_ns(), n = 2000000, sum = 0;
+
+	for (uint64_t i = 0; i < n; i++)
+		sum += (uint64_t)snprintf(line, sizeof(line),
+			"%16s %7u/%-7u [%03u] %5llu.%09llu: vfs_read: dev=%u:%u "
+			"ino=%llu pos=%lld count=%llu ret=%lld lat=%llu.%03lluus\n",
+			"sha256sum", 1000u + (unsigned)(i % 97), 1000u, 1u,
+			(unsigned long long)(i / 1000000000),
+			(unsigned long long)(i % 1000000000), 8u, 1u,
+			(unsigned long long)(100000 + i % 5000),
+			(long long)(i * 4096 % 1000000), 4096ull, 4096ll,
+			(unsigned long long)(i % 100000 / 1000),
+			(unsigned long long)(i % 1000));
+	printf("%-6s %10.1f Mlines/s   %8.1f ns/line (formatting only, %llu bytes)\n",
+	       "printf", (double)n * 1e3 / (double)(now_ns() - t0),
+	       (double)(now_ns() - t0) / (double)n, (unsigned long long)sum);
+}
+
+int main(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	if (fd < 0) {
+		perror("/dev/null");
+		return 1;
+	}
+	for (int i = 0; i < NR_RINGS; i++) {
+		rings[i].base = aligned_alloc(PAGE, PAGE + RING_BYTES);
+		rings[i].page = (struct ringtrace_mmap_page *)rings[i].base;
+	}
+	printf("consumer cost, %d rings of %u KiB, %zu-byte vfs_read records, "
+	       "output to /dev/null\n", NR_RINGS, RING_BYTES >> 10,
+	       sizeof(struct ringtrace_vfs_read_record));
+	bench("raw", RT_FORMAT_RAW, fd);
+	bench("json", RT_FORMAT_JSON, fd);
+	bench("text", RT_FORMAT_TEXT, fd);
+	bench_snprintf();
+	return 0;
+}
