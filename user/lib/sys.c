@@ -42,22 +42,25 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			    flags);
 }
 
-static const struct rt_sys rt_sys_real = {
-	.open		= sys_open,
-	.close		= close,
-	.ioctl		= sys_ioctl,
-	.mmap		= mmap,
-	.munmap		= munmap,
-	.read		= read,
-	.write		= write,
-	.epoll_create1	= epoll_create1,
-	.epoll_ctl	= epoll_ctl,
-	.epoll_pwait	= epoll_pwait,
-	.now_ns		= sys_now_ns,
-	.perf_event_open = sys_perf_event_open,
-};
+/* One initializer for both tables (a const copy is not a constant). */
+#define REAL_RT_SYS { \
+	.open		= sys_open, \
+	.close		= close, \
+	.ioctl		= sys_ioctl, \
+	.mmap		= mmap, \
+	.munmap		= munmap, \
+	.read		= read, \
+	.write		= write, \
+	.epoll_create1	= epoll_create1, \
+	.epoll_ctl	= epoll_ctl, \
+	.epoll_pwait	= epoll_pwait, \
+	.now_ns		= sys_now_ns, \
+	.perf_event_open = sys_perf_event_open, \
+}
 
-struct rt_sys rt_sys = rt_sys_real;
+static const struct rt_sys rt_sys_real = REAL_RT_SYS;
+
+struct rt_sys rt_sys = REAL_RT_SYS;
 
 void rt_sys_reset(void)
 {

@@ -11,24 +11,27 @@ static int probe_insert(struct kmod_module *mod, const char *options)
 					       NULL);
 }
 
-static const struct rt_sys_kmod rt_sys_kmod_real = {
-	.new_ctx	= kmod_new,
-	.unref_ctx	= kmod_unref,
-	.new_from_path	= kmod_module_new_from_path,
-	.new_from_name	= kmod_module_new_from_name,
-	.new_from_lookup = kmod_module_new_from_lookup,
-	.list_module	= kmod_module_get_module,
-	.unref_list	= kmod_module_unref_list,
-	.unref		= kmod_module_unref,
-	.insert		= kmod_module_insert_module,
-	.probe_insert	= probe_insert,
-	.remove		= kmod_module_remove_module,
-	.initstate	= kmod_module_get_initstate,
-	.refcnt		= kmod_module_get_refcnt,
-	.path		= kmod_module_get_path,
-};
+/* One initializer for both tables (a const copy is not a constant). */
+#define REAL_RT_SYS_KMOD { \
+	.new_ctx	= kmod_new, \
+	.unref_ctx	= kmod_unref, \
+	.new_from_path	= kmod_module_new_from_path, \
+	.new_from_name	= kmod_module_new_from_name, \
+	.new_from_lookup = kmod_module_new_from_lookup, \
+	.list_module	= kmod_module_get_module, \
+	.unref_list	= kmod_module_unref_list, \
+	.unref		= kmod_module_unref, \
+	.insert		= kmod_module_insert_module, \
+	.probe_insert	= probe_insert, \
+	.remove		= kmod_module_remove_module, \
+	.initstate	= kmod_module_get_initstate, \
+	.refcnt		= kmod_module_get_refcnt, \
+	.path		= kmod_module_get_path, \
+}
 
-struct rt_sys_kmod rt_sys_kmod = rt_sys_kmod_real;
+static const struct rt_sys_kmod rt_sys_kmod_real = REAL_RT_SYS_KMOD;
+
+struct rt_sys_kmod rt_sys_kmod = REAL_RT_SYS_KMOD;
 
 void rt_sys_kmod_reset(void)
 {
