@@ -72,7 +72,7 @@ run_logged() {
 apt_update_once() {
 	[[ -n ${RINGTRACE_APT_UPDATED:-} ]] && return 0
 	note "apt-get update"
-	run_logged as_root env DEBIAN_FRONTEND=noninteractive apt-get -q update ||
+	run_logged as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -o DPkg::Lock::Timeout=600 update ||
 		die "apt-get update failed (is the Debian archive reachable?)"
 	export RINGTRACE_APT_UPDATED=1
 }
@@ -85,7 +85,7 @@ ensure_packages() {
 	[[ ${#missing[@]} -eq 0 ]] && return 0
 	apt_update_once
 	note "installing ${missing[*]}"
-	run_logged as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y \
+	run_logged as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y -o DPkg::Lock::Timeout=600 \
 		-o Dpkg::Use-Pty=0 --no-install-recommends install "${missing[@]}" ||
 		die "apt-get install ${missing[*]} failed"
 }
