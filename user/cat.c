@@ -548,6 +548,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 
 	if (open_output(o, &ob))
 		return EXIT_FAIL;
+	st.out = &ob;
 	if (o->command) {
 		if (rt_command_spawn(&cmd, o->command, original_mask,
 				     handled_signals,
