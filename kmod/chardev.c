@@ -195,7 +195,7 @@ static __poll_t rt_poll(struct file *file, poll_table *wait)
 {
 	struct rt_session *s = file->private_data;
 
-	poll_wait(file, &s->wq, wait);
+	poll_wait(file, &s->readers.wq, wait);
 	return rt_session_poll_mask(s);
 }
 

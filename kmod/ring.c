@@ -17,7 +17,7 @@ static void rt_ring_wakeup(struct irq_work *work)
 {
 	struct rt_ring *ring = container_of(work, struct rt_ring, wakeup_work);
 
-	wake_up_all(ring->wq);
+	rt_readers_wake(ring->readers);
 }
 
 static void rt_ring_free_pages(struct rt_ring *ring, unsigned int nr)
@@ -50,7 +50,7 @@ static int rt_ring_map_data(struct rt_ring *ring)
 }
 
 struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
-			      wait_queue_head_t *wq)
+			      struct rt_readers *readers)
 {
 	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
 	int node = cpu_to_node(cpu);
@@ -66,7 +66,7 @@ struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 	if (!ring)
 		return ERR_PTR(-ENOMEM);
 	ring->cpu = cpu;
-	ring->wq = wq;
+	ring->readers = readers;
 	ring->nr_pages = nr_pages;
 	ring->size = (unsigned long)nr_pages << PAGE_SHIFT;
 	init_irq_work(&ring->wakeup_work, rt_ring_wakeup);
@@ -303,12 +303,20 @@ void rt_ring_stop(struct rt_ring *ring, u64 ts)
 		local_set(&ring->head, offset + lost_size);
 	}
 	rt_ring_commit(ring);
-	wake_up_all(ring->wq);
 }
 
+/* data_tail is untrusted: these only decide whether to wake a reader. */
 bool rt_ring_has_unread(const struct rt_ring *ring)
 {
 	return READ_ONCE(ring->published) != READ_ONCE(ring->page->data_tail);
+}
+
+bool rt_ring_past_watermark(const struct rt_ring *ring)
+{
+	unsigned long unread = READ_ONCE(ring->published) -
+			       READ_ONCE(ring->page->data_tail);
+
+	return unread >= ring->watermark && unread <= ring->size;
 }
 
 void rt_ring_counts(const struct rt_ring *ring, struct rt_ring_counts *c)

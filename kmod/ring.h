@@ -20,6 +20,24 @@
 
 struct page;
 
+/*
+ * A session's readers, woken by its rings (watermark), its flush timer and
+ * DISABLE. poll() reports and clears @pending, perf's semantics: a reader
+ * that drained everything sleeps until the next wake-up instead of being
+ * woken for every new record.
+ */
+struct rt_readers {
+	wait_queue_head_t	wq;
+	atomic_t		pending;
+};
+
+static inline void rt_readers_wake(struct rt_readers *r)
+{
+	/* Seen by the atomic_xchg() in poll after it joined the queue. */
+	atomic_set(&r->pending, 1);
+	wake_up_all(&r->wq);
+}
+
 struct rt_ring {
 	/* Producer state: written by the ring's CPU only (and its IRQs). */
 	local_t		head;		/* bytes reserved, free-running */
@@ -37,7 +55,7 @@ struct rt_ring {
 
 	/* Cold: set up once. */
 	struct irq_work	wakeup_work;
-	wait_queue_head_t *wq;		/* the session's readers */
+	struct rt_readers *readers;	/* the session's */
 	struct page	*ctl_page;
 	struct page	**data_pages;
 	unsigned int	nr_pages;	/* data pages, a power of two */
@@ -48,7 +66,7 @@ struct rt_ring {
 extern unsigned int rt_max_ring_pages;
 
 struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
-			      wait_queue_head_t *wq);
+			      struct rt_readers *readers);
 void rt_ring_free(struct rt_ring *ring);
 
 void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts);
@@ -57,6 +75,7 @@ void rt_ring_commit(struct rt_ring *ring);
 void rt_ring_start(struct rt_ring *ring, unsigned long watermark);
 void rt_ring_stop(struct rt_ring *ring, u64 ts);
 bool rt_ring_has_unread(const struct rt_ring *ring);
+bool rt_ring_past_watermark(const struct rt_ring *ring);
 struct page *rt_ring_map_page(struct rt_ring *ring, unsigned long pgoff);
 
 struct rt_ring_counts {

@@ -59,7 +59,7 @@ static void rt_session_flush(struct timer_list *t)
 		/* Pairs with smp_store_release() in rt_session_get_ring(). */
 		ring = smp_load_acquire(&s->rings[cpu]);
 		if (ring && rt_ring_has_unread(ring)) {
-			wake_up_all(&s->wq);
+			rt_readers_wake(&s->readers);
 			break;
 		}
 	}
@@ -89,9 +89,10 @@ struct rt_session *rt_session_create(void)
 	s->events = RINGTRACE_EVENT_VFS_READ;
 	cpumask_copy(s->cpus, cpu_possible_mask);
 	s->self = get_pid(task_tgid(current));
+	s->exclude = s->self;
 	s->flush_ms = RT_DEFAULT_FLUSH_MS;
 	mutex_init(&s->lock);
-	init_waitqueue_head(&s->wq);
+	init_waitqueue_head(&s->readers.wq);
 	timer_setup(&s->flush_timer, rt_session_flush, 0);
 	INIT_LIST_HEAD(&s->node);
 	return s;
@@ -158,6 +159,7 @@ int rt_session_configure(struct rt_session *s,
 	pid = old_pid;	/* put below */
 	s->events = cfg->events;
 	s->flags = cfg->flags;
+	s->exclude = cfg->flags & RINGTRACE_CFG_INCLUDE_SELF ? NULL : s->self;
 	s->min_latency_ns = cfg->min_latency_ns;
 	s->lock_min_wait_ns = cfg->lock_min_wait_ns;
 	s->lock_min_hold_ns = cfg->lock_min_hold_ns;
@@ -187,7 +189,7 @@ struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
 			ring = ERR_PTR(-EINVAL);
 		goto unlock;
 	}
-	ring = rt_ring_alloc(cpu, nr_pages, &s->wq);
+	ring = rt_ring_alloc(cpu, nr_pages, &s->readers);
 	if (IS_ERR(ring))
 		goto unlock;
 	if (s->enabled)
@@ -265,6 +267,7 @@ int rt_session_disable(struct rt_session *s)
 		if (ring)
 			rt_ring_stop(ring, now);
 	}
+	rt_readers_wake(&s->readers);
 unlock:
 	mutex_unlock(&s->lock);
 	return 0;
@@ -293,15 +296,28 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 	rt_vfs_read_counts(&st->vfs_read_hits, &st->vfs_read_missed);
 }
 
+/*
+ * Readable after a wake-up (watermark, flush timer, DISABLE) not yet
+ * reported, while a ring holds more than its watermark, and, once
+ * disabled, while anything is left to drain.
+ */
 __poll_t rt_session_poll_mask(struct rt_session *s)
 {
+	bool enabled = READ_ONCE(s->enabled);
 	struct rt_ring *ring;
 	int cpu;
+
+	/* Full barrier: orders the queueing in poll_wait() before the checks. */
+	if (atomic_xchg(&s->readers.pending, 0))
+		return EPOLLIN | EPOLLRDNORM;
 
 	for_each_possible_cpu(cpu) {
 		/* Pairs with smp_store_release() in rt_session_get_ring(). */
 		ring = smp_load_acquire(&s->rings[cpu]);
-		if (ring && rt_ring_has_unread(ring))
+		if (!ring)
+			continue;
+		if (enabled ? rt_ring_past_watermark(ring) :
+			      rt_ring_has_unread(ring))
 			return EPOLLIN | EPOLLRDNORM;
 	}
 	return 0;

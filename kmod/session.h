@@ -31,7 +31,8 @@ struct rt_session {
 	u64			events;		/* RINGTRACE_EVENT_* */
 	u32			flags;		/* RINGTRACE_CFG_* */
 	struct pid		*pid;		/* process to trace, NULL: any */
-	struct pid		*self;		/* the opener, excluded by default */
+	struct pid		*self;		/* the opener (reference held) */
+	struct pid		*exclude;	/* self, unless INCLUDE_SELF */
 	u64			min_latency_ns;
 	u64			lock_min_wait_ns;
 	u64			lock_min_hold_ns;
@@ -45,7 +46,7 @@ struct rt_session {
 
 	struct mutex		lock;		/* config, enabled, rings */
 	bool			enabled;
-	wait_queue_head_t	wq;
+	struct rt_readers	readers;
 	struct timer_list	flush_timer;
 };
 
@@ -75,7 +76,7 @@ static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 {
 	struct pid *tgid = task_tgid(task);
 
-	if (tgid == s->self)
+	if (tgid == s->exclude)
 		return false;
 	if (!s->pid || tgid == s->pid)
 		return true;
