@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Helpers shared by the selftests; see st_util.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <ringtrace/ring.h>
+
+#include "st_util.h"
+#include "tap.h"
+
+int st_open(void)
+{
+	int fd = open(RINGTRACE_DEVICE_PATH, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		tap_bail("open %s: %s (is ringtrace.ko loaded?)",
+			 RINGTRACE_DEVICE_PATH, strerror(errno));
+	return fd;
+}
+
+struct ringtrace_config st_config(uint64_t events, pid_t pid)
+{
+	struct ringtrace_config cfg = {
+		.size	= sizeof(cfg),
+		.events	= events,
+		.pid	= pid,
+	};
+
+	return cfg;
+}
+
+void *st_map(int fd, int cpu, unsigned int data_pages, int prot, int flags)
+{
+	size_t len = (1 + (size_t)data_pages) * (size_t)sysconf(_SC_PAGESIZE);
+
+	return mmap(NULL, len, prot, flags, fd, RINGTRACE_MMAP_OFFSET(cpu));
+}
+
+int st_online_cpus(void)
+{
+	return (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+void st_session_open(struct st_session *s, const struct ringtrace_config *cfg,
+		     unsigned int data_pages)
+{
+	struct ringtrace_info info = { .size = sizeof(info) };
+	int cpu;
+
+	s->fd = st_open();
+	if (ioctl(s->fd, RINGTRACE_IOC_GET_INFO, &info))
+		tap_bail("GET_INFO: %s", strerror(errno));
+	s->nr_cpus = (int)info.nr_cpu_ids;
+	s->page_size = info.page_size;
+	if (cfg && ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, cfg))
+		tap_bail("SET_CONFIG: %s", strerror(errno));
+
+	s->rings = calloc((size_t)s->nr_cpus, sizeof(*s->rings));
+	if (!s->rings)
+		tap_bail("out of memory");
+	for (cpu = 0; cpu < s->nr_cpus && cpu < st_online_cpus(); cpu++) {
+		void *p = st_map(s->fd, cpu, data_pages,
+				 PROT_READ | PROT_WRITE, MAP_SHARED);
+
+		if (p == MAP_FAILED)
+			tap_bail("mmap cpu %d: %s", cpu, strerror(errno));
+		s->rings[cpu].page = p;
+		s->rings[cpu].len = (1 + (size_t)data_pages) * s->page_size;
+		s->rings[cpu].cpu = cpu;
+	}
+}
+
+void st_session_close(struct st_session *s)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		if (s->rings[cpu].page)
+			munmap(s->rings[cpu].page, s->rings[cpu].len);
+	free(s->rings);
+	close(s->fd);
+	s->fd = -1;
+}
+
+int st_enable(struct st_session *s)
+{
+	return ioctl(s->fd, RINGTRACE_IOC_ENABLE) ? -errno : 0;
+}
+
+int st_disable(struct st_session *s)
+{
+	return ioctl(s->fd, RINGTRACE_IOC_DISABLE) ? -errno : 0;
+}
+
+int st_stats(struct st_session *s, struct ringtrace_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	return ioctl(s->fd, RINGTRACE_IOC_GET_STATS, st) ? -errno : 0;
+}
+
+void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
+{
+	int go[2];
+	char b;
+
+	if (pipe2(go, O_CLOEXEC))
+		tap_bail("pipe: %s", strerror(errno));
+	c->pid = fork();
+	if (c->pid < 0)
+		tap_bail("fork: %s", strerror(errno));
+	if (c->pid == 0) {
+		close(go[1]);
+		/* The gate: this read starts before tracing and is not seen. */
+		if (read(go[0], &b, 1) != 1)
+			_exit(99);
+		close(go[0]);
+		_exit(fn(arg));
+	}
+	close(go[0]);
+	c->go_fd = go[1];
+}
+
+void st_child_go(struct st_child *c)
+{
+	if (write(c->go_fd, "g", 1) != 1)
+		tap_bail("cannot release child: %s", strerror(errno));
+	close(c->go_fd);
+	c->go_fd = -1;
+}
+
+int st_child_wait(struct st_child *c)
+{
+	int status;
+
+	if (c->go_fd >= 0)
+		close(c->go_fd);
+	if (waitpid(c->pid, &status, 0) != c->pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+long st_drain(struct st_session *s, st_record_fn fn, void *arg)
+{
+	struct rt_record rec;
+	struct rt_ring r;
+	long n = 0;
+	int cpu, err;
+
+	for (cpu = 0; cpu < s->nr_cpus; cpu++) {
+		if (!s->rings[cpu].page)
+			continue;
+		err = rt_ring_init_mmap(&r, s->rings[cpu].page,
+					s->rings[cpu].len, s->page_size,
+					NULL, 0);
+		if (err) {
+			tap_diag("cpu %d: bad ring layout (%d)", cpu, err);
+			return -1;
+		}
+		err = rt_ring_refresh(&r, NULL);
+		while (err == RT_RING_OK &&
+		       (err = rt_ring_peek(&r, &rec)) == RT_RING_OK) {
+			if (fn)
+				fn(rec.data, cpu, arg);
+			n++;
+			rt_ring_advance(&r);
+		}
+		rt_ring_release(&r);
+		rt_ring_fini(&r);
+		if (err != RT_RING_EMPTY) {
+			tap_diag("cpu %d: malformed ring (%d)", cpu, err);
+			return -1;
+		}
+	}
+	return n;
+}
+
+bool st_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) == 0;
+}
+
+uint64_t st_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What several selftests need: raw access to a session (the tests exercise
+ * the ABI itself, so they make the syscalls directly), gated child
+ * processes that start their workload only once tracing is on, and a record
+ * walk built on libringtrace's ring cursor.
+ */
+#ifndef RINGTRACE_SELFTEST_UTIL_H
+#define RINGTRACE_SELFTEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/ringtrace.h>
+
+/* A mapped CPU ring. */
+struct st_ring {
+	struct ringtrace_mmap_page *page;
+	size_t len;
+	int cpu;
+};
+
+/* A session with one ring per online CPU. */
+struct st_session {
+	int fd;
+	int nr_cpus;			/* nr_cpu_ids */
+	size_t page_size;
+	struct st_ring *rings;		/* [nr_cpus], page NULL where unmapped */
+};
+
+/* open() /dev/ringtrace; bails out (TAP) if it cannot. */
+int st_open(void);
+/* Open, configure, map every online CPU with @data_pages pages. */
+void st_session_open(struct st_session *s, const struct ringtrace_config *cfg,
+		     unsigned int data_pages);
+void st_session_close(struct st_session *s);
+int st_enable(struct st_session *s);
+int st_disable(struct st_session *s);
+int st_stats(struct st_session *s, struct ringtrace_stats *st);
+
+/* A config for @events with the size field set and everything else 0. */
+struct ringtrace_config st_config(uint64_t events, pid_t pid);
+
+/* mmap a CPU ring; MAP_FAILED with errno on failure. */
+void *st_map(int fd, int cpu, unsigned int data_pages, int prot, int flags);
+
+/*
+ * Gated child: runs @fn(@arg) once st_child_go() is called, then exits with
+ * its return value. Lets a test enable tracing on the child's pid before
+ * the child does anything worth tracing.
+ */
+struct st_child {
+	pid_t pid;
+	int go_fd;
+};
+
+void st_child_start(struct st_child *c, int (*fn)(void *), void *arg);
+void st_child_go(struct st_child *c);
+int st_child_wait(struct st_child *c);	/* exit status, or -1 if killed */
+
+/*
+ * Walk every record in every ring of @s from data_tail to data_head,
+ * calling @fn for each; moves data_tail. Returns the number of records
+ * walked, or -1 if a ring is malformed (reported as a TAP diagnostic).
+ */
+typedef void (*st_record_fn)(const struct ringtrace_event_header *h,
+			     int cpu, void *arg);
+long st_drain(struct st_session *s, st_record_fn fn, void *arg);
+
+/* Online CPUs as a count, from sysconf. */
+int st_online_cpus(void);
+/* Pin the calling thread to @cpu; false if not possible. */
+bool st_pin(int cpu);
+
+/* CLOCK_MONOTONIC in ns: the clock records are stamped with. */
+uint64_t st_now_ns(void);
+
+#endif /* RINGTRACE_SELFTEST_UTIL_H */
