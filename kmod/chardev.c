@@ -66,6 +66,7 @@ static long rt_ioctl_get_info(void __user *uarg)
 {
 	struct ringtrace_info info = {
 		.abi_version	= RINGTRACE_ABI_VERSION,
+		.compat_version	= RINGTRACE_ABI_VERSION,
 		.page_size	= PAGE_SIZE,
 		.nr_cpu_ids	= nr_cpu_ids,
 		.events		= rt_probes_available(),

@@ -103,9 +103,11 @@ struct ringtrace_mmap_page {
 /*
  * Records
  * -------
- * Every record starts with this header (perf_event_header's shape). Records
- * are 8-byte aligned and padded: size is a multiple of 8, at least 8, and
- * every byte of a record is initialised.
+ * Every record starts with this header (perf_event_header's shape), followed
+ * by a __u64 ts_ns (CLOCK_MONOTONIC), so a reader can order records of any
+ * type, even one it does not know. Records are 8-byte aligned and padded:
+ * size is a multiple of 8, at least 16, and every byte of a record is
+ * initialised.
  */
 struct ringtrace_event_header {
 	__u32	type;			/* enum ringtrace_record_type */
@@ -188,9 +190,11 @@ struct ringtrace_lock_record {
  * --------
  * Each open() of /dev/ringtrace is an independent session: configure it
  * (SET_CONFIG), map one ring per CPU, then ENABLE. While enabled the
- * configuration cannot change (EBUSY). DISABLE stops producing, reports
- * pending losses and wakes the reader so it can drain. Closing the last
- * reference (fd and mappings) frees everything.
+ * configuration cannot change (EBUSY). DISABLE stops producing: when it
+ * returns, every record is published (no writer is left in flight), losses
+ * not yet reported are in a LOST record where there was room, and readers
+ * are woken to drain. Closing the last reference (fd and mappings) frees
+ * everything.
  */
 
 /* Events a session can ask for (ringtrace_config.events). */
@@ -233,7 +237,7 @@ struct ringtrace_info {
 	__u64	events;			/* RINGTRACE_EVENT_* this module can produce */
 	__u64	features;		/* RINGTRACE_FEAT_* */
 	__u32	max_ring_pages;		/* largest 2^n data pages a ring may have */
-	__u32	__pad;
+	__u32	compat_version;		/* lowest ABI version a reader needs */
 	char	module_version[32];	/* NUL-terminated */
 };
 
