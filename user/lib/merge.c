@@ -18,30 +18,65 @@ static uint64_t ringtrace_ts(const struct rt_source *src,
 	return rt_record_ts(rec->data, rec->size);
 }
 
+static int ringtrace_decode(struct rt_source *src, const struct rt_record *rec,
+			    struct rt_event *ev)
+{
+	return rt_decode(rec->data, rec->size, src->cpu, ev);
+}
+
 void rt_source_init(struct rt_source *src, uint32_t cpu)
 {
 	memset(src, 0, sizeof(*src));
 	src->cpu = cpu;
 	src->timestamp = ringtrace_ts;
+	src->decode = ringtrace_decode;
+	src->label = "ring of";
+}
+
+int rt_source_decode(struct rt_source *src, const struct rt_record *rec,
+		     struct rt_event *ev)
+{
+	if (src->decode)
+		return src->decode(src, rec, ev);
+	return ringtrace_decode(src, rec, ev);
 }
 
 int rt_merge_init(struct rt_merge *m, struct rt_source *srcs, uint32_t nr,
 		  uint64_t window_ns)
 {
 	memset(m, 0, sizeof(*m));
-	m->heap = calloc(nr ? nr : 1, sizeof(*m->heap));
-	if (!m->heap)
-		return -1;
-	m->srcs = srcs;
-	m->nr = nr;
 	m->window_ns = window_ns;
+	return rt_merge_add(m, srcs, nr);
+}
+
+int rt_merge_add(struct rt_merge *m, struct rt_source *srcs, uint32_t nr)
+{
+	uint32_t total = m->nr + nr;
+	struct rt_source **all, **heap;
+
+	all = realloc(m->srcs, (total ? total : 1) * sizeof(*all));
+	if (!all)
+		return -1;
+	m->srcs = all;
+	heap = realloc(m->heap, (total ? total : 1) * sizeof(*heap));
+	if (!heap)
+		return -1;
+	m->heap = heap;
+	for (uint32_t i = 0; i < nr; i++) {
+		srcs[i].index = m->nr + i;
+		all[m->nr + i] = &srcs[i];
+	}
+	m->nr = total;
 	return 0;
 }
 
 void rt_merge_fini(struct rt_merge *m)
 {
 	free(m->heap);
+	free(m->srcs);
 	m->heap = NULL;
+	m->srcs = NULL;
+	m->nr = 0;
 }
 
 /* Older record first; equal timestamps: lower source index first. */
@@ -49,7 +84,7 @@ static bool before(const struct rt_source *a, const struct rt_source *b)
 {
 	if (a->cur_ts != b->cur_ts)
 		return a->cur_ts < b->cur_ts;
-	return a < b;
+	return a->index < b->index;
 }
 
 static void sift_down(struct rt_merge *m, uint32_t i)
@@ -149,7 +184,7 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 	m->heap_len = 0;
 
 	for (uint32_t i = 0; i < m->nr; i++) {
-		struct rt_source *s = &m->srcs[i];
+		struct rt_source *s = m->srcs[i];
 		int st;
 
 		if (s->failed)
@@ -193,5 +228,5 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 
 	/* (D) once per ring per round, never per record. */
 	for (uint32_t i = 0; i < m->nr; i++)
-		rt_ring_release(&m->srcs[i].ring);
+		rt_ring_release(&m->srcs[i]->ring);
 }

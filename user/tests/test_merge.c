@@ -4,8 +4,10 @@
  * (ties: lower source first), one ring's own order is never changed, the
  * reordering window holds young records IN the ring (data_tail stays before
  * them), draining emits everything, ring pressure forces early emission,
- * a corrupt ring is reported once while the others go on, and a consumer
- * can stop a round with the tail released exactly past what it took.
+ * a corrupt ring is reported once while the others go on, a consumer
+ * can stop a round with the tail released exactly past what it took, and
+ * sources added later from another array (perf rings) merge with their
+ * own timestamp and decode functions, ties going to the earlier-added.
  */
 #include "test.h"
 
@@ -241,6 +243,87 @@ static void test_consumer_can_stop(void **state)
 	assert_int_equal(f->fr[1].page->data_tail, rec);
 }
 
+/* A source of another kind: its time is the record's + 100. */
+static uint64_t plus_100(const struct rt_source *src,
+			 const struct rt_record *rec)
+{
+	(void)src;
+	return rt_record_ts(rec->data, rec->size) + 100;
+}
+
+static int decode_as_lost(struct rt_source *src, const struct rt_record *rec,
+			  struct rt_event *ev)
+{
+	(void)rec;
+	ev->kind = RT_EVENT_LOST;
+	ev->u.lost.count = src->cpu;
+	return RT_DECODE_OK;
+}
+
+static int collect_any(void *arg, struct rt_source *src,
+		       const struct rt_record *rec, uint64_t ts)
+{
+	struct fixture *f = arg;
+
+	assert_int_equal(ts, src->timestamp(src, rec));
+	f->ts[f->n] = ts;
+	f->cpu[f->n++] = src->cpu;
+	return 0;
+}
+
+static void test_added_sources(void **state)
+{
+	struct fixture *f = *state;
+	struct fake_ring extra_ring[2];
+	struct rt_source extra[2];
+	struct rt_merge_result res;
+	struct rt_record rec;
+	struct rt_event ev;
+	static const uint64_t want[] = { 10, 105, 110, 110, 110, 120, 200 };
+	static const uint32_t want_cpu[] = { 0, 10, 1, 11, 11, 2, 10 };
+
+	for (uint32_t i = 0; i < 2; i++) {
+		fake_ring_init(&extra_ring[i], 4096, 10 + i);
+		rt_source_init(&extra[i], 10 + i);
+		extra[i].timestamp = plus_100;
+		extra[i].decode = decode_as_lost;
+		assert_int_equal(rt_ring_init_mmap(&extra[i].ring,
+						   extra_ring[i].base,
+						   extra_ring[i].map_len,
+						   FAKE_PAGE, NULL, 0), 0);
+	}
+	assert_int_equal(rt_merge_add(&f->m, extra, 2), 0);
+	assert_int_equal(f->m.nr, NR + 2);
+	assert_int_equal(extra[1].index, NR + 1);
+
+	put(f, 0, 10);
+	put(f, 1, 110);
+	put(f, 2, 120);
+	assert_true(fake_ring_vfs_read(&extra_ring[0], 5));	/* 105 */
+	assert_true(fake_ring_vfs_read(&extra_ring[0], 100));	/* 200 */
+	assert_true(fake_ring_vfs_read(&extra_ring[1], 10));	/* 110: tie */
+	assert_true(fake_ring_vfs_read(&extra_ring[1], 10));
+	rt_merge_round(&f->m, 0, true, collect_any, f, &res);
+	assert_int_equal(f->n, 7);
+	for (unsigned int i = 0; i < f->n; i++) {
+		assert_int_equal(f->ts[i], want[i]);
+		assert_int_equal(f->cpu[i], want_cpu[i]);
+	}
+	/* Each source decodes with its own decoder; the default is ringtrace's. */
+	assert_true(fake_ring_vfs_read(&extra_ring[1], 1));
+	assert_int_equal(rt_ring_refresh(&extra[1].ring, NULL), 0);
+	assert_int_equal(rt_ring_peek(&extra[1].ring, &rec), 0);
+	assert_int_equal(rt_source_decode(&extra[1], &rec, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_LOST);
+	assert_int_equal(ev.u.lost.count, 11);
+	assert_int_equal(rt_source_decode(&f->src[0], &rec, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_VFS_READ);
+	for (uint32_t i = 0; i < 2; i++) {
+		rt_ring_fini(&extra[i].ring);
+		fake_ring_free(&extra_ring[i]);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test_setup_teardown(test_merges_in_timestamp_order,
@@ -256,5 +339,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_corrupt_ring_reported_once,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_consumer_can_stop, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_added_sources, setup,
 					    teardown));
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * K-way merge of record sources (one per CPU ring; later also perf rings)
- * into one stream ordered by timestamp, with a bounded reordering window.
+ * K-way merge of record sources (one per ringtrace CPU ring, one per perf
+ * ring, one for counter snapshots) into one stream ordered by timestamp,
+ * with a bounded reordering window.
  *
  * Records stay in their rings until emitted: a round peeks at the oldest
  * unread record of every source, repeatedly emits the oldest of them, and
@@ -19,7 +20,9 @@
  *    until it is a quarter full (counted as "forced"); the order among what
  *    is visible is still kept, only records still unpublished elsewhere
  *    could then come out of order. Losing records is worse than that.
- * Ties are broken by source index (lower CPU first).
+ * Ties are broken by source index: the order sources were added in (lower
+ * CPU first within one array; ringtrace rings before perf rings in
+ * ringtrace-cat).
  */
 #ifndef RINGTRACE_MERGE_H
 #define RINGTRACE_MERGE_H
@@ -30,10 +33,21 @@
 #include "ringtrace/ring.h"
 
 struct rt_source;
+struct rt_event;
 
 /* Timestamp (CLOCK_MONOTONIC ns) of a record of this source. */
 typedef uint64_t (*rt_source_ts_fn)(const struct rt_source *src,
 				    const struct rt_record *rec);
+
+/*
+ * Decode a record of this source into @ev (record.h's RT_DECODE_*). Rings
+ * of different producers number their record types differently (perf's
+ * PERF_RECORD_LOST is 2, ringtrace's vfs_read is 2), so the decoder belongs
+ * to the source, not to the record.
+ */
+typedef int (*rt_source_decode_fn)(struct rt_source *src,
+				   const struct rt_record *rec,
+				   struct rt_event *ev);
 
 /* Counters any consumer of a source keeps (summary, per-CPU with -v). */
 struct rt_source_counts {
@@ -49,6 +63,8 @@ struct rt_source {
 	struct rt_ring		ring;
 	uint32_t		cpu;		/* CPU of a per-CPU ring */
 	rt_source_ts_fn		timestamp;
+	rt_source_decode_fn	decode;		/* rt_source_init: ringtrace records */
+	const char		*label;		/* for messages: "ring of" CPU n */
 	/*
 	 * Sources made of several segments (a raw file's chunks) load the
 	 * next one here when the ring runs empty; RT_RING_OK if they did.
@@ -64,6 +80,7 @@ struct rt_source {
 	bool			has_cur;
 	bool			pressured;
 	bool			failed;		/* ring error already reported */
+	uint32_t		index;		/* position in the merge: breaks ties */
 };
 
 /* Called for each record in order. Non-zero stops the round. */
@@ -71,7 +88,7 @@ typedef int (*rt_emit_fn)(void *arg, struct rt_source *src,
 			  const struct rt_record *rec, uint64_t ts);
 
 struct rt_merge {
-	struct rt_source	*srcs;
+	struct rt_source	**srcs;		/* every source, in the order added */
 	uint32_t		nr;
 	struct rt_source	**heap;
 	uint32_t		heap_len;
@@ -89,11 +106,25 @@ struct rt_merge_result {
 	int			stopped;	/* what emit returned, if not 0 */
 };
 
-/* A ringtrace ring's source: timestamps at offset 8 (rt_record_ts()). */
+/*
+ * A ringtrace ring's source: timestamps at offset 8 (rt_record_ts()),
+ * decoded by rt_decode().
+ */
 void rt_source_init(struct rt_source *src, uint32_t cpu);
+
+/* Decode @rec with @src's decoder. */
+int rt_source_decode(struct rt_source *src, const struct rt_record *rec,
+		     struct rt_event *ev);
 
 int rt_merge_init(struct rt_merge *m, struct rt_source *srcs, uint32_t nr,
 		  uint64_t window_ns);
+
+/*
+ * Add @nr more sources (another owner's array: perf rings, the counter
+ * source) after those already merged. 0 or -1 (out of memory). Setup
+ * time only: never between the rounds' emit callbacks.
+ */
+int rt_merge_add(struct rt_merge *m, struct rt_source *srcs, uint32_t nr);
 void rt_merge_fini(struct rt_merge *m);
 
 /*
