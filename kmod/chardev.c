@@ -14,6 +14,8 @@
 #include <linux/uaccess.h>
 
 #include "chardev.h"
+#include "lock_events.h"
+#include "lock_stats.h"
 #include "mmap.h"
 #include "probes.h"
 #include "session.h"
@@ -70,6 +72,8 @@ static long rt_ioctl_get_info(void __user *uarg)
 		.page_size	= PAGE_SIZE,
 		.nr_cpu_ids	= nr_cpu_ids,
 		.events		= rt_probes_available(),
+		.features	= rt_contention_available() ?
+				  RINGTRACE_FEAT_LOCK_CONTENTION : 0,
 		.max_ring_pages	= rt_max_ring_pages,
 	};
 
@@ -187,6 +191,8 @@ static long rt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return rt_session_disable(s);
 	case RINGTRACE_IOC_GET_STATS:
 		return rt_ioctl_get_stats(s, uarg);
+	case RINGTRACE_IOC_LOCK_STATS:
+		return rt_ioctl_lock_stats(uarg);
 	default:
 		return -ENOTTY;
 	}

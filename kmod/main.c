@@ -8,7 +8,10 @@
 #include <linux/module.h>
 
 #include "chardev.h"
+#include "lock_events.h"
+#include "lock_stats.h"
 #include "ring.h"
+#include "session.h"
 #include <linux/ringtrace.h>
 
 unsigned int rt_max_ring_pages = 16384;	/* 64 MiB with 4 KiB pages */
@@ -26,15 +29,27 @@ static int __init rt_init(void)
 		return -EINVAL;
 	}
 
+	err = rt_lock_registry_init();
+	if (err)
+		return err;
+	rt_contention_init();
+	rt_session_list_init();
+
 	err = rt_chardev_register();
 	if (err) {
 		pr_err("cannot register /dev/%s: %d\n",
 		       RINGTRACE_DEVICE_NAME, err);
-		return err;
+		goto err_sessions;
 	}
+	rt_lock_stats_debugfs_init();
 	pr_info("version %s, ABI %d, /dev/%s\n", RINGTRACE_VERSION,
 		RINGTRACE_ABI_VERSION, RINGTRACE_DEVICE_NAME);
 	return 0;
+
+err_sessions:
+	rt_session_list_exit();
+	rt_lock_registry_exit();
+	return err;
 }
 
 static void __exit rt_exit(void)
@@ -43,7 +58,10 @@ static void __exit rt_exit(void)
 	 * No session can exist: each open file pins the module. The probes
 	 * were detached when the last session was disabled.
 	 */
+	rt_lock_stats_debugfs_exit();
 	rt_chardev_unregister();
+	rt_session_list_exit();
+	rt_lock_registry_exit();
 }
 
 module_init(rt_init);

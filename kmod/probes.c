@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Attaching and detaching event sources on behalf of sessions.
+ * Attaching and detaching event sources on behalf of sessions: all of a
+ * session's sources, or none.
  */
 #include <linux/errno.h>
 #include <linux/ringtrace.h>
 
+#include "lock_events.h"
 #include "probes.h"
 
 u64 rt_probes_available(void)
 {
-	return RINGTRACE_EVENT_VFS_READ;
+	u64 events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK;
+
+	if (rt_contention_available())
+		events |= RINGTRACE_EVENT_LOCK_CONTENTION;
+	return events;
 }
 
-/* Attach every source in @events, or none of them. */
 int rt_probes_get(u64 events)
 {
 	int err;
@@ -25,11 +30,28 @@ int rt_probes_get(u64 events)
 		if (err)
 			return err;
 	}
+	if (events & RINGTRACE_EVENT_LOCK_CONTENTION) {
+		err = rt_contention_get();
+		if (err)
+			goto err_vfs_read;
+	}
+	/* Cannot fail: tracked locks call us, we only count listeners. */
+	if (events & RINGTRACE_EVENT_LOCK)
+		rt_lock_events_get();
 	return 0;
+
+err_vfs_read:
+	if (events & RINGTRACE_EVENT_VFS_READ)
+		rt_vfs_read_put();
+	return err;
 }
 
 void rt_probes_put(u64 events)
 {
+	if (events & RINGTRACE_EVENT_LOCK)
+		rt_lock_events_put();
+	if (events & RINGTRACE_EVENT_LOCK_CONTENTION)
+		rt_contention_put();
 	if (events & RINGTRACE_EVENT_VFS_READ)
 		rt_vfs_read_put();
 }

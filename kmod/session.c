@@ -13,16 +13,31 @@
 #include <linux/timekeeping.h>
 
 #include "compat.h"
+#include "lock_events.h"
 #include "probes.h"
 #include "session.h"
+#include "tracked_lock.h"
 
 #define RT_DEFAULT_FLUSH_MS	100
 /* Deeper process trees than this are not followed by the pid filter. */
 #define RT_MAX_ANCESTRY		128
 
 LIST_HEAD(rt_active_sessions);
-/* Writers of rt_active_sessions; the probes read it under RCU. */
-static DEFINE_SPINLOCK(rt_sessions_lock);
+/*
+ * Writers of rt_active_sessions (the probes read it under RCU). A tracked
+ * lock, so ringtrace's own contention shows up in its lock statistics.
+ */
+static struct tracked_spinlock rt_sessions_lock;
+
+void rt_session_list_init(void)
+{
+	tracked_spin_lock_init(&rt_sessions_lock, "ringtrace_sessions");
+}
+
+void rt_session_list_exit(void)
+{
+	tracked_spin_lock_destroy(&rt_sessions_lock);
+}
 
 bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
 {
@@ -233,9 +248,9 @@ int rt_session_enable(struct rt_session *s)
 	}
 
 	WRITE_ONCE(s->enabled, true);
-	spin_lock(&rt_sessions_lock);
+	tracked_spin_lock(&rt_sessions_lock);
 	list_add_tail_rcu(&s->node, &rt_active_sessions);
-	spin_unlock(&rt_sessions_lock);
+	tracked_spin_unlock(&rt_sessions_lock);
 	mod_timer(&s->flush_timer, jiffies + msecs_to_jiffies(s->flush_ms));
 unlock:
 	mutex_unlock(&s->lock);
@@ -253,9 +268,9 @@ int rt_session_disable(struct rt_session *s)
 		goto unlock;
 
 	WRITE_ONCE(s->enabled, false);
-	spin_lock(&rt_sessions_lock);
+	tracked_spin_lock(&rt_sessions_lock);
 	list_del_rcu(&s->node);
-	spin_unlock(&rt_sessions_lock);
+	tracked_spin_unlock(&rt_sessions_lock);
 	/* Every probe that could still see the session has finished. */
 	synchronize_rcu();
 	rt_probes_put(s->events);
@@ -294,6 +309,7 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 	mutex_unlock(&s->lock);
 	st->produced = st->records + st->lost;
 	rt_vfs_read_counts(&st->vfs_read_hits, &st->vfs_read_missed);
+	st->contention_missed = rt_contention_missed();
 }
 
 /*

@@ -56,6 +56,8 @@ extern struct list_head rt_active_sessions;
 #define rt_for_each_active_session(s) \
 	list_for_each_entry_rcu(s, &rt_active_sessions, node)
 
+void rt_session_list_init(void);
+void rt_session_list_exit(void);
 struct rt_session *rt_session_create(void);
 void rt_session_destroy(struct rt_session *s);
 int rt_session_configure(struct rt_session *s,

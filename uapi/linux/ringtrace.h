@@ -220,8 +220,13 @@ struct ringtrace_config {
 	__u32	watermark_bytes;
 	/* Wake a reader at least this often while anything is unread; 0: 100. */
 	__u32	flush_ms;
-	__u64	lock_min_wait_ns;	/* lock: emit only if wait >= this ... */
-	__u64	lock_min_hold_ns;	/* ... or hold >= this (both 0: every one) */
+	/*
+	 * lock events: with both 0, every acquisition; otherwise only those
+	 * that waited at least lock_min_wait_ns (when non-zero) or held the
+	 * lock at least lock_min_hold_ns (when non-zero).
+	 */
+	__u64	lock_min_wait_ns;
+	__u64	lock_min_hold_ns;
 };
 
 /* Features the module offers (ringtrace_info.features). */
@@ -255,6 +260,41 @@ struct ringtrace_stats {
 	/* Calls the kretprobe could not track (maxactive), module-wide. */
 	__u64	vfs_read_missed;
 	__u64	vfs_read_hits;		/* vfs_read calls seen, module-wide */
+	/* Kernel lock contentions not tracked (table full), module-wide. */
+	__u64	contention_missed;
+};
+
+/* One tracked lock's statistics (RINGTRACE_IOC_LOCK_STATS). */
+struct ringtrace_lock_stat {
+	__u64	lock_id;		/* as in lock records */
+	__u64	acquisitions;
+	__u64	contended;		/* acquisitions that had to wait */
+	__u64	wait_total_ns;
+	__u64	wait_max_ns;
+	__u64	hold_total_ns;
+	__u64	hold_max_ns;
+	char	name[RINGTRACE_LOCK_NAME_LEN];	/* NUL-padded */
+};
+
+/* ringtrace_lock_stats_query.flags */
+#define RINGTRACE_LOCK_STATS_RESET	(1U << 0)	/* zero them after reading */
+
+#define RINGTRACE_LOCK_STATS_QUERY_SIZE_VER0	32
+
+/*
+ * Every tracked lock in the system (not only this session's): the kernel
+ * fills up to nr_entries entries of entry_size bytes at entries and says
+ * how many locks there are in nr_locks (ask again with more room if it is
+ * larger). Open file descriptors of any session may ask.
+ */
+struct ringtrace_lock_stats_query {
+	__u32	size;			/* sizeof(struct ringtrace_lock_stats_query) */
+	__u32	entry_size;		/* sizeof(struct ringtrace_lock_stat) */
+	__u32	nr_entries;		/* in: room at entries; out: filled */
+	__u32	nr_locks;		/* out: tracked locks registered */
+	__u64	entries;		/* user pointer to the array */
+	__u32	flags;			/* RINGTRACE_LOCK_STATS_* */
+	__u32	__pad;			/* zero */
 };
 
 #define RINGTRACE_IOC_MAGIC		0xB8
@@ -264,5 +304,6 @@ struct ringtrace_stats {
 #define RINGTRACE_IOC_ENABLE		_IO(RINGTRACE_IOC_MAGIC, 0x02)
 #define RINGTRACE_IOC_DISABLE		_IO(RINGTRACE_IOC_MAGIC, 0x03)
 #define RINGTRACE_IOC_GET_STATS		_IOR(RINGTRACE_IOC_MAGIC, 0x04, struct ringtrace_stats)
+#define RINGTRACE_IOC_LOCK_STATS	_IOWR(RINGTRACE_IOC_MAGIC, 0x05, struct ringtrace_lock_stats_query)
 
 #endif /* _UAPI_LINUX_RINGTRACE_H */
