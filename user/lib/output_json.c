@@ -4,14 +4,18 @@
  *
  * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
- * lost:     type ts_ns cpu count
+ * lost:     type ts_ns cpu count [source]
+ * sample:   type ts_ns cpu pid tid comm event ip [callchain]
+ * counters: type ts_ns cpu [pid] interval_ns values [running_pct]
  *
  * Numbers are decimal integers (pos and ret may be negative); dev is the
- * string "MAJOR:MINOR"; contended is a boolean. Strings are escaped as
- * escape.h describes.
+ * string "MAJOR:MINOR"; contended is a boolean; addresses (ip, callchain)
+ * are "0x..." strings, exact where a double would round them. A counters
+ * row of a process has cpu -1. Strings are escaped as escape.h describes.
  */
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
+#include "ringtrace/perf_counters.h"
 
 static char *common(char *p, const char *type, size_t type_len,
 		    const struct rt_event *ev)
@@ -21,6 +25,8 @@ static char *common(char *p, const char *type, size_t type_len,
 	p = RT_FMT_LIT(p, "\",\"ts_ns\":");
 	p = rt_fmt_u64(p, ev->ts_ns);
 	p = RT_FMT_LIT(p, ",\"cpu\":");
+	if (ev->cpu == RT_EVENT_CPU_ANY)
+		return RT_FMT_LIT(p, "-1");
 	return rt_fmt_u64(p, ev->cpu);
 }
 
@@ -81,7 +87,111 @@ static char *lost(char *p, const struct rt_event *ev)
 {
 	p = common(p, "lost", 4, ev);
 	p = RT_FMT_LIT(p, ",\"count\":");
-	return rt_fmt_u64(p, ev->u.lost.count);
+	p = rt_fmt_u64(p, ev->u.lost.count);
+	if (!ev->u.lost.source)
+		return p;
+	p = RT_FMT_LIT(p, ",\"source\":\"");
+	p = rt_json_escape(p, ev->u.lost.source, 16);
+	*p++ = '"';
+	return p;
+}
+
+/* Callchain entries at or above this are PERF_CONTEXT_* markers. */
+#define CONTEXT_MARKERS	((uint64_t)-4095)
+
+static char *hex_string(char *p, uint64_t v)
+{
+	*p++ = '"';
+	p = rt_fmt_hex(p, v);
+	*p++ = '"';
+	return p;
+}
+
+static char *sample(char *p, const struct rt_event *ev)
+{
+	const struct rt_sample_event *s = &ev->u.sample;
+	uint32_t printed = 0;
+
+	p = common(p, "sample", 6, ev);
+	p = task(p, ev);
+	p = RT_FMT_LIT(p, ",\"event\":\"");
+	p = rt_json_escape(p, s->event, 32);
+	p = RT_FMT_LIT(p, "\",\"ip\":");
+	p = hex_string(p, s->ip);
+	if (!s->frames)
+		return p;
+	p = RT_FMT_LIT(p, ",\"callchain\":[");
+	for (uint32_t i = 0; i < s->nr_frames &&
+			     printed < RT_SAMPLE_MAX_PRINTED_FRAMES; i++) {
+		uint64_t ip = rt_sample_frame(s, i);
+
+		if (ip >= CONTEXT_MARKERS)
+			continue;
+		if (printed++)
+			*p++ = ',';
+		p = hex_string(p, ip);
+	}
+	*p++ = ']';
+	return p;
+}
+
+static char *counter_name(char *p, const char *name)
+{
+	*p++ = '"';
+	p = rt_json_escape(p, name, RT_COUNTER_NAME_LEN);
+	*p++ = '"';
+	*p++ = ':';
+	return p;
+}
+
+static char *counters(char *p, const struct rt_event *ev)
+{
+	const struct rt_counters_event *c = &ev->u.counters;
+	bool multiplexed = false;
+
+	p = common(p, "counters", 8, ev);
+	if (c->target_pid >= 0) {
+		p = RT_FMT_LIT(p, ",\"pid\":");
+		p = rt_fmt_i64(p, c->target_pid);
+	}
+	p = RT_FMT_LIT(p, ",\"interval_ns\":");
+	p = rt_fmt_u64(p, c->interval_ns);
+	p = RT_FMT_LIT(p, ",\"values\":{");
+	for (uint32_t i = 0; i < c->nr; i++) {
+		const struct rt_counter_value *v = &c->values[i];
+
+		if (i)
+			*p++ = ',';
+		p = counter_name(p, c->names[i]);
+		if (v->status != RT_COUNTER_OK) {
+			p = RT_FMT_LIT(p, "null");
+			continue;
+		}
+		p = rt_fmt_u64(p, v->value);
+		multiplexed |= v->running_ns < v->enabled_ns;
+	}
+	*p++ = '}';
+	if (!multiplexed)
+		return p;
+	/* Only counters the kernel multiplexed: percent of the time counted. */
+	p = RT_FMT_LIT(p, ",\"running_pct\":{");
+	for (uint32_t i = 0, n = 0; i < c->nr; i++) {
+		const struct rt_counter_value *v = &c->values[i];
+		uint64_t hundredths;
+
+		if (v->status != RT_COUNTER_OK || v->running_ns >= v->enabled_ns)
+			continue;
+		if (n++)
+			*p++ = ',';
+		p = counter_name(p, c->names[i]);
+		hundredths = (uint64_t)((unsigned __int128)v->running_ns *
+					10000 / v->enabled_ns);
+		p = rt_fmt_u64(p, hundredths / 100);
+		*p++ = '.';
+		p = rt_fmt_u64_zero(p, hundredths % 100, 2);
+	}
+	*p++ = '}';
+	return p;
 }
 
 void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
@@ -97,6 +207,12 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 		break;
 	case RT_EVENT_LOST:
 		p = lost(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		break;
+	case RT_EVENT_SAMPLE:
+		p = sample(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		break;
+	case RT_EVENT_COUNTERS:
+		p = counters(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
 		break;
 	default:
 		return;

@@ -9,12 +9,14 @@
  * left-aligned in 7, cpu zero-padded to 3 digits, seconds right-aligned in
  * 5 with 9 digits of nanoseconds. Durations are microseconds with 3
  * decimals (exact to the ns) and an "us" suffix. Records without a task
- * (LOST) print "-" for comm, pid and tid so the columns still line up.
+ * (LOST, counters) print "-" for comm, pid and tid so the columns still
+ * line up; a per-process counter row, bound to no CPU, prints [any].
  */
 #include <stdbool.h>
 
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
+#include "ringtrace/perf_counters.h"
 
 #define COMM_WIDTH	16
 #define PID_WIDTH	7
@@ -44,8 +46,11 @@ static char *prefix(char *p, const struct rt_event *ev, bool has_task)
 		p = RT_FMT_LIT(p, "      -/-      ");
 	}
 	p = RT_FMT_LIT(p, " [");
-	p = ev->cpu < 1000 ? rt_fmt_u64_zero(p, ev->cpu, 3) :
-			     rt_fmt_u64(p, ev->cpu);
+	if (ev->cpu == RT_EVENT_CPU_ANY)
+		p = RT_FMT_LIT(p, "any");
+	else
+		p = ev->cpu < 1000 ? rt_fmt_u64_zero(p, ev->cpu, 3) :
+				     rt_fmt_u64(p, ev->cpu);
 	p = RT_FMT_LIT(p, "] ");
 	p = rt_fmt_u64_right(p, ev->ts_ns / 1000000000u, SECS_WIDTH);
 	*p++ = '.';
@@ -89,15 +94,99 @@ static char *lock_fields(char *p, const struct rt_lock_event *l)
 	return p;
 }
 
+/* Callchain entries at or above this are PERF_CONTEXT_* markers. */
+#define CONTEXT_MARKERS	((uint64_t)-4095)
+
+static char *sample_fields(char *p, const struct rt_sample_event *s)
+{
+	uint32_t printed = 0;
+
+	p = RT_FMT_LIT(p, "sample: event=");
+	p = rt_fmt_lit(p, s->event, strnlen(s->event, 32));
+	p = RT_FMT_LIT(p, " ip=");
+	p = rt_fmt_hex(p, s->ip);
+	if (!s->frames)
+		return p;
+	p = RT_FMT_LIT(p, " callchain=");
+	for (uint32_t i = 0; i < s->nr_frames &&
+			     printed < RT_SAMPLE_MAX_PRINTED_FRAMES; i++) {
+		uint64_t ip = rt_sample_frame(s, i);
+
+		if (ip >= CONTEXT_MARKERS)
+			continue;
+		if (printed++)
+			*p++ = ',';
+		p = rt_fmt_hex(p, ip);
+	}
+	if (!printed)
+		*p++ = '-';
+	return p;
+}
+
+/* "52.01": @part / @whole as a percentage with two decimals. */
+static char *percent(char *p, uint64_t part, uint64_t whole)
+{
+	uint64_t hundredths = whole ?
+		(uint64_t)((unsigned __int128)part * 10000 / whole) : 0;
+
+	p = rt_fmt_u64(p, hundredths / 100);
+	*p++ = '.';
+	return rt_fmt_u64_zero(p, hundredths % 100, 2);
+}
+
+static char *counters_fields(char *p, const struct rt_counters_event *c)
+{
+	p = RT_FMT_LIT(p, "counters: ");
+	if (c->target_pid >= 0) {
+		p = RT_FMT_LIT(p, "pid=");
+		p = rt_fmt_i64(p, c->target_pid);
+		*p++ = ' ';
+	}
+	p = RT_FMT_LIT(p, "interval=");
+	p = rt_fmt_ns_as_us(p, c->interval_ns);
+	p = RT_FMT_LIT(p, "us");
+	for (uint32_t i = 0; i < c->nr; i++) {
+		const struct rt_counter_value *v = &c->values[i];
+
+		*p++ = ' ';
+		p = rt_fmt_lit(p, c->names[i],
+			       strnlen(c->names[i], RT_COUNTER_NAME_LEN));
+		*p++ = '=';
+		if (v->status == RT_COUNTER_NOT_SUPPORTED) {
+			p = RT_FMT_LIT(p, "<not supported>");
+			continue;
+		}
+		if (v->status == RT_COUNTER_NOT_COUNTED) {
+			p = RT_FMT_LIT(p, "<not counted>");
+			continue;
+		}
+		p = rt_fmt_u64(p, v->value);
+		if (v->running_ns < v->enabled_ns) {
+			*p++ = '(';
+			p = percent(p, v->running_ns, v->enabled_ns);
+			p = RT_FMT_LIT(p, "%)");
+		}
+	}
+	return p;
+}
+
 void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 {
 	char *p;
 
-	if (ev->kind != RT_EVENT_VFS_READ && ev->kind != RT_EVENT_LOCK &&
-	    ev->kind != RT_EVENT_LOST)
+	switch (ev->kind) {
+	case RT_EVENT_VFS_READ:
+	case RT_EVENT_LOCK:
+	case RT_EVENT_LOST:
+	case RT_EVENT_SAMPLE:
+	case RT_EVENT_COUNTERS:
+		break;
+	default:
 		return;
+	}
 	p = rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD);
-	p = prefix(p, ev, ev->kind != RT_EVENT_LOST);
+	p = prefix(p, ev, ev->kind != RT_EVENT_LOST &&
+			  ev->kind != RT_EVENT_COUNTERS);
 	switch (ev->kind) {
 	case RT_EVENT_VFS_READ:
 		p = vfs_read_fields(p, &ev->u.vfs_read);
@@ -105,9 +194,20 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	case RT_EVENT_LOCK:
 		p = lock_fields(p, &ev->u.lock);
 		break;
+	case RT_EVENT_SAMPLE:
+		p = sample_fields(p, &ev->u.sample);
+		break;
+	case RT_EVENT_COUNTERS:
+		p = counters_fields(p, &ev->u.counters);
+		break;
 	default:
 		p = RT_FMT_LIT(p, "lost: count=");
 		p = rt_fmt_u64(p, ev->u.lost.count);
+		if (ev->u.lost.source) {
+			p = RT_FMT_LIT(p, " source=");
+			p = rt_fmt_lit(p, ev->u.lost.source,
+				       strnlen(ev->u.lost.source, 16));
+		}
 		break;
 	}
 	*p++ = '\n';

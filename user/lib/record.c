@@ -38,6 +38,7 @@ static int decode_lost(const void *rec, size_t size, uint32_t ring_cpu,
 	ev->ts_ns = r.ts_ns;
 	ev->cpu = ring_cpu;
 	ev->u.lost.count = r.lost;
+	ev->u.lost.source = NULL;
 	return RT_DECODE_OK;
 }
 
@@ -127,6 +128,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_LOCK:	return "lock";
 	case RT_EVENT_COUNTERS:	return "counters";
 	case RT_EVENT_SAMPLE:	return "sample";
+	case RT_EVENT_COMM:	return "comm";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:
 		break;

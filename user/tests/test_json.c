@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * JSON output byte for byte: the exact keys and order for vfs_read, lock
- * and lost; negative numbers; 64-bit extremes; string escaping of quotes,
+ * JSON output byte for byte: the exact keys and order for vfs_read, lock,
+ * lost (ringtrace's and perf's), perf samples (callchain markers left
+ * out, frames capped) and counter snapshots (null for <not supported>,
+ * running_pct only when multiplexed, cpu -1 for a process row); negative
+ * numbers; 64-bit extremes; string escaping of quotes,
  * backslashes, control characters, DEL, valid UTF-8 (kept) and invalid
  * UTF-8 (each bad byte becomes \ufffd).
  */
@@ -9,6 +12,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
+#include "ringtrace/perf_counters.h"
 #include "fake_ring.h"
 
 static const char *render(const struct rt_event *ev)
@@ -153,9 +157,123 @@ static void test_escaped_comm_in_record(void **state)
 		"\\ufffd\\ufffd\\ufffd\\ufffd\",\"dev\""));
 }
 
+static struct rt_event sample_event(const uint64_t *chain, uint32_t nr)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_SAMPLE;
+	ev.ts_ns = 5000000001;
+	ev.cpu = 1;
+	ev.pid = 10;
+	ev.tid = 11;
+	strcpy(ev.comm, "sha\"256");
+	ev.u.sample.event = "cpu-clock";
+	ev.u.sample.ip = 0xffffffff81234567ull;
+	ev.u.sample.frames = (const unsigned char *)chain;
+	ev.u.sample.nr_frames = nr;
+	return ev;
+}
+
+static void test_sample_exact(void **state)
+{
+	static const uint64_t chain[] = { (uint64_t)-128, 0xffffffff81000010ull,
+					  (uint64_t)-512, 0x401000 };
+	struct rt_event ev = sample_event(NULL, 0);
+
+	(void)state;
+	assert_string_equal(render(&ev),
+		"{\"type\":\"sample\",\"ts_ns\":5000000001,\"cpu\":1,"
+		"\"pid\":10,\"tid\":11,\"comm\":\"sha\\\"256\","
+		"\"event\":\"cpu-clock\",\"ip\":\"0xffffffff81234567\"}\n");
+	ev = sample_event(chain, 4);
+	assert_non_null(strstr(render(&ev), "\"ip\":\"0xffffffff81234567\","
+			       "\"callchain\":[\"0xffffffff81000010\","
+			       "\"0x401000\"]}\n"));
+}
+
+/* A hostile callchain length cannot overflow the reserved record space. */
+static void test_sample_frames_capped(void **state)
+{
+	static uint64_t chain[1000];
+	struct rt_event ev;
+	const char *out;
+	unsigned int n = 0;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		chain[i] = UINT64_MAX - 5000;
+	ev = sample_event(chain, 1000);
+	out = render(&ev);
+	assert_true(strlen(out) < RT_OUTBUF_MAX_RECORD);
+	for (const char *p = out; (p = strstr(p, "0xffffffffffffec77")); p++)
+		n++;
+	assert_int_equal(n, RT_SAMPLE_MAX_PRINTED_FRAMES);
+}
+
+static void test_perf_lost_exact(void **state)
+{
+	struct rt_event ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_LOST;
+	ev.ts_ns = 77;
+	ev.cpu = 3;
+	ev.u.lost.count = 12;
+	ev.u.lost.source = "perf";
+	assert_string_equal(render(&ev),
+		"{\"type\":\"lost\",\"ts_ns\":77,\"cpu\":3,\"count\":12,"
+		"\"source\":\"perf\"}\n");
+}
+
+static void test_counters_exact(void **state)
+{
+	static const char *const names[] = { "task-clock", "cycles",
+					     "instructions", "page-faults" };
+	struct rt_counter_value v[4] = {
+		{ .value = 9876543, .enabled_ns = 10, .running_ns = 10 },
+		{ .status = RT_COUNTER_NOT_SUPPORTED },
+		{ .value = 400, .raw = 100, .enabled_ns = 4000,
+		  .running_ns = 1001 },
+		{ .value = 0 },
+	};
+	struct rt_event ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_COUNTERS;
+	ev.ts_ns = 2000000000;
+	ev.cpu = 1;
+	ev.u.counters.interval_ns = 100000000;
+	ev.u.counters.target_pid = -1;
+	ev.u.counters.nr = 4;
+	ev.u.counters.names = names;
+	ev.u.counters.values = v;
+	assert_string_equal(render(&ev),
+		"{\"type\":\"counters\",\"ts_ns\":2000000000,\"cpu\":1,"
+		"\"interval_ns\":100000000,\"values\":{\"task-clock\":9876543,"
+		"\"cycles\":null,\"instructions\":400,\"page-faults\":0},"
+		"\"running_pct\":{\"instructions\":25.02}}\n");
+
+	/* A process row, nothing multiplexed; not counted is null too. */
+	ev.cpu = RT_EVENT_CPU_ANY;
+	ev.u.counters.target_pid = 4242;
+	ev.u.counters.nr = 2;
+	v[1].status = RT_COUNTER_NOT_COUNTED;
+	assert_string_equal(render(&ev),
+		"{\"type\":\"counters\",\"ts_ns\":2000000000,\"cpu\":-1,"
+		"\"pid\":4242,\"interval_ns\":100000000,"
+		"\"values\":{\"task-clock\":9876543,\"cycles\":null}}\n");
+}
+
 int main(void)
 {
-	RUN(cmocka_unit_test(test_vfs_read_exact),
+	RUN(cmocka_unit_test(test_sample_exact),
+	    cmocka_unit_test(test_sample_frames_capped),
+	    cmocka_unit_test(test_perf_lost_exact),
+	    cmocka_unit_test(test_counters_exact),
+	    cmocka_unit_test(test_vfs_read_exact),
 	    cmocka_unit_test(test_extremes),
 	    cmocka_unit_test(test_lock_exact),
 	    cmocka_unit_test(test_lost_exact),

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Text output byte for byte: the documented columns for vfs_read, lock and
- * lost lines, alignment when values overflow their width, and escaping
+ * Text output byte for byte: the documented columns for vfs_read, lock,
+ * lost (ringtrace's and perf's), sample and counters lines, alignment when values overflow their width, and escaping
  * that keeps one record on one line.
  */
 #include "test.h"
 
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
+#include "ringtrace/perf_counters.h"
 #include "fake_ring.h"
 
 static const char *render(const struct rt_event *ev)
@@ -124,9 +125,90 @@ static void test_text_escape_rules(void **state)
 	assert_int_equal(cols, 9);
 }
 
+static void test_sample_line(void **state)
+{
+	static const uint64_t chain[] = { (uint64_t)-128, 0xffffffff81000010ull,
+					  0xffffffff81000020ull, (uint64_t)-512,
+					  0x401000 };
+	struct rt_event ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_SAMPLE;
+	ev.ts_ns = 8312123456789ull;
+	ev.cpu = 1;
+	ev.pid = 1234;
+	ev.tid = 1235;
+	strcpy(ev.comm, "sha256sum");
+	ev.u.sample.event = "cpu-clock";
+	ev.u.sample.ip = 0xffffffff81000010ull;
+	assert_string_equal(render(&ev),
+		"       sha256sum    1234/1235    [001]  8312.123456789: sample: "
+		"event=cpu-clock ip=0xffffffff81000010\n");
+	ev.u.sample.frames = (const unsigned char *)chain;
+	ev.u.sample.nr_frames = 5;
+	assert_string_equal(render(&ev),
+		"       sha256sum    1234/1235    [001]  8312.123456789: sample: "
+		"event=cpu-clock ip=0xffffffff81000010 callchain="
+		"0xffffffff81000010,0xffffffff81000020,0x401000\n");
+}
+
+static void test_counters_line(void **state)
+{
+	static const char *const names[] = { "task-clock", "cycles:u",
+					     "instructions", "LLC-loads" };
+	struct rt_counter_value v[4] = {
+		{ .value = 98765432, .enabled_ns = 5, .running_ns = 5 },
+		{ .value = 400, .enabled_ns = 4000, .running_ns = 1000 },
+		{ .status = RT_COUNTER_NOT_SUPPORTED },
+		{ .status = RT_COUNTER_NOT_COUNTED },
+	};
+	struct rt_event ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_COUNTERS;
+	ev.ts_ns = 3000000000ull;
+	ev.cpu = 2;
+	ev.u.counters.interval_ns = 100000000;
+	ev.u.counters.target_pid = -1;
+	ev.u.counters.nr = 4;
+	ev.u.counters.names = names;
+	ev.u.counters.values = v;
+	assert_string_equal(render(&ev),
+		"               -       -/-       [002]     3.000000000: counters: "
+		"interval=100000.000us task-clock=98765432 cycles:u=400(25.00%) "
+		"instructions=<not supported> LLC-loads=<not counted>\n");
+	ev.cpu = RT_EVENT_CPU_ANY;
+	ev.u.counters.target_pid = 77;
+	ev.u.counters.nr = 1;
+	assert_string_equal(render(&ev),
+		"               -       -/-       [any]     3.000000000: counters: "
+		"pid=77 interval=100000.000us task-clock=98765432\n");
+}
+
+static void test_perf_lost_line(void **state)
+{
+	struct rt_event ev;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_LOST;
+	ev.ts_ns = 3000000000ull;
+	ev.cpu = 2;
+	ev.u.lost.count = 12;
+	ev.u.lost.source = "perf";
+	assert_string_equal(render(&ev),
+		"               -       -/-       [002]     3.000000000: lost: "
+		"count=12 source=perf\n");
+}
+
 int main(void)
 {
-	RUN(cmocka_unit_test(test_vfs_read_line),
+	RUN(cmocka_unit_test(test_sample_line),
+	    cmocka_unit_test(test_counters_line),
+	    cmocka_unit_test(test_perf_lost_line),
+	    cmocka_unit_test(test_vfs_read_line),
 	    cmocka_unit_test(test_columns_grow_not_truncate),
 	    cmocka_unit_test(test_small_timestamp),
 	    cmocka_unit_test(test_lock_line),

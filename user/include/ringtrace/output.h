@@ -22,6 +22,13 @@ enum rt_format {
 	RT_FORMAT_RAW,
 };
 
+/*
+ * A sample's callchain prints at most this many frames (perf's default
+ * kernel.perf_event_max_stack is 127), so a record always fits in
+ * RT_OUTBUF_MAX_RECORD whatever a ring claims.
+ */
+#define RT_SAMPLE_MAX_PRINTED_FRAMES	128u
+
 typedef void (*rt_print_fn)(struct rt_outbuf *ob, const struct rt_event *ev);
 
 /* Events of unknown kind print nothing (the caller counts them). */

@@ -7,25 +7,31 @@
 #ifndef RINGTRACE_RECORD_H
 #define RINGTRACE_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <linux/ringtrace.h>
 
 /*
  * What an event is, independent of where it came from: ringtrace record
- * types map 1:1 today; perf samples and counter snapshots (issue 4) get
- * their own kinds without a ringtrace record type.
+ * types map 1:1; perf samples, perf's own records and counter snapshots
+ * have kinds of their own and no ringtrace record type.
  */
 enum rt_event_kind {
 	RT_EVENT_UNKNOWN	= 0,
-	RT_EVENT_LOST,
+	RT_EVENT_LOST,		/* ringtrace's or perf's LOST record */
 	RT_EVENT_VFS_READ,
 	RT_EVENT_LOCK,
-	RT_EVENT_COUNTERS,	/* reserved: perf counter snapshot */
-	RT_EVENT_SAMPLE,	/* reserved: perf sample */
+	RT_EVENT_COUNTERS,	/* perf counter snapshot (perf_counters.h) */
+	RT_EVENT_SAMPLE,	/* PERF_RECORD_SAMPLE */
+	RT_EVENT_COMM,		/* PERF_RECORD_COMM: names a tid; not printed */
 	RT_EVENT_KIND_MAX,
 };
+
+/* rt_event.cpu of an event not tied to one CPU (a per-task counter row). */
+#define RT_EVENT_CPU_ANY	UINT32_MAX
 
 struct rt_vfs_read_event {
 	uint32_t	dev_major;
@@ -47,6 +53,47 @@ struct rt_lock_event {
 
 struct rt_lost_event {
 	uint64_t	count;
+	const char	*source;	/* NULL: a ringtrace ring; "perf": a perf ring */
+};
+
+/*
+ * PERF_RECORD_SAMPLE. The callchain points into the record (or the ring's
+ * bounce buffer): valid only while the event is being printed. It is kept
+ * raw, PERF_CONTEXT_* markers included; read frames with
+ * rt_sample_frame(), which copies (the bytes may be unaligned).
+ */
+struct rt_sample_event {
+	const char		*event;		/* "cpu-clock": the sampler's event */
+	uint64_t		ip;
+	uint64_t		period;		/* 0 unless PERF_SAMPLE_PERIOD */
+	uint32_t		nr_frames;	/* callchain entries, markers included */
+	const unsigned char	*frames;	/* nr_frames __u64s, or NULL */
+};
+
+/* Entry @i of a sample's raw callchain. */
+static inline uint64_t rt_sample_frame(const struct rt_sample_event *s,
+				       uint32_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, s->frames + (size_t)i * sizeof(v), sizeof(v));
+	return v;
+}
+
+struct rt_counter_value;
+
+/*
+ * A counter snapshot: @nr counters over the @interval_ns ending at ts_ns,
+ * for one CPU (cpu) or one process (cpu RT_EVENT_CPU_ANY, pid). names and
+ * values point at the counter set and the snapshot record: valid only
+ * while the event is being printed.
+ */
+struct rt_counters_event {
+	uint64_t			interval_ns;
+	int32_t				target_pid;	/* -1 on a CPU row */
+	uint32_t			nr;
+	const char			*const *names;	/* [nr] */
+	const struct rt_counter_value	*values;	/* [nr] */
 };
 
 struct rt_event {
@@ -61,12 +108,16 @@ struct rt_event {
 		struct rt_vfs_read_event	vfs_read;
 		struct rt_lock_event		lock;
 		struct rt_lost_event		lost;
+		struct rt_sample_event		sample;
+		struct rt_counters_event	counters;
 	} u;
 };
 
 enum rt_decode_status {
 	RT_DECODE_OK		= 0,
 	RT_DECODE_UNKNOWN	= 1,	/* type not known: skip and count */
+	RT_DECODE_SKIP		= 2,	/* known, nothing to print (perf's COMM,
+					   THROTTLE...): not counted */
 	RT_DECODE_ERR_SHORT	= -1,	/* shorter than its type's structure */
 };
 
@@ -88,5 +139,41 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 uint64_t rt_record_ts(const void *rec, size_t size);
 
 const char *rt_event_kind_name(enum rt_event_kind kind);
+
+/*
+ * perf rings (perf_event_open() mmap): what a record holds depends on the
+ * event's sample_type and sample_id_all, so decoding one needs them. The
+ * offsets are computed once, so finding a record's time costs one load.
+ */
+struct rt_perf_format {
+	uint64_t	sample_type;	/* PERF_SAMPLE_*; READ, RAW, BRANCH_STACK
+					   and later bits are refused */
+	bool		sample_id_all;	/* non-sample records end with sample_id */
+	const char	*event;		/* name samples are printed with */
+	uint32_t	time_off;	/* SAMPLE: offset of time; 0: none */
+	uint32_t	id_len;		/* bytes of the sample_id trailer */
+	int32_t		id_tid_off;	/* in the trailer; -1: absent */
+	int32_t		id_time_off;
+	int32_t		id_cpu_off;
+};
+
+/* 0, or -EINVAL if @sample_type has a field this decoder cannot skip. */
+int rt_perf_format_init(struct rt_perf_format *f, uint64_t sample_type,
+			bool sample_id_all, const char *event);
+
+/*
+ * Decode a perf record: SAMPLE -> RT_EVENT_SAMPLE (comm left empty: perf
+ * samples carry none; the reader names them from COMM records), LOST ->
+ * RT_EVENT_LOST (source "perf"), COMM -> RT_EVENT_COMM; THROTTLE,
+ * UNTHROTTLE, EXIT, FORK and the like -> RT_DECODE_SKIP; anything else
+ * RT_DECODE_UNKNOWN. Sizes are checked against the format: a record too
+ * short for what its format promises is RT_DECODE_ERR_SHORT.
+ */
+int rt_decode_perf(const struct rt_perf_format *f, const void *rec,
+		   size_t size, uint32_t ring_cpu, struct rt_event *ev);
+
+/* CLOCK_MONOTONIC time of a perf record (use_clockid); 0 if it has none. */
+uint64_t rt_perf_record_ts(const struct rt_perf_format *f, const void *rec,
+			   size_t size);
 
 #endif /* RINGTRACE_RECORD_H */
