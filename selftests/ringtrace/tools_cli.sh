@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The tools as a user runs them, against the real module: ringtrace-cat
+# (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
+# SIGINT/SIGTERM stop cleanly with a summary, bad options, module missing)
+# and ringtrace-lockstat (the table, what happened during a COMMAND,
+# JSON, reset). Needs root and ringtrace.ko loaded (the runner does it).
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+top=$(cd "$here/../.." && pwd -P)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+cat=$top/user/ringtrace-cat
+lockstat=$top/user/ringtrace-lockstat
+ctl=$top/user/ringtrace-ctl
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+[[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
+tap_plan 16
+
+head -c 10000 /dev/zero >"$work/file"
+
+# --- ringtrace-cat ------------------------------------------------------
+"$cat" --json -- dd if="$work/file" of=/dev/null bs=4096 status=none \
+	>"$work/json" 2>"$work/json.err"
+tap_ok $? "-- COMMAND: exits with the command's status (0)"
+
+ino=$(stat -c %i "$work/file")
+grep "\"ino\":$ino," "$work/json" >"$work/file.json"
+[[ $(wc -l <"$work/file.json") -eq 4 ]]
+tap_ok $? "dd's 4 reads of the file are there ($(wc -l <"$work/file.json"))"
+
+keys=$(head -n1 "$work/file.json" | python3 -c 'import json,sys; print(",".join(json.loads(sys.stdin.read()).keys()))')
+[[ $keys == type,ts_ns,cpu,pid,tid,comm,dev,ino,pos,count,ret,lat_ns ]]
+tap_ok $? "vfs_read JSON keys, exactly and in order ($keys)"
+
+python3 - "$work/file.json" <<'EOF'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+assert [r["ret"] for r in recs] == [4096, 4096, 1808, 0], recs
+assert [r["pos"] for r in recs] == [0, 4096, 8192, 10000], recs
+assert all(r["type"] == "vfs_read" and r["comm"] == "dd" and r["lat_ns"] > 0 for r in recs)
+ts = [r["ts_ns"] for r in recs]
+assert ts == sorted(ts)
+EOF
+tap_ok $? "their positions, results, comm and timestamps"
+
+"$cat" -- sh -c 'exit 3' >/dev/null 2>&1
+tap_ok $(($? == 3 ? 0 : 1)) "-- COMMAND: exit status 3 passed through"
+
+grep -q -E 'ringtrace-cat: [0-9]+ records, 0 lost' "$work/json.err"
+tap_ok $? "summary on stderr: $(head -n1 "$work/json.err")"
+
+"$cat" --raw -o "$work/raw" -- dd if="$work/file" of=/dev/null bs=4096 status=none 2>/dev/null &&
+	"$cat" -i "$work/raw" --json >"$work/replay" 2>/dev/null
+[[ $(grep -c "\"ino\":$ino," "$work/replay") -eq 4 ]]
+tap_ok $? "--raw -o FILE, then -i FILE decodes the same 4 reads"
+
+# A live trace stopped by a signal: disable, drain, summary, exit 0.
+for sig in INT TERM; do
+	set -m
+	"$cat" -a -o "$work/live.$sig" 2>"$work/live.$sig.err" &
+	pid=$!
+	set +m
+	sleep 1
+	dd if="$work/file" of=/dev/null bs=1000 status=none
+	sleep 0.5
+	kill -"$sig" "$pid"
+	wait "$pid"
+	rc=$?
+	[[ $rc -eq 0 ]] && grep -q "$ino" "$work/live.$sig" &&
+		grep -q -E '[0-9]+ records' "$work/live.$sig.err"
+	tap_ok $? "SIG$sig stops a live trace cleanly (exit $rc, records and summary)"
+done
+
+"$cat" --no-such-option >/dev/null 2>"$work/bad.err"
+rc=$?
+[[ $rc -eq 2 ]] && grep -q -i "usage\|--help" "$work/bad.err"
+tap_ok $? "a bad option: exit 2 and a pointer to --help (exit $rc)"
+
+# --- ringtrace-lockstat ---------------------------------------------------
+storm=/sys/kernel/debug/ringtrace_lockstorm/run
+insmod "$here/modules/ringtrace_lockstorm.ko" threads=2 iterations=1000 hold_ns=1000 2>/dev/null
+"$lockstat" -- sh -c "echo 1 > $storm" >"$work/delta"
+rc=$?
+acq=$(awk '$1 == "lockstorm-0" { print $2 }' "$work/delta")
+[[ $rc -eq 0 && $acq -eq 2000 ]]
+tap_ok $? "lockstat -- COMMAND: the storm's 2000 acquisitions of lockstorm-0 ($acq)"
+
+head -n1 "$work/delta" | grep -q "acquisitions.*contended.*wait-total-us.*hold-max-us"
+tap_ok $? "the table's header"
+
+"$lockstat" --json | python3 -c '
+import json, sys
+locks = {r["lock"]: r for r in map(json.loads, sys.stdin)}
+assert locks["lockstorm-0"]["acquisitions"] >= 2000, locks
+assert locks["lockstorm-0"]["type"] == "lockstat"
+'
+tap_ok $? "--json: one object per lock"
+
+"$lockstat" --reset >/dev/null && "$lockstat" --json |
+	python3 -c 'import json,sys; assert all(json.loads(l)["acquisitions"] == 0 for l in sys.stdin if "lockstorm" in l)'
+tap_ok $? "--reset zeroes them"
+rmmod ringtrace_lockstorm
+
+# --- the module missing ---------------------------------------------------
+"$ctl" unload >/dev/null 2>&1
+"$cat" -d 1 >/dev/null 2>"$work/nomod.err"
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "module not loaded" "$work/nomod.err"
+tap_ok $? "module missing: a clear message, exit 1 ($(head -n1 "$work/nomod.err"))"
+"$ctl" load "$top/kmod/ringtrace.ko" >/dev/null
+tap_ok $? "ringtrace-ctl loads it back"
+tap_done
