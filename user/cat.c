@@ -20,6 +20,7 @@
 #include "ringtrace/command.h"
 #include "ringtrace/output.h"
 #include "ringtrace/parse.h"
+#include "ringtrace/perf_session.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 #include "ringtrace/stream.h"
@@ -49,6 +50,9 @@ struct options {
 	uint64_t		duration_ns;
 	uint64_t		window_ns;
 	char			**command;	/* after "--", NULL-terminated */
+	struct rt_perf_session_opts perf;	/* --counters, --sample */
+	bool			callchain;	/* -g */
+	uint64_t		sample_buffer;	/* --sample-buffer; 0: default */
 };
 
 static const char usage_text[] =
@@ -79,6 +83,16 @@ static const char usage_text[] =
 "      --reorder-window MS   hold records this long to merge CPUs in time order\n"
 "                            (default 20; a unit is accepted: 5ms)\n"
 "\n"
+"perf_event_open alongside (merged into the same stream by time):\n"
+"      --counters LIST       count these (perf's names, or 'default'): per CPU\n"
+"                            with -a/-C, per process with -p or a COMMAND;\n"
+"                            a perf-stat-like summary at the end\n"
+"      --interval MS         also a counters record every MS (units ok: 1s)\n"
+"      --sample EVENT[:HZ]   sample cpu-clock or task-clock HZ times a second\n"
+"                            (default 1000) into perf rings read like ours\n"
+"  -g, --callchain           samples carry their call chain\n"
+"      --sample-buffer SIZE  perf ring per CPU, power-of-two pages (default 256K)\n"
+"\n"
 "Output:\n"
 "  -o, --output FILE         write to FILE instead of standard output\n"
 "      --json                one JSON object per line\n"
@@ -103,6 +117,10 @@ enum {
 	OPT_RAW,
 	OPT_SELF,
 	OPT_VERSION,
+	OPT_COUNTERS,
+	OPT_INTERVAL,
+	OPT_SAMPLE,
+	OPT_SAMPLE_BUFFER,
 };
 
 static const struct option long_options[] = {
@@ -125,6 +143,11 @@ static const struct option long_options[] = {
 	{ "verbose",		no_argument,		NULL, 'v' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ "counters",		required_argument,	NULL, OPT_COUNTERS },
+	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
+	{ "sample",		required_argument,	NULL, OPT_SAMPLE },
+	{ "callchain",		no_argument,		NULL, 'g' },
+	{ "sample-buffer",	required_argument,	NULL, OPT_SAMPLE_BUFFER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -197,8 +220,8 @@ static uint64_t size_arg(const char *opt, const char *arg, uint64_t max)
 	return bytes;
 }
 
-/* --reorder-window: milliseconds, or any duration with a unit. */
-static uint64_t window_arg(const char *arg)
+/* --reorder-window, --interval: milliseconds, or any duration with a unit. */
+static uint64_t ms_arg(const char *opt, const char *arg)
 {
 	char with_unit[64];
 	size_t len = strlen(arg);
@@ -206,10 +229,9 @@ static uint64_t window_arg(const char *arg)
 	if (len && len < sizeof(with_unit) - 2 &&
 	    (arg[len - 1] >= '0' && arg[len - 1] <= '9')) {
 		snprintf(with_unit, sizeof(with_unit), "%sms", arg);
-		return duration_arg("--reorder-window", with_unit,
-				    rt_parse_duration);
+		return duration_arg(opt, with_unit, rt_parse_duration);
 	}
-	return duration_arg("--reorder-window", arg, rt_parse_duration);
+	return duration_arg(opt, arg, rt_parse_duration);
 }
 
 static int32_t pid_arg(const char *arg)
@@ -224,7 +246,7 @@ static int32_t pid_arg(const char *arg)
 	return (int32_t)v;
 }
 
-static void check_buffer_size(uint64_t bytes)
+static void check_buffer_size(const char *opt, uint64_t bytes)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t pages;
@@ -233,9 +255,29 @@ static void check_buffer_size(uint64_t bytes)
 		return;		/* the session checks it against the module */
 	pages = bytes / (uint64_t)page;
 	if (bytes % (uint64_t)page || !pages || (pages & (pages - 1)))
-		usage_error("--buffer-size %llu: must be a power-of-two number "
-			    "of %ld-byte pages, e.g. 64K, 1M, 4M",
+		usage_error("%s %llu: must be a power-of-two number "
+			    "of %ld-byte pages, e.g. 64K, 1M, 4M", opt,
 			    (unsigned long long)bytes, page);
+}
+
+/* -g and --sample-buffer apply to --sample, whatever the order given. */
+static void check_perf_options(struct options *o)
+{
+	struct rt_perf_session_opts *p = &o->perf;
+
+	if (!p->sample && (o->callchain || o->sample_buffer))
+		usage_error("%s needs --sample",
+			    o->sample_buffer ? "--sample-buffer" : "-g");
+	p->sample_spec.callchain = o->callchain;
+	if (o->sample_buffer)
+		p->sample_spec.buffer_bytes = o->sample_buffer;
+	if (p->interval_ns && !p->counters)
+		usage_error("--interval needs --counters");
+	if ((p->sample || p->counters) && (o->raw || o->input))
+		usage_error("--counters and --sample print through the merge: "
+			    "they cannot be used with %s",
+			    o->raw ? "--raw" : "-i");
+	p->window_ns = o->window_ns;
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -247,7 +289,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->session.pid = -1;
 	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
 
-	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvh", long_options,
+	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhg", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
@@ -284,7 +326,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_BUFFER_SIZE:
 			o->session.buffer_bytes = size_arg("--buffer-size",
 							   optarg, 1ull << 40);
-			check_buffer_size(o->session.buffer_bytes);
+			check_buffer_size("--buffer-size",
+					  o->session.buffer_bytes);
 			break;
 		case OPT_WATERMARK:
 			o->session.watermark_bytes =
@@ -301,7 +344,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		}
 		case OPT_WINDOW:
-			o->window_ns = window_arg(optarg);
+			o->window_ns = ms_arg("--reorder-window", optarg);
 			break;
 		case 'o':
 			o->output = optarg;
@@ -321,6 +364,34 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'v':
 			o->verbose = true;
 			break;
+		case OPT_COUNTERS: {
+			struct rt_counters probe;
+
+			/* Check the names now: a typo is a usage error. */
+			if (rt_counters_parse(&probe, optarg, err, sizeof(err)))
+				usage_error("--counters: %s", err);
+			o->perf.counters = optarg;
+			break;
+		}
+		case OPT_INTERVAL:
+			o->perf.interval_ns = ms_arg("--interval", optarg);
+			if (o->perf.interval_ns < RT_PERF_MIN_INTERVAL_NS)
+				usage_error("--interval: at least 10ms");
+			break;
+		case OPT_SAMPLE:
+			if (rt_perf_sample_parse(optarg, &o->perf.sample_spec,
+						 err, sizeof(err)))
+				usage_error("--sample: %s", err);
+			o->perf.sample = true;
+			break;
+		case 'g':
+			o->callchain = true;
+			break;
+		case OPT_SAMPLE_BUFFER:
+			o->sample_buffer = size_arg("--sample-buffer", optarg,
+						    1ull << 32);
+			check_buffer_size("--sample-buffer", o->sample_buffer);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
@@ -336,6 +407,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		o->command = &argv[optind];
+	check_perf_options(o);
 
 	if (o->json && o->raw)
 		usage_error("--json and --raw are alternatives: pick one");
@@ -527,6 +599,73 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	rt_raw_write_header(ob, &h);
 }
 
+/* perf_event_open() follows the selection: per task, or per CPU. */
+static int open_perf(struct options *o, struct rt_session *s,
+		     struct rt_perf_session *ps, struct rt_cpuset *cpus,
+		     pid_t **tids, bool from_command)
+{
+	struct rt_perf_target t = { .cpus = cpus, .pid = o->session.pid };
+	uint32_t nr = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	int ret;
+
+	if (o->session.cpus_given)
+		*cpus = o->session.cpus;
+	else if (rt_cpuset_online(cpus, ps->errmsg, sizeof(ps->errmsg)))
+		return -1;
+	if (o->session.pid > 0) {
+		if (from_command) {
+			*tids = malloc(sizeof(**tids));
+			if (!*tids)
+				return -1;
+			(*tids)[0] = o->session.pid;
+			nr = 1;
+			t.enable_on_exec = true;
+		} else if (rt_perf_list_threads(o->session.pid, tids, &nr)) {
+			snprintf(ps->errmsg, sizeof(ps->errmsg), "no process "
+				 "with pid %d", o->session.pid);
+			return -1;
+		}
+		t.tids = *tids;
+		t.nr_tids = nr;
+	} else {
+		t.per_cpu = true;
+	}
+	ret = rt_perf_session_open(ps, &o->perf, &t,
+				   page > 0 ? (size_t)page : 4096);
+	if (!ret && ps->has_sampler)
+		rt_comm_cache_scan(ps->sampler.comms, o->session.pid);
+	if (!ret)
+		ret = rt_perf_session_watch(ps, s->epfd);
+	if (ret && !ps->errmsg[0])
+		snprintf(ps->errmsg, sizeof(ps->errmsg), "cannot watch the perf "
+			 "rings: %s", strerror(-ret));
+	return ret;
+}
+
+/* "'ls -l'", "process id '12'", "'CPU(s) 0-1'", "'system wide'": perf's titles. */
+static void perf_title(const struct options *o, char *buf, size_t len)
+{
+	char cpus[128];
+	size_t used;
+
+	if (o->command) {
+		used = (size_t)snprintf(buf, len, "'");
+		for (char **a = o->command; *a && used < len; a++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 a == o->command ? "" : " ", *a);
+		if (used < len)
+			snprintf(buf + used, len - used, "'");
+	} else if (o->pid_given) {
+		snprintf(buf, len, "process id '%d'", o->session.pid);
+	} else if (o->session.cpus_given) {
+		rt_cpuset_format(&o->session.cpus, cpus, sizeof(cpus));
+		snprintf(buf, len, "'CPU(s) %s'", cpus);
+	} else {
+		snprintf(buf, len, "'system wide'");
+	}
+}
+
 static int trace(struct options *o, const sigset_t *stop_set,
 		 const sigset_t *original_mask)
 {
@@ -543,9 +682,14 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	struct rt_command cmd = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 };
 	struct rt_session s;
 	struct rt_outbuf ob;
-	char err[256];
+	struct rt_perf_session perf;
+	struct rt_cpuset perf_cpus;
+	bool use_perf = o->perf.counters || o->perf.sample;
+	pid_t *perf_tids = NULL;
+	char err[256], title[512];
 	int code = EXIT_FAIL, status;
 
+	memset(&perf, 0, sizeof(perf));
 	if (open_output(o, &ob))
 		return EXIT_FAIL;
 	st.out = &ob;
@@ -570,6 +714,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		rt_command_abort(&cmd);
 		goto out;
 	}
+	if (use_perf && open_perf(o, &s, &perf, &perf_cpus, &perf_tids,
+				  o->command != NULL)) {
+		fprintf(stderr, PROG ": %s\n", perf.errmsg);
+		rt_command_abort(&cmd);
+		goto out;
+	}
 	if (o->raw)
 		write_raw_header(&ob, &s, o->session.events ? o->session.events :
 					  RINGTRACE_EVENT_VFS_READ);
@@ -577,6 +727,10 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);
 		goto out;
+	}
+	if (use_perf) {
+		rt_perf_session_enable(&perf, rt_sys.now_ns());
+		st.hooks = &perf.hooks;
 	}
 	if (o->command && rt_command_release(&cmd, err, sizeof(err))) {
 		fprintf(stderr, PROG ": cannot run %s: %s\n", o->command[0], err);
@@ -593,6 +747,10 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		if (!rt_session_stats(&s, &kstats))
 			sum.kernel = &kstats;
 		rt_summary_print(stderr, &sum);
+		if (use_perf) {
+			perf_title(o, title, sizeof(title));
+			rt_perf_session_summary(stderr, &perf, PROG, title);
+		}
 	}
 	if (o->command) {
 		/* SIGTERM was meant for the whole run; Ctrl-C reached it already. */
@@ -603,6 +761,8 @@ static int trace(struct options *o, const sigset_t *stop_set,
 			code = rt_command_exit_code(&cmd);
 	}
 out:
+	rt_perf_session_close(&perf);
+	free(perf_tids);
 	rt_session_close(&s);
 	close_output(o, &ob);
 	return code;

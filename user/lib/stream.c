@@ -48,11 +48,13 @@ static int emit_event(void *arg, struct rt_source *src,
 {
 	struct emit_ctx *ctx = arg;
 	struct rt_event ev;
-	int ret = rt_decode(rec->data, rec->size, src->cpu, &ev);
+	int ret = rt_source_decode(src, rec, &ev);
 
 	(void)ts;
 	src->counts.bytes += rec->size;
-	if (rec->type != RINGTRACE_RECORD_LOST)
+	if (ret == RT_DECODE_SKIP)
+		return 0;	/* perf's COMM, THROTTLE...: not a record to show */
+	if (ret != RT_DECODE_OK || ev.kind != RT_EVENT_LOST)
 		src->counts.records++;
 	if (ret == RT_DECODE_UNKNOWN) {
 		src->counts.unknown++;
@@ -72,8 +74,8 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
 	char why[160];
 
 	rt_ring_describe_error(&src->ring, why, sizeof(why));
-	snprintf(st->errmsg, sizeof(st->errmsg), "%s CPU %u: %s", what,
-		 src->cpu, why);
+	snprintf(st->errmsg, sizeof(st->errmsg), "%s CPU %u: %s",
+		 src->label ? src->label : what, src->cpu, why);
 	return RT_STREAM_ERR_DATA;
 }
 
@@ -174,6 +176,8 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 		if (status == RT_STREAM_OK)
 			status = RT_STREAM_ERR_SYSTEM;
 	}
+	if (st->hooks && st->hooks->stop)
+		st->hooks->stop(st->hooks->arg, rt_sys.now_ns());
 	for (int round = 0; status != RT_STREAM_ERR_OUTPUT &&
 			    round < MAX_DRAIN_ROUNDS; round++) {
 		if (st->format == RT_FORMAT_RAW) {
@@ -211,10 +215,13 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	struct emit_ctx ctx = { rt_printer(st->format), st->out };
 	struct rt_merge m;
 	struct rt_merge_result res;
-	uint64_t now, deadline = 0, moved;
+	uint64_t now, deadline = 0, moved, next_tick;
 	int status = RT_STREAM_OK, timeout;
 
-	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns)) {
+	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns) ||
+	    (st->hooks && st->hooks->add_sources &&
+	     st->hooks->add_sources(st->hooks->arg, &m))) {
+		rt_merge_fini(&m);
 		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
 		return RT_STREAM_ERR_SYSTEM;
 	}
@@ -226,6 +233,9 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		now = rt_sys.now_ns();
 		if (*st->stop || (deadline && now >= deadline))
 			break;
+		next_tick = 0;
+		if (st->hooks && st->hooks->tick)
+			next_tick = st->hooks->tick(st->hooks->arg, now);
 		memset(&res, 0, sizeof(res));
 		if (st->format == RT_FORMAT_RAW)
 			status = raw_round(st, s, &moved);
@@ -242,6 +252,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 			timeout = ms_until(res.oldest_held_ns + st->window_ns, now);
 		if (deadline && (timeout < 0 || timeout > ms_until(deadline, now)))
 			timeout = ms_until(deadline, now);
+		if (next_tick && (timeout < 0 || timeout > ms_until(next_tick, now)))
+			timeout = ms_until(next_tick, now);
 		status = wait_for_data(st, s, timeout);
 		if (status != RT_STREAM_OK)
 			break;

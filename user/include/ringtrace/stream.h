@@ -19,6 +19,25 @@
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 
+/*
+ * Work beside the session's rings (perf_session.h): more merge sources, a
+ * tick each loop iteration (counter snapshots), and a stop step after the
+ * session's DISABLE (disable the perf events, take the last snapshot)
+ * before the final drain.
+ */
+struct rt_stream_hooks {
+	/* Add sources to the merge (rt_merge_add()); 0 or -errno. */
+	int		(*add_sources)(void *arg, struct rt_merge *m);
+	/*
+	 * Called at the start of every iteration with the time just read;
+	 * returns when it next needs to run (0: no need), which bounds the
+	 * next sleep.
+	 */
+	uint64_t	(*tick)(void *arg, uint64_t now_ns);
+	void		(*stop)(void *arg, uint64_t now_ns);
+	void		*arg;
+};
+
 /* Why the merge may hold a record back: see merge.h and tools.rst. */
 #define RT_DEFAULT_REORDER_WINDOW_NS	(20ull * 1000 * 1000)
 
@@ -37,6 +56,8 @@ struct rt_stream {
 	uint64_t		duration_ns;	/* 0: until stopped */
 	volatile sig_atomic_t	*stop;
 	const sigset_t		*stop_signals;	/* NULL: none to block */
+	const struct rt_stream_hooks *hooks;	/* NULL: the session alone;
+						   not with RT_FORMAT_RAW */
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */
