@@ -185,7 +185,6 @@ static inline void tracked_spin_lock(struct tracked_spinlock *l)
 	__tracked_spin_lock(l);
 }
 
-
 /* Taken by a successful trylock: an acquisition without waiting. */
 static __always_inline int __tracked_spin_took(struct tracked_spinlock *l)
 {
