@@ -18,6 +18,7 @@
 #include <linux/ringtrace.h>
 
 #include "ringtrace/command.h"
+#include "ringtrace/folded.h"
 #include "ringtrace/output.h"
 #include "ringtrace/parse.h"
 #include "ringtrace/perf_session.h"
@@ -52,6 +53,7 @@ struct options {
 	char			**command;	/* after "--", NULL-terminated */
 	struct rt_perf_session_opts perf;	/* --counters, --sample */
 	bool			callchain;	/* -g */
+	bool			folded;		/* --folded */
 	uint64_t		sample_buffer;	/* --sample-buffer; 0: default */
 };
 
@@ -92,6 +94,8 @@ static const char usage_text[] =
 "                            (default 1000) into perf rings read like ours\n"
 "  -g, --callchain           samples carry their call chain\n"
 "      --sample-buffer SIZE  perf ring per CPU, power-of-two pages (default 256K)\n"
+"      --folded              print the samples as folded stacks at the end\n"
+"                            (for flamegraph.pl), instead of the stream\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE         write to FILE instead of standard output\n"
@@ -121,6 +125,7 @@ enum {
 	OPT_INTERVAL,
 	OPT_SAMPLE,
 	OPT_SAMPLE_BUFFER,
+	OPT_FOLDED,
 };
 
 static const struct option long_options[] = {
@@ -148,6 +153,7 @@ static const struct option long_options[] = {
 	{ "sample",		required_argument,	NULL, OPT_SAMPLE },
 	{ "callchain",		no_argument,		NULL, 'g' },
 	{ "sample-buffer",	required_argument,	NULL, OPT_SAMPLE_BUFFER },
+	{ "folded",		no_argument,		NULL, OPT_FOLDED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -265,9 +271,12 @@ static void check_perf_options(struct options *o)
 {
 	struct rt_perf_session_opts *p = &o->perf;
 
-	if (!p->sample && (o->callchain || o->sample_buffer))
-		usage_error("%s needs --sample",
+	if (!p->sample && (o->callchain || o->sample_buffer || o->folded))
+		usage_error("%s needs --sample", o->folded ? "--folded" :
 			    o->sample_buffer ? "--sample-buffer" : "-g");
+	if (o->folded && (o->json || o->raw))
+		usage_error("--folded is an output format: not with %s",
+			    o->json ? "--json" : "--raw");
 	p->sample_spec.callchain = o->callchain;
 	if (o->sample_buffer)
 		p->sample_spec.buffer_bytes = o->sample_buffer;
@@ -386,6 +395,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'g':
 			o->callchain = true;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
 			break;
 		case OPT_SAMPLE_BUFFER:
 			o->sample_buffer = size_arg("--sample-buffer", optarg,
@@ -666,6 +678,28 @@ static void perf_title(const struct options *o, char *buf, size_t len)
 	}
 }
 
+static void fold(void *arg, const struct rt_event *ev)
+{
+	rt_folded_add(arg, ev);
+}
+
+/* --folded: the stacks, kernel frames named from /proc/kallsyms. */
+static void write_folded(struct rt_folded *f, struct rt_outbuf *ob, bool quiet)
+{
+	struct rt_ksyms ksyms;
+	bool named = !rt_ksyms_load(&ksyms, "/proc/kallsyms");
+
+	rt_folded_write(f, named ? &ksyms : NULL, ob);
+	rt_outbuf_flush(ob);
+	if (!quiet)
+		fprintf(stderr, PROG ": %u stacks from %llu samples%s%s\n",
+			f->nr_stacks, (unsigned long long)f->samples,
+			f->dropped ? ", some dropped: the stack table is full" : "",
+			named && ksyms.nr ? "" : "; no kernel symbols (kallsyms)");
+	if (named)
+		rt_ksyms_free(&ksyms);
+}
+
 static int trace(struct options *o, const sigset_t *stop_set,
 		 const sigset_t *original_mask)
 {
@@ -686,6 +720,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	struct rt_cpuset perf_cpus;
 	bool use_perf = o->perf.counters || o->perf.sample;
 	pid_t *perf_tids = NULL;
+	struct rt_folded folded = { 0 };
 	char err[256], title[512];
 	int code = EXIT_FAIL, status;
 
@@ -714,6 +749,15 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		rt_command_abort(&cmd);
 		goto out;
 	}
+	if (o->folded) {
+		if (rt_folded_init(&folded)) {
+			fprintf(stderr, PROG ": out of memory\n");
+			rt_command_abort(&cmd);
+			goto out;
+		}
+		st.sink = fold;
+		st.sink_arg = &folded;
+	}
 	if (use_perf && open_perf(o, &s, &perf, &perf_cpus, &perf_tids,
 				  o->command != NULL)) {
 		fprintf(stderr, PROG ": %s\n", perf.errmsg);
@@ -738,6 +782,8 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 
 	status = rt_stream_live(&st, &s);
+	if (o->folded && status == RT_STREAM_OK)
+		write_folded(&folded, &ob, o->quiet);
 	code = stream_exit_code(&st, status, &ob);
 	if (!o->quiet) {
 		sum.srcs = s.srcs;
@@ -761,6 +807,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 			code = rt_command_exit_code(&cmd);
 	}
 out:
+	rt_folded_fini(&folded);
 	rt_perf_session_close(&perf);
 	free(perf_tids);
 	rt_session_close(&s);

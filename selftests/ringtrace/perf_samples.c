@@ -210,8 +210,15 @@ static void test_one_stream(const char *self)
 	unlink(err);
 }
 
+/*
+ * Pinned: a per-task event has one ring per CPU, and a loss is reported in
+ * the ring that lost, by the next sample written there. A child that
+ * migrated after the drain would leave it unreported.
+ */
 static int burn_child(void *arg)
 {
+	if (!st_pin(0))
+		return 5;
 	return burn((long)(intptr_t)arg);
 }
 
@@ -241,7 +248,9 @@ static int collect(void *arg, struct rt_source *src,
 	/* Printed by the printer ringtrace's LOST records go through. */
 	if (!s->json[0] && !rt_outbuf_init(&ob, -1, 0)) {
 		rt_print_json(&ob, &ev);
-		snprintf(s->json, sizeof(s->json), "%.*s", (int)ob.len, ob.buf);
+		/* Without the newline, for the TAP line. */
+		snprintf(s->json, sizeof(s->json), "%.*s",
+			 (int)(ob.len ? ob.len - 1 : 0), ob.buf);
 		rt_outbuf_fini(&ob);
 	}
 	return 0;
@@ -340,6 +349,63 @@ static void test_lost_ringtrace_cat(const char *self)
 	unlink(err);
 }
 
+/* "comm;frame;frame COUNT": no empty frame, no space before the count. */
+static bool folded_line(const char *line, unsigned long long *count)
+{
+	const char *sp = strrchr(line, ' ');
+	char *end;
+
+	if (!sp || sp == line || strstr(line, ";;") || line[0] == ';' ||
+	    memchr(line, ' ', (size_t)(sp - line)))
+		return false;
+	*count = strtoull(sp + 1, &end, 10);
+	return *count > 0 && *end == '\0';
+}
+
+static void test_folded(const char *self)
+{
+	char *argv[] = { CAT, "--sample", "cpu-clock:1000", "-g", "--folded",
+			 "-o", "/tmp/rt-folded.txt", "--", (char *)self,
+			 "--work", "20", NULL };
+	const char *err = "/tmp/rt-perf-samples.err";
+	unsigned long long total = 0, count, samples = 0;
+	char *out, *summary, *line, *save = NULL, *p;
+	int rc, lines = 0, bad = 0, named = 0;
+	size_t len;
+	pid_t cat;
+
+	free(drain(spawn(argv, &cat, err), &len));
+	rc = finish(cat);
+	summary = slurp(err);
+	out = slurp("/tmp/rt-folded.txt");
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save), lines++) {
+		if (!folded_line(line, &count)) {
+			if (bad++ < 3)
+				tap_diag("malformed: %s", line);
+			continue;
+		}
+		total += count;
+		/* A kernel frame named by kallsyms, not a hex address. */
+		p = strstr(line, "_[k]");
+		while (p && p > line && p[-1] != ';')
+			p--;
+		named += p && strncmp(p, "0x", 2);
+	}
+	p = strstr(summary, " Hz: ");
+	if (p)
+		samples = strtoull(p + 5, NULL, 10);
+	tap_diag("%d folded stacks, %llu samples in them, %llu taken, %d with "
+		 "named kernel frames", lines, total, samples, named);
+	tap_ok(rc == 0 && lines > 0 && !bad && total == samples && named > 0,
+	       "--folded -g: well-formed stacks whose counts add up to the "
+	       "samples, kernel frames named");
+	free(out);
+	free(summary);
+	unlink(err);
+	unlink("/tmp/rt-folded.txt");
+}
+
 int main(int argc, char **argv)
 {
 	char *self;
@@ -347,13 +413,14 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--work"))
 		return work(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "--burn"))
-		return burn(atol(argv[2]));
+		return st_pin(0) ? burn(atol(argv[2])) : 5;	/* see burn_child() */
 
 	self = realpath(argv[0], NULL);
-	tap_plan(10);
+	tap_plan(11);
 	test_one_stream(self);
 	test_lost_library();
 	test_lost_ringtrace_cat(self);
+	test_folded(self);
 	free(self);
 	return tap_finish();
 }

@@ -23,6 +23,8 @@
 struct emit_ctx {
 	rt_print_fn		print;
 	struct rt_outbuf	*out;
+	void			(*sink)(void *arg, const struct rt_event *ev);
+	void			*sink_arg;
 };
 
 /* Count a record the raw path copies without decoding it. */
@@ -63,7 +65,10 @@ static int emit_event(void *arg, struct rt_source *src,
 	} else {
 		if (ev.kind == RT_EVENT_LOST)
 			src->counts.lost += ev.u.lost.count;
-		ctx->print(ctx->out, &ev);
+		if (ctx->sink)
+			ctx->sink(ctx->sink_arg, &ev);
+		else
+			ctx->print(ctx->out, &ev);
 	}
 	return ctx->out->error != 0;
 }
@@ -212,7 +217,8 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 
 int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 {
-	struct emit_ctx ctx = { rt_printer(st->format), st->out };
+	struct emit_ctx ctx = { rt_printer(st->format), st->out, st->sink,
+				st->sink_arg };
 	struct rt_merge m;
 	struct rt_merge_result res;
 	uint64_t now, deadline = 0, moved, next_tick;

@@ -7,6 +7,7 @@
  * <not supported> counters as null; stopping disables the perf events,
  * takes a last snapshot so the intervals add up to the totals, and the
  * summary reports samples, losses (kernel count included) and counters.
+ * With a sink (--folded), decoded events go to it and nothing is printed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -250,9 +251,35 @@ static void test_snapshots_follow_the_grid(void **state)
 	assert_int_equal(f->ps.snapshots.dropped, 0);
 }
 
+static unsigned int sunk[RT_EVENT_KIND_MAX];
+
+static void count_kinds(void *arg, const struct rt_event *ev)
+{
+	assert_ptr_equal(arg, sunk);
+	sunk[ev->kind]++;
+}
+
+static void test_sink_instead_of_printer(void **state)
+{
+	struct fixture *f = *state;
+
+	memset(sunk, 0, sizeof(sunk));
+	f->st.sink = count_kinds;
+	f->st.sink_arg = sunk;
+	fk.on_wait = produce;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_null(fk.out);				/* nothing printed */
+	assert_int_equal(sunk[RT_EVENT_SAMPLE], 2);
+	assert_int_equal(sunk[RT_EVENT_VFS_READ], 2);
+	assert_int_equal(sunk[RT_EVENT_LOST], 1);
+	assert_true(sunk[RT_EVENT_COUNTERS] >= 8);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test_setup_teardown(test_one_stream, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_snapshots_follow_the_grid,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sink_instead_of_printer,
 					    setup, teardown));
 }

@@ -58,6 +58,12 @@ struct rt_stream {
 	const sigset_t		*stop_signals;	/* NULL: none to block */
 	const struct rt_stream_hooks *hooks;	/* NULL: the session alone;
 						   not with RT_FORMAT_RAW */
+	/*
+	 * Aggregating outputs (--folded): each decoded event goes here
+	 * instead of to the printer; the caller writes the result at the end.
+	 */
+	void			(*sink)(void *arg, const struct rt_event *ev);
+	void			*sink_arg;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Folded stacks (Brendan Gregg's format, what flamegraph.pl reads): one
+ * line per distinct stack, frames root first separated by ';', then a
+ * space and how many samples had it:
+ *
+ *   sha256sum;0x401000;0x402abc;entry_SYSCALL_64_[k];ksys_read_[k] 12
+ *
+ * Samples are aggregated as they stream by (rt_folded_add(), fed from the
+ * merge like a printer) and written at the end. The first frame is the
+ * thread's name; with -g the call chain follows, user frames then kernel
+ * frames (the kernel ran on top of the user stack), otherwise only the
+ * sampled ip. Kernel addresses become symbols from /proc/kallsyms with
+ * perf's "_[k]" suffix; user addresses stay hex (no symbol tables are
+ * read). Memory is reserved up front: no allocation per sample; a stack
+ * that does not fit is counted in dropped.
+ */
+#ifndef RINGTRACE_FOLDED_H
+#define RINGTRACE_FOLDED_H
+
+#include <stdint.h>
+
+#include "ringtrace/outbuf.h"
+#include "ringtrace/record.h"
+
+#define RT_FOLDED_MAX_STACKS	65536u		/* a power of two */
+#define RT_FOLDED_MAX_FRAMES	(4u << 20)	/* over every stack */
+#define RT_FOLDED_DEPTH		128u		/* frames kept per sample */
+
+struct rt_ksym {
+	uint64_t	addr;
+	const char	*name;
+};
+
+/* Kernel symbols, sorted by address. */
+struct rt_ksyms {
+	struct rt_ksym	*syms;
+	uint32_t	nr;
+	char		*names;		/* the strings syms point into */
+};
+
+struct rt_folded_stack {
+	uint64_t	hash;
+	uint64_t	count;
+	uint32_t	first;		/* index of its first frame in frames[] */
+	uint16_t	nr;		/* frames */
+	uint16_t	nr_kernel;	/* of which the last nr_kernel are kernel */
+	char		comm[RINGTRACE_COMM_LEN + 1];
+};
+
+struct rt_folded {
+	struct rt_folded_stack	*stacks;	/* RT_FOLDED_MAX_STACKS slots */
+	uint32_t		nr_stacks;
+	uint64_t		*frames;
+	uint32_t		nr_frames;
+	uint64_t		samples;
+	uint64_t		dropped;
+};
+
+int rt_folded_init(struct rt_folded *f);
+void rt_folded_fini(struct rt_folded *f);
+
+/* Count one event (samples only; anything else is ignored). */
+void rt_folded_add(struct rt_folded *f, const struct rt_event *ev);
+
+/*
+ * Write every stack, sorted, to @ob; kernel frames named from @ksyms
+ * (NULL or empty: hex).
+ */
+void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
+		     struct rt_outbuf *ob);
+
+/* Parse /proc/kallsyms text (@text, NUL-terminated) into @k. 0 or -ENOMEM. */
+int rt_ksyms_parse(struct rt_ksyms *k, const char *text);
+/* Read @path (normally /proc/kallsyms) through the seam and parse it. */
+int rt_ksyms_load(struct rt_ksyms *k, const char *path);
+/* The symbol containing @addr, or NULL. */
+const char *rt_ksyms_find(const struct rt_ksyms *k, uint64_t addr);
+void rt_ksyms_free(struct rt_ksyms *k);
+
+#endif /* RINGTRACE_FOLDED_H */

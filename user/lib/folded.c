@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Folded stacks for flame graphs (see folded.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
+
+#include "ringtrace/escape.h"
+#include "ringtrace/folded.h"
+#include "ringtrace/sys.h"
+
+/* Callchain entries at or above this are PERF_CONTEXT_* markers. */
+#define CONTEXT_MARKERS	((uint64_t)-4095)
+
+int rt_folded_init(struct rt_folded *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->stacks = calloc(RT_FOLDED_MAX_STACKS, sizeof(*f->stacks));
+	f->frames = malloc(RT_FOLDED_MAX_FRAMES * sizeof(*f->frames));
+	if (!f->stacks || !f->frames) {
+		rt_folded_fini(f);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rt_folded_fini(struct rt_folded *f)
+{
+	free(f->stacks);
+	free(f->frames);
+	f->stacks = NULL;
+	f->frames = NULL;
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The stack of @ev, root first: user frames, then kernel frames. */
+static uint32_t stack_of(const struct rt_event *ev, uint64_t *out,
+			 uint32_t *nr_kernel)
+{
+	const struct rt_sample_event *s = &ev->u.sample;
+	uint64_t user[RT_FOLDED_DEPTH], kern[RT_FOLDED_DEPTH];
+	uint32_t nu = 0, nk = 0, n = 0;
+	bool in_kernel = false;
+
+	if (!s->frames) {
+		/* No chain: the ip alone; the upper half is the kernel's. */
+		out[0] = s->ip;
+		*nr_kernel = (int64_t)s->ip < 0;
+		return 1;
+	}
+	for (uint32_t i = 0; i < s->nr_frames; i++) {
+		uint64_t ip = rt_sample_frame(s, i);
+
+		if (ip >= CONTEXT_MARKERS) {
+			in_kernel = ip != (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		/* Leaf first in the chain: keep the frames nearest the leaf. */
+		if (in_kernel && nk < RT_FOLDED_DEPTH)
+			kern[nk++] = ip;
+		else if (!in_kernel && nu + nk < RT_FOLDED_DEPTH)
+			user[nu++] = ip;
+	}
+	while (nu)
+		out[n++] = user[--nu];
+	*nr_kernel = nk;
+	while (nk && n < RT_FOLDED_DEPTH)
+		out[n++] = kern[--nk];
+	return n;
+}
+
+static bool same(const struct rt_folded *f, const struct rt_folded_stack *st,
+		 const char *comm, const uint64_t *frames, uint32_t nr,
+		 uint32_t nr_kernel)
+{
+	return st->nr == nr && st->nr_kernel == nr_kernel &&
+	       !strcmp(st->comm, comm) &&
+	       !memcmp(f->frames + st->first, frames, nr * sizeof(*frames));
+}
+
+void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
+{
+	uint64_t frames[RT_FOLDED_DEPTH], h;
+	uint32_t nr, nr_kernel, slot;
+	struct rt_folded_stack *st;
+
+	if (ev->kind != RT_EVENT_SAMPLE)
+		return;
+	f->samples++;
+	nr = stack_of(ev, frames, &nr_kernel);
+	h = fnv(0xcbf29ce484222325ull, ev->comm, strlen(ev->comm) + 1);
+	h = fnv(h, frames, nr * sizeof(*frames));
+	h = fnv(h, &nr_kernel, sizeof(nr_kernel));
+	for (slot = (uint32_t)h & (RT_FOLDED_MAX_STACKS - 1);;
+	     slot = (slot + 1) & (RT_FOLDED_MAX_STACKS - 1)) {
+		st = &f->stacks[slot];
+		if (!st->count)
+			break;
+		if (st->hash == h && same(f, st, ev->comm, frames, nr, nr_kernel)) {
+			st->count++;
+			return;
+		}
+	}
+	/* Keep the table at most 3/4 full so probes stay short. */
+	if (f->nr_stacks >= RT_FOLDED_MAX_STACKS / 4 * 3 ||
+	    f->nr_frames + nr > RT_FOLDED_MAX_FRAMES) {
+		f->dropped++;
+		return;
+	}
+	st->hash = h;
+	st->count = 1;
+	st->first = f->nr_frames;
+	st->nr = (uint16_t)nr;
+	st->nr_kernel = (uint16_t)nr_kernel;
+	memcpy(st->comm, ev->comm, sizeof(st->comm));
+	memcpy(f->frames + f->nr_frames, frames, nr * sizeof(*frames));
+	f->nr_frames += nr;
+	f->nr_stacks++;
+}
+
+/* A growable string, for the end-of-run lines. */
+struct line {
+	char	*s;
+	size_t	len, cap;
+};
+
+static void put(struct line *l, const char *s, size_t n)
+{
+	if (l->len + n + 1 > l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		char *p;
+
+		while (cap < l->len + n + 1)
+			cap *= 2;
+		p = realloc(l->s, cap);
+		if (!p)
+			return;
+		l->s = p;
+		l->cap = cap;
+	}
+	memcpy(l->s + l->len, s, n);
+	l->len += n;
+	l->s[l->len] = '\0';
+}
+
+static void put_frame(struct line *l, uint64_t ip, bool kernel,
+		      const struct rt_ksyms *ksyms)
+{
+	const char *name = kernel && ksyms ? rt_ksyms_find(ksyms, ip) : NULL;
+	char buf[32], *end;
+
+	put(l, ";", 1);
+	if (name) {
+		put(l, name, strlen(name));
+	} else {
+		end = rt_fmt_hex(buf, ip);
+		put(l, buf, (size_t)(end - buf));
+	}
+	if (kernel)
+		put(l, "_[k]", 4);
+}
+
+static char *render(const struct rt_folded *f, const struct rt_folded_stack *st,
+		    const struct rt_ksyms *ksyms)
+{
+	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], num[24], *end;
+	struct line l = { 0 };
+
+	/* ';' separates frames and the count follows a space: keep both out. */
+	*rt_text_escape(comm, st->comm, sizeof(st->comm), NULL) = '\0';
+	for (char *p = comm; *p; p++)
+		if (*p == ';' || *p == ' ')
+			*p = '_';
+	put(&l, comm[0] ? comm : "-", comm[0] ? strlen(comm) : 1);
+	for (uint32_t i = 0; i < st->nr; i++)
+		put_frame(&l, f->frames[st->first + i],
+			  i >= (uint32_t)(st->nr - st->nr_kernel), ksyms);
+	end = rt_fmt_u64(num + 1, st->count);
+	num[0] = ' ';
+	*end++ = '\n';
+	put(&l, num, (size_t)(end - num));
+	return l.s;
+}
+
+static int by_text(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+
+	return strcmp(x ? x : "", y ? y : "");
+}
+
+void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
+		     struct rt_outbuf *ob)
+{
+	char **lines = calloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*lines));
+	uint32_t n = 0;
+
+	if (!lines) {
+		ob->error = ob->error ? ob->error : ENOMEM;
+		return;
+	}
+	for (uint32_t i = 0; i < RT_FOLDED_MAX_STACKS && n < f->nr_stacks; i++)
+		if (f->stacks[i].count)
+			lines[n++] = render(f, &f->stacks[i], ksyms);
+	qsort(lines, n, sizeof(*lines), by_text);
+	for (uint32_t i = 0; i < n; i++) {
+		if (lines[i])
+			rt_outbuf_append(ob, lines[i], strlen(lines[i]));
+		free(lines[i]);
+	}
+	free(lines);
+}
+
+/* ---- kernel symbols ---- */
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct rt_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int rt_ksyms_parse(struct rt_ksyms *k, const char *text)
+{
+	size_t len = strlen(text), lines = 0;
+	uint32_t n = 0;
+	char *p;
+
+	memset(k, 0, sizeof(*k));
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	k->names = malloc(len + 1);
+	k->syms = calloc(lines + 1, sizeof(*k->syms));
+	if (!k->names || !k->syms) {
+		rt_ksyms_free(k);
+		return -ENOMEM;
+	}
+	memcpy(k->names, text, len + 1);
+	for (p = k->names; *p;) {
+		char *nl = strchr(p, '\n'), *end, *name, type;
+		uint64_t addr;
+
+		if (nl)
+			*nl = '\0';
+		/* "ffffffff81000000 T _stext" or "... t name\t[module]" */
+		addr = strtoull(p, &end, 16);
+		if (end != p && end[0] == ' ' && end[1] && end[2] == ' ') {
+			type = end[1];
+			name = end + 3;
+			name[strcspn(name, "\t ")] = '\0';
+			if (addr && strchr("tTwW", type))
+				k->syms[n++] = (struct rt_ksym){ addr, name };
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	k->nr = n;
+	qsort(k->syms, n, sizeof(*k->syms), by_addr);
+	return 0;
+}
+
+int rt_ksyms_load(struct rt_ksyms *k, const char *path)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+	int fd, ret;
+
+	memset(k, 0, sizeof(*k));
+	if (!buf)
+		return -ENOMEM;
+	fd = rt_sys.open(path, O_RDONLY, 0);
+	if (fd < 0) {
+		ret = -errno;
+		free(buf);
+		return ret;
+	}
+	while ((n = rt_sys.read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 4096) {
+			char *more = realloc(buf, cap * 2);
+
+			if (!more)
+				break;
+			buf = more;
+			cap *= 2;
+		}
+	}
+	rt_sys.close(fd);
+	buf[len] = '\0';
+	ret = rt_ksyms_parse(k, buf);
+	free(buf);
+	return ret;
+}
+
+const char *rt_ksyms_find(const struct rt_ksyms *k, uint64_t addr)
+{
+	uint32_t lo = 0, hi = k->nr;
+
+	if (!k->nr || addr < k->syms[0].addr)
+		return NULL;
+	/* The last symbol at or below addr. */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (k->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return k->syms[lo].name;
+}
+
+void rt_ksyms_free(struct rt_ksyms *k)
+{
+	free(k->syms);
+	free(k->names);
+	k->syms = NULL;
+	k->names = NULL;
+	k->nr = 0;
+}
