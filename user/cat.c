@@ -375,10 +375,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_COUNTERS: {
 			struct rt_counters probe;
+			char names[1024];	/* the message lists every name */
 
 			/* Check the names now: a typo is a usage error. */
-			if (rt_counters_parse(&probe, optarg, err, sizeof(err)))
-				usage_error("--counters: %s", err);
+			if (rt_counters_parse(&probe, optarg, names,
+					      sizeof(names)))
+				usage_error("--counters: %s", names);
 			o->perf.counters = optarg;
 			break;
 		}

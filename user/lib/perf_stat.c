@@ -51,7 +51,8 @@ static bool is_clock(const struct rt_counter *c)
 }
 
 /* "#    1.375 K/sec" per second of task-clock (cpu-clock per CPU). */
-static void per_second(FILE *out, const struct rt_counters *cs, uint64_t v)
+static void per_second(char *out, size_t len, const struct rt_counters *cs,
+		       uint64_t v)
 {
 	const struct rt_counter_value *clk = find(cs, "task-clock", NULL);
 	static const char *const unit[] = { "", "K", "M", "G" };
@@ -67,12 +68,12 @@ static void per_second(FILE *out, const struct rt_counters *cs, uint64_t v)
 		rate /= 1000;
 		u++;
 	}
-	fprintf(out, " #  %7.3f %s/sec", rate, unit[u]);
+	snprintf(out, len, " #  %7.3f %s/sec", rate, unit[u]);
 }
 
-/* The "# ..." column of counter @i, if its inputs exist. */
-static void derived(FILE *out, const struct rt_counters *cs, uint32_t i,
-		    uint64_t elapsed_ns)
+/* The "# ..." column of counter @i into @out, if its inputs exist. */
+static void derived(char *out, size_t len, const struct rt_counters *cs,
+		    uint32_t i, uint64_t elapsed_ns)
 {
 	const struct rt_counter *c = &cs->c[i];
 	const struct rt_counter_value *clk;
@@ -80,27 +81,29 @@ static void derived(FILE *out, const struct rt_counters *cs, uint32_t i,
 
 	if (is_clock(c)) {
 		if (elapsed_ns)
-			fprintf(out, " #  %7.3f CPUs utilized",
-				(double)cs->sum[i].value / (double)elapsed_ns);
+			snprintf(out, len, " #  %7.3f CPUs utilized",
+				 (double)cs->sum[i].value / (double)elapsed_ns);
 		return;
 	}
 	if (c->desc->ratio_base &&
 	    rt_perf_stat_ratio(cs, i, c->desc->ratio_base, &r)) {
 		if (c->desc->ratio_percent)
-			fprintf(out, " #  %6.2f%% %s", r * 100, c->desc->ratio_label);
+			snprintf(out, len, " #  %6.2f%% %s", r * 100,
+				 c->desc->ratio_label);
 		else
-			fprintf(out, " #  %7.2f  %s", r, c->desc->ratio_label);
+			snprintf(out, len, " #  %7.2f  %s", r,
+				 c->desc->ratio_label);
 		return;
 	}
 	if (!strcmp(c->desc->name, "cycles")) {
 		clk = find(cs, "task-clock", NULL);
 		if (clk && clk->value)
-			fprintf(out, " #  %7.3f GHz",
-				(double)cs->sum[i].value / (double)clk->value);
+			snprintf(out, len, " #  %7.3f GHz",
+				 (double)cs->sum[i].value / (double)clk->value);
 		return;
 	}
 	if (!c->desc->hardware)
-		per_second(out, cs, cs->sum[i].value);
+		per_second(out, len, cs, cs->sum[i].value);
 }
 
 void rt_perf_stat_print(FILE *out, const struct rt_counters *cs,
@@ -112,7 +115,8 @@ void rt_perf_stat_print(FILE *out, const struct rt_counters *cs,
 	for (uint32_t i = 0; i < cs->nr; i++) {
 		const struct rt_counter *c = &cs->c[i];
 		const struct rt_counter_value *v = &cs->sum[i];
-		char num[40];
+		char num[40], extra[320];
+		size_t used;
 
 		if (v->status == RT_COUNTER_NOT_SUPPORTED) {
 			fprintf(out, "%18s      %-25s", "<not supported>", c->name);
@@ -131,22 +135,29 @@ void rt_perf_stat_print(FILE *out, const struct rt_counters *cs,
 				c->name);
 			continue;
 		}
+		extra[0] = '\0';
+		derived(extra, sizeof(extra), cs, i, elapsed_ns);
+		used = strlen(extra);
+		if (v->running_ns < v->enabled_ns)
+			used += (size_t)snprintf(extra + used, sizeof(extra) - used,
+						 "  (%.2f%%)", 100.0 *
+						 (double)v->running_ns /
+						 (double)v->enabled_ns);
+		if (c->user_only && used < sizeof(extra))
+			snprintf(extra + used, sizeof(extra) - used,
+				 "  (user only: %s)", c->reason);
+		else if (c->ungrouped && used < sizeof(extra))
+			snprintf(extra + used, sizeof(extra) - used,
+				 "  (counted outside its group)");
 		if (is_clock(c)) {
 			snprintf(num, sizeof(num), "%.2f", (double)v->value / 1e6);
-			fprintf(out, "%18s msec %-25s", num, c->name);
+			fprintf(out, "%18s msec ", num);
 		} else {
 			grouped(num, sizeof(num), v->value);
-			fprintf(out, "%18s      %-25s", num, c->name);
+			fprintf(out, "%18s      ", num);
 		}
-		derived(out, cs, i, elapsed_ns);
-		if (v->running_ns < v->enabled_ns)
-			fprintf(out, "  (%.2f%%)",
-				100.0 * (double)v->running_ns / (double)v->enabled_ns);
-		if (c->user_only)
-			fprintf(out, "  (user only: %s)", c->reason);
-		else if (c->ungrouped)
-			fprintf(out, "  (counted outside its group)");
-		fputc('\n', out);
+		/* Pad the name only when a column follows it. */
+		fprintf(out, extra[0] ? "%-25s%s\n" : "%s%s\n", c->name, extra);
 	}
 	fprintf(out, "\n %18.9f seconds time elapsed\n\n",
 		(double)elapsed_ns / NS_PER_SEC);

@@ -163,7 +163,9 @@ static void test_per_cpu(void **state)
 	struct rt_counters cs;
 	struct rt_cpuset cpus;
 	struct rt_perf_target t = { .per_cpu = true, .cpus = &cpus, .pid = -1 };
-	char err[128];
+	char err[128], *text = NULL;
+	size_t len = 0;
+	FILE *out;
 
 	(void)state;
 	rt_cpuset_clear(&cpus);
@@ -194,6 +196,13 @@ static void test_per_cpu(void **state)
 	assert_int_equal(cs.rows[0].total[0].value, 7);
 	assert_int_equal(cs.rows[1].total[0].value, 5);
 	assert_int_equal(cs.sum[0].value, 12);
+
+	/* No task-clock, no rate: the line ends at the name. */
+	out = open_memstream(&text, &len);
+	rt_perf_stat_print(out, &cs, "'CPU(s) 0,2'", 10);
+	fclose(out);
+	assert_non_null(strstr(text, "                12      context-switches\n"));
+	free(text);
 	rt_counters_close(&cs);
 }
 
