@@ -219,7 +219,6 @@ static const struct file_operations rt_fops = {
 	.compat_ioctl	= compat_ptr_ioctl,
 	.poll		= rt_poll,
 	.mmap		= rt_mmap,
-	.llseek		= no_llseek,
 };
 
 static struct miscdevice rt_miscdev = {
