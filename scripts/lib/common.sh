@@ -120,3 +120,24 @@ resolve_kernel() {
 	[[ -n $match ]] || die "no kernel matches '$want' (cached or in the apt archive)"
 	echo "$match"
 }
+
+# Copy the module's kernel sources (Kbuild, kmod/, uapi/ and, with
+# --tests, the test modules) into $1, without build products, for builds
+# outside the checkout (DKMS, other kernels).
+copy_module_sources() {
+	local dest=$1 tests=${2:-}
+	as_root mkdir -p "$dest"
+	as_root cp -r "$RINGTRACE_ROOT/Kbuild" "$RINGTRACE_ROOT/kmod" \
+		"$RINGTRACE_ROOT/uapi" "$dest/"
+	if [[ $tests == --tests ]]; then
+		as_root mkdir -p "$dest/selftests/ringtrace"
+		as_root cp -r "$RINGTRACE_ROOT/selftests/ringtrace/modules" \
+			"$dest/selftests/ringtrace/"
+	else
+		# Kbuild names the test modules' directory too.
+		as_root sed -i '/selftests/d' "$dest/Kbuild"
+	fi
+	as_root find "$dest" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' \
+		-o -name '*.mod.c' -o -name '.*.cmd' -o -name 'modules.order' \
+		-o -name 'Module.symvers' \) -delete
+}

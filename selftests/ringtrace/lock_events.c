@@ -136,7 +136,8 @@ static int load_storm(void)
 
 	snprintf(params, sizeof(params), "threads=%d iterations=%d hold_ns=2000",
 		 THREADS, ITERATIONS);
-	fd = open("modules/ringtrace_lockstorm.ko", O_RDONLY | O_CLOEXEC);
+	fd = open(st_ko("selftests/ringtrace/modules/ringtrace_lockstorm.ko"),
+		  O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
 	if (syscall(SYS_finit_module, fd, params, 0) && errno != EEXIST)

@@ -19,8 +19,6 @@
 #include "st_util.h"
 #include "tap.h"
 
-static const char *module_path = "../../kmod/ringtrace.ko";
-
 static int unload(void)
 {
 	return syscall(SYS_delete_module, "ringtrace", O_NONBLOCK) ? errno : 0;
@@ -28,7 +26,7 @@ static int unload(void)
 
 static int load(void)
 {
-	int fd = open(module_path, O_RDONLY | O_CLOEXEC), err = 0;
+	int fd = open(st_ko("kmod/ringtrace.ko"), O_RDONLY | O_CLOEXEC), err = 0;
 
 	if (fd < 0)
 		return errno;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -202,4 +203,13 @@ uint64_t st_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+const char *st_ko(const char *rel)
+{
+	static char path[4096];
+	const char *root = getenv("RINGTRACE_KO_ROOT");
+
+	snprintf(path, sizeof(path), "%s/%s", root && *root ? root : "../..", rel);
+	return path;
 }

@@ -73,6 +73,13 @@ int st_online_cpus(void);
 /* Pin the calling thread to @cpu; false if not possible. */
 bool st_pin(int cpu);
 
+/*
+ * Path of a module built for the running kernel: $RINGTRACE_KO_ROOT/@rel
+ * (scripts/build-modules builds other kernels' there), else the checkout's
+ * (the tests run in selftests/ringtrace). Static buffer.
+ */
+const char *st_ko(const char *rel);
+
 /* CLOCK_MONOTONIC in ns: the clock records are stamped with. */
 uint64_t st_now_ns(void);
 

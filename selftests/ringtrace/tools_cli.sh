@@ -14,6 +14,7 @@ top=$(cd "$here/../.." && pwd -P)
 cat=$top/user/ringtrace-cat
 lockstat=$top/user/ringtrace-lockstat
 ctl=$top/user/ringtrace-ctl
+ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -82,7 +83,7 @@ tap_ok $? "a bad option: exit 2 and a pointer to --help (exit $rc)"
 
 # --- ringtrace-lockstat ---------------------------------------------------
 storm=/sys/kernel/debug/ringtrace_lockstorm/run
-insmod "$here/modules/ringtrace_lockstorm.ko" threads=2 iterations=1000 hold_ns=1000 2>/dev/null
+insmod "$ko/selftests/ringtrace/modules/ringtrace_lockstorm.ko" threads=2 iterations=1000 hold_ns=1000 2>/dev/null
 "$lockstat" -- sh -c "echo 1 > $storm" >"$work/delta"
 rc=$?
 acq=$(awk '$1 == "lockstorm-0" { print $2 }' "$work/delta")
@@ -111,6 +112,6 @@ rmmod ringtrace_lockstorm
 rc=$?
 [[ $rc -eq 1 ]] && grep -q "module not loaded" "$work/nomod.err"
 tap_ok $? "module missing: a clear message, exit 1 ($(head -n1 "$work/nomod.err"))"
-"$ctl" load "$top/kmod/ringtrace.ko" >/dev/null
+"$ctl" load "$ko/kmod/ringtrace.ko" >/dev/null
 tap_ok $? "ringtrace-ctl loads it back"
 tap_done
