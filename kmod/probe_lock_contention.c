@@ -65,29 +65,12 @@ static struct rt_contention *rt_cont_slot(const void *lock, unsigned int i)
 			      (RT_CONT_SLOTS - 1)];
 }
 
-static bool rt_cont_wanted(void)
-{
-	struct rt_session *s;
-	bool wanted = false;
-
-	rcu_read_lock();
-	rt_for_each_active_session(s) {
-		if ((s->events & RINGTRACE_EVENT_LOCK_CONTENTION) &&
-		    rt_session_wants_task(s, current)) {
-			wanted = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return wanted;
-}
-
 static void rt_contention_begin(void *data, void *lock, unsigned int flags)
 {
 	struct rt_contention *c;
 	unsigned int i;
 
-	if (!rt_cont_wanted())
+	if (!rt_sessions_want(RINGTRACE_EVENT_LOCK_CONTENTION, current))
 		return;
 	for (i = 0; i < RT_CONT_PROBES; i++) {
 		c = rt_cont_slot(lock, i);

@@ -40,23 +40,6 @@ static unsigned int rt_vfs_read_users;
 static u64 rt_vfs_read_missed_earlier;	/* by past registrations */
 static struct kretprobe rt_vfs_read_probe;
 
-static bool rt_vfs_read_wanted(struct task_struct *task)
-{
-	struct rt_session *s;
-	bool wanted = false;
-
-	rcu_read_lock();
-	rt_for_each_active_session(s) {
-		if ((s->events & RINGTRACE_EVENT_VFS_READ) &&
-		    rt_session_wants_task(s, task)) {
-			wanted = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return wanted;
-}
-
 /* vfs_read(struct file *file, char __user *buf, size_t count, loff_t *pos) */
 static int rt_vfs_read_entry(struct kretprobe_instance *ri,
 			     struct pt_regs *regs)
@@ -67,7 +50,7 @@ static int rt_vfs_read_entry(struct kretprobe_instance *ri,
 	struct inode *inode;
 
 	this_cpu_inc(rt_vfs_read_hits);
-	if (!rt_vfs_read_wanted(current))
+	if (!rt_sessions_want(RINGTRACE_EVENT_VFS_READ, current))
 		return 1;	/* no return probe for this call */
 
 	/* The caller holds a reference on @file for the whole call. */

@@ -71,6 +71,7 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
 __poll_t rt_session_poll_mask(struct rt_session *s);
 
 bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor);
+bool rt_sessions_want(u64 event, struct task_struct *task);
 
 /* Does @s want events caused by @task? Cheap unless following children. */
 static __always_inline bool rt_session_wants_task(const struct rt_session *s,

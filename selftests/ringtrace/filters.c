@@ -28,13 +28,8 @@ static int nr_cpus;
 
 static void zero_reads(int n)
 {
-	char buf[16];
-	int fd = open("/dev/zero", O_RDONLY);
-
-	while (n-- > 0)
-		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
-			_exit(20);
-	close(fd);
+	if (st_zero_reads(n, 16))
+		_exit(20);
 }
 
 static void counter(const struct ringtrace_event_header *h, int cpu, void *arg)

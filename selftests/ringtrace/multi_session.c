@@ -19,13 +19,8 @@ static int ctl_pipe[2];
 
 static void zero_reads(int n)
 {
-	char buf[16];
-	int fd = open("/dev/zero", O_RDONLY);
-
-	while (n-- > 0)
-		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
-			_exit(20);
-	close(fd);
+	if (st_zero_reads(n, 16))
+		_exit(20);
 }
 
 /* N reads, wait for the parent (one traced pipe read), N/2 reads. */

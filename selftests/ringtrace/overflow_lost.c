@@ -32,13 +32,8 @@ struct sync {
 
 static void reads(int n)
 {
-	char buf[64];
-	int fd = open("/dev/zero", O_RDONLY);
-
-	while (n-- > 0)
-		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
-			_exit(10);
-	close(fd);
+	if (st_zero_reads(n, 64))
+		_exit(10);
 }
 
 static int workload(void *arg)

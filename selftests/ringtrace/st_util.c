@@ -49,6 +49,20 @@ void *st_map(int fd, int cpu, unsigned int data_pages, int prot, int flags)
 	return mmap(NULL, len, prot, flags, fd, RINGTRACE_MMAP_OFFSET(cpu));
 }
 
+int st_zero_reads(int n, size_t size)
+{
+	char buf[256];
+	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0 || size > sizeof(buf))
+		return -1;
+	while (n-- > 0 && !err)
+		if (read(fd, buf, size) != (ssize_t)size)
+			err = -1;
+	close(fd);
+	return err;
+}
+
 int st_online_cpus(void)
 {
 	return (int)sysconf(_SC_NPROCESSORS_ONLN);

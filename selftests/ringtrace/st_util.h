@@ -68,6 +68,12 @@ typedef void (*st_record_fn)(const struct ringtrace_event_header *h,
 			     int cpu, void *arg);
 long st_drain(struct st_session *s, st_record_fn fn, void *arg);
 
+/*
+ * @n reads of @size bytes (at most 256) from /dev/zero: a workload whose
+ * every call is one vfs_read record. 0, or -1 if a read failed.
+ */
+int st_zero_reads(int n, size_t size);
+
 /* Online CPUs as a count, from sysconf. */
 int st_online_cpus(void);
 /* Pin the calling thread to @cpu; false if not possible. */
