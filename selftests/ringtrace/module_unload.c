@@ -3,12 +3,14 @@
  * Module lifetime: an open fd or a live mapping pins ringtrace.ko (unload
  * refused), closing everything lets it unload cleanly, even with a session
  * still enabled and producing when its fd was closed, and it loads again.
+ * Unloading leaves nothing behind: no device, no debugfs entry, no kprobe.
  * Runs last: it unloads the module (and leaves it loaded again).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -41,6 +43,21 @@ static bool loaded(void)
 	struct stat sb;
 
 	return stat("/sys/module/ringtrace", &sb) == 0;
+}
+
+/* Is a kprobe registered on @sym? (debugfs' list of every kprobe) */
+static bool kprobe_on(const char *sym)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, sym) != NULL;
+	fclose(f);
+	return found;
 }
 
 static int spin_reads(void *arg)
@@ -80,8 +97,10 @@ int main(void)
 	err = unload();
 	tap_ok(err == 0 && !loaded(), "unmapped: it unloads (%s)",
 	       err ? strerror(err) : "ok");
-	tap_ok(access(RINGTRACE_DEVICE_PATH, F_OK) != 0,
-	       "and /dev/ringtrace is gone");
+	tap_ok(access(RINGTRACE_DEVICE_PATH, F_OK) != 0 &&
+	       access("/sys/kernel/debug/ringtrace", F_OK) != 0 &&
+	       !kprobe_on("vfs_read"),
+	       "/dev/ringtrace, its debugfs directory and every probe are gone");
 
 	err = load();
 	tap_ok(err == 0 && loaded(), "it loads again (%s)",
@@ -96,8 +115,9 @@ int main(void)
 	fd = st_open();
 	ioctl(fd, RINGTRACE_IOC_SET_CONFIG, &cfg);
 	ring = st_map(fd, 0, 1, PROT_READ | PROT_WRITE, MAP_SHARED);
-	tap_ok(ring != MAP_FAILED && ioctl(fd, RINGTRACE_IOC_ENABLE) == 0,
-	       "a session traces a busy process");
+	tap_ok(ring != MAP_FAILED && ioctl(fd, RINGTRACE_IOC_ENABLE) == 0 &&
+	       kprobe_on("vfs_read"),
+	       "a session traces a busy process (kprobe on vfs_read)");
 	st_child_start(&busy, spin_reads, NULL);
 	st_child_go(&busy);
 	usleep(200000);
