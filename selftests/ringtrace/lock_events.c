@@ -23,6 +23,7 @@
 #define THREADS		2
 #define ITERATIONS	5000
 #define STORM_LOCK	"lockstorm-0"
+#define FORCED_LOCK	"lockstorm_forced"	/* contended once per run */
 #define STORM_RUN	"/sys/kernel/debug/ringtrace_lockstorm/run"
 #define MAX_LOCKS	256
 
@@ -30,6 +31,7 @@ struct totals {
 	unsigned long long records, contended, wait, hold;
 	unsigned long long wait_max, hold_max;
 	unsigned long long kernel, kernel_bad, kernel_kmutex, below_threshold;
+	unsigned long long forced, forced_contended;
 	uint64_t lock_id;
 	unsigned long long min_wait, min_hold;	/* the session's thresholds */
 };
@@ -48,6 +50,11 @@ static void add_lock(const struct ringtrace_event_header *h, int cpu, void *arg)
 		    !strncmp(r->name, "0x", 2) || !r->name[0])
 			t->kernel_bad++;
 		t->kernel_kmutex += !strcmp(r->name, "storm_kmutex");
+		return;
+	}
+	if (!strcmp(r->name, FORCED_LOCK)) {
+		t->forced++;
+		t->forced_contended += !!(r->flags & RINGTRACE_LOCK_CONTENDED);
 		return;
 	}
 	if (strcmp(r->name, STORM_LOCK))
@@ -149,7 +156,7 @@ static int load_storm(void)
 int main(void)
 {
 	static struct ringtrace_lock_stat table[MAX_LOCKS];
-	const struct ringtrace_lock_stat *e;
+	const struct ringtrace_lock_stat *e, *f;
 	struct ringtrace_info info = { .size = sizeof(info) };
 	struct ringtrace_config cfg;
 	struct totals t;
@@ -173,7 +180,15 @@ int main(void)
 	tap_ok(t.records == THREADS * ITERATIONS,
 	       "threshold 0: one record per acquisition (%llu of %d)",
 	       t.records, THREADS * ITERATIONS);
-	tap_ok(t.contended > 0, "%llu of them contended", t.contended);
+	f = find(table, n, FORCED_LOCK);
+	if (st_online_cpus() >= 2)
+		tap_ok(t.forced == 2 && t.forced_contended == 1 && f &&
+		       f->acquisitions == 2 && f->contended == 1 &&
+		       f->wait_total_ns >= 10000000,
+		       "forced contention: 2 records, 1 contended, waited %llu ns (storm: %llu contended)",
+		       f ? (unsigned long long)f->wait_total_ns : 0, t.contended);
+	else
+		tap_skip("forced contention of a tracked lock needs 2 CPUs");
 	tap_ok(e && e->acquisitions == t.records && e->contended == t.contended,
 	       "table: %llu acquisitions, %llu contended, as the records",
 	       e ? (unsigned long long)e->acquisitions : 0,
@@ -224,8 +239,8 @@ int main(void)
 	err = syscall(SYS_delete_module, "ringtrace_lockstorm", O_NONBLOCK) ? errno : 0;
 	tap_ok(err == 0, "the test module unloads (%s)", err ? strerror(err) : "ok");
 	nr_after = lock_table(fd, table, &n, false);
-	tap_ok(nr_after == nr_before - 2 && !find(table, n, STORM_LOCK) &&
-	       !find(table, n, "lockstorm_static"),
+	tap_ok(nr_after == nr_before - 3 && !find(table, n, STORM_LOCK) &&
+	       !find(table, n, "lockstorm_static") && !find(table, n, FORCED_LOCK),
 	       "its locks left the table (%d -> %d)", nr_before, nr_after);
 	close(fd);
 	return tap_finish();

@@ -17,10 +17,17 @@
  * spins on qspinlock's pending bit, which the lock:contention_* tracepoints
  * do not report), but a contended mutex always does, so this gives the
  * kernel-contention path something real to see.
+ *
+ * Whether the storm itself contends depends on both vCPUs running at once,
+ * which a busy host does not promise. So each run first forces contention
+ * it can count on: a kthread on CPU 0 holds "lockstorm_forced" for 20 ms
+ * while one on CPU 1 takes it (when there are two CPUs), and then holds
+ * storm_kmutex, sleeping, while the other takes it (works on one CPU too).
  */
 #include <linux/completion.h>
 #include <linux/debugfs.h>
 #include <linux/delay.h>
+#include <linux/cpumask.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -47,6 +54,7 @@ MODULE_PARM_DESC(locks, "number of tracked locks the threads share (1..16)");
 static struct tracked_spinlock storm_locks[STORM_MAX_LOCKS];
 static char storm_names[STORM_MAX_LOCKS][TRACKED_LOCK_NAME_LEN];
 static DEFINE_TRACKED_SPINLOCK(storm_static, "lockstorm_static");
+static DEFINE_TRACKED_SPINLOCK(storm_forced, "lockstorm_forced");
 static DEFINE_MUTEX(storm_mutex);	/* one run at a time */
 static DEFINE_MUTEX(storm_kmutex);	/* contended on purpose */
 static struct dentry *storm_dir;
@@ -107,6 +115,77 @@ static int storm_thread_fn(void *arg)
 	return 0;
 }
 
+struct storm_forcing {
+	struct completion spin_held;
+	struct completion mutex_held;
+	struct completion done[2];
+	bool spin;		/* two CPUs: force the tracked lock too */
+};
+
+static int storm_force_holder(void *arg)
+{
+	struct storm_forcing *f = arg;
+
+	if (f->spin) {
+		tracked_spin_lock(&storm_forced);
+		complete(&f->spin_held);
+		mdelay(20);
+		tracked_spin_unlock(&storm_forced);
+	}
+	mutex_lock(&storm_kmutex);
+	complete(&f->mutex_held);
+	msleep(20);
+	mutex_unlock(&storm_kmutex);
+	complete(&f->done[0]);
+	return 0;
+}
+
+static int storm_force_contender(void *arg)
+{
+	struct storm_forcing *f = arg;
+
+	if (f->spin) {
+		wait_for_completion(&f->spin_held);
+		tracked_spin_lock(&storm_forced);	/* spins ~20 ms */
+		tracked_spin_unlock(&storm_forced);
+	}
+	wait_for_completion(&f->mutex_held);
+	mutex_lock(&storm_kmutex);			/* sleeps ~20 ms */
+	mutex_unlock(&storm_kmutex);
+	complete(&f->done[1]);
+	return 0;
+}
+
+/* Contention that happens whatever the host's scheduling. */
+static int storm_force(void)
+{
+	struct storm_forcing f = { .spin = num_online_cpus() >= 2 };
+	int (*fn[2])(void *) = { storm_force_holder, storm_force_contender };
+	struct task_struct *t[2];
+	int i;
+
+	init_completion(&f.spin_held);
+	init_completion(&f.mutex_held);
+	/* Both exist before either runs: neither can wait for a missing peer. */
+	for (i = 0; i < 2; i++) {
+		init_completion(&f.done[i]);
+		t[i] = kthread_create(fn[i], &f, "lockstorm/force%d", i);
+		if (IS_ERR(t[i])) {
+			if (i)
+				kthread_stop(t[0]);	/* never woken: fn not run */
+			return PTR_ERR(t[i]);
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		if (f.spin)
+			kthread_bind(t[i], i);
+		wake_up_process(t[i]);
+	}
+	for (i = 0; i < 2; i++)
+		wait_for_completion(&f.done[i]);
+	return 0;
+}
+
 static int storm_run(void)
 {
 	unsigned int n = clamp(READ_ONCE(threads), 1U, STORM_MAX_THREADS);
@@ -122,6 +201,9 @@ static int storm_run(void)
 	mutex_lock(&storm_mutex);
 	tracked_spin_lock(&storm_static);
 	tracked_spin_unlock(&storm_static);
+	err = storm_force();
+	if (err)
+		goto unlock;
 	for (i = 0; i < n; i++) {
 		t[i].index = i;
 		t[i].iterations = READ_ONCE(iterations);
@@ -137,6 +219,7 @@ static int storm_run(void)
 	/* The threads exit on their own; wait for every one we started. */
 	for (i = 0; i < started; i++)
 		wait_for_completion(&t[i].done);
+unlock:
 	mutex_unlock(&storm_mutex);
 	kfree(t);
 	return err;
