@@ -160,7 +160,6 @@ static int storm_force_contender(void *arg)
 static int storm_force(void)
 {
 	struct storm_forcing f = { .spin = num_online_cpus() >= 2 };
-	int (*fn[2])(void *) = { storm_force_holder, storm_force_contender };
 	struct task_struct *t[2];
 	int i;
 
@@ -169,7 +168,8 @@ static int storm_force(void)
 	/* Both exist before either runs: neither can wait for a missing peer. */
 	for (i = 0; i < 2; i++) {
 		init_completion(&f.done[i]);
-		t[i] = kthread_create(fn[i], &f, "lockstorm/force%d", i);
+		t[i] = kthread_create(i ? storm_force_contender : storm_force_holder,
+				      &f, "lockstorm/force%d", i);
 		if (IS_ERR(t[i])) {
 			if (i)
 				kthread_stop(t[0]);	/* never woken: fn not run */
