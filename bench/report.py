@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Turn one `make bench` run into the table and results.json.
+
+    bench/report.py RUNDIR
+
+RUNDIR holds vm/results.txt (bench/vmbench), ringbench.txt
+(bench/ringbench) and bench_consumer.txt (user/bench/bench_consumer);
+any of them may be missing. Prints the table on stdout and writes
+RUNDIR/results.json and RUNDIR/table.txt.
+
+How the VM numbers are combined: every traced run was taken right after a
+baseline run of the same shape. For each round, a configuration's added
+cost is its ns/call minus the mean of the baseline just before it and the
+next baseline of the same shape after it; the table shows the median over
+rounds (and the range). Ratios are medians of added costs divided by the
+floor's median added cost from the same run.
+"""
+import json
+import os
+import re
+import statistics
+import sys
+
+# (config, what it is, which floor it is compared with)
+VM_ROWS = [
+    ("baseline", "no tracing", None),
+    ("floor_split1", "floor: empty kprobe + kretprobe, timestamps (split=1)", "floor_split1"),
+    ("floor_split0", "floor: one kretprobe + entry handler (split=0)", "floor_split1"),
+    ("ringtrace", "ringtrace-cat -a --raw -o /tmp/FILE", "floor_split1"),
+    ("ringtrace_minlat", "ringtrace-cat -a --raw --min-latency 1ms", "floor_split1"),
+    ("ringtrace_idle", "ringtrace, reader asleep (ring holds the whole run)", "floor_split1"),
+    ("ringtrace_8m", "ringtrace-cat -a --raw --buffer-size 8M", "floor_split1"),
+    ("ftrace_noreader", "ftrace p:+r: kprobe events, no reader", "floor_split1"),
+    ("ftrace_reader", "ftrace p:+r:, one trace_pipe_raw reader per CPU", "floor_split1"),
+    ("perf", "perf record -a -e (the two kprobe events)", "floor_split1"),
+    ("bpftrace_hist", "bpftrace kprobe/kretprobe, latency hist()", "floor_split1"),
+    ("bpftrace_printf", "bpftrace kprobe/kretprobe, printf per call", "floor_split1"),
+    ("cat_raw", "ringtrace-cat --raw -o /dev/null -- readloop", "floor_split1"),
+    ("cat_text", "ringtrace-cat (text) -o /dev/null -- readloop", "floor_split1"),
+    ("cat_json", "ringtrace-cat --json -o /dev/null -- readloop", "floor_split1"),
+    ("baseline_2cpu", "no tracing, both CPUs busy", None),
+    ("floor_split1_2cpu", "floor (split=1), both CPUs busy", "floor_split1_2cpu"),
+    ("ringtrace_2cpu", "ringtrace-cat -a --raw, both CPUs busy", "floor_split1_2cpu"),
+]
+PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
+
+
+def parse_kv(line):
+    out = {}
+    for tok in line.split():
+        if "=" in tok:
+            k, v = tok.split("=", 1)
+            out[k] = v
+    return out
+
+
+def num(v, default=None):
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def load_vm(path):
+    runs, meta = [], {}
+    with open(path) as f:
+        for line in f:
+            kv = parse_kv(line)
+            if "config" in kv:
+                runs.append(kv)
+            elif kv:
+                meta.update(kv)
+    return runs, meta
+
+
+def combine_vm(runs):
+    """Per configuration: rounds with their local baseline, then medians."""
+    base_name = {"1": "baseline", "2": "baseline_2cpu"}
+    per = {}
+    for i, r in enumerate(runs):
+        name = r["config"]
+        x = num(r["ns_per_call"])
+        entry = per.setdefault(name, {"rounds": [], "records": 0, "lost": 0,
+                                      "has_records": False, "has_lost": False,
+                                      "cpu": [], "extra": [], "ok": True})
+        entry["ok"] &= r.get("ok") == "1"
+        rec, lost = num(r.get("records"), -1), num(r.get("lost"), -1)
+        user, sys_ = num(r.get("reader_user_ms"), -1), num(r.get("reader_sys_ms"), -1)
+        if rec >= 0:
+            entry["records"] += rec
+            entry["has_records"] = True
+        if lost >= 0:
+            entry["lost"] += lost
+            entry["has_lost"] = True
+        if user >= 0 and sys_ >= 0:
+            entry["cpu"].append((user, sys_, max(rec, 0)))
+        skip = {"seq", "config", "round", "cpus", "calls", "reps", "ok",
+                "ns_per_call", "records", "lost", "reader_user_ms",
+                "reader_sys_ms", "samples"}
+        entry["extra"].append({k: v for k, v in r.items() if k not in skip})
+        if name.startswith("baseline"):
+            entry["rounds"].append({"ns": x, "base": x, "added": 0.0})
+            continue
+        bname = base_name.get(r["cpus"], "baseline")
+        reps = r.get("reps")
+        before = next((runs[j] for j in range(i - 1, -1, -1)
+                       if runs[j]["config"] == bname and runs[j].get("reps") == reps), None)
+        after = next((runs[j] for j in range(i + 1, len(runs))
+                      if runs[j]["config"] == bname and runs[j].get("reps") == reps), None)
+        bases = [num(b["ns_per_call"]) for b in (before, after) if b]
+        if not bases or x is None:
+            continue
+        base = sum(bases) / len(bases)
+        entry["rounds"].append({"ns": x, "base": base, "added": x - base})
+    out = {}
+    for name, e in per.items():
+        rs = e["rounds"]
+        if not rs:
+            continue
+        added = [r["added"] for r in rs]
+        out[name] = {
+            "rounds": len(rs),
+            "ns_per_call": statistics.median(r["ns"] for r in rs),
+            "baseline_ns_per_call": statistics.median(r["base"] for r in rs),
+            "added_ns": statistics.median(added),
+            "added_min_ns": min(added),
+            "added_max_ns": max(added),
+            "per_round": rs,
+            "records": e["records"] if e["has_records"] else None,
+            "lost": e["lost"] if e["has_lost"] else None,
+            "reader_cpu": e["cpu"],
+            "ok": e["ok"],
+            "extra": e["extra"],
+        }
+    reader_costs(out)
+    return out
+
+
+# The reader's fixed cost (start, map the rings, enable, stop) comes from a
+# run that has almost no records: cat_fixed for the -- COMMAND runs,
+# ringtrace_minlat for the -a runs.
+FIXED = {"cat_raw": "cat_fixed", "cat_text": "cat_fixed",
+         "cat_json": "cat_fixed", "ringtrace": "ringtrace_minlat",
+         "ringtrace_2cpu": "ringtrace_minlat", "ringtrace_idle": "ringtrace_minlat",
+         "ringtrace_8m": "ringtrace_minlat"}
+
+
+def reader_costs(vm):
+    for name, r in vm.items():
+        r["reader_us_per_record"] = r["reader_user_us_per_record"] = \
+            r["reader_sys_us_per_record"] = None
+        fixed = vm.get(FIXED.get(name, ""))
+        if not r["reader_cpu"] or not fixed or not fixed["reader_cpu"]:
+            continue
+        fu = statistics.median(c[0] for c in fixed["reader_cpu"])
+        fs = statistics.median(c[1] for c in fixed["reader_cpu"])
+        recs = sum(c[2] for c in r["reader_cpu"])
+        if recs <= 0:
+            continue
+        u = sum(c[0] - fu for c in r["reader_cpu"]) * 1e3 / recs
+        k = sum(c[1] - fs for c in r["reader_cpu"]) * 1e3 / recs
+        r["reader_user_us_per_record"] = u
+        r["reader_sys_us_per_record"] = k
+        r["reader_us_per_record"] = u + k
+        r["reader_fixed_ms"] = fu + fs
+
+
+# Where the workload's time goes under ringtrace (perf cpu-clock samples of
+# the "profile" run), by symbol family.
+PROFILE_GROUPS = [
+    ("ringtrace: probe handlers and ring (rt_*)", lambda s: s.startswith("rt_")),
+    ("clock reads (ktime_get_mono_fast_ns)", lambda s: s in (
+        "ktime_get_mono_fast_ns", "read_tsc", "read_hpet")),
+    ("kprobe/kretprobe machinery (ftrace hook, rethook)", lambda s: any(
+        s.startswith(p) for p in ("kprobe", "rethook", "arch_rethook",
+                                  "ftrace_", "pre_handler_kretprobe",
+                                  "kretprobe", "get_kprobe", "rcu_is_watching",
+                                  "__rcu_read", "arch_irq_work", "irq_work",
+                                  "opt_pre_handler", "aggr_"))),
+    ("the read() itself (syscall, VFS, /dev/zero, user loop)", lambda s: True),
+]
+
+
+def load_profile(path, base_ns):
+    """Shares of the workload's samples; ns/call scaled so that the read()
+    itself costs what the baseline run measured (the sampled run is slowed
+    down by the sampling)."""
+    groups = {g: 0.0 for g, _ in PROFILE_GROUPS}
+    syms, total = [], 0.0
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*([\d.]+)%\s+readloop\s+\[[k.]\]\s+(\S+)", line)
+            if not m:
+                continue
+            pct, sym = float(m.group(1)), m.group(2)
+            total += pct
+            syms.append((pct, sym))
+            for g, match in PROFILE_GROUPS:
+                if match(sym):
+                    groups[g] += pct
+                    break
+    read_share = groups[PROFILE_GROUPS[-1][0]]
+    if total <= 0 or read_share <= 0:
+        return None
+    ns_per_call = base_ns * total / read_share
+    return {"ns_per_call": ns_per_call, "baseline_ns_per_call": base_ns,
+            "groups": [{"what": g, "share": groups[g] / total,
+                        "ns_per_call": groups[g] / total * ns_per_call}
+                       for g, _ in PROFILE_GROUPS],
+            "top": [{"symbol": s, "share": p / total,
+                     "ns_per_call": p / total * ns_per_call}
+                    for p, s in sorted(syms, reverse=True)
+                    if s.startswith(("rt_", "__rcu_read"))]}
+
+
+def load_ringbench(path):
+    rows, head = [], []
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 9 and p[0] in ("watermark", "spin", "limit"):
+                rows.append({"mode": p[0], "size": int(p[1]),
+                             "records_per_s": float(p[2]), "mb_per_s": float(p[3]),
+                             "x_limit": float(p[4]), "wakeups": int(p[5]),
+                             "full_waits": int(p[6]), "loops": int(p[7]),
+                             "errors": int(p[8])})
+            elif not rows and not line.startswith("mode"):
+                head.append(line.rstrip())
+    return rows, head
+
+
+def load_consumer(path):
+    rows = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"(raw|json|text)\s+([\d.]+) Mrecords/s\s+([\d.]+) ns/record", line)
+            if m:
+                rows[m.group(1)] = {"mrecords_per_s": float(m.group(2)),
+                                    "ns_per_record": float(m.group(3))}
+    return rows
+
+
+def fmt(v, spec=".0f", none="-"):
+    return none if v is None else format(v, spec)
+
+
+def vm_table(vm, meta):
+    lines = []
+    hdr = ("%-18s %-52s %9s %9s %17s %7s %9s %9s %9s"
+           % ("config", "what", "ns/call", "added", "added range", "x floor",
+              "records", "lost", "cpu/rec"))
+    lines += [hdr, "-" * len(hdr)]
+    for name, what, floor in VM_ROWS:
+        r = vm.get(name)
+        if not r or name in ("cat_fixed", "profile"):
+            continue
+        ratio = None
+        if floor and floor in vm and vm[floor]["added_ns"] > 0:
+            ratio = r["added_ns"] / vm[floor]["added_ns"]
+        rng = ("%.0f..%.0f" % (r["added_min_ns"], r["added_max_ns"])
+               if floor else "")
+        cpu = r["reader_us_per_record"]
+        lines.append("%-18s %-52s %9.0f %9s %17s %7s %9s %9s %9s" % (
+            name, what, r["ns_per_call"],
+            fmt(r["added_ns"], "+.0f") if floor else "",
+            rng, fmt(ratio, ".2f", "") if floor else "",
+            fmt(r["records"]), fmt(r["lost"]),
+            (fmt(cpu, ".2f") + "us") if cpu is not None else "-"))
+    lines.append("")
+    lines.append("ns/call, added: medians over %s rounds (wall clock in the "
+                 "guest); added = ns/call - the baselines around it; "
+                 "x floor = added / floor_split1's added (2-CPU rows: "
+                 "floor_split1_2cpu's); records, lost: the tool's own "
+                 "accounting, summed over rounds; cpu/rec: the reader's CPU "
+                 "time per record, its fixed start/stop cost removed."
+                 % meta.get("rounds", "?"))
+    return lines
+
+
+def targets(vm, ring, cons):
+    out = []
+
+    def added(n):
+        return vm[n]["added_ns"] if n in vm else None
+
+    fl, rt = added("floor_split1"), added("ringtrace")
+    if fl and rt is not None:
+        ratio = rt / fl
+        out.append({"target": "ringtrace added cost <= 1.2x the floor's (split=1)",
+                    "value": round(ratio, 2), "met": ratio <= 1.2})
+        fl0 = added("floor_split0")
+        if fl0:
+            out.append({"target": "(same, against the split=0 floor: one kretprobe, "
+                                  "ringtrace's own mechanism)",
+                        "value": round(rt / fl0, 2), "met": rt / fl0 <= 1.2})
+        peers = [(added(p), p) for p in PEERS if added(p)]
+        if peers:
+            cheapest, who = min(peers)
+            out.append({"target": "ringtrace added cost <= 0.6x the cheapest "
+                                  "recording peer (%s)" % who,
+                        "value": round(rt / cheapest, 2), "met": rt / cheapest <= 0.6})
+    for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
+        if name in vm and vm[name]["lost"] is not None:
+            lost, rec = vm[name]["lost"], vm[name]["records"] or 0
+            out.append({"target": "0 records lost at full rate, default 1 MiB "
+                                  "buffer, %s" % label,
+                        "value": "%d lost of %d" % (lost, lost + rec),
+                        "met": lost == 0})
+    wm = [r for r in ring if r["mode"] == "watermark" and r["size"] == 64]
+    if wm:
+        out.append({"target": "host protocol, 64-byte records, watermark "
+                              "wake-ups >= 0.5x the limit",
+                    "value": wm[0]["x_limit"], "met": wm[0]["x_limit"] >= 0.5})
+    return out
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    rundir = sys.argv[1]
+    result = {"rundir": os.path.abspath(rundir)}
+    lines = []
+    vm, meta = {}, {}
+    vmres = os.path.join(rundir, "vm", "results.txt")
+    if os.path.exists(vmres):
+        runs, meta = load_vm(vmres)
+        if runs:
+            meta.setdefault("calls", runs[0].get("calls"))
+            meta.setdefault("reps", runs[0].get("reps"))
+            meta["rounds"] = 1 + max(int(r["round"]) for r in runs
+                                     if r["config"] != "baseline")
+        vm = combine_vm(runs)
+        result["vm"] = vm
+        result["vm_meta"] = meta
+        lines.append("== In the VM (QEMU TCG, 2 vCPUs): read(fd, buf, 64) on "
+                     "/dev/zero, %s calls x %s repetitions per run =="
+                     % (meta.get("calls", "?"), meta.get("reps", "?")))
+        lines += vm_table(vm, meta)
+        lines.append("")
+    prof = os.path.join(rundir, "vm", "logs", "profile.txt")
+    if vm.get("profile") and os.path.exists(prof):
+        p = load_profile(prof, vm["baseline"]["ns_per_call"])
+        if p:
+            result["profile"] = p
+            lines.append("== Where the workload's time goes under ringtrace "
+                         "(perf cpu-clock samples of the workload; ns/call "
+                         "scaled so that the read() itself = the baseline's "
+                         "%.0f ns) ==" % p["baseline_ns_per_call"])
+            for g in p["groups"]:
+                lines.append("  %-58s %5.1f%%  %6.0f ns/call"
+                             % (g["what"], 100 * g["share"], g["ns_per_call"]))
+            lines.append("  of which ringtrace's own functions:")
+            for t in p["top"]:
+                lines.append("    %-56s %5.1f%%  %6.0f ns/call"
+                             % (t["symbol"], 100 * t["share"], t["ns_per_call"]))
+            lines.append("")
+    ring, head = [], []
+    rb = os.path.join(rundir, "ringbench.txt")
+    if os.path.exists(rb):
+        ring, head = load_ringbench(rb)
+        result["host_ring"] = ring
+        lines.append("== On the host: the ring protocol, producer thread -> "
+                     "consumer thread ==")
+        with open(rb) as f:
+            lines += [l.rstrip() for l in f]
+        lines.append("")
+    cons = {}
+    bc = os.path.join(rundir, "bench_consumer.txt")
+    if os.path.exists(bc):
+        cons = load_consumer(bc)
+        result["host_consumer"] = cons
+        lines.append("== On the host: consumer cost per output format "
+                     "(user/bench/bench_consumer) ==")
+        with open(bc) as f:
+            lines += [l.rstrip() for l in f if l.strip()]
+        lines.append("")
+    if vm:
+        lines.append("== Consumer (ringtrace-cat) CPU time per record in the "
+                     "VM, at the workload's full rate ==")
+        for n, what in (("ringtrace", "raw to a tmpfs file (-a)"),
+                        ("ringtrace_2cpu", "raw to tmpfs, 2 busy CPUs"),
+                        ("cat_raw", "raw to /dev/null"),
+                        ("cat_text", "text to /dev/null"),
+                        ("cat_json", "JSON to /dev/null")):
+            r = vm.get(n)
+            if r and r["reader_us_per_record"] is not None:
+                lines.append("  %-26s %6.2f us/record (user %.2f + system "
+                             "%.2f; fixed cost %.0f ms removed; %d records, "
+                             "%s lost)" % (what, r["reader_us_per_record"],
+                                           r["reader_user_us_per_record"],
+                                           r["reader_sys_us_per_record"],
+                                           r["reader_fixed_ms"], r["records"],
+                                           fmt(r["lost"])))
+        lines.append("")
+    tg = targets(vm, ring, cons)
+    result["targets"] = tg
+    if tg:
+        lines.append("== Targets ==")
+        for t in tg:
+            lines.append("  %-4s %-78s %s" % ("MET" if t["met"] else "NOT",
+                                              t["target"], t["value"]))
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(rundir, "table.txt"), "w") as f:
+        f.write(text)
+    with open(os.path.join(rundir, "results.json"), "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
