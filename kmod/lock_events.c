@@ -77,9 +77,9 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 	struct rt_ring *ring;
 	int cpu;
 
+	/* Also the RCU read-side section for the session walk. */
 	preempt_disable_notrace();
 	cpu = smp_processor_id();
-	rcu_read_lock();
 	rt_for_each_active_session(s) {
 		if (!(s->events & event) || !cpumask_test_cpu(cpu, s->cpus) ||
 		    !rt_lock_over_threshold(s, wait_ns, hold_ns) ||
@@ -92,7 +92,6 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 			     flags);
 		rt_ring_commit(ring);
 	}
-	rcu_read_unlock();
 	preempt_enable_notrace();
 }
 

@@ -98,7 +98,7 @@ static int rt_vfs_read_return(struct kretprobe_instance *ri,
 	struct rt_session *s;
 	struct rt_ring *ring;
 
-	rcu_read_lock();
+	/* Preemption is disabled here: the RCU section for the walk. */
 	rt_for_each_active_session(s) {
 		if (!(s->events & RINGTRACE_EVENT_VFS_READ) ||
 		    now - call->ts < s->min_latency_ns ||
@@ -111,7 +111,6 @@ static int rt_vfs_read_return(struct kretprobe_instance *ri,
 		rt_vfs_read_fill(rec, call, now, cpu, ret);
 		rt_ring_commit(ring);
 	}
-	rcu_read_unlock();
 	return 0;
 }
 

@@ -131,6 +131,17 @@ struct page *rt_ring_map_page(struct rt_ring *ring, unsigned long pgoff)
 	return ring->data_pages[pgoff - 1];
 }
 
+/* Statistics for the reader; the kernel never reads them back. */
+static void rt_ring_put_counts(struct rt_ring *ring)
+{
+	struct ringtrace_mmap_page *pg = ring->page;
+
+	WRITE_ONCE(pg->records, local64_read(&ring->records));
+	WRITE_ONCE(pg->lost, local64_read(&ring->lost));
+	WRITE_ONCE(pg->bytes, local64_read(&ring->bytes));
+	WRITE_ONCE(pg->lost_pending, local_read(&ring->lost_pending));
+}
+
 /*
  * Make everything reserved so far visible to the reader. Only the outermost
  * writer on this CPU publishes: a nested (interrupt) writer's record lies
@@ -164,15 +175,17 @@ again:
 	WRITE_ONCE(pg->data_head, head);
 	ring->published = head;
 
-	/* Statistics for the reader; the kernel never reads them back. */
-	WRITE_ONCE(pg->records, local64_read(&ring->records));
-	WRITE_ONCE(pg->lost, local64_read(&ring->lost));
-	WRITE_ONCE(pg->bytes, local64_read(&ring->bytes));
-	WRITE_ONCE(pg->lost_pending, local_read(&ring->lost_pending));
-
+	/*
+	 * The reader is woken, or records are being dropped: refresh the
+	 * page's statistics. Not on every record: the stores cost more
+	 * than the rest of the publication.
+	 */
 	if (unlikely(head - ring->wakeup_head >= ring->watermark)) {
 		ring->wakeup_head = head;
+		rt_ring_put_counts(ring);
 		irq_work_queue(&ring->wakeup_work);
+	} else if (unlikely(local_read(&ring->lost_pending))) {
+		rt_ring_put_counts(ring);
 	}
 
 	/*
@@ -303,6 +316,7 @@ void rt_ring_stop(struct rt_ring *ring, u64 ts)
 		local_set(&ring->head, offset + lost_size);
 	}
 	rt_ring_commit(ring);
+	rt_ring_put_counts(ring);
 }
 
 /* data_tail is untrusted: these only decide whether to wake a reader. */

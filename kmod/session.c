@@ -60,23 +60,6 @@ bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
 	return found;
 }
 
-/* Does any enabled session want @event from @task? Probe context. */
-bool rt_sessions_want(u64 event, struct task_struct *task)
-{
-	struct rt_session *s;
-	bool wanted = false;
-
-	rcu_read_lock();
-	rt_for_each_active_session(s) {
-		if ((s->events & event) && rt_session_wants_task(s, task)) {
-			wanted = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return wanted;
-}
-
 /*
  * While enabled, wake readers at least every flush_ms when anything is
  * unread, so a trickle of records below the watermark is never stranded.

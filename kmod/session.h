@@ -52,7 +52,13 @@ struct rt_session {
 
 extern struct list_head rt_active_sessions;
 
-/* Probes: walk the sessions under rcu_read_lock(). */
+/*
+ * Probes walk the sessions with preemption disabled, which kprobe,
+ * kretprobe and tracepoint handlers already are: that is an RCU read-side
+ * critical section (RCU-sched, which synchronize_rcu() in
+ * rt_session_disable() waits for), so the hot paths need no
+ * rcu_read_lock() call, which PREEMPT_RCU kernels make out of line.
+ */
 #define rt_for_each_active_session(s) \
 	list_for_each_entry_rcu(s, &rt_active_sessions, node)
 
@@ -71,7 +77,6 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
 __poll_t rt_session_poll_mask(struct rt_session *s);
 
 bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor);
-bool rt_sessions_want(u64 event, struct task_struct *task);
 
 /* Does @s want events caused by @task? Cheap unless following children. */
 static __always_inline bool rt_session_wants_task(const struct rt_session *s,
@@ -85,6 +90,17 @@ static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 		return true;
 	return (s->flags & RINGTRACE_CFG_INHERIT) &&
 	       rt_task_descends_from(task, s->pid);
+}
+
+/* Does any enabled session want @event from @task? Preemption disabled. */
+static __always_inline bool rt_sessions_want(u64 event, struct task_struct *task)
+{
+	struct rt_session *s;
+
+	rt_for_each_active_session(s)
+		if ((s->events & event) && rt_session_wants_task(s, task))
+			return true;
+	return false;
 }
 
 /*

@@ -79,7 +79,7 @@ static const char usage_text[] =
 "  -d, --duration SECONDS    stop after this long (fractions and units ok: 2.5, 500ms)\n"
 "\n"
 "Buffering:\n"
-"      --buffer-size SIZE    per-CPU ring, a power of two of pages (default 1M; 64K, 4M)\n"
+"      --buffer-size SIZE    per-CPU ring, a power of two of pages (default 4M; 64K, 1M)\n"
 "      --watermark SIZE      wake up once a ring holds this much (default: half)\n"
 "      --flush-interval DUR  wake up at least this often when data waits (default 100ms)\n"
 "      --reorder-window MS   hold records this long to merge CPUs in time order\n"

@@ -69,9 +69,10 @@ struct ringtrace_mmap_page {
 	__u32	cpu;			/* CPU whose events this ring holds */
 	__u32	flags;			/* RINGTRACE_PAGE_* */
 	/*
-	 * Cumulative counters, updated by the outermost writer each time it
-	 * publishes data_head (and on disable). records + lost == produced:
-	 * every event that passed the session's filters on this CPU.
+	 * Cumulative counters, refreshed when the reader is woken for the
+	 * watermark, while records are being dropped, and on DISABLE (exact
+	 * from then on). records + lost == produced: every event that
+	 * passed the session's filters on this CPU.
 	 */
 	__u64	records;		/* records written (LOST records excluded) */
 	__u64	lost;			/* records dropped because the ring was full */

@@ -19,7 +19,7 @@
 #include "ringtrace/cpuset.h"
 #include "ringtrace/merge.h"
 
-#define RT_DEFAULT_BUFFER_BYTES	(1u << 20)	/* per-CPU data area */
+#define RT_DEFAULT_BUFFER_BYTES	(4u << 20)	/* per-CPU data area */
 
 /* What a tool asks for; turned into struct ringtrace_config. */
 struct rt_session_opts {
