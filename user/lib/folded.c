@@ -11,8 +11,6 @@
 #include "ringtrace/folded.h"
 #include "ringtrace/sys.h"
 
-/* Callchain entries at or above this are PERF_CONTEXT_* markers. */
-#define CONTEXT_MARKERS	((uint64_t)-4095)
 
 int rt_folded_init(struct rt_folded *f)
 {
@@ -61,7 +59,7 @@ static uint32_t stack_of(const struct rt_event *ev, uint64_t *out,
 	for (uint32_t i = 0; i < s->nr_frames; i++) {
 		uint64_t ip = rt_sample_frame(s, i);
 
-		if (ip >= CONTEXT_MARKERS) {
+		if (rt_sample_frame_is_marker(ip)) {
 			in_kernel = ip != (uint64_t)PERF_CONTEXT_USER;
 			continue;
 		}

@@ -96,8 +96,6 @@ static char *lost(char *p, const struct rt_event *ev)
 	return p;
 }
 
-/* Callchain entries at or above this are PERF_CONTEXT_* markers. */
-#define CONTEXT_MARKERS	((uint64_t)-4095)
 
 static char *hex_string(char *p, uint64_t v)
 {
@@ -110,7 +108,8 @@ static char *hex_string(char *p, uint64_t v)
 static char *sample(char *p, const struct rt_event *ev)
 {
 	const struct rt_sample_event *s = &ev->u.sample;
-	uint32_t printed = 0;
+	uint32_t printed = 0, i = 0;
+	uint64_t ip;
 
 	p = common(p, "sample", 6, ev);
 	p = task(p, ev);
@@ -121,12 +120,8 @@ static char *sample(char *p, const struct rt_event *ev)
 	if (!s->frames)
 		return p;
 	p = RT_FMT_LIT(p, ",\"callchain\":[");
-	for (uint32_t i = 0; i < s->nr_frames &&
-			     printed < RT_SAMPLE_MAX_PRINTED_FRAMES; i++) {
-		uint64_t ip = rt_sample_frame(s, i);
-
-		if (ip >= CONTEXT_MARKERS)
-			continue;
+	while (printed < RT_SAMPLE_MAX_PRINTED_FRAMES &&
+	       rt_sample_next_frame(s, &i, &ip)) {
 		if (printed++)
 			*p++ = ',';
 		p = hex_string(p, ip);

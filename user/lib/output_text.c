@@ -94,12 +94,10 @@ static char *lock_fields(char *p, const struct rt_lock_event *l)
 	return p;
 }
 
-/* Callchain entries at or above this are PERF_CONTEXT_* markers. */
-#define CONTEXT_MARKERS	((uint64_t)-4095)
-
 static char *sample_fields(char *p, const struct rt_sample_event *s)
 {
-	uint32_t printed = 0;
+	uint32_t printed = 0, i = 0;
+	uint64_t ip;
 
 	p = RT_FMT_LIT(p, "sample: event=");
 	p = rt_fmt_lit(p, s->event, strnlen(s->event, 32));
@@ -108,12 +106,8 @@ static char *sample_fields(char *p, const struct rt_sample_event *s)
 	if (!s->frames)
 		return p;
 	p = RT_FMT_LIT(p, " callchain=");
-	for (uint32_t i = 0; i < s->nr_frames &&
-			     printed < RT_SAMPLE_MAX_PRINTED_FRAMES; i++) {
-		uint64_t ip = rt_sample_frame(s, i);
-
-		if (ip >= CONTEXT_MARKERS)
-			continue;
+	while (printed < RT_SAMPLE_MAX_PRINTED_FRAMES &&
+	       rt_sample_next_frame(s, &i, &ip)) {
 		if (printed++)
 			*p++ = ',';
 		p = rt_fmt_hex(p, ip);

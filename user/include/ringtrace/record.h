@@ -80,6 +80,29 @@ static inline uint64_t rt_sample_frame(const struct rt_sample_event *s,
 	return v;
 }
 
+/* Callchain entries at or above this are PERF_CONTEXT_* markers. */
+#define RT_PERF_CONTEXT_MARKERS	((uint64_t)-4095)
+
+static inline bool rt_sample_frame_is_marker(uint64_t ip)
+{
+	return ip >= RT_PERF_CONTEXT_MARKERS;
+}
+
+/*
+ * The next real frame of @s at or after entry *@i, PERF_CONTEXT_* markers
+ * skipped; false once there is none.
+ */
+static inline bool rt_sample_next_frame(const struct rt_sample_event *s,
+					uint32_t *i, uint64_t *ip)
+{
+	while (*i < s->nr_frames) {
+		*ip = rt_sample_frame(s, (*i)++);
+		if (!rt_sample_frame_is_marker(*ip))
+			return true;
+	}
+	return false;
+}
+
 struct rt_counter_value;
 
 /*
