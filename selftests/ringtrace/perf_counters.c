@@ -46,24 +46,6 @@ static int touch(long pages)
 	return 0;
 }
 
-static uint64_t cputime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int burn(long ms)
-{
-	uint64_t end = cputime_ns() + (uint64_t)ms * 1000000;
-	volatile uint64_t x = 0;
-
-	while (cputime_ns() < end)
-		for (int i = 0; i < 10000; i++)
-			x += (uint64_t)i;
-	return 0;
-}
 
 static int touch_child(void *arg)
 {
@@ -76,8 +58,8 @@ static int burn_child(void *arg)
 	int fd = (int)(intptr_t)arg;
 	uint64_t t;
 
-	burn(BURN_MS);
-	t = cputime_ns();
+	st_burn_cpu(BURN_MS);
+	t = st_cputime_ns();
 	return write(fd, &t, sizeof(t)) == sizeof(t) ? 0 : 3;
 }
 
@@ -306,7 +288,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--touch"))
 		return touch(atol(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "--burn"))
-		return burn(atol(argv[2]));
+		return st_burn_cpu(atol(argv[2]));
 
 	tap_plan(10);
 	test_page_faults();

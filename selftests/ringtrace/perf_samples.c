@@ -33,24 +33,6 @@
 #define CAT		"../../user/ringtrace-cat"
 #define WORK_ROUNDS	30
 
-static uint64_t cputime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int burn(long ms)
-{
-	uint64_t end = cputime_ns() + (uint64_t)ms * 1000000;
-	volatile uint64_t x = 0;
-
-	while (cputime_ns() < end)
-		for (int i = 0; i < 10000; i++)
-			x += (uint64_t)i;
-	return 0;
-}
 
 /* Reads and CPU bursts, alternating: both kinds of record, interleaved. */
 static int work(int rounds)
@@ -63,7 +45,7 @@ static int work(int rounds)
 	for (int i = 0; i < rounds; i++) {
 		if (read(fd, buf, sizeof(buf)) != sizeof(buf))
 			return 3;
-		burn(10);
+		st_burn_cpu(10);
 	}
 	close(fd);
 	return 0;
@@ -219,7 +201,7 @@ static int burn_child(void *arg)
 {
 	if (!st_pin(0))
 		return 5;
-	return burn((long)(intptr_t)arg);
+	return st_burn_cpu((long)(intptr_t)arg);
 }
 
 struct lost_seen {
@@ -413,7 +395,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--work"))
 		return work(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "--burn"))
-		return st_pin(0) ? burn(atol(argv[2])) : 5;	/* see burn_child() */
+		return st_pin(0) ? st_burn_cpu(atol(argv[2])) : 5;	/* see burn_child() */
 
 	self = realpath(argv[0], NULL);
 	tap_plan(11);

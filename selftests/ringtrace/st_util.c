@@ -227,3 +227,22 @@ const char *st_ko(const char *rel)
 	snprintf(path, sizeof(path), "%s/%s", root && *root ? root : "../..", rel);
 	return path;
 }
+
+uint64_t st_cputime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int st_burn_cpu(long ms)
+{
+	uint64_t end = st_cputime_ns() + (uint64_t)ms * 1000000;
+	volatile uint64_t x = 0;
+
+	while (st_cputime_ns() < end)
+		for (int i = 0; i < 10000; i++)
+			x += (uint64_t)i;
+	return 0;
+}

@@ -86,6 +86,11 @@ bool st_pin(int cpu);
  */
 const char *st_ko(const char *rel);
 
+/* This process's CPU time (CLOCK_PROCESS_CPUTIME_ID), in ns. */
+uint64_t st_cputime_ns(void);
+/* Spin for @ms of CPU time; returns 0 (usable as a st_child_start() fn body). */
+int st_burn_cpu(long ms);
+
 /* CLOCK_MONOTONIC in ns: the clock records are stamped with. */
 uint64_t st_now_ns(void);
 
