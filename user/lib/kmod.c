@@ -113,22 +113,34 @@ int rt_kmod_load(const char *path, const char *options, char *msg, size_t len)
 	return ret;
 }
 
-int rt_kmod_unload(char *msg, size_t len)
+/* A libkmod context and the ringtrace module in it; 0 or -errno + @msg. */
+static int lookup_ringtrace(struct kmod_ctx **ctx, struct kmod_module **mod,
+			    char *msg, size_t len)
 {
-	struct kmod_ctx *ctx = rt_sys_kmod.new_ctx(NULL, NULL);
-	struct kmod_module *mod;
-	int ret, refs;
+	int ret;
 
-	if (!ctx) {
+	*ctx = rt_sys_kmod.new_ctx(NULL, NULL);
+	if (!*ctx) {
 		snprintf(msg, len, "cannot initialise libkmod");
 		return -ENOMEM;
 	}
-	ret = rt_sys_kmod.new_from_name(ctx, RT_KMOD_NAME, &mod);
+	ret = rt_sys_kmod.new_from_name(*ctx, RT_KMOD_NAME, mod);
 	if (ret < 0) {
-		rt_sys_kmod.unref_ctx(ctx);
+		rt_sys_kmod.unref_ctx(*ctx);
 		snprintf(msg, len, "cannot look up ringtrace: %s", strerror(-ret));
-		return ret;
 	}
+	return ret;
+}
+
+int rt_kmod_unload(char *msg, size_t len)
+{
+	struct kmod_ctx *ctx;
+	struct kmod_module *mod;
+	int ret, refs;
+
+	ret = lookup_ringtrace(&ctx, &mod, msg, len);
+	if (ret < 0)
+		return ret;
 	refs = rt_sys_kmod.refcnt(mod);
 	ret = rt_sys_kmod.remove(mod, 0);
 	rt_sys_kmod.unref(mod);
@@ -158,22 +170,15 @@ int rt_kmod_unload(char *msg, size_t len)
 
 int rt_kmod_status(struct rt_kmod_status *st, char *msg, size_t len)
 {
-	struct kmod_ctx *ctx = rt_sys_kmod.new_ctx(NULL, NULL);
+	struct kmod_ctx *ctx;
 	struct kmod_module *mod;
 	int state, ret;
 
 	memset(st, 0, sizeof(*st));
 	st->refcnt = -1;
-	if (!ctx) {
-		snprintf(msg, len, "cannot initialise libkmod");
-		return -ENOMEM;
-	}
-	ret = rt_sys_kmod.new_from_name(ctx, RT_KMOD_NAME, &mod);
-	if (ret < 0) {
-		rt_sys_kmod.unref_ctx(ctx);
-		snprintf(msg, len, "cannot look up ringtrace: %s", strerror(-ret));
+	ret = lookup_ringtrace(&ctx, &mod, msg, len);
+	if (ret < 0)
 		return ret;
-	}
 	state = rt_sys_kmod.initstate(mod);
 	if (state >= 0) {
 		st->loaded = true;
