@@ -3,7 +3,7 @@
  * The ring protocol on the host, no VM: one producer thread that writes
  * records the way kmod/ring.c does, one consumer thread on the other core
  * that reads them the way ringtrace-cat --raw does (the library's own
- * cursor, user/lib/ring.c, and raw output path), and the physical limit
+ * cursor, user/lib/ring/ring.c, and raw output path), and the physical limit
  * measured in the same run through the same buffer.
  *
  *   ringbench [-b BYTES_PER_CASE] [-r REPS] [-s SIZE,...] [-R RING_BYTES]
@@ -588,7 +588,7 @@ int main(int argc, char **argv)
 	pin(consumer_cpu);
 
 	printf("ring protocol, host: producer on CPU %d (kmod/ring.c model), "
-	       "consumer on CPU %d (user/lib/ring.c + raw output to /dev/null)\n",
+	       "consumer on CPU %d (user/lib/ring/ring.c + raw output to /dev/null)\n",
 	       producer_cpu, consumer_cpu);
 	printf("ring %llu KiB, watermark %llu KiB, %llu MiB per run, %d runs "
 	       "per mode, modes interleaved; records/s: the %s run; x limit: "

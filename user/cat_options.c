@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ringtrace-cat's option parsing and checking (see cat_options.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ringtrace.h>
+
+#include "cat_options.h"
+#include "ringtrace/parse.h"
+
+static const char usage_text[] =
+"Usage: " PROG " [OPTIONS] [-- COMMAND [ARGS...]]\n"
+"       " PROG " -i FILE [--json] [-o FILE]\n"
+"\n"
+"Stream ringtrace records (one vfs_read per line by default) until Ctrl-C.\n"
+"With nothing selected it traces the whole system.\n"
+"\n"
+"What to trace:\n"
+"  -a, --all-cpus            system-wide (the default when nothing is selected)\n"
+"  -p, --pid PID             process PID and its descendants\n"
+"  -C, --cpu LIST            only these CPUs, e.g. 0,2-3\n"
+"  -e, --events LIST         vfs_read (default), lock, lock_contention\n"
+"      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
+"      --include-self        also trace " PROG "'s own reads\n"
+"  -- COMMAND [ARGS]         run COMMAND, held until tracing is enabled so its\n"
+"                            very first reads are seen; trace it and its children,\n"
+"                            stop when it exits, exit with its exit status\n"
+"\n"
+"How long:\n"
+"  -d, --duration SECONDS    stop after this long (fractions and units ok: 2.5, 500ms)\n"
+"\n"
+"Buffering:\n"
+"      --buffer-size SIZE    per-CPU ring, a power of two of pages (default 4M; 64K, 1M)\n"
+"      --watermark SIZE      wake up once a ring holds this much (default: half)\n"
+"      --flush-interval DUR  wake up at least this often when data waits (default 100ms)\n"
+"      --reorder-window MS   hold records this long to merge CPUs in time order\n"
+"                            (default 20; a unit is accepted: 5ms)\n"
+"\n"
+"perf_event_open alongside (merged into the same stream by time):\n"
+"      --counters LIST       count these (perf's names, or 'default'): per CPU\n"
+"                            with -a/-C, per process with -p or a COMMAND;\n"
+"                            a perf-stat-like summary at the end\n"
+"      --interval MS         also a counters record every MS (units ok: 1s)\n"
+"      --sample EVENT[:HZ]   sample cpu-clock or task-clock HZ times a second\n"
+"                            (default 1000) into perf rings read like ours\n"
+"  -g, --callchain           samples carry their call chain\n"
+"      --sample-buffer SIZE  perf ring per CPU, power-of-two pages (default 256K)\n"
+"      --folded              print the samples as folded stacks at the end\n"
+"                            (for flamegraph.pl), instead of the stream\n"
+"\n"
+"Output:\n"
+"  -o, --output FILE         write to FILE instead of standard output\n"
+"      --json                one JSON object per line\n"
+"      --raw                 binary raw file for later -i (needs -o or a pipe)\n"
+"  -i, --input FILE          decode a raw file instead of tracing\n"
+"  -q, --quiet               no summary on standard error\n"
+"  -v, --verbose             per-CPU counts and kernel totals in the summary\n"
+"  -h, --help                this help\n"
+"      --version             version and ABI\n"
+"\n"
+"Exit status: 0 done (Ctrl-C and SIGTERM included), 1 could not trace,\n"
+"2 bad usage, 3 corrupt data; with COMMAND, the command's exit status.\n"
+"See ringtrace-cat(1) for the output formats.\n";
+
+enum {
+	OPT_MIN_LATENCY = 256,
+	OPT_BUFFER_SIZE,
+	OPT_WATERMARK,
+	OPT_FLUSH,
+	OPT_WINDOW,
+	OPT_JSON,
+	OPT_RAW,
+	OPT_SELF,
+	OPT_VERSION,
+	OPT_COUNTERS,
+	OPT_INTERVAL,
+	OPT_SAMPLE,
+	OPT_SAMPLE_BUFFER,
+	OPT_FOLDED,
+};
+
+static const struct option long_options[] = {
+	{ "all-cpus",		no_argument,		NULL, 'a' },
+	{ "pid",		required_argument,	NULL, 'p' },
+	{ "cpu",		required_argument,	NULL, 'C' },
+	{ "events",		required_argument,	NULL, 'e' },
+	{ "min-latency",	required_argument,	NULL, OPT_MIN_LATENCY },
+	{ "include-self",	no_argument,		NULL, OPT_SELF },
+	{ "duration",		required_argument,	NULL, 'd' },
+	{ "buffer-size",	required_argument,	NULL, OPT_BUFFER_SIZE },
+	{ "watermark",		required_argument,	NULL, OPT_WATERMARK },
+	{ "flush-interval",	required_argument,	NULL, OPT_FLUSH },
+	{ "reorder-window",	required_argument,	NULL, OPT_WINDOW },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "json",		no_argument,		NULL, OPT_JSON },
+	{ "raw",		no_argument,		NULL, OPT_RAW },
+	{ "input",		required_argument,	NULL, 'i' },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "verbose",		no_argument,		NULL, 'v' },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, OPT_VERSION },
+	{ "counters",		required_argument,	NULL, OPT_COUNTERS },
+	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
+	{ "sample",		required_argument,	NULL, OPT_SAMPLE },
+	{ "callchain",		no_argument,		NULL, 'g' },
+	{ "sample-buffer",	required_argument,	NULL, OPT_SAMPLE_BUFFER },
+	{ "folded",		no_argument,		NULL, OPT_FOLDED },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+	exit(EXIT_USAGE);
+}
+
+static int parse_events(const char *list, uint64_t *events)
+{
+	static const struct {
+		const char	*name;
+		uint64_t	bit;
+	} names[] = {
+		{ "vfs_read",		RINGTRACE_EVENT_VFS_READ },
+		{ "lock",		RINGTRACE_EVENT_LOCK },
+		{ "lock_contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
+		{ "lock-contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
+	};
+	const char *p = list;
+
+	*events = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		size_t i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i].name) == len &&
+			    !strncmp(p, names[i].name, len))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			usage_error("unknown event '%.*s' (known: vfs_read, lock, "
+				    "lock_contention)", (int)len, p);
+		*events |= names[i].bit;
+		p += len + (p[len] == ',');
+	}
+	if (!*events)
+		usage_error("-e needs at least one event");
+	return 0;
+}
+
+static uint64_t duration_arg(const char *opt, const char *arg,
+			     int (*parse)(const char *, uint64_t *, char *, size_t))
+{
+	char err[256];
+	uint64_t ns;
+
+	if (parse(arg, &ns, err, sizeof(err)))
+		usage_error("%s: %s", opt, err);
+	return ns;
+}
+
+static uint64_t size_arg(const char *opt, const char *arg, uint64_t max)
+{
+	char err[256];
+	uint64_t bytes;
+
+	if (rt_parse_size(arg, &bytes, err, sizeof(err)))
+		usage_error("%s: %s", opt, err);
+	if (bytes > max)
+		usage_error("%s: %s is too large", opt, arg);
+	return bytes;
+}
+
+/* --reorder-window, --interval: milliseconds, or any duration with a unit. */
+static uint64_t ms_arg(const char *opt, const char *arg)
+{
+	char with_unit[64];
+	size_t len = strlen(arg);
+
+	if (len && len < sizeof(with_unit) - 2 &&
+	    (arg[len - 1] >= '0' && arg[len - 1] <= '9')) {
+		snprintf(with_unit, sizeof(with_unit), "%sms", arg);
+		return duration_arg(opt, with_unit, rt_parse_duration);
+	}
+	return duration_arg(opt, arg, rt_parse_duration);
+}
+
+static int32_t pid_arg(const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v <= 0 || v > INT32_MAX)
+		usage_error("-p: '%s' is not a process id", arg);
+	return (int32_t)v;
+}
+
+static void check_buffer_size(const char *opt, uint64_t bytes)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t pages;
+
+	if (page <= 0)
+		return;		/* the session checks it against the module */
+	pages = bytes / (uint64_t)page;
+	if (bytes % (uint64_t)page || !pages || (pages & (pages - 1)))
+		usage_error("%s %llu: must be a power-of-two number "
+			    "of %ld-byte pages, e.g. 64K, 1M, 4M", opt,
+			    (unsigned long long)bytes, page);
+}
+
+/* -g and --sample-buffer apply to --sample, whatever the order given. */
+static void check_perf_options(struct options *o)
+{
+	struct rt_perf_session_opts *p = &o->perf;
+
+	if (!p->sample && (o->callchain || o->sample_buffer || o->folded))
+		usage_error("%s needs --sample", o->folded ? "--folded" :
+			    o->sample_buffer ? "--sample-buffer" : "-g");
+	if (o->folded && (o->json || o->raw))
+		usage_error("--folded is an output format: not with %s",
+			    o->json ? "--json" : "--raw");
+	p->sample_spec.callchain = o->callchain;
+	if (o->sample_buffer)
+		p->sample_spec.buffer_bytes = o->sample_buffer;
+	if (p->interval_ns && !p->counters)
+		usage_error("--interval needs --counters");
+	if ((p->sample || p->counters) && (o->raw || o->input))
+		usage_error("--counters and --sample print through the merge: "
+			    "they cannot be used with %s",
+			    o->raw ? "--raw" : "-i");
+	p->window_ns = o->window_ns;
+}
+
+void cat_parse_options(int argc, char **argv, struct options *o)
+{
+	char err[256];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->session.pid = -1;
+	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
+
+	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhg", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->system_wide = true;
+			break;
+		case 'p':
+			o->session.pid = pid_arg(optarg);
+			o->pid_given = true;
+			break;
+		case 'C':
+			if (rt_cpuset_parse(&o->session.cpus, optarg, err,
+					    sizeof(err)))
+				usage_error("-C: %s", err);
+			o->session.cpus_given = true;
+			break;
+		case 'e':
+			parse_events(optarg, &o->session.events);
+			o->events_given = true;
+			break;
+		case OPT_MIN_LATENCY:
+			o->session.min_latency_ns =
+				duration_arg("--min-latency", optarg,
+					     rt_parse_duration);
+			break;
+		case OPT_SELF:
+			o->session.include_self = true;
+			break;
+		case 'd':
+			o->duration_ns = duration_arg("-d", optarg,
+						      rt_parse_seconds);
+			if (!o->duration_ns)
+				usage_error("-d: the duration must be more than 0");
+			break;
+		case OPT_BUFFER_SIZE:
+			o->session.buffer_bytes = size_arg("--buffer-size",
+							   optarg, 1ull << 40);
+			check_buffer_size("--buffer-size",
+					  o->session.buffer_bytes);
+			break;
+		case OPT_WATERMARK:
+			o->session.watermark_bytes =
+				(uint32_t)size_arg("--watermark", optarg,
+						   UINT32_MAX);
+			break;
+		case OPT_FLUSH: {
+			uint64_t ns = duration_arg("--flush-interval", optarg,
+						   rt_parse_duration);
+
+			if (ns < 1000000 || ns / 1000000 > UINT32_MAX)
+				usage_error("--flush-interval: must be at least 1ms");
+			o->session.flush_ms = (uint32_t)(ns / 1000000);
+			break;
+		}
+		case OPT_WINDOW:
+			o->window_ns = ms_arg("--reorder-window", optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_RAW:
+			o->raw = true;
+			break;
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case OPT_COUNTERS: {
+			struct rt_counters probe;
+			char names[1024];	/* the message lists every name */
+
+			/* Check the names now: a typo is a usage error. */
+			if (rt_counters_parse(&probe, optarg, names,
+					      sizeof(names)))
+				usage_error("--counters: %s", names);
+			o->perf.counters = optarg;
+			break;
+		}
+		case OPT_INTERVAL:
+			o->perf.interval_ns = ms_arg("--interval", optarg);
+			if (o->perf.interval_ns < RT_PERF_MIN_INTERVAL_NS)
+				usage_error("--interval: at least 10ms");
+			break;
+		case OPT_SAMPLE:
+			if (rt_perf_sample_parse(optarg, &o->perf.sample_spec,
+						 err, sizeof(err)))
+				usage_error("--sample: %s", err);
+			o->perf.sample = true;
+			break;
+		case 'g':
+			o->callchain = true;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
+		case OPT_SAMPLE_BUFFER:
+			o->sample_buffer = size_arg("--sample-buffer", optarg,
+						    1ull << 32);
+			check_buffer_size("--sample-buffer", o->sample_buffer);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(EXIT_OK);
+		case OPT_VERSION:
+			printf(PROG " %s (ringtrace ABI %d)\n", RINGTRACE_VERSION,
+			       RINGTRACE_ABI_VERSION);
+			exit(EXIT_OK);
+		default:
+			fprintf(stderr, "Try '" PROG " --help' for more "
+				"information.\n");
+			exit(EXIT_USAGE);
+		}
+	}
+	if (optind < argc)
+		o->command = &argv[optind];
+	check_perf_options(o);
+
+	if (o->json && o->raw)
+		usage_error("--json and --raw are alternatives: pick one");
+	if (o->input) {
+		if (o->pid_given || o->session.cpus_given || o->system_wide ||
+		    o->events_given || o->session.min_latency_ns ||
+		    o->duration_ns || o->session.buffer_bytes ||
+		    o->session.watermark_bytes || o->session.flush_ms ||
+		    o->command)
+			usage_error("-i decodes a file: tracing options and a "
+				    "command do not apply");
+		if (o->raw)
+			usage_error("-i FILE is raw already: choose text or --json");
+		return;
+	}
+	if (o->pid_given && o->command)
+		usage_error("-p and a COMMAND both select what to trace: pick one");
+	if (o->system_wide && (o->pid_given || o->command))
+		usage_error("-a traces everything: it cannot be combined with %s",
+			    o->pid_given ? "-p" : "a COMMAND");
+	if (o->raw && !o->output && isatty(STDOUT_FILENO))
+		usage_error("--raw writes binary data: give -o FILE or redirect "
+			    "standard output");
+}

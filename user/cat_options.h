@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ringtrace-cat's command line: what the user asked for, parsed and
+ * checked. cat.c only wires this to libringtrace.
+ */
+#ifndef RINGTRACE_CAT_OPTIONS_H
+#define RINGTRACE_CAT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ringtrace/perf_session.h"
+#include "ringtrace/session.h"
+
+#define PROG	"ringtrace-cat"
+
+enum exit_code {
+	EXIT_OK		= 0,
+	EXIT_FAIL	= 1,	/* could not trace: module, permission, I/O */
+	EXIT_USAGE	= 2,	/* bad command line */
+	EXIT_DATA	= 3,	/* corrupt ring or raw file */
+};
+
+struct options {
+	struct rt_session_opts	session;
+	bool			system_wide;
+	bool			pid_given;
+	bool			events_given;
+	bool			json;
+	bool			raw;
+	bool			quiet;
+	bool			verbose;
+	const char		*output;
+	const char		*input;
+	uint64_t		duration_ns;
+	uint64_t		window_ns;
+	char			**command;	/* after "--", NULL-terminated */
+	struct rt_perf_session_opts perf;	/* --counters, --sample */
+	bool			callchain;	/* -g */
+	bool			folded;		/* --folded */
+	uint64_t		sample_buffer;	/* --sample-buffer; 0: default */
+};
+
+/* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */
+void cat_parse_options(int argc, char **argv, struct options *o);
+
+#endif /* RINGTRACE_CAT_OPTIONS_H */
