@@ -25,13 +25,23 @@
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
 
+/*
+ * Who may open the device is the file mode's business (root only by
+ * default; a udev rule may give it to a group). Tracing every process's
+ * reads is perf -a territory: an opener without CAP_PERFMON (or
+ * CAP_SYS_ADMIN) gets no session, only RINGTRACE_IOC_GET_INFO, so that
+ * tools can say what is loaded and why they cannot trace. Checked once,
+ * at open, against the opener's credentials, as perf_event_open() does:
+ * a descriptor handed to another process keeps what its opener had.
+ */
 static int rt_open(struct inode *inode, struct file *file)
 {
 	struct rt_session *s;
 
-	/* Tracing every process's reads is perf -a territory. */
-	if (!perfmon_capable())
-		return -EACCES;
+	if (!perfmon_capable()) {
+		file->private_data = NULL;
+		return nonseekable_open(inode, file);
+	}
 
 	s = rt_session_create();
 	if (IS_ERR(s))
@@ -42,7 +52,8 @@ static int rt_open(struct inode *inode, struct file *file)
 
 static int rt_release(struct inode *inode, struct file *file)
 {
-	rt_session_destroy(file->private_data);
+	if (file->private_data)
+		rt_session_destroy(file->private_data);
 	return 0;
 }
 
@@ -180,9 +191,13 @@ static long rt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	struct rt_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
-	case RINGTRACE_IOC_GET_INFO:
+	if (cmd == RINGTRACE_IOC_GET_INFO)
 		return rt_ioctl_get_info(uarg);
+	/* Opened without CAP_PERFMON: nothing else (see rt_open()). */
+	if (!s)
+		return -EPERM;
+
+	switch (cmd) {
 	case RINGTRACE_IOC_SET_CONFIG:
 		return rt_ioctl_set_config(s, uarg);
 	case RINGTRACE_IOC_ENABLE:
@@ -202,12 +217,16 @@ static __poll_t rt_poll(struct file *file, poll_table *wait)
 {
 	struct rt_session *s = file->private_data;
 
+	if (!s)
+		return EPOLLERR;
 	poll_wait(file, &s->readers.wq, wait);
 	return rt_session_poll_mask(s);
 }
 
 static int rt_mmap(struct file *file, struct vm_area_struct *vma)
 {
+	if (!file->private_data)
+		return -EPERM;
 	return rt_mmap_ring(file->private_data, vma);
 }
 
