@@ -50,7 +50,7 @@ selftests:
 	scripts/check --vm
 
 demo:
-	scripts/demo
+	@scripts/demo
 
 bench:
 	scripts/bench
