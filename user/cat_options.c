@@ -28,6 +28,8 @@ static const char usage_text[] =
 "  -e, --events LIST         vfs_read (default), lock, lock_contention\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --include-self        also trace " PROG "'s own reads\n"
+"      --load                load ringtrace.ko first if it is not loaded (the\n"
+"                            checkout's next to this tool, else the installed one)\n"
 "  -- COMMAND [ARGS]         run COMMAND, held until tracing is enabled so its\n"
 "                            very first reads are seen; trace it and its children,\n"
 "                            stop when it exits, exit with its exit status\n"
@@ -83,6 +85,7 @@ enum {
 	OPT_SAMPLE,
 	OPT_SAMPLE_BUFFER,
 	OPT_FOLDED,
+	OPT_LOAD,
 };
 
 static const struct option long_options[] = {
@@ -111,6 +114,7 @@ static const struct option long_options[] = {
 	{ "callchain",		no_argument,		NULL, 'g' },
 	{ "sample-buffer",	required_argument,	NULL, OPT_SAMPLE_BUFFER },
 	{ "folded",		no_argument,		NULL, OPT_FOLDED },
+	{ "load",		no_argument,		NULL, OPT_LOAD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -357,6 +361,9 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_FOLDED:
 			o->folded = true;
+			break;
+		case OPT_LOAD:
+			o->load = true;
 			break;
 		case OPT_SAMPLE_BUFFER:
 			o->sample_buffer = size_arg("--sample-buffer", optarg,

@@ -3,7 +3,8 @@
 #
 # The tools as a user runs them, against the real module: ringtrace-cat
 # (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
-# SIGINT/SIGTERM stop cleanly with a summary, bad options, module missing)
+# SIGINT/SIGTERM stop cleanly with a summary, bad options, module missing,
+# --load)
 # and ringtrace-lockstat (the table, what happened during a COMMAND,
 # JSON, reset). Needs root and ringtrace.ko loaded (the runner does it).
 set -u
@@ -19,7 +20,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 16
+tap_plan 17
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -112,6 +113,20 @@ rmmod ringtrace_lockstorm
 rc=$?
 [[ $rc -eq 1 ]] && grep -q "module not loaded" "$work/nomod.err"
 tap_ok $? "module missing: a clear message, exit 1 ($(head -n1 "$work/nomod.err"))"
+# --load takes the module next to the binary: only when it is this kernel's.
+if [[ $ko == "$top" ]]; then
+	"$cat" --load -- dd if="$work/file" of=/dev/null bs=4096 status=none \
+		>"$work/load.out" 2>"$work/load.err"
+	rc=$?
+	n=$(grep -c " ino=$ino pos=" "$work/load.out")
+	[[ $rc -eq 0 && $n -eq 4 ]] && grep -q '^ringtrace-cat: loaded ' "$work/load.err" &&
+		grep -q '^ringtrace ' /proc/modules
+	tap_ok $? "--load loads the missing module, then traces (exit $rc, $n reads)" ||
+		tap_diag <"$work/load.err"
+	"$ctl" unload >/dev/null
+else
+	tap_skip "--load loads the missing module, then traces" "modules built for another kernel"
+fi
 "$ctl" load "$ko/kmod/ringtrace.ko" >/dev/null
 tap_ok $? "ringtrace-ctl loads it back"
 tap_done
