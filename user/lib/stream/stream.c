@@ -137,6 +137,12 @@ static int merge_round(struct rt_stream *st, struct rt_merge *m,
 }
 
 /* Milliseconds (rounded up, at least 1) until @when, from @now. */
+/* a + b, or UINT64_MAX ("never") where the sum would wrap. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 static int ms_until(uint64_t when, uint64_t now)
 {
 	uint64_t ms;
@@ -233,7 +239,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	}
 	st->start_ns = rt_sys.now_ns();
 	if (st->duration_ns)
-		deadline = st->start_ns + st->duration_ns;
+		deadline = add_sat(st->start_ns, st->duration_ns);
 
 	for (;;) {
 		now = rt_sys.now_ns();
@@ -255,7 +261,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 
 		timeout = -1;
 		if (res.held)
-			timeout = ms_until(res.oldest_held_ns + st->window_ns, now);
+			timeout = ms_until(add_sat(res.oldest_held_ns,
+						   st->window_ns), now);
 		if (deadline && (timeout < 0 || timeout > ms_until(deadline, now)))
 			timeout = ms_until(deadline, now);
 		if (next_tick && (timeout < 0 || timeout > ms_until(next_tick, now)))
