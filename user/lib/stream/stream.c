@@ -136,12 +136,13 @@ static int merge_round(struct rt_stream *st, struct rt_merge *m,
 	return RT_STREAM_OK;
 }
 
-/* Milliseconds (rounded up, at least 1) until @when, from @now. */
 /* a + b, or UINT64_MAX ("never") where the sum would wrap. */
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
+
+/* Milliseconds (rounded up, at least 1) until @when, from @now. */
 
 static int ms_until(uint64_t when, uint64_t now)
 {
