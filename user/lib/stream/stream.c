@@ -78,6 +78,10 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
 {
 	char why[160];
 
+	if (src->describe_error) {
+		src->describe_error(src, st->errmsg, sizeof(st->errmsg));
+		return RT_STREAM_ERR_DATA;
+	}
 	rt_ring_describe_error(&src->ring, why, sizeof(why));
 	snprintf(st->errmsg, sizeof(st->errmsg), "%s CPU %u: %s",
 		 src->label ? src->label : what, src->cpu, why);
@@ -294,8 +298,7 @@ int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 		return RT_STREAM_ERR_SYSTEM;
 	}
 	st->start_ns = rt_sys.now_ns();
-	status = merge_round(st, &m, &ctx, 0, true, &res,
-			     "corrupt records in the raw file for");
+	status = merge_round(st, &m, &ctx, 0, true, &res, "raw file");
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
 	st->lost_pending = f->pending_lost;
