@@ -251,18 +251,46 @@ static int32_t pid_arg(const char *arg)
 	return (int32_t)v;
 }
 
-static void check_buffer_size(const char *opt, uint64_t bytes)
+/* "64K", "4M", "1G": the largest binary unit that writes @bytes exactly. */
+static const char *fmt_size(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (u < 3 && bytes && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+	return buf;
+}
+
+/* Refused with the two valid sizes around it (tools.rst promises them). */
+static void check_buffer_size(const char *opt, const char *arg,
+			      uint64_t bytes)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	uint64_t pages;
+	char lo_s[32], hi_s[32];
+	uint64_t pages, lo;
 
 	if (page <= 0)
 		return;		/* the session checks it against the module */
 	pages = bytes / (uint64_t)page;
-	if (bytes % (uint64_t)page || !pages || (pages & (pages - 1)))
-		usage_error("%s %llu: must be a power-of-two number "
-			    "of %ld-byte pages, e.g. 64K, 1M, 4M", opt,
-			    (unsigned long long)bytes, page);
+	if (!(bytes % (uint64_t)page) && pages && !(pages & (pages - 1)))
+		return;
+	if (!pages)
+		usage_error("%s %s: must be a power-of-two number of %ld-byte "
+			    "pages: the smallest is %s", opt, arg, page,
+			    fmt_size(lo_s, sizeof(lo_s), (uint64_t)page));
+	for (lo = (uint64_t)page; lo <= bytes / 2; lo *= 2)
+		;
+	usage_error("%s %s: must be a power-of-two number of %ld-byte pages: "
+		    "the nearest are %s and %s", opt, arg, page,
+		    fmt_size(lo_s, sizeof(lo_s), lo),
+		    fmt_size(hi_s, sizeof(hi_s), lo * 2));
 }
 
 /* -g and --sample-buffer apply to --sample, whatever the order given. */
@@ -338,7 +366,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		case OPT_BUFFER_SIZE:
 			o->session.buffer_bytes = size_arg("--buffer-size",
 							   optarg, 1ull << 40);
-			check_buffer_size("--buffer-size",
+			check_buffer_size("--buffer-size", optarg,
 					  o->session.buffer_bytes);
 			break;
 		case OPT_WATERMARK:
@@ -412,7 +440,8 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		case OPT_SAMPLE_BUFFER:
 			o->sample_buffer = size_arg("--sample-buffer", optarg,
 						    1ull << 32);
-			check_buffer_size("--sample-buffer", o->sample_buffer);
+			check_buffer_size("--sample-buffer", optarg,
+					  o->sample_buffer);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

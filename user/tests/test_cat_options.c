@@ -5,7 +5,8 @@
  * refused with the bound they cross (they used to wrap: a huge -d stopped
  * at once, a huge window woke the reader every millisecond, a huge flush
  * interval was "less than 1ms"), and values within range are taken as
- * given. cat_parse_options() exits on a usage error, so each case runs it
+ * given; a --buffer-size that is not a power-of-two number of pages is
+ * refused with the two nearest valid sizes. cat_parse_options() exits on a usage error, so each case runs it
  * in a child and reads its exit status and standard error.
  */
 #include <fcntl.h>
@@ -131,10 +132,29 @@ static void test_in_range_values_taken(void **state)
 	assert_int_equal(r.o.session.flush_ms, 1);
 }
 
+/* The docs promise the two nearest valid sizes (4 KiB pages here). */
+static void test_buffer_size_nearest(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		skip();
+	refused("--buffer-size", "3M", "the nearest are 2M and 4M");
+	refused("--buffer-size", "5000", "the nearest are 4K and 8K");
+	refused("--buffer-size", "12K", "the nearest are 8K and 16K");
+	refused("--buffer-size", "100", "the smallest is 4K");
+	refused("--sample-buffer", "300K", "the nearest are 256K and 512K");
+	parse(&r, "--buffer-size", "1M");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.buffer_bytes == 1 << 20);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
 	    cmocka_unit_test(test_huge_window_refused),
 	    cmocka_unit_test(test_flush_interval_range),
-	    cmocka_unit_test(test_in_range_values_taken));
+	    cmocka_unit_test(test_in_range_values_taken),
+	    cmocka_unit_test(test_buffer_size_nearest));
 }
