@@ -7,6 +7,7 @@
 #   make check           every test: unit (host), lint, selftests (in a VM)
 #   make demo            build, boot a VM, load the module, stream records
 #   make bench           benchmarks (not part of check)
+#   make fuzz            the libFuzzer harnesses, FUZZ_TIME s each (600)
 #   make install         module (modules_install), tools, headers, man pages
 #   make dkms-install    register the module source with DKMS
 #
@@ -20,7 +21,7 @@ DESTDIR	?=
 
 export KVER KDIR PREFIX DESTDIR
 
-.PHONY: all module user check unit lint selftests demo bench install \
+.PHONY: all module user check unit lint selftests demo bench fuzz install \
 	dkms-install dkms-remove clean help
 
 all: module user
@@ -51,6 +52,10 @@ demo:
 bench:
 	scripts/bench
 
+FUZZ_TIME ?= 600
+fuzz:
+	scripts/fuzz --time $(FUZZ_TIME)
+
 install: all
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	$(MAKE) -C user install
@@ -69,4 +74,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,15p' Makefile
