@@ -129,8 +129,17 @@ tap_ok $? "--json: one object per lock"
 tap_ok $? "--reset zeroes them"
 
 # Lock records in JSON: the flags text shows, lock_id exact as a string.
-"$cat" --json -e lock -- sh -c "echo 1 > $storm" 2>/dev/null |
-	grep '"lock":"lockstorm-0"' | head -n 1 >"$work/lock.json"
+# The storm runs in kthreads (not a COMMAND's children): trace everything,
+# enabled before the storm starts, and stop it once the storm is over.
+set -m
+"$cat" -a --json -e lock -o "$work/locks.json" 2>/dev/null &
+pid=$!
+set +m
+sleep 1
+echo 1 >"$storm"
+kill -INT "$pid"
+wait "$pid"
+grep '"lock":"lockstorm-0"' "$work/locks.json" | head -n 1 >"$work/lock.json"
 python3 - "$work/lock.json" <<'EOF'
 import json, re, sys
 r = json.loads(open(sys.argv[1]).read())
