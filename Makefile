@@ -7,6 +7,7 @@
 #   make check           every test: unit (host), lint, selftests (in a VM)
 #   make demo            build, boot a VM, load the module, stream records
 #   make bench           benchmarks (not part of check)
+#   make fuzz            the libFuzzer harnesses, FUZZ_TIME s each (600)
 #   make install         ringtrace.ko (modules_install into
 #                        $(DESTDIR)/lib/modules/$(KVER)/extra), tools, man
 #                        pages, completions, ABI header, udev rule and
@@ -24,7 +25,7 @@ DESTDIR	?=
 
 export KVER KDIR PREFIX DESTDIR
 
-.PHONY: all module user check unit lint selftests demo bench install \
+.PHONY: all module user check unit lint selftests demo bench fuzz install \
 	uninstall dkms-install dkms-remove clean help
 
 all: module user
@@ -55,6 +56,10 @@ demo:
 bench:
 	scripts/bench
 
+FUZZ_TIME ?= 600
+fuzz:
+	scripts/fuzz --time $(FUZZ_TIME)
+
 install: all
 	scripts/install
 
@@ -73,4 +78,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,18p' Makefile
+	@sed -n '3,16p' Makefile
