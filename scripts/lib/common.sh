@@ -104,9 +104,15 @@ kernel_cached() {
 
 # Turn a kernel release or glob ("6.12.*+deb12-rt-amd64") into one release:
 # the newest match among cached kernels and the archive's linux-image
-# packages. Plain releases come back unchanged (no apt query).
+# packages. Plain releases come back unchanged (no apt query). sid's
+# releases, globs and the aliases "sid"/"sid-rt" are resolved in the sid
+# chroot (scripts/lib/sid.sh).
 resolve_kernel() {
 	local want=$1
+	if is_sid_kernel "$want"; then
+		sid_resolve "$want"
+		return
+	fi
 	if [[ $want != *[*?[]* ]]; then
 		echo "$want"
 		return 0
@@ -141,3 +147,6 @@ copy_module_sources() {
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name 'modules.order' \
 		-o -name 'Module.symvers' \) -delete
 }
+
+# shellcheck source=scripts/lib/sid.sh
+. "$RINGTRACE_ROOT/scripts/lib/sid.sh"
