@@ -12,6 +12,14 @@ RINGTRACE_ROOT=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)
 # delete at any time (everything in it is rebuilt on demand).
 CACHE=${RINGTRACE_CACHE:-/var/cache/ringtrace}
 QUIET=${RINGTRACE_QUIET:-}
+# The kernels ringtrace supports (Documentation/kernels.rst): "default" is
+# scripts/kernel-version's (Debian 12's 6.1), sid/sid-rt sid's newest
+# (scripts/lib/sid.sh). scripts/check --kernels boots them all; make check
+# (CI) boots the default and CI_KERNELS.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+KERNEL_RANGE=(default '6.12.*+deb12-amd64' '6.12.*+deb12-rt-amd64' sid sid-rt)
+# shellcheck disable=SC2034
+CI_KERNELS=(sid sid-rt)
 
 die() {
 	echo "$PROG: error: $*" >&2

@@ -41,6 +41,7 @@ sid_run() {
 		shift 2
 	done
 	shift
+	# shellcheck disable=SC2016 # expanded by the inner sh
 	local script='set -e; r=$1; shift; n=$1; shift
 		mount -t proc proc "$r/proc"
 		mount --rbind /dev "$r/dev"
