@@ -10,14 +10,15 @@
 # gcc-16; bookworm's gcc-12 rejects its flags). So everything sid is done
 # in a sid chroot made once with debootstrap and cached in $CACHE/sid/root:
 # its own apt (sid only) resolves, downloads and installs the headers, the
-# compiler their package depends on, pahole for BTF and dkms. The host's
+# compiler their package depends on and pahole for BTF. The host's
 # apt sources are never touched, so nothing of sid can reach the host's
 # packages. See Documentation/kernels.rst (cost: about 3 minutes fresh).
 
 SID_ROOT=$CACHE/sid/root
 SID_MIRROR=${RINGTRACE_SID_MIRROR:-http://deb.debian.org/debian}
-# What every sid build needs besides the headers (which pull their gcc).
-SID_BASE_PKGS=(make dwarves kmod dkms)
+# What every sid build needs besides the headers (which pull their gcc);
+# scripts/dkms adds dkms when it is used.
+SID_BASE_PKGS=(make dwarves)
 
 # is_sid_kernel VER: VER is a Debian release newer than the host's
 # ("7.2.13+deb14-amd64" on Debian 12), or the aliases "sid"/"sid-rt".
