@@ -85,7 +85,14 @@ sid_update_once() {
 	[[ -n ${RINGTRACE_SID_UPDATED:-} ]] && return 0
 	if [[ -z $(find "$CACHE/sid/.updated" -mmin -60 2>/dev/null) ]]; then
 		note "apt-get update (sid chroot)"
-		run_logged sid_run -- apt-get -q update || die "apt-get update in the sid chroot failed"
+		# A mirror serving a frozen snapshot of sid has an expired
+		# Release file: accept it (this apt only feeds a throwaway
+		# build chroot), and failing that keep the lists we have.
+		if ! QUIET=1 run_logged sid_run -- apt-get -q update 2>/dev/null; then
+			QUIET=1 run_logged sid_run -- apt-get -q \
+				-o Acquire::Check-Valid-Until=false update ||
+				warn "apt-get update in the sid chroot failed; using its old package lists"
+		fi
 		as_root touch "$CACHE/sid/.updated"
 	fi
 	export RINGTRACE_SID_UPDATED=1
