@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Differences between the kernels ringtrace builds against (6.1 to 6.12 and
- * later), kept in one place so the rest of the module reads like code for
- * the newest kernel.
+ * Differences between the kernels ringtrace builds against (Debian's 6.1,
+ * 6.12 and sid's 7.2), kept in one place so the rest of the module reads
+ * like code for the newest kernel.
  */
 #ifndef _RINGTRACE_COMPAT_H
 #define _RINGTRACE_COMPAT_H
@@ -32,6 +32,15 @@ static inline void rt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t f)
 #define rt_timer_delete_sync	del_timer_sync
 #else
 #define rt_timer_delete_sync	timer_delete_sync
+#endif
+
+/*
+ * 6.16 renamed from_timer() to timer_container_of() and dropped the old
+ * name; both are macros, so the new name's absence says which one we have.
+ */
+#ifndef timer_container_of
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
 #endif
 
 #endif /* _RINGTRACE_COMPAT_H */

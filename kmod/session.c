@@ -66,7 +66,7 @@ bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
  */
 static void rt_session_flush(struct timer_list *t)
 {
-	struct rt_session *s = from_timer(s, t, flush_timer);
+	struct rt_session *s = timer_container_of(s, t, flush_timer);
 	struct rt_ring *ring;
 	int cpu;
 
