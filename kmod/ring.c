@@ -173,7 +173,8 @@ again:
 	 */
 	smp_wmb();
 	WRITE_ONCE(pg->data_head, head);
-	ring->published = head;
+	/* Read locklessly by poll and the flush timer (READ_ONCE there). */
+	WRITE_ONCE(ring->published, head);
 
 	/*
 	 * The reader is woken, or records are being dropped: refresh the
@@ -245,15 +246,21 @@ static void rt_ring_put_lost(void *rec, u64 ts, u64 lost)
 void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 {
 	const unsigned int lost_size = sizeof(struct ringtrace_lost_record);
-	unsigned long offset, head, total;
+	unsigned long offset, head, total, lost;
 	void *rec;
-	bool have_lost;
 
 	WRITE_ONCE(ring->nest, READ_ONCE(ring->nest) + 1);
 	barrier();
 
-	have_lost = local_read(&ring->lost_pending) != 0;
-	total = size + (have_lost ? lost_size : 0);
+	/*
+	 * Take the pending losses before reserving, not after: an interrupt
+	 * nesting between a check and a later take could report them first
+	 * and leave us a LOST record with a count of 0. While we hold them,
+	 * a nested writer sees only losses newer than ours; if we find no
+	 * room they go back.
+	 */
+	lost = local_xchg(&ring->lost_pending, 0);
+	total = size + (lost ? lost_size : 0);
 
 	do {
 		offset = local_read(&ring->head);
@@ -270,8 +277,8 @@ void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 
 	/* local_cmpxchg() implies barrier(): the stores stay below. */
 	rec = ring->data + (offset & (ring->size - 1));
-	if (unlikely(have_lost)) {
-		rt_ring_put_lost(rec, ts, local_xchg(&ring->lost_pending, 0));
+	if (unlikely(lost)) {
+		rt_ring_put_lost(rec, ts, lost);
 		rec += lost_size;
 	}
 	local64_inc(&ring->records);
@@ -279,7 +286,7 @@ void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 	return rec;
 
 fail:
-	local_inc(&ring->lost_pending);
+	local_add(lost + 1, &ring->lost_pending);
 	local64_inc(&ring->lost);
 	/* An interrupted writer may be waiting for us to publish its record. */
 	rt_ring_commit(ring);
@@ -290,7 +297,7 @@ fail:
 void rt_ring_start(struct rt_ring *ring, unsigned long watermark)
 {
 	ring->watermark = clamp(watermark, 1UL, ring->size);
-	ring->wakeup_head = ring->published;
+	ring->wakeup_head = READ_ONCE(ring->published);
 	WRITE_ONCE(ring->page->flags, RINGTRACE_PAGE_ENABLED);
 }
 
