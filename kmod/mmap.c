@@ -83,7 +83,11 @@ int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma)
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 
-	rt_vm_flags_set(vma, VM_PFNMAP | VM_DONTCOPY | VM_DONTEXPAND |
+	/*
+	 * VM_IO as well: madvise(MADV_DOFORK) refuses VM_IO mappings, so
+	 * VM_DONTCOPY stays and a child never inherits a ring.
+	 */
+	rt_vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
 			     VM_DONTDUMP);
 	rt_vm_flags_clear(vma, VM_MAYEXEC);
 	vma->vm_ops = &rt_vm_ops;

@@ -39,7 +39,8 @@ static int rt_ring_map_data(struct rt_ring *ring)
 	struct page **twice;
 	unsigned int i;
 
-	twice = kvmalloc_array(2 * (size_t)nr, sizeof(*twice), GFP_KERNEL);
+	twice = kvmalloc_array(2 * (size_t)nr, sizeof(*twice),
+			       GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!twice)
 		return -ENOMEM;
 	for (i = 0; i < 2 * nr; i++)
@@ -49,10 +50,18 @@ static int rt_ring_map_data(struct rt_ring *ring)
 	return ring->data ? 0 : -ENOMEM;
 }
 
+/*
+ * Up to max_ring_pages per ring, requested by users: running out of memory
+ * must fail the mmap() with ENOMEM, never wake the OOM killer (global or
+ * memcg), which would kill bystanders first. Hence __GFP_RETRY_MAYFAIL on
+ * every allocation the ring's size scales.
+ */
+#define RT_RING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 			      struct rt_readers *readers)
 {
-	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
+	const gfp_t gfp = RT_RING_GFP | __GFP_ZERO;
 	int node = cpu_to_node(cpu);
 	struct ringtrace_mmap_page *pg;
 	struct rt_ring *ring;
@@ -72,7 +81,7 @@ struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 	init_irq_work(&ring->wakeup_work, rt_ring_wakeup);
 
 	ring->data_pages = kvcalloc(nr_pages, sizeof(*ring->data_pages),
-				    GFP_KERNEL_ACCOUNT);
+				    RT_RING_GFP);
 	if (!ring->data_pages)
 		goto err_ring;
 
@@ -114,6 +123,7 @@ void rt_ring_free(struct rt_ring *ring)
 {
 	if (!ring)
 		return;
+	rt_mlock_uncharge(&ring->mlock);
 	irq_work_sync(&ring->wakeup_work);
 	vunmap(ring->data);
 	rt_ring_free_pages(ring, ring->nr_pages);
