@@ -160,15 +160,14 @@ int main(void)
 	int fd;
 
 	tap_plan(6);
+	/* A module without ring accounting has no knob: the checks fail. */
 	fd = open(PARAM, O_RDONLY);
-	if (fd < 0)
-		tap_skip_all("%s: %s (module without ring accounting)", PARAM,
-			     strerror(errno));
-	if (read(fd, old, sizeof(old) - 1) <= 0)
-		tap_bail("read %s", PARAM);
-	close(fd);
+	if (fd < 0 || read(fd, old, sizeof(old) - 1) <= 0)
+		tap_diag("%s: %s", PARAM, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 	snprintf(val, sizeof(val), "%d", MLOCK_KB);
-	if (write_param(val) || stat(RINGTRACE_DEVICE_PATH, &st) ||
+	if ((old[0] && write_param(val)) || stat(RINGTRACE_DEVICE_PATH, &st) ||
 	    chmod(RINGTRACE_DEVICE_PATH, 0666))
 		tap_bail("cannot set up the limits: %s", strerror(errno));
 
@@ -192,7 +191,8 @@ int main(void)
 	       "with CAP_IPC_LOCK: %d rings mapped (%s)", r.mapped,
 	       r.err ? strerror(r.err) : "no failure");
 
-	write_param(old);
+	if (old[0])
+		write_param(old);
 	chmod(RINGTRACE_DEVICE_PATH, st.st_mode & 07777);
 	fd = open(PARAM, O_RDONLY);
 	memset(val, 0, sizeof(val));
