@@ -99,6 +99,29 @@ void tracked_spin_lock_destroy(struct tracked_spinlock *l)
 EXPORT_SYMBOL_GPL(tracked_spin_lock_destroy);
 
 /*
+ * tracked_spin_trylock(): the arch trylock, annotated for lockdep as a
+ * trylock (which records no lock order, rightly: it cannot deadlock), and
+ * counted as an acquisition without waiting. Out of line: sparse cannot
+ * follow a conditional acquire through an inline body.
+ */
+int __tracked_spin_trylock(struct tracked_spinlock *l)
+{
+	__tracked_spin_check_registered(l);
+	preempt_disable();
+	if (!arch_spin_trylock(&l->lock.raw_lock)) {
+		preempt_enable();
+		return 0;
+	}
+	spin_acquire(&l->lock.dep_map, 0, 1, _RET_IP_);
+	mmiowb_spin_lock();
+	__tracked_spin_free(l);
+	l->acquired_ns = ktime_get_mono_fast_ns();
+	WRITE_ONCE(l->stats.acquisitions, l->stats.acquisitions + 1);
+	return 1;
+}
+EXPORT_SYMBOL_GPL(__tracked_spin_trylock);
+
+/*
  * Visit every registered lock, under RCU: @fn must not sleep. Returns how
  * many locks there are.
  */

@@ -89,6 +89,7 @@ void __tracked_spin_lock_first_use(struct tracked_spinlock *l,
 				   struct module *owner);
 void tracked_spin_lock_destroy(struct tracked_spinlock *l);
 void __tracked_lock_emit(const struct tracked_lock_sample *s);
+int __tracked_spin_trylock(struct tracked_spinlock *l);
 
 #define __TRACKED_SPINLOCK_INITIALIZER(var, lockname) {			\
 	.lock	= __RAW_SPIN_LOCK_UNLOCKED(var.lock),			\
@@ -176,19 +177,6 @@ static __always_inline void __tracked_spin_acquire(struct tracked_spinlock *l)
 	WRITE_ONCE(l->stats.acquisitions, l->stats.acquisitions + 1);
 }
 
-/* A trylock, annotated as one. Non-zero: taken, preemption disabled. */
-static __always_inline int __tracked_spin_try_acquire(struct tracked_spinlock *l)
-{
-	preempt_disable();
-	if (arch_spin_trylock(&l->lock.raw_lock)) {
-		spin_acquire(&l->lock.dep_map, 0, 1, _RET_IP_);
-		mmiowb_spin_lock();
-		return 1;
-	}
-	preempt_enable();
-	return 0;
-}
-
 /*
  * Unlock, leaving preemption disabled: the caller writes the record, if
  * any, then enables it. So a record's name is read inside the RCU-sched
@@ -233,23 +221,13 @@ static inline void tracked_spin_lock(struct tracked_spinlock *l)
 	__tracked_spin_acquire(l);
 }
 
-/* Taken by a successful trylock: an acquisition without waiting. */
-static __always_inline int __tracked_spin_took(struct tracked_spinlock *l)
-{
-	__tracked_spin_free(l);
-	l->acquired_ns = ktime_get_mono_fast_ns();
-	WRITE_ONCE(l->stats.acquisitions, l->stats.acquisitions + 1);
-	return 1;
-}
-
 /*
- * Non-zero if it took the lock. A macro around __cond_lock() so that
- * sparse sees its conditional acquire, as for spin_trylock().
+ * Non-zero if it took the lock (out of line, tracked_lock.c). A macro
+ * around __cond_lock() so that sparse sees its conditional acquire, as
+ * for spin_trylock().
  */
 #define tracked_spin_trylock(l)						\
-	(__tracked_spin_check_registered(l),				\
-	 __cond_lock(&(l)->lock, __tracked_spin_try_acquire(l)) ?	\
-	 __tracked_spin_took(l) : 0)
+	__cond_lock(&(l)->lock, __tracked_spin_trylock(l))
 
 static inline void tracked_spin_unlock(struct tracked_spinlock *l)
 	__releases(&l->lock)

@@ -6,9 +6,7 @@
  */
 #include <linux/module.h>
 
-#include "tracked_lock.h"
-
-extern struct tracked_spinlock lockowner_shared;
+#include "ringtrace_lockowner.h"
 
 static int __init lockowner_b_init(void)
 {

@@ -49,7 +49,7 @@ static u64 mw_max_b_ns;
 static bool mw_found;
 
 struct mw_waiter {
-	struct mutex		*lock;
+	struct mutex		*lock;		/* the one to contend on */
 	struct completion	go, done;
 	unsigned int		rounds;
 	u64			max_ns;		/* longest mutex_lock() */
@@ -89,7 +89,7 @@ static void mw_wait_blocked(struct mw_waiter *w)
 	for (ms = 0; ms < 5000; ms++) {
 		if (READ_ONCE(w->task->__state) == TASK_UNINTERRUPTIBLE)
 			return;
-		msleep(1);
+		usleep_range(1000, 2000);
 	}
 }
 
@@ -127,7 +127,7 @@ static void mw_contend_begin(struct mw_waiter *w)
 static int mw_run(void)
 {
 	struct mw_waiter a, b;
-	struct mutex *m;
+	struct mutex *m;	/* candidates for a colliding lock */
 	unsigned int i, want;
 	int err;
 
