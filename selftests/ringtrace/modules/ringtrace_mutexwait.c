@@ -206,6 +206,13 @@ static ssize_t mw_run_write(struct file *file, const char __user *buf,
 {
 	int err;
 
+	/*
+	 * PREEMPT_RT's mutex is an rt_mutex: one contention_begin per wait,
+	 * and no trylock past a woken waiter. The scenario is the non-RT
+	 * mutex's.
+	 */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return -EOPNOTSUPP;
 	mutex_lock(&mw_run_mutex);
 	err = mw_run();
 	mutex_unlock(&mw_run_mutex);
