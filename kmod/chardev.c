@@ -58,6 +58,23 @@ static int rt_release(struct inode *inode, struct file *file)
 }
 
 /*
+ * The size field (first __u32) of an extensible ioctl structure: at least
+ * the first published size, at most a page (E2BIG, as clone3() and
+ * openat2() do), so that checking a newer caller's tail for zeroes is
+ * bounded.
+ */
+int rt_get_struct_size(const void __user *uarg, u32 min_size, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (*usize < min_size)
+		return -EINVAL;
+	if (*usize > PAGE_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/*
  * Copy an extensible output structure (first field: __u32 size) back to
  * userspace: as much as both sides know, with size telling how much that was.
  */
@@ -65,11 +82,11 @@ static int rt_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize,
 			      u32 min_size)
 {
 	u32 usize;
+	int err;
 
-	if (get_user(usize, (u32 __user *)uarg))
-		return -EFAULT;
-	if (usize < min_size)
-		return -EINVAL;
+	err = rt_get_struct_size(uarg, min_size, &usize);
+	if (err)
+		return err;
 	usize = min(usize, ksize);
 	*(u32 *)kbuf = usize;
 	return copy_to_user(uarg, kbuf, usize) ? -EFAULT : 0;
@@ -165,10 +182,9 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	u32 usize;
 	int err;
 
-	if (get_user(usize, &ucfg->size))
-		return -EFAULT;
-	if (usize < RINGTRACE_CONFIG_SIZE_VER0)
-		return -EINVAL;
+	err = rt_get_struct_size(ucfg, RINGTRACE_CONFIG_SIZE_VER0, &usize);
+	if (err)
+		return err;
 	/* Zero-fills what an older caller does not know; E2BIG for newer. */
 	err = copy_struct_from_user(&cfg, sizeof(cfg), ucfg, usize);
 	if (err)
@@ -186,27 +202,36 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	return err;
 }
 
+/*
+ * Commands are told apart by type and number only. The size (and
+ * direction) bits _IOR()/_IOW() put in a command number come from the
+ * caller's header: a binary built when a structure was smaller passes
+ * another number for the same command. The structure's own size field
+ * says how much the caller knows (Documentation/abi.rst).
+ */
 static long rt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct rt_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	if (cmd == RINGTRACE_IOC_GET_INFO)
+	if (_IOC_TYPE(cmd) != RINGTRACE_IOC_MAGIC)
+		return -ENOTTY;
+	if (_IOC_NR(cmd) == _IOC_NR(RINGTRACE_IOC_GET_INFO))
 		return rt_ioctl_get_info(uarg);
 	/* Opened without CAP_PERFMON: nothing else (see rt_open()). */
 	if (!s)
 		return -EPERM;
 
-	switch (cmd) {
-	case RINGTRACE_IOC_SET_CONFIG:
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(RINGTRACE_IOC_SET_CONFIG):
 		return rt_ioctl_set_config(s, uarg);
-	case RINGTRACE_IOC_ENABLE:
+	case _IOC_NR(RINGTRACE_IOC_ENABLE):
 		return rt_session_enable(s);
-	case RINGTRACE_IOC_DISABLE:
+	case _IOC_NR(RINGTRACE_IOC_DISABLE):
 		return rt_session_disable(s);
-	case RINGTRACE_IOC_GET_STATS:
+	case _IOC_NR(RINGTRACE_IOC_GET_STATS):
 		return rt_ioctl_get_stats(s, uarg);
-	case RINGTRACE_IOC_LOCK_STATS:
+	case _IOC_NR(RINGTRACE_IOC_LOCK_STATS):
 		return rt_ioctl_lock_stats(uarg);
 	default:
 		return -ENOTTY;

@@ -43,4 +43,21 @@ static inline void rt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t f)
 	from_timer(var, callback_timer, timer_fieldname)
 #endif
 
+/*
+ * 6.13 added hrtimer_setup(), which sets the callback too, and later
+ * kernels dropped hrtimer_init(). Only the selftest modules use hrtimers.
+ */
+#include <linux/hrtimer.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+static inline void rt_hrtimer_setup(struct hrtimer *t,
+				    enum hrtimer_restart (*fn)(struct hrtimer *),
+				    clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+}
+#else
+#define rt_hrtimer_setup	hrtimer_setup
+#endif
+
 #endif /* _RINGTRACE_COMPAT_H */
