@@ -303,6 +303,8 @@ static void rt_path_fill(struct ringtrace_path_record *rec, unsigned int size,
 			 u64 ts, const struct rt_path_call *c,
 			 const char *name, u32 len, u32 flags)
 {
+	char *path = (char *)(rec + 1);	/* RINGTRACE_PATH_RECORD_PATH() */
+
 	rec->header.type = RINGTRACE_RECORD_PATH;
 	rec->header.misc = 0;
 	rec->header.size = size;
@@ -313,9 +315,9 @@ static void rt_path_fill(struct ringtrace_path_record *rec, unsigned int size,
 	rec->flags = flags;
 	rec->path_len = len;
 	rec->__pad = 0;
-	memcpy(rec->path, name, len);
+	memcpy(path, name, len);
 	/* The NUL and the padding: every byte of a record is written. */
-	memset(rec->path + len, 0, size - sizeof(*rec) - len);
+	memset(path + len, 0, size - sizeof(*rec) - len);
 }
 
 void rt_path_before_record(struct rt_session *s, int cpu, u64 ts,

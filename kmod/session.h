@@ -31,6 +31,7 @@ struct rt_extra_counts {
 	u64	path_races;
 	u64	stack_missed;
 };
+
 /* ---- end ABI 2 ---- */
 
 struct rt_session {

@@ -97,7 +97,8 @@ static struct path_seen *find_path(struct seen *s, unsigned int major,
 
 static void on_path(struct seen *s, const struct ringtrace_path_record *r)
 {
-	const unsigned char *tail = (const unsigned char *)r->path + r->path_len;
+	const char *path = RINGTRACE_PATH_RECORD_PATH(r);
+	const unsigned char *tail = (const unsigned char *)path + r->path_len;
 	const unsigned char *end = (const unsigned char *)r + r->header.size;
 	struct path_seen *p;
 
@@ -116,7 +117,7 @@ static void on_path(struct seen *s, const struct ringtrace_path_record *r)
 		if (*tail)
 			p->pad_ok = false;
 	if (p->pad_ok)
-		memcpy(p->path, r->path, r->path_len + 1);
+		memcpy(p->path, path, r->path_len + 1);
 	p->before_first_read = true;
 }
 
