@@ -94,4 +94,16 @@ int st_burn_cpu(long ms);
 /* CLOCK_MONOTONIC in ns: the clock records are stamped with. */
 uint64_t st_now_ns(void);
 
+/* A text symbol of the kernel or a module, from /proc/kallsyms. */
+struct st_ksym {
+	unsigned long long addr;
+	char name[64];
+	char module[64];	/* "" for the kernel itself */
+};
+
+/* Load /proc/kallsyms; false if it hides addresses (kptr_restrict). */
+bool st_ksyms_load(void);
+/* The symbol an address is in (the closest start below it), or NULL. */
+const struct st_ksym *st_ksym_lookup(unsigned long long ip);
+
 #endif /* RINGTRACE_SELFTEST_UTIL_H */

@@ -10,7 +10,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -20,71 +19,8 @@
 
 #define NR_READS	20
 
-struct sym {
-	unsigned long long addr;
-	char name[64];
-	bool ours;		/* in ringtrace.ko */
-};
-
-static struct sym *syms;
-static size_t nr_syms;
-
-static int by_addr(const void *a, const void *b)
-{
-	const struct sym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-/* Text symbols of the kernel and modules; false if addresses are hidden. */
-static bool load_kallsyms(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512], type, name[256], mod[128];
-	unsigned long long addr;
-	size_t cap = 0;
-	int n;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		mod[0] = '\0';
-		n = sscanf(line, "%llx %c %255s %127s", &addr, &type, name, mod);
-		if (n < 3 || !addr || (type != 't' && type != 'T'))
-			continue;
-		if (nr_syms == cap) {
-			cap = cap ? cap * 2 : 65536;
-			syms = realloc(syms, cap * sizeof(*syms));
-			if (!syms)
-				tap_bail("out of memory");
-		}
-		syms[nr_syms].addr = addr;
-		snprintf(syms[nr_syms].name, sizeof(syms[0].name), "%.63s", name);
-		syms[nr_syms].ours = !strcmp(mod, "[ringtrace]");
-		nr_syms++;
-	}
-	fclose(f);
-	qsort(syms, nr_syms, sizeof(*syms), by_addr);
-	return nr_syms > 0;
-}
-
-static const struct sym *lookup(unsigned long long ip)
-{
-	size_t lo = 0, hi = nr_syms;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (syms[mid].addr <= ip)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return nr_syms && syms[lo].addr <= ip ? &syms[lo] : NULL;
-}
-
 struct seen {
-	int reads, with_stack, bad_layout, syscall_frame, ours, first_ours;
+	int reads, with_stack, bad_layout, syscall_frame, ours;
 	int max_frames, min_frames, truncated;
 	char first[64];
 };
@@ -93,7 +29,7 @@ static void collect(const struct ringtrace_event_header *h, int cpu, void *arg)
 {
 	const struct ringtrace_stack_trailer *t;
 	const unsigned long long *ip;
-	const struct sym *sym;
+	const struct st_ksym *sym;
 	struct seen *s = arg;
 	bool syscall = false;
 	int i;
@@ -120,14 +56,14 @@ static void collect(const struct ringtrace_event_header *h, int cpu, void *arg)
 		s->min_frames = t->nr_kernel;
 	s->truncated += !!(t->flags & RINGTRACE_STACK_KERNEL_TRUNCATED);
 	for (i = 0; i < t->nr_kernel; i++) {
-		sym = lookup(ip[i]);
+		sym = st_ksym_lookup(ip[i]);
 		if (!sym)
 			continue;
 		if (i == 0 && !s->first[0])
 			snprintf(s->first, sizeof(s->first), "%.63s", sym->name);
 		if (strstr(sym->name, "sys_read"))
 			syscall = true;
-		s->ours += sym->ours;
+		s->ours += !strcmp(sym->module, "ringtrace");
 	}
 	s->syscall_frame += syscall;
 }
@@ -175,7 +111,7 @@ int main(void)
 	    !(info.features & RINGTRACE_FEAT_STACK_KERNEL))
 		tap_skip_all("the module has no kernel stacks");
 	close(fd);
-	if (!load_kallsyms())
+	if (!st_ksyms_load())
 		tap_skip_all("/proc/kallsyms hides addresses (kptr_restrict)");
 
 	tap_plan(8);
@@ -199,6 +135,5 @@ int main(void)
 	tap_ok(seen.truncated == seen.reads,
 	       "depth 2: flagged KERNEL_TRUNCATED (%d of %d)", seen.truncated,
 	       seen.reads);
-	free(syms);
 	return tap_finish();
 }
