@@ -475,30 +475,25 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 }
 
 /*
- * ringtrace-cat -a, system-wide, started before the workload. It writes
- * the raw file's header only in its first loop iteration, after ENABLE
- * returned (the kretprobe is registered by then): the file turning
- * non-empty is the signal that it is tracing.
+ * A system-wide reader started before the workload: @argv, whose output
+ * file TRACE_OUT turns non-empty once it is tracing (ringtrace-cat -a
+ * writes the raw file's header in its first loop iteration, after ENABLE
+ * returned; rtdrain writes it after ENABLE), stopped with SIGINT after.
  */
-static void ringtrace_config(const char *config, int round, int ncpu,
-			     char *const *more)
+static void reader_config(const char *config, int round, int ncpu,
+			  char *const *argv)
 {
-	char *argv[24] = { RINGTRACE_CAT, "-a", "-v", "--raw", "-o", TRACE_OUT };
 	char errlog[256];
 	struct result r;
 	struct proc p;
-	int i = 6;
 
-	for (; more && *more; more++)
-		argv[i++] = *more;
-	argv[i] = NULL;
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
 	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
 	unlink(TRACE_OUT);
 	spawn(&p, argv, NULL, errlog);
 	if (!wait_nonempty(TRACE_OUT, &p, 60)) {
-		say("%s: ringtrace-cat did not start (see %s)", config, errlog);
+		say("%s: %s did not start (see %s)", config, argv[0], errlog);
 		if (p.pid > 0) {
 			kill(p.pid, SIGKILL);
 			reap(&p);
@@ -508,13 +503,26 @@ static void ringtrace_config(const char *config, int round, int ncpu,
 	loop_run(&r.loop, ncpu);
 	kill(p.pid, SIGINT);
 	if (reap(&p))
-		say("%s: ringtrace-cat exited with %d", config,
+		say("%s: %s exited with %d", config, argv[0],
 		    WEXITSTATUS(p.status));
 	r.user_ms = ms(&p.ru.ru_utime);
 	r.sys_ms = ms(&p.ru.ru_stime);
 	ringtrace_summary(&r, errlog);
 	unlink(TRACE_OUT);
 	emit(&r);
+}
+
+/* ringtrace-cat -a --raw, plus @more options. */
+static void ringtrace_config(const char *config, int round, int ncpu,
+			     char *const *more)
+{
+	char *argv[24] = { RINGTRACE_CAT, "-a", "-v", "--raw", "-o", TRACE_OUT };
+	int i = 6;
+
+	for (; more && *more; more++)
+		argv[i++] = *more;
+	argv[i] = NULL;
+	reader_config(config, round, ncpu, argv);
 }
 
 /*
@@ -527,37 +535,12 @@ static void rtdrain_config(const char *config, int round, int ncpu,
 			   char *const *more)
 {
 	char *argv[16] = { RTDRAIN, "-o", TRACE_OUT };
-	char errlog[256];
-	struct result r;
-	struct proc p;
 	int i = 3;
 
 	for (; more && *more; more++)
 		argv[i++] = *more;
 	argv[i] = NULL;
-	baseline(round, ncpu);
-	result_init(&r, config, round, ncpu);
-	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
-	unlink(TRACE_OUT);
-	spawn(&p, argv, NULL, errlog);
-	if (!wait_nonempty(TRACE_OUT, &p, 60)) {
-		say("%s: rtdrain did not start (see %s)", config, errlog);
-		if (p.pid > 0) {
-			kill(p.pid, SIGKILL);
-			reap(&p);
-		}
-		return;
-	}
-	loop_run(&r.loop, ncpu);
-	kill(p.pid, SIGINT);
-	if (reap(&p))
-		say("%s: rtdrain exited with %d", config,
-		    WEXITSTATUS(p.status));
-	r.user_ms = ms(&p.ru.ru_utime);
-	r.sys_ms = ms(&p.ru.ru_stime);
-	ringtrace_summary(&r, errlog);
-	unlink(TRACE_OUT);
-	emit(&r);
+	reader_config(config, round, ncpu, argv);
 }
 
 /*
