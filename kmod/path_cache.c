@@ -27,7 +27,6 @@
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/mount.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -36,6 +35,7 @@
 #include <linux/string.h>
 
 #include "path_cache.h"
+#include "percpu_buf.h"
 #include "session.h"
 
 /* Slots a file may use, from its hash on: bounds the work per lookup. */
@@ -88,38 +88,17 @@ void rt_path_cache_reset(struct rt_path_cache *pc)
 }
 
 /* One buffer per CPU, shared by the sessions: probes do not nest. */
-static char __percpu *rt_path_buf;
-static unsigned int rt_path_buf_users;
-static DEFINE_MUTEX(rt_path_buf_mutex);
+static struct rt_percpu_buf rt_path_buf =
+	RT_PERCPU_BUF_INIT(rt_path_buf, RT_PATH_BUF, 8);
 
 int rt_path_buffers_get(void)
 {
-	int err = 0;
-
-	mutex_lock(&rt_path_buf_mutex);
-	if (!rt_path_buf_users) {
-		rt_path_buf = __alloc_percpu_gfp(RT_PATH_BUF, 8,
-						 GFP_KERNEL_ACCOUNT);
-		if (!rt_path_buf) {
-			err = -ENOMEM;
-			goto unlock;
-		}
-	}
-	rt_path_buf_users++;
-unlock:
-	mutex_unlock(&rt_path_buf_mutex);
-	return err;
+	return rt_percpu_buf_get(&rt_path_buf);
 }
 
-/* Called after an RCU grace period: no probe uses the buffer any more. */
 void rt_path_buffers_put(void)
 {
-	mutex_lock(&rt_path_buf_mutex);
-	if (!WARN_ON_ONCE(!rt_path_buf_users) && !--rt_path_buf_users) {
-		free_percpu(rt_path_buf);
-		rt_path_buf = NULL;
-	}
-	mutex_unlock(&rt_path_buf_mutex);
+	rt_percpu_buf_put(&rt_path_buf);
 }
 
 enum rt_path_verdict {
@@ -262,7 +241,7 @@ static void rt_path_resolve(struct rt_path_call *c)
 	static const char deleted[] = " (deleted)";
 	const struct path *path = &c->file->f_path;
 	struct dentry *dentry = path->dentry;
-	char *buf = this_cpu_ptr(rt_path_buf), *p;
+	char *buf = this_cpu_ptr((char __percpu *)rt_path_buf.ptr), *p;
 	const int dlen = sizeof(deleted) - 1;
 	bool pseudo = dentry->d_op && dentry->d_op->d_dname;
 

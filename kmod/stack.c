@@ -20,7 +20,6 @@
  * pointers gives a short or wrong chain, as with perf; x86-64 only.
  */
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
@@ -30,6 +29,7 @@
 #include <linux/uaccess.h>
 #include <linux/ringtrace.h>
 
+#include "percpu_buf.h"
 #include "stack.h"
 
 /* Frames of our handler and the probe machinery under the probed call. */
@@ -42,40 +42,27 @@ struct rt_stack_buf {
 	bool		busy;
 };
 
-static struct rt_stack_buf __percpu *rt_stack_bufs;
-static unsigned int rt_stack_users;
-static DEFINE_MUTEX(rt_stack_mutex);
+static struct rt_percpu_buf rt_stack_bufs =
+	RT_PERCPU_BUF_INIT(rt_stack_bufs,
+			   RT_STACK_LEVELS * sizeof(struct rt_stack_buf),
+			   __alignof__(struct rt_stack_buf));
 
 int rt_stack_buffers_get(void)
 {
-	int err = 0;
-
-	mutex_lock(&rt_stack_mutex);
-	if (!rt_stack_users) {
-		rt_stack_bufs = __alloc_percpu_gfp(RT_STACK_LEVELS *
-						   sizeof(struct rt_stack_buf),
-						   __alignof__(struct rt_stack_buf),
-						   GFP_KERNEL_ACCOUNT);
-		if (!rt_stack_bufs) {
-			err = -ENOMEM;
-			goto unlock;
-		}
-	}
-	rt_stack_users++;
-unlock:
-	mutex_unlock(&rt_stack_mutex);
-	return err;
+	return rt_percpu_buf_get(&rt_stack_bufs);
 }
 
-/* Called after an RCU grace period: no probe uses the buffers any more. */
 void rt_stack_buffers_put(void)
 {
-	mutex_lock(&rt_stack_mutex);
-	if (!WARN_ON_ONCE(!rt_stack_users) && !--rt_stack_users) {
-		free_percpu(rt_stack_bufs);
-		rt_stack_bufs = NULL;
-	}
-	mutex_unlock(&rt_stack_mutex);
+	rt_percpu_buf_put(&rt_stack_bufs);
+}
+
+/* This CPU's buffer for @level (preemption disabled). */
+static struct rt_stack_buf *rt_stack_buf(unsigned int level)
+{
+	struct rt_stack_buf __percpu *bufs = rt_stack_bufs.ptr;
+
+	return this_cpu_ptr(bufs) + level;
 }
 
 u64 rt_stack_features(void)
@@ -171,7 +158,7 @@ bool rt_stack_get(struct rt_stack *st, unsigned int kdepth,
 	unsigned int level = interrupt_context_level();
 	struct rt_stack_buf *b;
 
-	b = per_cpu_ptr(rt_stack_bufs, smp_processor_id()) + level;
+	b = rt_stack_buf(level);
 	if (b->busy)
 		return false;
 	/* Only this CPU, at this level, uses b: no atomics needed. */
@@ -196,7 +183,7 @@ void rt_stack_put(const struct rt_stack *st)
 {
 	struct rt_stack_buf *b;
 
-	b = per_cpu_ptr(rt_stack_bufs, smp_processor_id()) + st->level;
+	b = rt_stack_buf(st->level);
 	/* Our copy out of the buffer is done before another use of it. */
 	barrier();
 	b->busy = false;
