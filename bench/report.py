@@ -31,6 +31,13 @@ VM_ROWS = [
     ("ringtrace_minlat", "ringtrace-cat -a --raw --min-latency 1ms", "floor_split1"),
     ("ringtrace_idle", "ringtrace, reader asleep (ring holds the whole run)", "floor_split1"),
     ("ringtrace_8m", "ringtrace-cat -a --raw --buffer-size 8M", "floor_split1"),
+    ("floor_fprobe", "floor: one fprobe, entry + exit timestamps", "floor_split1"),
+    ("rt_kretprobe", "ringtrace -a --raw, vfs_read_attach=kretprobe", "floor_split0"),
+    ("rt_kretprobe_idle", "  same, reader asleep", "floor_split0"),
+    ("rt_fprobe", "ringtrace -a --raw, vfs_read_attach=fprobe", "floor_fprobe"),
+    ("rt_fprobe_idle", "  same, reader asleep", "floor_fprobe"),
+    ("bpftrace_fentry_count", "bpftrace kfunc/kretfunc, count() only", "floor_split1"),
+    ("bpftrace_fentry_printf", "bpftrace kfunc/kretfunc, printf per call", "floor_split1"),
     ("ftrace_noreader", "ftrace p:+r: kprobe events, no reader", "floor_split1"),
     ("ftrace_reader", "ftrace p:+r:, one trace_pipe_raw reader per CPU", "floor_split1"),
     ("perf", "perf record -a -e (the two kprobe events)", "floor_split1"),
@@ -42,6 +49,8 @@ VM_ROWS = [
     ("baseline_2cpu", "no tracing, both CPUs busy", None),
     ("floor_split1_2cpu", "floor (split=1), both CPUs busy", "floor_split1_2cpu"),
     ("ringtrace_2cpu", "ringtrace-cat -a --raw, both CPUs busy", "floor_split1_2cpu"),
+    ("rt_kretprobe_2cpu", "  same, vfs_read_attach=kretprobe", "floor_split1_2cpu"),
+    ("rt_fprobe_2cpu", "  same, vfs_read_attach=fprobe", "floor_split1_2cpu"),
 ]
 PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
 
@@ -143,7 +152,9 @@ def combine_vm(runs):
 FIXED = {"cat_raw": "cat_fixed", "cat_text": "cat_fixed",
          "cat_json": "cat_fixed", "ringtrace": "ringtrace_minlat",
          "ringtrace_2cpu": "ringtrace_minlat", "ringtrace_idle": "ringtrace_minlat",
-         "ringtrace_8m": "ringtrace_minlat"}
+         "ringtrace_8m": "ringtrace_minlat", "rt_kretprobe": "ringtrace_minlat",
+         "rt_fprobe": "ringtrace_minlat", "rt_kretprobe_2cpu": "ringtrace_minlat",
+         "rt_fprobe_2cpu": "ringtrace_minlat"}
 
 
 def reader_costs(vm):
@@ -300,6 +311,20 @@ def targets(vm, ring, cons):
             out.append({"target": "ringtrace added cost <= 0.6x the cheapest "
                                   "recording peer (%s)" % who,
                         "value": round(rt / cheapest, 2), "met": rt / cheapest <= 0.6})
+    # Issue 10: per mechanism, against its own floor and BPF's cheapest.
+    bpf = added("bpftrace_fentry_count")
+    for mech, floor in (("kretprobe", "floor_split0"), ("fprobe", "floor_fprobe")):
+        a, f = added("rt_" + mech), added(floor)
+        if a is None:
+            continue
+        if f:
+            out.append({"target": "ringtrace (%s) <= 1.2x its mechanism's floor "
+                                  "(%s)" % (mech, floor),
+                        "value": round(a / f, 2), "met": a / f <= 1.2})
+        if bpf:
+            out.append({"target": "ringtrace (%s) <= 1.0x bpftrace fentry/fexit "
+                                  "count-only" % mech,
+                        "value": round(a / bpf, 2), "met": a / bpf <= 1.0})
     for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
         if name in vm and vm[name]["lost"] is not None:
             lost, rec = vm[name]["lost"], vm[name]["records"] or 0
