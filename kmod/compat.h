@@ -51,12 +51,12 @@ static inline void rt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t f)
 #include <linux/fprobe.h>
 #include <linux/ptrace.h>
 #ifdef MAX_FPROBE_DATA_SIZE
-typedef struct ftrace_regs rt_fprobe_regs;
+#define rt_fprobe_regs		struct ftrace_regs
 #define rt_fprobe_arg(r, n)	ftrace_regs_get_argument((r), (n))
 #define rt_fprobe_retval(r)	ftrace_regs_get_return_value(r)
 #define RT_FPROBE_DATA_MAX	MAX_FPROBE_DATA_SIZE
 #else
-typedef struct pt_regs rt_fprobe_regs;
+#define rt_fprobe_regs		struct pt_regs
 #define rt_fprobe_arg(r, n)	regs_get_kernel_argument((r), (n))
 #define rt_fprobe_retval(r)	regs_return_value(r)
 #define RT_FPROBE_DATA_MAX	SIZE_MAX	/* rethook nodes: no limit */
