@@ -500,7 +500,7 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 	extra(r, "bytes=%lld", number_after(p, "lost,"));
 	missed = number_after(text, "calls seen,");
 	if (missed >= 0)
-		extra(r, "kretprobe_missed=%lld", missed);
+		extra(r, "vfs_read_missed=%lld", missed);
 	free(text);
 }
 
