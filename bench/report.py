@@ -282,7 +282,8 @@ def vm_table(vm, meta):
     lines.append("ns/call, added: medians over %s rounds (wall clock in the "
                  "guest); added = ns/call - the baselines around it; "
                  "x floor = added / floor_split1's added (2-CPU rows: "
-                 "floor_split1_2cpu's); records, lost: the tool's own "
+                 "floor_split1_2cpu's; rt_kretprobe*: floor_split0's, "
+                 "rt_fprobe*: floor_fprobe's); records, lost: the tool's own "
                  "accounting, summed over rounds; cpu/rec: the reader's CPU "
                  "time per record, its fixed start/stop cost removed."
                  % meta.get("rounds", "?"))
@@ -312,19 +313,23 @@ def targets(vm, ring, cons):
                                   "recording peer (%s)" % who,
                         "value": round(rt / cheapest, 2), "met": rt / cheapest <= 0.6})
     # Issue 10: per mechanism, against its own floor and BPF's cheapest.
+    # A denominator at or below 0 is noise (a run faster than its
+    # baselines): no ratio then.
     bpf = added("bpftrace_fentry_count")
     for mech, floor in (("kretprobe", "floor_split0"), ("fprobe", "floor_fprobe")):
         a, f = added("rt_" + mech), added(floor)
         if a is None:
             continue
-        if f:
-            out.append({"target": "ringtrace (%s) <= 1.2x its mechanism's floor "
-                                  "(%s)" % (mech, floor),
-                        "value": round(a / f, 2), "met": a / f <= 1.2})
-        if bpf:
-            out.append({"target": "ringtrace (%s) <= 1.0x bpftrace fentry/fexit "
-                                  "count-only" % mech,
-                        "value": round(a / bpf, 2), "met": a / bpf <= 1.0})
+        for what, d, limit in (("its mechanism's floor (%s)" % floor, f, 1.2),
+                               ("bpftrace fentry/fexit count-only", bpf, 1.0)):
+            if d is None:
+                continue
+            t = {"target": "ringtrace (%s) <= %.1fx %s" % (mech, limit, what)}
+            if d > 0:
+                t.update(value=round(a / d, 2), met=a / d <= limit)
+            else:
+                t.update(value="n/a (%+.0f ns: noise)" % d, met=False)
+            out.append(t)
     for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
         if name in vm and vm[name]["lost"] is not None:
             lost, rec = vm[name]["lost"], vm[name]["records"] or 0
