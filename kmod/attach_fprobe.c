@@ -38,7 +38,7 @@ static void rt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 	 * whichever return hook calls us.
 	 */
 	preempt_disable_notrace();
-	rt_vfs_read_exit(entry_data, rt_fprobe_retval(regs));
+	rt_vfs_read_exit(entry_data, rt_fprobe_retval(regs), ret_ip);
 	preempt_enable_notrace();
 }
 

@@ -25,12 +25,15 @@ static int rt_kretprobe_entry(struct kretprobe_instance *ri,
 			(loff_t *)regs_get_kernel_argument(regs, 3));
 }
 
-/* Kretprobe handlers run with preemption disabled. */
+/*
+ * Kretprobe handlers run with preemption disabled; regs->ip is already
+ * the real return address.
+ */
 static int rt_kretprobe_return(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
 	rt_vfs_read_exit((const struct rt_vfs_read_call *)ri->data,
-			 regs_return_value(regs));
+			 regs_return_value(regs), instruction_pointer(regs));
 	return 0;
 }
 

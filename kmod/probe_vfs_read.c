@@ -61,7 +61,8 @@ static void rt_vfs_read_fill(struct ringtrace_vfs_read_record *rec,
 	rec->lat_ns = now - call->ts;
 }
 
-void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret)
+void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
+		      unsigned long ret_ip)
 {
 	u64 now = ktime_get_mono_fast_ns();
 	int cpu = smp_processor_id();

@@ -35,8 +35,13 @@ struct rt_vfs_read_call {
 bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
 		       size_t count, loff_t *ppos);
 
-/* The call that rt_vfs_read_enter() accepted returned @ret. */
-void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret);
+/*
+ * The call that rt_vfs_read_enter() accepted returned @ret to @ret_ip (the
+ * caller's code: what a stack trace of the call starts from), with
+ * preemption disabled.
+ */
+void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
+		      unsigned long ret_ip);
 
 /* vfs_read calls seen since load, every mechanism together. */
 u64 rt_vfs_read_hits(void);

@@ -23,6 +23,8 @@
 
 #define PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
 
+#define WORKLOAD_READ	64	/* bytes the workload asks for */
+
 static int data_pipe[2];
 
 struct seen {
@@ -34,7 +36,7 @@ struct seen {
 /* On CPU 0, block in one read of the pipe until the parent writes. */
 static int workload(void *arg)
 {
-	char buf[64];
+	char buf[WORKLOAD_READ];
 
 	(void)arg;
 	if (!st_pin(0))
@@ -55,11 +57,18 @@ static void collect(const struct ringtrace_event_header *h, int cpu,
 	}
 }
 
-/* True once @pid sleeps inside read(2): /proc/PID/syscall starts "0 ". */
+/*
+ * True once @pid sleeps inside the workload's read(2) of the data pipe:
+ * /proc/PID/syscall says "0 FD BUF COUNT ..." (read, its arguments). The
+ * fd and count tell it from the gate's read, which the child may still be
+ * in just after st_child_go().
+ */
 static bool blocked_in_read(pid_t pid)
 {
+	unsigned long long fd, buf, count;
 	char path[64], line[256] = "";
 	FILE *f;
+	long nr;
 
 	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
 	f = fopen(path, "r");
@@ -68,7 +77,9 @@ static bool blocked_in_read(pid_t pid)
 	if (!fgets(line, sizeof(line), f))
 		line[0] = '\0';
 	fclose(f);
-	return !strncmp(line, "0 ", 2);
+	return sscanf(line, "%ld %llx %llx %llx", &nr, &fd, &buf, &count) == 4 &&
+	       nr == 0 && fd == (unsigned long long)data_pipe[0] &&
+	       count == WORKLOAD_READ;
 }
 
 static const char *mech_name(__u32 id)
@@ -153,7 +164,8 @@ int main(void)
 	st_disable(&s);
 	st_drain(&s, collect, &seen);
 
-	tap_ok(seen.n == 1 && seen.rec.ret == 5 && seen.rec.count == 64 &&
+	tap_ok(seen.n == 1 && seen.rec.ret == 5 &&
+	       seen.rec.count == WORKLOAD_READ &&
 	       seen.rec.pos == -1,
 	       "one record for the pipe read (%d records, ret %lld)", seen.n,
 	       (long long)seen.rec.ret);
