@@ -317,7 +317,14 @@ struct ringtrace_lock_stats_query {
 
 #define RINGTRACE_IOC_MAGIC		0xB8
 
-#define RINGTRACE_IOC_GET_INFO		_IOR(RINGTRACE_IOC_MAGIC, 0x00, struct ringtrace_info)
+/*
+ * The size encoded in a command is the first published size of its
+ * structure, frozen: the structure's own size field says how much the
+ * caller knows, so growing a structure never changes a command number
+ * (ABI 1 binaries keep working).
+ */
+#define RINGTRACE_IOC_GET_INFO		_IOC(_IOC_READ, RINGTRACE_IOC_MAGIC, 0x00, \
+					     RINGTRACE_INFO_SIZE_VER0)
 #define RINGTRACE_IOC_SET_CONFIG	_IOW(RINGTRACE_IOC_MAGIC, 0x01, struct ringtrace_config)
 #define RINGTRACE_IOC_ENABLE		_IO(RINGTRACE_IOC_MAGIC, 0x02)
 #define RINGTRACE_IOC_DISABLE		_IO(RINGTRACE_IOC_MAGIC, 0x03)
