@@ -36,6 +36,13 @@ VM_ROWS = [
     ("drain_kstack", "rtdrain -a, kernel stacks, depth 16 (-k 16)", "floor_split1"),
     ("drain_ustack", "rtdrain -a, user stacks, depth 16 (-u 16)", "floor_split1"),
     ("drain_all", "rtdrain -a, paths + kernel + user stacks", "floor_split1"),
+    ("floor_fprobe", "floor: one fprobe, entry + exit timestamps", "floor_split1"),
+    ("rt_kretprobe", "ringtrace -a --raw, vfs_read_attach=kretprobe", "floor_split0"),
+    ("rt_kretprobe_idle", "  same, reader asleep", "floor_split0"),
+    ("rt_fprobe", "ringtrace -a --raw, vfs_read_attach=fprobe", "floor_fprobe"),
+    ("rt_fprobe_idle", "  same, reader asleep", "floor_fprobe"),
+    ("bpftrace_fentry_count", "bpftrace kfunc/kretfunc, count() only", "floor_split1"),
+    ("bpftrace_fentry_printf", "bpftrace kfunc/kretfunc, printf per call", "floor_split1"),
     ("ftrace_noreader", "ftrace p:+r: kprobe events, no reader", "floor_split1"),
     ("ftrace_reader", "ftrace p:+r:, one trace_pipe_raw reader per CPU", "floor_split1"),
     ("perf", "perf record -a -e (the two kprobe events)", "floor_split1"),
@@ -47,6 +54,8 @@ VM_ROWS = [
     ("baseline_2cpu", "no tracing, both CPUs busy", None),
     ("floor_split1_2cpu", "floor (split=1), both CPUs busy", "floor_split1_2cpu"),
     ("ringtrace_2cpu", "ringtrace-cat -a --raw, both CPUs busy", "floor_split1_2cpu"),
+    ("rt_kretprobe_2cpu", "  same, vfs_read_attach=kretprobe", "floor_split1_2cpu"),
+    ("rt_fprobe_2cpu", "  same, vfs_read_attach=fprobe", "floor_split1_2cpu"),
 ]
 PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
 
@@ -148,7 +157,9 @@ def combine_vm(runs):
 FIXED = {"cat_raw": "cat_fixed", "cat_text": "cat_fixed",
          "cat_json": "cat_fixed", "ringtrace": "ringtrace_minlat",
          "ringtrace_2cpu": "ringtrace_minlat", "ringtrace_idle": "ringtrace_minlat",
-         "ringtrace_8m": "ringtrace_minlat"}
+         "ringtrace_8m": "ringtrace_minlat", "rt_kretprobe": "ringtrace_minlat",
+         "rt_fprobe": "ringtrace_minlat", "rt_kretprobe_2cpu": "ringtrace_minlat",
+         "rt_fprobe_2cpu": "ringtrace_minlat"}
 
 
 def reader_costs(vm):
@@ -276,7 +287,8 @@ def vm_table(vm, meta):
     lines.append("ns/call, added: medians over %s rounds (wall clock in the "
                  "guest); added = ns/call - the baselines around it; "
                  "x floor = added / floor_split1's added (2-CPU rows: "
-                 "floor_split1_2cpu's); records, lost: the tool's own "
+                 "floor_split1_2cpu's; rt_kretprobe*: floor_split0's, "
+                 "rt_fprobe*: floor_fprobe's); records, lost: the tool's own "
                  "accounting, summed over rounds; cpu/rec: the reader's CPU "
                  "time per record, its fixed start/stop cost removed."
                  % meta.get("rounds", "?"))
@@ -305,6 +317,24 @@ def targets(vm, ring, cons):
             out.append({"target": "ringtrace added cost <= 0.6x the cheapest "
                                   "recording peer (%s)" % who,
                         "value": round(rt / cheapest, 2), "met": rt / cheapest <= 0.6})
+    # Issue 10: per mechanism, against its own floor and BPF's cheapest.
+    # A denominator at or below 0 is noise (a run faster than its
+    # baselines): no ratio then.
+    bpf = added("bpftrace_fentry_count")
+    for mech, floor in (("kretprobe", "floor_split0"), ("fprobe", "floor_fprobe")):
+        a, f = added("rt_" + mech), added(floor)
+        if a is None:
+            continue
+        for what, d, limit in (("its mechanism's floor (%s)" % floor, f, 1.2),
+                               ("bpftrace fentry/fexit count-only", bpf, 1.0)):
+            if d is None:
+                continue
+            t = {"target": "ringtrace (%s) <= %.1fx %s" % (mech, limit, what)}
+            if d > 0:
+                t.update(value=round(a / d, 2), met=a / d <= limit)
+            else:
+                t.update(value="n/a (%+.0f ns: noise)" % d, met=False)
+            out.append(t)
     for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
         if name in vm and vm[name]["lost"] is not None:
             lost, rec = vm[name]["lost"], vm[name]["records"] or 0

@@ -53,6 +53,8 @@
 #define RTDRAIN		"build/bench/rtdrain"
 #define RINGTRACE_KO	"kmod/ringtrace.ko"
 #define FLOOR_KO	"selftests/ringtrace/modules/ringtrace_floor.ko"
+#define FLOOR_FPROBE_KO	"selftests/ringtrace/modules/ringtrace_floor_fprobe.ko"
+#define ATTACH_PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
 #define LOOP_OUT	"/tmp/rtbench-loop.txt"
 #define TRACE_OUT	"/tmp/rtbench-trace"
 #define KPROBE_GROUP	"rtbench"
@@ -425,6 +427,7 @@ static long long floor_missed(void)
 	return missed;
 }
 
+/* @split < 0: the fprobe floor (kernels with fprobe only). */
 static void floor_config(const char *config, int split, int round, int ncpu)
 {
 	char param[16], log[256];
@@ -432,6 +435,11 @@ static void floor_config(const char *config, int split, int round, int ncpu)
 	char *rm[] = { "rmmod", "ringtrace_floor", NULL };
 	struct result r;
 
+	if (split < 0) {
+		ins[1] = FLOOR_FPROBE_KO;
+		ins[2] = NULL;
+		rm[1] = "ringtrace_floor_fprobe";
+	}
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
 	snprintf(param, sizeof(param), "split=%d", split);
@@ -448,6 +456,33 @@ static void floor_config(const char *config, int split, int round, int ncpu)
 }
 
 /* ---- ringtrace ---- */
+
+/* Force ringtrace's vfs_read mechanism (or "auto"); false: not offered. */
+static bool set_attach(const char *mech)
+{
+	int fd = open(ATTACH_PARAM, O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, mech, strlen(mech)) == (ssize_t)strlen(mech);
+	close(fd);
+	return ok;
+}
+
+static bool attach_offered(const char *mech)
+{
+	static int offered[2] = { -1, -1 };
+	int i = !strcmp(mech, "fprobe");
+
+	if (offered[i] < 0) {
+		offered[i] = set_attach(mech);
+		set_attach("auto");
+		if (!offered[i])
+			say("vfs_read_attach=%s: not offered by this kernel", mech);
+	}
+	return offered[i];
+}
 
 /* "ringtrace-cat: N records, L lost, B bytes in T s" and the -v lines. */
 static void ringtrace_summary(struct result *r, const char *errlog)
@@ -470,7 +505,7 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 	extra(r, "bytes=%lld", number_after(p, "lost,"));
 	missed = number_after(text, "calls seen,");
 	if (missed >= 0)
-		extra(r, "kretprobe_missed=%lld", missed);
+		extra(r, "vfs_read_missed=%lld", missed);
 	free(text);
 }
 
@@ -881,6 +916,19 @@ static const char bt_printf[] =
 	"}\n"
 	"END { clear(@start); }\n";
 
+/* BPF's cheapest attach: an fentry/fexit trampoline that only counts. */
+static const char bt_fentry_count[] =
+	"kfunc:vfs_read { @entries = count(); }\n"
+	"kretfunc:vfs_read { @calls = count(); }\n";
+
+static const char bt_fentry_printf[] =
+	"kfunc:vfs_read { @start[tid] = nsecs; }\n"
+	"kretfunc:vfs_read /@start[tid]/ {\n"
+	"  printf(\"%d %d %lld\\n\", tid, retval, nsecs - @start[tid]);\n"
+	"  delete(@start[tid]);\n"
+	"}\n"
+	"END { clear(@start); }\n";
+
 static const char bt_hist[] =
 	"kprobe:vfs_read { @start[tid] = nsecs; }\n"
 	"kretprobe:vfs_read /@start[tid]/ {\n"
@@ -902,6 +950,8 @@ static void bpftrace_count(struct result *r, const char *path)
 
 		if (!strncmp(line, "Lost ", 5))
 			lost += strtoll(line + 5, NULL, 10);
+		else if (!strncmp(line, "@calls: ", 8))
+			lines += strtoll(line + 8, NULL, 10);
 		else if (line[0] == '[' && (p = strchr(line, ')')))
 			hist += strtoll(p + 1, NULL, 10);
 		else if (sscanf(line, "%lld %lld %lld", &a, &b, &c) == 3)
@@ -1041,6 +1091,34 @@ int main(int argc, char **argv)
 			rtdrain_config("drain_ustack", k, 1, ustack);
 		if (wanted("drain_all"))
 			rtdrain_config("drain_all", k, 1, kustack);
+		/* Each mechanism forced, with its floor. */
+		if (wanted("floor_fprobe") && attach_offered("fprobe"))
+			floor_config("floor_fprobe", -1, k, 1);
+		for (int m = 0; m < 2; m++) {
+			const char *mech = m ? "fprobe" : "kretprobe";
+			char name[64];
+
+			if (!attach_offered(mech))
+				continue;
+			set_attach(mech);
+			snprintf(name, sizeof(name), "rt_%s", mech);
+			if (wanted(name))
+				ringtrace_config(name, k, 1, NULL);
+			snprintf(name, sizeof(name), "rt_%s_idle", mech);
+			if (wanted(name))
+				ringtrace_config(name, k, 1, idle);
+			snprintf(name, sizeof(name), "rt_%s_2cpu", mech);
+			if (wanted(name))
+				ringtrace_config(name, k, 2, NULL);
+			set_attach("auto");
+		}
+		/*
+		 * The issue's yardstick, so in every round despite its slow
+		 * start: BPF's cheapest attach, recording nothing.
+		 */
+		if (wanted("bpftrace_fentry_count"))
+			bpftrace_config("bpftrace_fentry_count", bt_fentry_count,
+					k, 1);
 		if (wanted("ftrace_noreader"))
 			ftrace_config("ftrace_noreader", false, k, 1);
 		if (wanted("ftrace_reader"))
@@ -1065,6 +1143,8 @@ int main(int argc, char **argv)
 	 * repetitions to make up for having a single round.
 	 */
 	reps *= 3;
+	if (wanted("bpftrace_fentry_printf"))
+		bpftrace_config("bpftrace_fentry_printf", bt_fentry_printf, 0, 1);
 	if (wanted("bpftrace_hist"))
 		bpftrace_config("bpftrace_hist", bt_hist, 0, 1);
 	if (wanted("bpftrace_printf"))

@@ -19,6 +19,7 @@
 #include "mmap.h"
 #include "probes.h"
 #include "session.h"
+#include "vfs_read.h"
 
 #define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
 				 RINGTRACE_CFG_PATHS)
@@ -105,6 +106,8 @@ static long rt_ioctl_get_info(void __user *uarg)
 				   RINGTRACE_FEAT_LOCK_CONTENTION : 0) |
 				  rt_extras_features(),
 		.max_ring_pages	= rt_max_ring_pages,
+		.vfs_read_attach	= rt_vfs_read_attach_id(),
+		.vfs_read_attach_mask	= rt_vfs_read_attach_mask(),
 	};
 
 	strscpy(info.module_version, RINGTRACE_VERSION,

@@ -60,4 +60,33 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
 #define rt_hrtimer_setup	hrtimer_setup
 #endif
 
+/*
+ * fprobe with an exit handler and per-call entry data. Debian 6.1 has no
+ * CONFIG_FPROBE. 6.2 gave the entry handler a return value (non-zero: no
+ * exit handler for this call) and entry data, 6.5 passed the return
+ * address: from there on the handlers have the shape attach_fprobe.c
+ * uses, which a typedef does not let the preprocessor see, hence the
+ * version. 6.14 moved fprobe from ftrace + rethook onto fgraph: the
+ * handlers get ftrace_regs instead of pt_regs, and <linux/fprobe.h>
+ * gained MAX_FPROBE_DATA_SIZE (entry data is limited to it), the key
+ * used below.
+ */
+#if IS_ENABLED(CONFIG_FPROBE) && \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#define RT_HAVE_FPROBE	1
+#include <linux/fprobe.h>
+#include <linux/ptrace.h>
+#ifdef MAX_FPROBE_DATA_SIZE
+#define rt_fprobe_regs		struct ftrace_regs
+#define rt_fprobe_arg(r, n)	ftrace_regs_get_argument((r), (n))
+#define rt_fprobe_retval(r)	ftrace_regs_get_return_value(r)
+#define RT_FPROBE_DATA_MAX	MAX_FPROBE_DATA_SIZE
+#else
+#define rt_fprobe_regs		struct pt_regs
+#define rt_fprobe_arg(r, n)	regs_get_kernel_argument((r), (n))
+#define rt_fprobe_retval(r)	regs_return_value(r)
+#define RT_FPROBE_DATA_MAX	SIZE_MAX	/* rethook nodes: no limit */
+#endif
+#endif
+
 #endif /* _RINGTRACE_COMPAT_H */

@@ -1,60 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vfs_read events: one kretprobe whose entry handler decides whether any
- * session wants the calling task and, if so, saves the arguments and the
- * entry time in the instance; the return handler writes one record per
- * interested session. Filtering at entry means a call nobody wants costs
- * the probe hit and nothing more: no return trampoline, no ring work.
+ * vfs_read events: at entry, decide whether any session wants the calling
+ * task and, if so, save the arguments and the entry time in the call's
+ * slot; at return, write one record per interested session. Filtering at
+ * entry means a call nobody wants costs the hook and nothing more: no
+ * return hook, no ring work. The hooks themselves (kretprobe, fprobe) are
+ * in attach_*.c and call the two functions here.
  */
 #include <linux/fs.h>
-#include <linux/kprobes.h>
 #include <linux/kdev_t.h>
-#include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/percpu.h>
-#include <linux/ptrace.h>
 #include <linux/timekeeping.h>
 
 #include "path_cache.h"
-#include "probes.h"
 #include "session.h"
 #include "stack.h"
+#include "vfs_read.h"
 
-static unsigned int vfs_read_maxactive;
-module_param(vfs_read_maxactive, uint, 0444);
-MODULE_PARM_DESC(vfs_read_maxactive,
-		 "vfs_read calls tracked at once (0: max(256, 32 * possible CPUs)); calls beyond are counted as missed");
+static DEFINE_PER_CPU(u64, rt_vfs_read_hits_pcpu);
 
-/* What the entry handler hands to the return handler. */
-struct rt_vfs_read_call {
-	struct file *file;	/* held by our caller until after we return */
-	u64	ts;		/* entry time */
-	u64	ino;
-	u64	count;
-	s64	pos;
-	u32	dev_major;
-	u32	dev_minor;
-};
-
-static DEFINE_PER_CPU(u64, rt_vfs_read_hits);
-
-static DEFINE_MUTEX(rt_vfs_read_mutex);	/* the fields below */
-static unsigned int rt_vfs_read_users;
-static u64 rt_vfs_read_missed_earlier;	/* by past registrations */
-static struct kretprobe rt_vfs_read_probe;
-
-/* vfs_read(struct file *file, char __user *buf, size_t count, loff_t *pos) */
-static int rt_vfs_read_entry(struct kretprobe_instance *ri,
-			     struct pt_regs *regs)
+/* vfs_read(struct file *file, char __user *buf, size_t count, loff_t *ppos) */
+bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
+		       size_t count, loff_t *ppos)
 {
-	struct rt_vfs_read_call *call = (struct rt_vfs_read_call *)ri->data;
-	struct file *file = (struct file *)regs_get_kernel_argument(regs, 0);
-	loff_t *ppos = (loff_t *)regs_get_kernel_argument(regs, 3);
 	struct inode *inode;
 
-	this_cpu_inc(rt_vfs_read_hits);
+	this_cpu_inc(rt_vfs_read_hits_pcpu);
 	if (!rt_sessions_want(RINGTRACE_EVENT_VFS_READ, current))
-		return 1;	/* no return probe for this call */
+		return false;	/* no return hook for this call */
 
 	/* The caller holds a reference on @file for the whole call. */
 	inode = file_inode(file);
@@ -62,12 +35,12 @@ static int rt_vfs_read_entry(struct kretprobe_instance *ri,
 	call->ino = inode->i_ino;
 	call->dev_major = MAJOR(inode->i_sb->s_dev);
 	call->dev_minor = MINOR(inode->i_sb->s_dev);
-	call->count = regs_get_kernel_argument(regs, 2);
+	call->count = count;
 	/* NULL for stream files (pipes, sockets...): no position. */
 	call->pos = ppos ? *ppos : -1;
 	/* Last, so the latency leaves out our own work. */
 	call->ts = ktime_get_mono_fast_ns();
-	return 0;
+	return true;
 }
 
 static void rt_vfs_read_fill(struct ringtrace_vfs_read_record *rec,
@@ -123,12 +96,10 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 		rt_stack_put(&st);
 }
 
-static int rt_vfs_read_return(struct kretprobe_instance *ri,
-			      struct pt_regs *regs)
+void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
+		      unsigned long ret_ip)
 {
-	const struct rt_vfs_read_call *call = (void *)ri->data;
 	u64 now = ktime_get_mono_fast_ns();
-	long ret = regs_return_value(regs);
 	int cpu = smp_processor_id();
 	struct rt_path_call path = {
 		.file		= call->file,
@@ -148,67 +119,16 @@ static int rt_vfs_read_return(struct kretprobe_instance *ri,
 		/* ABI 2: the file's name first, on this ring (path_cache.c). */
 		if (s->paths)
 			rt_path_before_record(s, cpu, now, &path);
-		/* Where vfs_read returns to: its caller's frame. */
-		rt_vfs_read_write(s, cpu, now, call, ret,
-				  instruction_pointer(regs));
+		rt_vfs_read_write(s, cpu, now, call, ret, ret_ip);
 	}
-	return 0;
 }
 
-int rt_vfs_read_get(void)
+u64 rt_vfs_read_hits(void)
 {
-	struct kretprobe *rp = &rt_vfs_read_probe;
-	int err = 0;
-
-	mutex_lock(&rt_vfs_read_mutex);
-	if (rt_vfs_read_users == 0) {
-		/* register_kretprobe() fills in kp; start from scratch. */
-		*rp = (struct kretprobe) {
-			.kp.symbol_name	= "vfs_read",
-			.entry_handler	= rt_vfs_read_entry,
-			.handler	= rt_vfs_read_return,
-			.data_size	= sizeof(struct rt_vfs_read_call),
-			.maxactive	= vfs_read_maxactive ?:
-				max_t(int, 256, 32 * num_possible_cpus()),
-		};
-		err = register_kretprobe(rp);
-		if (err) {
-			pr_err("cannot attach to vfs_read: %d\n", err);
-			goto unlock;
-		}
-	}
-	rt_vfs_read_users++;
-unlock:
-	mutex_unlock(&rt_vfs_read_mutex);
-	return err;
-}
-
-void rt_vfs_read_put(void)
-{
-	struct kretprobe *rp = &rt_vfs_read_probe;
-
-	mutex_lock(&rt_vfs_read_mutex);
-	if (!WARN_ON_ONCE(rt_vfs_read_users == 0) &&
-	    --rt_vfs_read_users == 0) {
-		unregister_kretprobe(rp);
-		rt_vfs_read_missed_earlier += rp->nmissed + rp->kp.nmissed;
-	}
-	mutex_unlock(&rt_vfs_read_mutex);
-}
-
-void rt_vfs_read_counts(u64 *hits, u64 *missed)
-{
-	struct kretprobe *rp = &rt_vfs_read_probe;
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(rt_vfs_read_hits, cpu);
-	*hits = sum;
-
-	mutex_lock(&rt_vfs_read_mutex);
-	*missed = rt_vfs_read_missed_earlier;
-	if (rt_vfs_read_users)
-		*missed += READ_ONCE(rp->nmissed) + READ_ONCE(rp->kp.nmissed);
-	mutex_unlock(&rt_vfs_read_mutex);
+		sum += per_cpu(rt_vfs_read_hits_pcpu, cpu);
+	return sum;
 }

@@ -13,7 +13,7 @@ int rt_probes_get(u64 events);
 void rt_probes_put(u64 events);
 u64 rt_probes_available(void);
 
-/* vfs_read kretprobe (probe_vfs_read.c). */
+/* vfs_read, through the mechanism attach.c picks. */
 int rt_vfs_read_get(void);
 void rt_vfs_read_put(void);
 void rt_vfs_read_counts(u64 *hits, u64 *missed);

@@ -17,6 +17,8 @@
 #include "ringtrace/session.h"
 
 #define PROG	"ringtrace-ctl"
+/* Which vfs_read mechanism, and whether forced (kmod/attach.c). */
+#define ATTACH_PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
 
 static const char usage_text[] =
 "Usage: " PROG " load [PATH] [PARAM=VALUE...]\n"
@@ -28,8 +30,10 @@ static const char usage_text[] =
 "           this tool was built in, else the module installed for the running\n"
 "           kernel (modprobe's lookup); parameters are passed to the module\n"
 "  unload   remove the module (refused while a session has it open or mapped)\n"
-"  status   whether it is loaded, and how many references hold it\n"
-"  info     what the loaded module reports (ABI, page size, CPUs, events)\n"
+"  status   whether it is loaded, how many references hold it, and how\n"
+"           vfs_read is attached (load ... vfs_read_attach=fprobe forces one)\n"
+"  info     what the loaded module reports (ABI, page size, CPUs, events,\n"
+"           the vfs_read attach mechanism and those the kernel offers)\n"
 "\n"
 "Exit status: 0 done (status: loaded), 1 failed (status: not loaded), 2 usage.\n";
 
@@ -91,6 +95,51 @@ static int cmd_unload(void)
 	return 0;
 }
 
+/* "vfs_read attach  auto: fprobe (attached)", from the module parameter. */
+static void print_attach_param(void)
+{
+	FILE *f = fopen(ATTACH_PARAM, "r");
+	char line[128];
+
+	if (!f)
+		return;	/* a module from before the parameter */
+	if (fgets(line, sizeof(line), f))
+		printf("%-16s %s", "vfs_read attach", line);
+	fclose(f);
+}
+
+static const char *attach_name(uint32_t id)
+{
+	switch (id) {
+	case RINGTRACE_ATTACH_KRETPROBE:
+		return "kretprobe";
+	case RINGTRACE_ATTACH_FPROBE:
+		return "fprobe";
+	}
+	return NULL;
+}
+
+static void print_attach_info(const struct ringtrace_info *info)
+{
+	const char *name;
+
+	if (info->size < RINGTRACE_INFO_SIZE_VER1)
+		return;	/* the module does not say */
+	name = attach_name(info->vfs_read_attach);
+	printf("%-16s %s\n", "vfs_read attach", name ? name : "none");
+	printf("%-16s", "attach offered");
+	for (uint32_t id = 0; id < 32; id++) {
+		if (!(info->vfs_read_attach_mask & (1u << id)))
+			continue;
+		name = attach_name(id);
+		if (name)
+			printf(" %s", name);
+		else
+			printf(" #%u", id);
+	}
+	printf("\n");
+}
+
 static int cmd_status(void)
 {
 	struct rt_kmod_status st;
@@ -101,10 +150,12 @@ static int cmd_status(void)
 		return 1;
 	}
 	printf("%s\n", msg);
-	if (st.loaded)
+	if (st.loaded) {
 		printf("%s %s\n", RINGTRACE_DEVICE_PATH,
 		       access(RINGTRACE_DEVICE_PATH, F_OK) ? "is missing" :
 							     "is present");
+		print_attach_param();
+	}
 	return st.loaded ? 0 : 1;
 }
 
@@ -144,6 +195,7 @@ static int cmd_info(void)
 	printf("%-16s%s\n", "features",
 	       s.info.features & RINGTRACE_FEAT_LOCK_CONTENTION ?
 		       " lock_contention" : " none");
+	print_attach_info(&s.info);
 	rt_session_close(&s);
 	return 0;
 }

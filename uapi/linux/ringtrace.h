@@ -367,6 +367,16 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_STACK_USER	(1ULL << 3)	/* stack_user_depth */
 
 #define RINGTRACE_INFO_SIZE_VER0	72
+#define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
+
+/*
+ * How vfs_read is attached (ringtrace_info.vfs_read_attach): every
+ * mechanism produces the same records through the same filters; they
+ * differ only in what a call costs. 0: the module does not say (older
+ * than RINGTRACE_INFO_SIZE_VER1).
+ */
+#define RINGTRACE_ATTACH_KRETPROBE	1	/* kprobe + kretprobe, any kernel */
+#define RINGTRACE_ATTACH_FPROBE		2	/* ftrace-based, CONFIG_FPROBE */
 
 struct ringtrace_info {
 	__u32	size;			/* in: caller's sizeof; out: bytes filled */
@@ -378,6 +388,13 @@ struct ringtrace_info {
 	__u32	max_ring_pages;		/* largest 2^n data pages a ring may have */
 	__u32	compat_version;		/* lowest ABI version a reader needs */
 	char	module_version[32];	/* NUL-terminated */
+	/*
+	 * RINGTRACE_ATTACH_*: the mechanism vfs_read is attached with, or,
+	 * while no session traces vfs_read, the one the next attach uses
+	 * (the module parameter vfs_read_attach forces one).
+	 */
+	__u32	vfs_read_attach;
+	__u32	vfs_read_attach_mask;	/* 1 << RINGTRACE_ATTACH_* offered */
 };
 
 /* Session totals: the sum over the session's rings plus probe-wide counts. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 
 #include "ringtrace/sys.h"
 #include "fake_kernel.h"
@@ -179,6 +180,27 @@ static ssize_t fk_write(int fd, const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
+/* One write, the pieces in order: the capture is what write() gives. */
+static ssize_t fk_writev(int fd, const struct iovec *iov, int n)
+{
+	size_t total = 0;
+
+	if (fd != FAKE_OUT_FD)
+		return fail_with(EBADF);
+	fk.writes++;
+	if (fk.write_errno)
+		return fail_with(fk.write_errno);
+	for (int i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	fk.out = realloc(fk.out, fk.out_len + total + 1);
+	for (int i = 0; i < n; i++) {
+		memcpy(fk.out + fk.out_len, iov[i].iov_base, iov[i].iov_len);
+		fk.out_len += iov[i].iov_len;
+	}
+	fk.out[fk.out_len] = '\0';
+	return (ssize_t)total;
+}
+
 void fake_kernel_install(void)
 {
 	memset(&fk, 0, sizeof(fk));
@@ -204,6 +226,7 @@ void fake_kernel_install(void)
 	rt_sys.epoll_pwait = fk_epoll_pwait;
 	rt_sys.now_ns = fk_now;
 	rt_sys.write = fk_write;
+	rt_sys.writev = fk_writev;
 }
 
 void fake_kernel_remove(void)

@@ -3,9 +3,12 @@
  * The output buffer and its number formatting: integers at every width
  * and both extremes, padding helpers, appends larger than the buffer,
  * writes only when full or flushed, partial writes completed, EINTR
- * retried, and a write error (EPIPE) that is sticky and stops writing.
+ * retried, and a write error (EPIPE) that is sticky and stops writing;
+ * writev of outside pieces after the buffered bytes, in order, through
+ * short writes that end mid-piece.
  */
 #include <errno.h>
+#include <sys/uio.h>
 
 #include "test.h"
 
@@ -36,12 +39,36 @@ static ssize_t fake_write(int fd, const void *buf, size_t len)
 	return (ssize_t)len;
 }
 
+/* Like fake_write(), gathering up to 3 bytes per call when short. */
+static ssize_t fake_writev(int fd, const struct iovec *iov, int n)
+{
+	size_t total = 0;
+
+	(void)fd;
+	for (int i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	if (eintr_left || fail_errno)
+		return fake_write(fd, NULL, 0);
+	writes++;
+	if (short_writes && total > 3)
+		total = 3;
+	for (size_t left = total; left; iov++) {
+		size_t step = left < iov->iov_len ? left : iov->iov_len;
+
+		memcpy(sink + sink_len, iov->iov_base, step);
+		sink_len += step;
+		left -= step;
+	}
+	return (ssize_t)total;
+}
+
 static int setup(void **state)
 {
 	(void)state;
 	sink_len = 0;
 	writes = fail_errno = short_writes = eintr_left = 0;
 	rt_sys.write = fake_write;
+	rt_sys.writev = fake_writev;
 	return 0;
 }
 
@@ -161,6 +188,38 @@ static void test_error_is_sticky(void **state)
 	rt_outbuf_fini(&ob);
 }
 
+static void test_writev_pieces(void **state)
+{
+	static const char a[] = "ring-", b[] = "bytes", c[] = "!";
+	struct iovec iov[4] = {
+		[1] = { (void *)a, 5 }, [2] = { (void *)b, 0 },
+		[3] = { (void *)b, 5 },
+	};
+	struct iovec iov2[2] = { [1] = { (void *)c, 1 } };
+	struct rt_outbuf ob;
+
+	(void)state;
+	rt_outbuf_init(&ob, 1, 0);
+	rt_outbuf_append(&ob, "hdr:", 4);
+	short_writes = 1;
+	eintr_left = 1;
+	assert_int_equal(rt_outbuf_writev(&ob, iov, 3), 0);
+	assert_int_equal(ob.len, 0);
+	assert_int_equal(sink_len, 14);
+	assert_memory_equal(sink, "hdr:ring-bytes", 14);
+	assert_int_equal(ob.bytes, 14);
+	/* 14 bytes, 3 at a time, and the EINTR. */
+	assert_int_equal(writes, 6);
+	/* Nothing buffered: only the piece. */
+	assert_int_equal(rt_outbuf_writev(&ob, iov2, 1), 0);
+	assert_memory_equal(sink, "hdr:ring-bytes!", 15);
+	fail_errno = EPIPE;
+	iov2[1].iov_len = 1;
+	assert_int_equal(rt_outbuf_writev(&ob, iov2, 1), -EPIPE);
+	assert_int_equal(sink_len, 15);
+	rt_outbuf_fini(&ob);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_integers),
@@ -168,6 +227,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_big_append_and_partial_writes,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_writev_pieces, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_error_is_sticky, setup,
 					    teardown));
 }

@@ -3,7 +3,9 @@
  * The ring cursor on well-formed rings: iteration in order, records that
  * wrap the end come back whole (through the bounce buffer), data_tail is
  * written only by release (once per batch), a reader resumes at the
- * existing tail, and perf's control page works the same way.
+ * existing tail, and perf's control page works the same way. rt_ring_skip
+ * consumes plain records (wrapped ones too) without handing them out and
+ * stops before LOST and unknown types.
  */
 #include "test.h"
 
@@ -244,6 +246,58 @@ static void test_legacy_perf_layout(void **state)
 	free(map);
 }
 
+static void test_skip_plain_records(void **state)
+{
+	struct ringtrace_event_header odd = { .type = 77, .size = 16 };
+	struct ringtrace_lost_record lost;
+	struct fake_ring fr;
+	struct rt_ring r;
+	struct rt_record rec;
+	uint64_t n, total = 0;
+	unsigned char blank[16] = { 0 };
+
+	(void)state;
+	/* 512 bytes: 96-byte records wrap the end. */
+	fake_ring_init(&fr, 512, 0);
+	attach(&r, &fr);
+	for (int round = 0; round < 20; round++) {
+		for (int i = 0; i < 4; i++)
+			assert_true(fake_ring_vfs_read(&fr, 1));
+		assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
+		assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
+				 RT_RING_EMPTY);
+		assert_int_equal(n, 4);
+		total += n;
+		assert_int_equal(r.pos, fr.head);
+		rt_ring_release(&r);
+	}
+	assert_int_equal(total, 80);
+
+	/* vfs_read, LOST, vfs_read, type 77: stops before LOST and 77. */
+	make_lost(&lost, 5, 3);
+	memcpy(blank, &odd, sizeof(odd));
+	assert_true(fake_ring_vfs_read(&fr, 1));
+	assert_true(fake_ring_write(&fr, &lost, sizeof(lost)));
+	assert_true(fake_ring_vfs_read(&fr, 1));
+	assert_true(fake_ring_write(&fr, blank, sizeof(blank)));
+	assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
+	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n), RT_RING_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+	assert_int_equal(rec.type, RINGTRACE_RECORD_LOST);
+	rt_ring_advance(&r);
+	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n), RT_RING_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+	assert_int_equal(rec.type, 77);
+	rt_ring_advance(&r);
+	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
+			 RT_RING_EMPTY);
+	assert_int_equal(n, 0);
+	rt_ring_fini(&r);
+	fake_ring_free(&fr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_resumes_at_existing_tail),
 		cmocka_unit_test(test_reads_perf_layout),
 		cmocka_unit_test(test_legacy_perf_layout),
+		cmocka_unit_test(test_skip_plain_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

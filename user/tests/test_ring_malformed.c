@@ -4,6 +4,7 @@
  * size and every bad head stops the cursor with its own error code and a
  * message, before anything past the header is read; the error is sticky
  * (no loop, no crash), and bad control-page layouts are refused at attach.
+ * rt_ring_skip() (the raw path's walk) stops on every bad size the same way.
  */
 #include "test.h"
 
@@ -170,6 +171,48 @@ static void test_good_records_before_the_fault(void **state)
 	assert_int_equal(f->r.error_pos, 192);
 }
 
+/* rt_ring_skip: the same errors as peek, after the good records. */
+static void test_skip_stops_like_peek(void **state)
+{
+	static const struct {
+		uint16_t size;
+		int err;
+		const char *words;
+	} bad[] = {
+		{ 0, RT_RING_ERR_SIZE_ZERO, "size 0" },
+		{ 4, RT_RING_ERR_SIZE_SHORT, "smaller than its header" },
+		{ 20, RT_RING_ERR_SIZE_UNALIGNED, "not a multiple of 8" },
+		{ 96, RT_RING_ERR_SIZE_TRUNCATED, "runs past data_head" },
+		{ 8192, RT_RING_ERR_SIZE_TOO_BIG, "larger than the ring" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct ringtrace_event_header h = { .type = 2, .size = bad[i].size };
+		struct fixture *f;
+		char msg[256];
+		uint64_t n = 99;
+
+		setup((void **)&f);
+		fake_ring_vfs_read(&f->fr, 1);
+		fake_ring_vfs_read(&f->fr, 2);
+		fake_ring_poke(&f->fr, f->fr.head, &h, sizeof(h));
+		fake_ring_set_head(&f->fr, f->fr.head + 64);
+		assert_int_equal(rt_ring_refresh(&f->r, NULL), RT_RING_OK);
+		assert_int_equal(rt_ring_skip(&f->r, RINGTRACE_RECORD_MAX, &n),
+				 bad[i].err);
+		assert_int_equal(n, 2);
+		assert_int_equal(f->r.pos, 192);
+		assert_int_equal(f->r.error_pos, 192);
+		rt_ring_describe_error(&f->r, msg, sizeof(msg));
+		assert_non_null(strstr(msg, bad[i].words));
+		/* Sticky for both walks. */
+		assert_int_equal(rt_ring_skip(&f->r, RINGTRACE_RECORD_MAX, &n),
+				 bad[i].err);
+		teardown((void **)&f);
+	}
+}
+
 static void test_layout_checks(void **state)
 {
 	struct fake_ring fr;
@@ -223,5 +266,6 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_head_unaligned, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_good_records_before_the_fault,
 					    setup, teardown),
+	    cmocka_unit_test(test_skip_stops_like_peek),
 	    cmocka_unit_test(test_layout_checks));
 }

@@ -59,6 +59,17 @@ static inline void rt_outbuf_commit(struct rt_outbuf *ob, const char *end)
 /* Copy bytes of any length (raw records): flushes as often as needed. */
 void rt_outbuf_append(struct rt_outbuf *ob, const void *p, size_t n);
 
+struct iovec;
+
+/*
+ * Write what is buffered, then @n more pieces from wherever they lie (the
+ * mapped ring), in as few writev(2) calls as the file takes: no copy.
+ * @iov[0] must be left empty for the buffered bytes; @iov is consumed.
+ * Returns 0 or -errno (also kept in ->error). When it returns, nothing
+ * points into the pieces any more: their memory may be reused.
+ */
+int rt_outbuf_writev(struct rt_outbuf *ob, struct iovec *iov, int n);
+
 /* ---- formatting into reserved space; each returns the new end ---- */
 
 extern const char rt_digit_pairs[200];

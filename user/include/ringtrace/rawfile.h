@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #include "ringtrace/merge.h"
 #include "ringtrace/outbuf.h"
@@ -66,6 +67,38 @@ void rt_raw_write_ring(struct rt_outbuf *ob, uint32_t cpu,
 		       const struct rt_ring *r, uint64_t from, uint64_t to);
 
 void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost);
+
+/*
+ * The same chunks without copying the records: each ring's bytes go to the
+ * file straight from the mapping, several rings in one writev(2). Add up
+ * to RT_RAW_BATCH_RINGS rings, write, and only then release those rings
+ * (store data_tail): until the write returns the bytes are still read
+ * from the ring.
+ */
+#define RT_RAW_BATCH_RINGS	16
+
+struct rt_raw_batch {
+	struct rt_outbuf	*ob;
+	int			nr_chunks;
+	int			nr_iov;		/* after iov[0], outbuf's bytes */
+	struct rt_raw_chunk	chunks[RT_RAW_BATCH_RINGS];
+	struct iovec		iov[1 + 3 * RT_RAW_BATCH_RINGS];
+};
+
+void rt_raw_batch_init(struct rt_raw_batch *b, struct rt_outbuf *ob);
+
+static inline bool rt_raw_batch_full(const struct rt_raw_batch *b)
+{
+	return b->nr_chunks == RT_RAW_BATCH_RINGS;
+}
+
+/* Queue the ring bytes between two positions (whole records) as a chunk. */
+void rt_raw_batch_add_ring(struct rt_raw_batch *b, uint32_t cpu,
+			   const struct rt_ring *r, uint64_t from,
+			   uint64_t to);
+
+/* Write what is buffered and queued; empties the batch. 0 or -errno. */
+int rt_raw_batch_write(struct rt_raw_batch *b);
 
 /* ---- reading ---- */
 

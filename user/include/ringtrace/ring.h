@@ -111,6 +111,16 @@ int rt_ring_peek(struct rt_ring *r, struct rt_record *rec);
 /* Consume the record returned by the last successful peek (local only). */
 void rt_ring_advance(struct rt_ring *r);
 
+/*
+ * Consume, without handing them out, the records below the head seen at
+ * the last refresh whose type is plain (not LOST, not 0, below @nr_types):
+ * each header checked as rt_ring_peek() does, a wrapped record not bounced.
+ * For a consumer that only needs the bytes (raw output). *@skipped gets
+ * the number consumed. RT_RING_OK: stopped before a record that is not
+ * plain (peek at it); RT_RING_EMPTY: consumed everything; or the error.
+ */
+int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped);
+
 /* (D) Publish the local position as data_tail, if it moved. */
 void rt_ring_release(struct rt_ring *r);
 

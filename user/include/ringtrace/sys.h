@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 struct epoll_event;
+struct iovec;
 struct perf_event_attr;
 
 struct rt_sys {
@@ -29,6 +30,7 @@ struct rt_sys {
 	int	(*munmap)(void *addr, size_t len);
 	ssize_t	(*read)(int fd, void *buf, size_t len);
 	ssize_t	(*write)(int fd, const void *buf, size_t len);
+	ssize_t	(*writev)(int fd, const struct iovec *iov, int iovcnt);
 	int	(*epoll_create1)(int flags);
 	int	(*epoll_ctl)(int epfd, int op, int fd, struct epoll_event *ev);
 	int	(*epoll_pwait)(int epfd, struct epoll_event *events, int max,

@@ -2,6 +2,10 @@
 /* Output buffer drained in large write(2) calls (see outbuf.h). */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/uio.h>
+
+/* Linux's UIO_MAXIOV: the most pieces one writev(2) takes. */
+#define WRITEV_MAX	1024
 
 #include "ringtrace/outbuf.h"
 #include "ringtrace/sys.h"
@@ -95,4 +99,48 @@ void rt_outbuf_append(struct rt_outbuf *ob, const void *p, size_t n)
 		return;
 	memcpy(ob->buf + ob->len, src, n);
 	ob->len += n;
+}
+
+int rt_outbuf_writev(struct rt_outbuf *ob, struct iovec *iov, int n)
+{
+	int i = 0;
+
+	iov[0].iov_base = ob->buf;
+	iov[0].iov_len = ob->len;
+	ob->len = 0;
+	n++;
+	while (!ob->error) {
+		ssize_t done;
+
+		while (i < n && !iov[i].iov_len)
+			i++;
+		if (i == n)
+			break;
+		done = rt_sys.writev(ob->fd, iov + i,
+				     n - i > WRITEV_MAX ? WRITEV_MAX : n - i);
+		ob->writes++;
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			ob->error = errno;
+			break;
+		}
+		if (done == 0) {
+			ob->error = EIO;
+			break;
+		}
+		ob->bytes += (uint64_t)done;
+		/* A partial write: skip what went, resume mid-piece. */
+		for (size_t left = (size_t)done; left;) {
+			size_t step = left < iov[i].iov_len ? left :
+							      iov[i].iov_len;
+
+			iov[i].iov_base = (char *)iov[i].iov_base + step;
+			iov[i].iov_len -= step;
+			left -= step;
+			if (!iov[i].iov_len)
+				i++;
+		}
+	}
+	return -ob->error;
 }

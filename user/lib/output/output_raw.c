@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Raw output: the file header, then ring bytes copied verbatim in chunks
- * (format in rawfile.h). One chunk per ring per drain: at high rates a
- * chunk is many records and costs two memcpy calls.
+ * Raw output: the file header, then ring bytes verbatim in chunks (format
+ * in rawfile.h). One chunk per ring per drain. The live path (the batch)
+ * hands the mapped ring bytes to writev(2): the records are never copied
+ * in user space, and a wake-up costs one system call for up to
+ * RT_RAW_BATCH_RINGS rings. rt_raw_write_ring() copies into the output
+ * buffer instead, for callers that release the ring before writing.
  */
 #include "ringtrace/rawfile.h"
 
@@ -38,4 +41,52 @@ void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost)
 
 	rt_outbuf_append(ob, &c, sizeof(c));
 	rt_outbuf_append(ob, &lost, sizeof(lost));
+}
+
+void rt_raw_batch_init(struct rt_raw_batch *b, struct rt_outbuf *ob)
+{
+	b->ob = ob;
+	b->nr_chunks = 0;
+	b->nr_iov = 0;
+}
+
+static void batch_piece(struct rt_raw_batch *b, const void *p, size_t n)
+{
+	struct iovec *v = &b->iov[1 + b->nr_iov++];
+
+	v->iov_base = (void *)p;
+	v->iov_len = n;
+}
+
+void rt_raw_batch_add_ring(struct rt_raw_batch *b, uint32_t cpu,
+			   const struct rt_ring *r, uint64_t from, uint64_t to)
+{
+	struct rt_raw_chunk *c = &b->chunks[b->nr_chunks++];
+	uint64_t off = from & r->mask, first = r->size - off;
+
+	if (from == to) {
+		b->nr_chunks--;
+		return;
+	}
+	*c = (struct rt_raw_chunk) {
+		.kind = RT_RAW_CHUNK_RECORDS, .cpu = cpu, .size = to - from,
+	};
+	batch_piece(b, c, sizeof(*c));
+	if (c->size <= first) {
+		batch_piece(b, r->data + off, c->size);
+	} else {
+		batch_piece(b, r->data + off, first);
+		batch_piece(b, r->data, c->size - first);
+	}
+}
+
+int rt_raw_batch_write(struct rt_raw_batch *b)
+{
+	int ret = 0;
+
+	if (b->nr_iov || b->ob->len)
+		ret = rt_outbuf_writev(b->ob, b->iov, b->nr_iov);
+	b->nr_chunks = 0;
+	b->nr_iov = 0;
+	return ret;
 }

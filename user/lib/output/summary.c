@@ -41,7 +41,7 @@ static void kernel_totals(FILE *out, const struct ringtrace_stats *k)
 		"a ring\n", (uint64_t)k->produced, (uint64_t)k->records,
 		(uint64_t)k->lost, (uint64_t)k->bytes, (uint64_t)k->no_ring);
 	fprintf(out, "  kernel: vfs_read %" PRIu64 " calls seen, %" PRIu64
-		" missed by the kretprobe (module-wide)\n",
+		" missed by the attach mechanism (module-wide)\n",
 		(uint64_t)k->vfs_read_hits, (uint64_t)k->vfs_read_missed);
 }
 

@@ -141,10 +141,32 @@ int rt_ring_refresh(struct rt_ring *r, uint64_t *avail)
 	return RT_RING_OK;
 }
 
+/*
+ * The checks of one record's size, read once from the header at r->pos
+ * with @avail bytes published from there: RT_RING_OK or the sticky error.
+ * One definition for rt_ring_peek() and rt_ring_skip().
+ */
+static inline int check_size(struct rt_ring *r, uint16_t size, uint64_t avail)
+{
+	if (size % RINGTRACE_RECORD_ALIGN == 0 && size && size <= avail &&
+	    size <= r->size)
+		return RT_RING_OK;	/* the common case, one branch */
+	if (size == 0)
+		return fail(r, RT_RING_ERR_SIZE_ZERO, r->pos, 0);
+	if (size < sizeof(struct ringtrace_event_header))
+		return fail(r, RT_RING_ERR_SIZE_SHORT, r->pos, size);
+	if (size % RINGTRACE_RECORD_ALIGN)
+		return fail(r, RT_RING_ERR_SIZE_UNALIGNED, r->pos, size);
+	if (size > r->size)
+		return fail(r, RT_RING_ERR_SIZE_TOO_BIG, r->pos, size);
+	return fail(r, RT_RING_ERR_SIZE_TRUNCATED, r->pos, size);
+}
+
 int rt_ring_peek(struct rt_ring *r, struct rt_record *rec)
 {
 	struct ringtrace_event_header hdr;
 	uint64_t avail, off, first;
+	int ret;
 
 	if (r->error)
 		return r->error;
@@ -156,16 +178,9 @@ int rt_ring_peek(struct rt_ring *r, struct rt_record *rec)
 	off = r->pos & r->mask;
 	memcpy(&hdr, r->data + off, sizeof(hdr));
 
-	if (hdr.size == 0)
-		return fail(r, RT_RING_ERR_SIZE_ZERO, r->pos, 0);
-	if (hdr.size < sizeof(hdr))
-		return fail(r, RT_RING_ERR_SIZE_SHORT, r->pos, hdr.size);
-	if (hdr.size % RINGTRACE_RECORD_ALIGN)
-		return fail(r, RT_RING_ERR_SIZE_UNALIGNED, r->pos, hdr.size);
-	if (hdr.size > r->size)
-		return fail(r, RT_RING_ERR_SIZE_TOO_BIG, r->pos, hdr.size);
-	if (hdr.size > avail)
-		return fail(r, RT_RING_ERR_SIZE_TRUNCATED, r->pos, hdr.size);
+	ret = check_size(r, hdr.size, avail);
+	if (ret)
+		return ret;
 
 	first = r->size - off;
 	if (hdr.size <= first) {
@@ -187,6 +202,39 @@ void rt_ring_advance(struct rt_ring *r)
 {
 	r->pos += r->last_size;
 	r->last_size = 0;
+}
+
+int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
+{
+	struct ringtrace_event_header hdr;
+	uint64_t pos = r->pos, n = 0;
+	int ret = RT_RING_EMPTY;
+
+	if (r->error)
+		return r->error;
+	while (pos != r->head_seen) {
+		/*
+		 * A header never wraps (8 bytes at an 8-byte aligned offset):
+		 * read it in place, once.
+		 */
+		memcpy(&hdr, r->data + (pos & r->mask), sizeof(hdr));
+		if (hdr.type == RINGTRACE_RECORD_LOST || !hdr.type ||
+		    hdr.type >= nr_types) {
+			ret = RT_RING_OK;
+			break;
+		}
+		r->pos = pos;	/* where check_size() reports a fault */
+		ret = check_size(r, hdr.size, r->head_seen - pos);
+		if (ret)
+			break;
+		pos += hdr.size;
+		n++;
+		ret = RT_RING_EMPTY;
+	}
+	r->pos = pos;
+	r->last_size = 0;
+	*skipped = n;
+	return ret;
 }
 
 void rt_ring_release(struct rt_ring *r)

@@ -10,6 +10,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	.munmap		= munmap, \
 	.read		= read, \
 	.write		= write, \
+	.writev		= writev, \
 	.epoll_create1	= epoll_create1, \
 	.epoll_ctl	= epoll_ctl, \
 	.epoll_pwait	= epoll_pwait, \

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attaching vfs_read for the sessions that want it: the first session to
+ * enable attaches through the cheapest mechanism this kernel offers (or
+ * the one the vfs_read_attach parameter forces), the last one to stop
+ * detaches. The mechanisms themselves are in attach_*.c.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/ringtrace.h>
+#include <linux/string.h>
+
+#include "probes.h"
+#include "vfs_read.h"
+
+/* Cheapest first: auto takes the first one available. */
+static const struct rt_attach_ops *const rt_attach_all[] = {
+	&rt_attach_fprobe,
+	&rt_attach_kretprobe,
+};
+
+static unsigned int vfs_read_maxactive;
+module_param(vfs_read_maxactive, uint, 0444);
+MODULE_PARM_DESC(vfs_read_maxactive,
+		 "vfs_read calls tracked at once (0: max(256, 32 * possible CPUs)); calls beyond are counted as missed");
+
+static DEFINE_MUTEX(rt_attach_mutex);	/* everything below */
+static const struct rt_attach_ops *rt_attach_forced;	/* NULL: auto */
+static const struct rt_attach_ops *rt_attach_cur;	/* while attached */
+static unsigned int rt_attach_users;
+static u64 rt_attach_missed_earlier;	/* by past attachments */
+
+static const struct rt_attach_ops *rt_attach_choose(void)
+{
+	int i;
+
+	if (rt_attach_forced)
+		return rt_attach_forced;
+	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
+		if (rt_attach_all[i]->available())
+			return rt_attach_all[i];
+	return NULL;
+}
+
+/*
+ * vfs_read_attach=auto|kretprobe|fprobe. Takes effect at the next attach:
+ * sessions tracing now keep the mechanism they started with.
+ */
+static int rt_attach_param_set(const char *val, const struct kernel_param *kp)
+{
+	const struct rt_attach_ops *ops = NULL;
+	int i;
+
+	if (!sysfs_streq(val, "auto")) {
+		for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
+			if (sysfs_streq(val, rt_attach_all[i]->name))
+				ops = rt_attach_all[i];
+		if (!ops)
+			return -EINVAL;
+		if (!ops->available())
+			return -EOPNOTSUPP;
+	}
+	mutex_lock(&rt_attach_mutex);
+	rt_attach_forced = ops;
+	mutex_unlock(&rt_attach_mutex);
+	return 0;
+}
+
+static int rt_attach_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct rt_attach_ops *ops;
+	int n;
+
+	mutex_lock(&rt_attach_mutex);
+	ops = rt_attach_cur ?: rt_attach_choose();
+	n = sysfs_emit(buf, "%s%s (%s)\n", rt_attach_forced ? "" : "auto: ",
+		       ops ? ops->name : "none",
+		       rt_attach_cur ? "attached" : "next attach");
+	mutex_unlock(&rt_attach_mutex);
+	return n;
+}
+
+static const struct kernel_param_ops rt_attach_param_ops = {
+	.set	= rt_attach_param_set,
+	.get	= rt_attach_param_get,
+};
+module_param_cb(vfs_read_attach, &rt_attach_param_ops, NULL, 0644);
+MODULE_PARM_DESC(vfs_read_attach,
+		 "How to attach vfs_read: auto (cheapest available, default), fprobe or kretprobe; applies from the next attach");
+
+int rt_vfs_read_get(void)
+{
+	const struct rt_attach_ops *ops;
+	int err = 0;
+
+	mutex_lock(&rt_attach_mutex);
+	if (rt_attach_users == 0) {
+		ops = rt_attach_choose();
+		if (!ops) {
+			err = -EOPNOTSUPP;
+			goto unlock;
+		}
+		err = ops->attach(vfs_read_maxactive ?:
+				  max_t(unsigned int, 256,
+					32 * num_possible_cpus()));
+		if (err) {
+			pr_err("cannot attach to vfs_read with %s: %d\n",
+			       ops->name, err);
+			goto unlock;
+		}
+		rt_attach_cur = ops;
+	}
+	rt_attach_users++;
+unlock:
+	mutex_unlock(&rt_attach_mutex);
+	return err;
+}
+
+void rt_vfs_read_put(void)
+{
+	mutex_lock(&rt_attach_mutex);
+	if (!WARN_ON_ONCE(rt_attach_users == 0) && --rt_attach_users == 0) {
+		rt_attach_cur->detach();
+		rt_attach_missed_earlier += rt_attach_cur->missed();
+		rt_attach_cur = NULL;
+	}
+	mutex_unlock(&rt_attach_mutex);
+}
+
+void rt_vfs_read_counts(u64 *hits, u64 *missed)
+{
+	*hits = rt_vfs_read_hits();
+	mutex_lock(&rt_attach_mutex);
+	*missed = rt_attach_missed_earlier;
+	if (rt_attach_cur)
+		*missed += rt_attach_cur->missed();
+	mutex_unlock(&rt_attach_mutex);
+}
+
+u32 rt_vfs_read_attach_id(void)
+{
+	const struct rt_attach_ops *ops;
+
+	mutex_lock(&rt_attach_mutex);
+	ops = rt_attach_cur ?: rt_attach_choose();
+	mutex_unlock(&rt_attach_mutex);
+	return ops ? ops->id : 0;
+}
+
+u32 rt_vfs_read_attach_mask(void)
+{
+	u32 mask = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
+		if (rt_attach_all[i]->available())
+			mask |= 1U << rt_attach_all[i]->id;
+	return mask;
+}

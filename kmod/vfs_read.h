@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vfs_read events, split in two: what a call records (probe_vfs_read.c:
+ * the filters, the fields, the record) and how the module gets called at
+ * the function's entry and return (attach_*.c, one file per mechanism).
+ * Every mechanism hands the same two functions the same arguments, so the
+ * records and the filters are the same whichever one is in use.
+ */
+#ifndef _RINGTRACE_VFS_READ_H
+#define _RINGTRACE_VFS_READ_H
+
+#include <linux/fs.h>
+#include <linux/types.h>
+
+/*
+ * What the entry hands to the return of the same call. The mechanism keeps
+ * it per call (kretprobe instance, fprobe entry data), not per CPU: a call
+ * may sleep, and return on another CPU, while others run.
+ */
+struct rt_vfs_read_call {
+	struct file *file;	/* held by our caller until after we return */
+	u64	ts;		/* entry time */
+	u64	ino;
+	u64	count;
+	s64	pos;
+	u32	dev_major;
+	u32	dev_minor;
+};
+
+/*
+ * vfs_read(file, buf, count, ppos) entered, in the mechanism's handler with
+ * preemption disabled. True: some session wants this call, @call is filled
+ * and the mechanism must call rt_vfs_read_exit() when it returns. False:
+ * nobody wants it; skip the return hook.
+ */
+bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
+		       size_t count, loff_t *ppos);
+
+/*
+ * The call that rt_vfs_read_enter() accepted returned @ret to @ret_ip (the
+ * caller's code: what a stack trace of the call starts from), with
+ * preemption disabled.
+ */
+void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
+		      unsigned long ret_ip);
+
+/* vfs_read calls seen since load, every mechanism together. */
+u64 rt_vfs_read_hits(void);
+
+/*
+ * One way of attaching to vfs_read. attach() and detach() are called under
+ * the attach mutex (attach.c), at most one mechanism attached at a time;
+ * detach() returns once no handler of this mechanism runs any more.
+ */
+struct rt_attach_ops {
+	const char	*name;		/* the module parameter's value */
+	u32		id;		/* RINGTRACE_ATTACH_* */
+	bool		(*available)(void);
+	int		(*attach)(unsigned int maxactive);
+	void		(*detach)(void);
+	/* Calls the current attachment could not follow (no free slot). */
+	u64		(*missed)(void);
+};
+
+extern const struct rt_attach_ops rt_attach_kretprobe;
+extern const struct rt_attach_ops rt_attach_fprobe;
+
+/* attach.c: which mechanism is in use, or would be used next. */
+u32 rt_vfs_read_attach_id(void);
+u32 rt_vfs_read_attach_mask(void);
+
+#endif /* _RINGTRACE_VFS_READ_H */
