@@ -59,6 +59,13 @@ static inline void rt_outbuf_commit(struct rt_outbuf *ob, const char *end)
 /* Copy bytes of any length (raw records): flushes as often as needed. */
 void rt_outbuf_append(struct rt_outbuf *ob, const void *p, size_t n);
 
+/*
+ * printf into the buffer, for end-of-run views (histograms, tables), not
+ * for per-record printers: at most RT_OUTBUF_MAX_RECORD bytes, cut there.
+ */
+void rt_outbuf_printf(struct rt_outbuf *ob, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* ---- formatting into reserved space; each returns the new end ---- */
 
 extern const char rt_digit_pairs[200];

@@ -10,6 +10,7 @@
 #include "ringtrace/escape.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/sys.h"
+#include "ringtrace/usyms.h"
 
 
 int rt_folded_init(struct rt_folded *f)
@@ -78,11 +79,11 @@ static uint32_t stack_of(const struct rt_event *ev, uint64_t *out,
 }
 
 static bool same(const struct rt_folded *f, const struct rt_folded_stack *st,
-		 const char *comm, const uint64_t *frames, uint32_t nr,
+		 uint32_t pid, const char *comm, const uint64_t *frames, uint32_t nr,
 		 uint32_t nr_kernel)
 {
 	return st->nr == nr && st->nr_kernel == nr_kernel &&
-	       !strcmp(st->comm, comm) &&
+	       !strcmp(st->comm, comm) && (!f->usyms || st->pid == pid) &&
 	       !memcmp(f->frames + st->first, frames, nr * sizeof(*frames));
 }
 
@@ -99,12 +100,16 @@ void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
 	h = fnv(0xcbf29ce484222325ull, ev->comm, strlen(ev->comm) + 1);
 	h = fnv(h, frames, nr * sizeof(*frames));
 	h = fnv(h, &nr_kernel, sizeof(nr_kernel));
+	if (f->usyms) {
+		h = fnv(h, &ev->pid, sizeof(ev->pid));
+		rt_usyms_see(f->usyms, ev->pid);
+	}
 	for (slot = (uint32_t)h & (RT_FOLDED_MAX_STACKS - 1);;
 	     slot = (slot + 1) & (RT_FOLDED_MAX_STACKS - 1)) {
 		st = &f->stacks[slot];
 		if (!st->count)
 			break;
-		if (st->hash == h && same(f, st, ev->comm, frames, nr, nr_kernel)) {
+		if (st->hash == h && same(f, st, ev->pid, ev->comm, frames, nr, nr_kernel)) {
 			st->count++;
 			return;
 		}
@@ -120,6 +125,7 @@ void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
 	st->first = f->nr_frames;
 	st->nr = (uint16_t)nr;
 	st->nr_kernel = (uint16_t)nr_kernel;
+	st->pid = ev->pid;
 	memcpy(st->comm, ev->comm, sizeof(st->comm));
 	memcpy(f->frames + f->nr_frames, frames, nr * sizeof(*frames));
 	f->nr_frames += nr;
@@ -152,14 +158,21 @@ static void put(struct line *l, const char *s, size_t n)
 }
 
 static void put_frame(struct line *l, uint64_t ip, bool kernel,
-		      const struct rt_ksyms *ksyms)
+		      const struct rt_ksyms *ksyms, struct rt_usyms *usyms,
+		      uint32_t pid)
 {
-	const char *name = kernel && ksyms ? rt_ksyms_find(ksyms, ip) : NULL;
-	char buf[32], *end;
+	char buf[256], *end;
+	const char *name = kernel && ksyms ? rt_ksyms_find(ksyms, ip) :
+			   !kernel && usyms ? rt_usyms_name(usyms, pid, ip, buf,
+							    sizeof(buf)) : NULL;
 
 	put(l, ";", 1);
 	if (name) {
-		put(l, name, strlen(name));
+		size_t n = strlen(name);
+
+		/* ';' and ' ' are the format's separators (C++ names have both). */
+		for (size_t i = 0; i < n; i++)
+			put(l, name[i] == ';' || name[i] == ' ' ? "_" : name + i, 1);
 	} else {
 		end = rt_fmt_hex(buf, ip);
 		put(l, buf, (size_t)(end - buf));
@@ -182,7 +195,8 @@ static char *render(const struct rt_folded *f, const struct rt_folded_stack *st,
 	put(&l, comm[0] ? comm : "-", comm[0] ? strlen(comm) : 1);
 	for (uint32_t i = 0; i < st->nr; i++)
 		put_frame(&l, f->frames[st->first + i],
-			  i >= (uint32_t)(st->nr - st->nr_kernel), ksyms);
+			  i >= (uint32_t)(st->nr - st->nr_kernel), ksyms,
+			  f->usyms, st->pid);
 	end = rt_fmt_u64(num + 1, st->count);
 	num[0] = ' ';
 	*end++ = '\n';
@@ -197,23 +211,33 @@ static int by_text(const void *a, const void *b)
 	return strcmp(x ? x : "", y ? y : "");
 }
 
+static void append_line(void *arg, const char *line, size_t len)
+{
+	rt_outbuf_append(arg, line, len);
+}
+
 void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
 		     struct rt_outbuf *ob)
+{
+	rt_folded_foreach(f, ksyms, append_line, ob);
+}
+
+void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
+		       void (*fn)(void *arg, const char *line, size_t len),
+		       void *arg)
 {
 	char **lines = calloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*lines));
 	uint32_t n = 0;
 
-	if (!lines) {
-		ob->error = ob->error ? ob->error : ENOMEM;
+	if (!lines)
 		return;
-	}
 	for (uint32_t i = 0; i < RT_FOLDED_MAX_STACKS && n < f->nr_stacks; i++)
 		if (f->stacks[i].count)
 			lines[n++] = render(f, &f->stacks[i], ksyms);
 	qsort(lines, n, sizeof(*lines), by_text);
 	for (uint32_t i = 0; i < n; i++) {
 		if (lines[i])
-			rt_outbuf_append(ob, lines[i], strlen(lines[i]));
+			fn(arg, lines[i], strlen(lines[i]));
 		free(lines[i]);
 	}
 	free(lines);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Output buffer drained in large write(2) calls (see outbuf.h). */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ringtrace/outbuf.h"
@@ -95,4 +97,20 @@ void rt_outbuf_append(struct rt_outbuf *ob, const void *p, size_t n)
 		return;
 	memcpy(ob->buf + ob->len, src, n);
 	ob->len += n;
+}
+
+void rt_outbuf_printf(struct rt_outbuf *ob, const char *fmt, ...)
+{
+	char *p = rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD);
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p, RT_OUTBUF_MAX_RECORD, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((unsigned int)n >= RT_OUTBUF_MAX_RECORD)
+		n = RT_OUTBUF_MAX_RECORD - 1;
+	rt_outbuf_commit(ob, p + n);
 }

@@ -271,7 +271,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 
 int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 {
-	struct emit_ctx ctx = { rt_printer(st->format), st->out };
+	struct emit_ctx ctx = { rt_printer(st->format), st->out, st->sink,
+				st->sink_arg };
 	struct rt_merge m;
 	struct rt_merge_result res;
 	int status;
