@@ -232,7 +232,9 @@ int cat_views_finish(struct cat_views *v)
 	}
 	if (v->folded_on)
 		named = load_ksyms(&ksyms, o->quiet);
-	if (v->lat_on)
+	/* The table may exist only for the flame graph: print what was asked. */
+	v->lat.summary = o->summary;
+	if (o->hist || o->summary)
 		rt_latency_view_print(&v->lat, v->out);
 	if (o->folded) {
 		rt_folded_write(&v->folded, named ? &ksyms : NULL, v->out);

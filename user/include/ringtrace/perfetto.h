@@ -12,7 +12,8 @@
  *   sample        an instant event ("ph":"i") on the thread
  *   LOST          a global instant event naming how many were lost
  *   names         process_name / thread_name metadata the first time a
- *                 pid / tid is seen
+ *                 pid / tid is seen (a process takes the name of the
+ *                 first of its threads seen)
  *
  * The file is a JSON array ("[" ... "]"); timestamps are CLOCK_MONOTONIC
  * microseconds with nanosecond decimals. Events are written as they
@@ -29,7 +30,7 @@
 #include "ringtrace/paths.h"
 #include "ringtrace/record.h"
 
-#define RT_PERFETTO_MAX_TIDS	16384u
+#define RT_PERFETTO_MAX_TIDS	16384u		/* threads + processes named */
 #define RT_PERFETTO_SLOTS	32768u		/* power of two */
 
 struct rt_perfetto {

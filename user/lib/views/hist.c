@@ -106,7 +106,7 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 	for (unsigned int r = first; r <= last; r++)
 		if (rows[r] > peak)
 			peak = rows[r];
-	rt_outbuf_printf(ob, "%22s : %-9s %s\n", unit, "count", "distribution");
+	rt_outbuf_printf(ob, "%24s : %-9s %s\n", unit, "count", "distribution");
 	for (unsigned int r = first; r <= last; r++) {
 		unsigned int w = (unsigned int)(rows[r] * BAR_WIDTH / peak);
 

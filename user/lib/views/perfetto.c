@@ -2,6 +2,7 @@
 /* Chrome trace-event JSON for Perfetto (see perfetto.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,36 +39,53 @@ static void begin(struct rt_perfetto *p)
 #define US_FMT		"%" PRIu64 ".%03" PRIu64
 #define US(ns)		(uint64_t)(ns) / 1000, (uint64_t)(ns) % 1000
 
-static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
+/*
+ * Remember @key in the set; true if it is new. Thread ids are keys as they
+ * are, process ids with the top bit set (pid_max is at most 2^22).
+ */
+static bool first_sight(struct rt_perfetto *p, uint32_t key)
 {
-	char comm[RINGTRACE_COMM_LEN * RT_JSON_ESCAPE_MAX + 1];
-	uint32_t s = (ev->tid * 2654435761u) & (RT_PERFETTO_SLOTS - 1);
+	uint32_t s = (key * 2654435761u) & (RT_PERFETTO_SLOTS - 1);
 
-	if (!ev->tid && !ev->pid)
-		return;
 	for (;; s = (s + 1) & (RT_PERFETTO_SLOTS - 1)) {
-		if (p->named[s] == ev->tid + 1)
-			return;
+		if (p->named[s] == key + 1)
+			return false;
 		if (!p->named[s])
 			break;
 	}
+	/* MAX_TIDS is half the slots: a free slot always ends the probe. */
 	if (p->nr_named >= RT_PERFETTO_MAX_TIDS) {
 		p->unnamed++;
-		return;
+		return false;
 	}
-	p->named[s] = ev->tid + 1;
+	p->named[s] = key + 1;
 	p->nr_named++;
+	return true;
+}
+
+/*
+ * A process is named after the first of its threads seen (its own name
+ * when that is the main thread; perf samples name threads the same way).
+ */
+static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	char comm[RINGTRACE_COMM_LEN * RT_JSON_ESCAPE_MAX + 1];
+
+	if (!ev->tid && !ev->pid)
+		return;
 	*rt_json_escape(comm, ev->comm, sizeof(ev->comm)) = '\0';
-	if (ev->tid == ev->pid) {
+	if (first_sight(p, ev->pid | 0x80000000u)) {
 		begin(p);
 		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\","
 				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
+				 ev->pid, ev->pid, comm);
+	}
+	if (first_sight(p, ev->tid)) {
+		begin(p);
+		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"thread_name\","
+				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
 				 ev->pid, ev->tid, comm);
 	}
-	begin(p);
-	rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,"
-			 "\"tid\":%u,\"args\":{\"name\":\"%s\"}}", ev->pid,
-			 ev->tid, comm);
 }
 
 static void vfs_read(struct rt_perfetto *p, const struct rt_event *ev)

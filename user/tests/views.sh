@@ -1,0 +1,109 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/views.sh RINGTRACE_CAT MKRAW: ringtrace-cat's views and replay
+# options on a deterministic raw file (tests/tools/mkraw), as TAP.
+# Deterministic output is compared with tests/golden/*.txt (regenerate
+# with UPDATE_GOLDEN=1 after checking the difference); the SVG and the
+# Perfetto JSON are checked for structure by tests/check_views.py.
+set -u
+cat_bin=$(realpath "$1")
+mkraw=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+golden=$here/golden
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# golden NAME ARGS...: stdout of ringtrace-cat -i raw ARGS equals golden/NAME.txt
+golden() {
+	local name=$1
+	shift
+	if ! "$cat_bin" -q -i "$tmp/t.raw" "$@" > "$tmp/$name.txt" 2> "$tmp/$name.err"; then
+		not_ok "$name: exit status $? ($(head -c 300 "$tmp/$name.err"))"
+		return
+	fi
+	if [[ -n ${UPDATE_GOLDEN:-} ]]; then
+		cp "$tmp/$name.txt" "$golden/$name.txt"
+	fi
+	if diff -u "$golden/$name.txt" "$tmp/$name.txt" > "$tmp/$name.diff"; then
+		ok "$name matches golden/$name.txt"
+	else
+		not_ok "$name differs from golden/$name.txt"
+		sed 's/^/# /' "$tmp/$name.diff" | head -40
+	fi
+}
+
+# expect_status CODE DESCRIPTION ARGS...
+expect_status() {
+	local want=$1 what=$2 got
+	shift 2
+	"$cat_bin" "$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	if [[ $got -eq $want ]]; then
+		ok "$what (exit $got)"
+	else
+		not_ok "$what: exit $got, expected $want: $(head -c 300 "$tmp/err")"
+	fi
+}
+
+"$mkraw" "$tmp/t.raw" || { echo "not ok 1 - mkraw"; exit 1; }
+
+golden text
+golden hist --hist
+golden hist_by_comm --hist-by comm
+golden hist_by_file --hist-by file
+golden hist_by_pid --hist-by pid
+golden summary --summary
+golden filter_pid_list --summary -p 200,300
+golden filter_tid -t 102
+golden filter_comm --comm tar --hist
+golden filter_cpu -C 1
+golden filter_events -e lock
+golden filter_min_latency --min-latency 100us
+golden filter_time --time 0.0001,0.0002
+golden header --header
+
+# Pipes: -i - reads standard input; -o - writes standard output.
+if "$cat_bin" -q -i - -o - < "$tmp/t.raw" | diff -q - "$golden/text.txt" > /dev/null; then
+	ok "-i - -o - gives the same stream as -i FILE"
+else
+	not_ok "-i - -o - differs from -i FILE"
+fi
+
+# The flame graph weighted by latency and by bytes: 2 vfs_read totals.
+"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$tmp/lat.svg" &&
+	python3 "$here/check_views.py" svg "$tmp/lat.svg" 2399500 > "$tmp/c" 2>&1 &&
+	ok "flamegraph (latency): $(cat "$tmp/c")" || not_ok "flamegraph (latency): $(cat "$tmp/c" 2>/dev/null)"
+"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$tmp/bytes.svg" --flame-weight bytes &&
+	python3 "$here/check_views.py" svg "$tmp/bytes.svg" 507904 > "$tmp/c" 2>&1 &&
+	ok "flamegraph (bytes): $(cat "$tmp/c")" || not_ok "flamegraph (bytes): $(cat "$tmp/c" 2>/dev/null)"
+"$cat_bin" -q -i "$tmp/t.raw" --perfetto "$tmp/t.json" &&
+	python3 "$here/check_views.py" perfetto "$tmp/t.json" \
+		"vfs_read=21,lock wait demo_lock=4,lock hold demo_lock=5,LOST 3=1,thread_name=4,process_name=4,cpu-clock=0" \
+		> "$tmp/c" 2>&1 &&
+	ok "perfetto: $(cat "$tmp/c")" || not_ok "perfetto: $(cat "$tmp/c" 2>/dev/null)"
+
+# Never destroy a recording.
+cp "$tmp/t.raw" "$tmp/keep.raw"
+expect_status 1 "-i F -o F is refused" -q -i "$tmp/keep.raw" -o "$tmp/keep.raw"
+if cmp -s "$tmp/t.raw" "$tmp/keep.raw"; then ok "-i F -o F left F intact"; else not_ok "-i F -o F changed F"; fi
+echo old > "$tmp/out.txt"
+expect_status 0 "-o over an existing file" -q -i "$tmp/t.raw" -o "$tmp/out.txt"
+if [[ $(cat "$tmp/out.txt.old") == old ]] && cmp -s "$tmp/out.txt" "$golden/text.txt"; then
+	ok "the existing file was kept as FILE.old"
+else
+	not_ok "FILE.old missing or wrong"
+fi
+expect_status 2 "-p with a bad list" -i "$tmp/t.raw" -p 1,x
+expect_status 2 "-p with a trailing comma" -i "$tmp/t.raw" -p 1,
+expect_status 2 "--hist-by with an unknown key" -i "$tmp/t.raw" --hist-by colour
+expect_status 2 "--flame-weight samples without --sample" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
+expect_status 2 "--time with END before START" -i "$tmp/t.raw" --time 2,1
+
+echo "1..$n"
+exit $((failed > 0))
