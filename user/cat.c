@@ -156,6 +156,7 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 
 static int decode_file(const struct options *o)
 {
+	struct rt_paths paths;
 	struct cat_views views;
 	bool use_views = cat_views_wanted(o);
 	struct rt_stream st = {
@@ -185,13 +186,18 @@ static int decode_file(const struct options *o)
 		rt_raw_close(&f);
 		return code;
 	}
-	if (use_views) {
-		if (cat_views_init(&views, o, st.format, &ob)) {
+	/* Path records fill it; vfs_read lines are named from it. */
+	if (rt_paths_init(&paths) ||
+	    (use_views && cat_views_init(&views, o, st.format, &ob, &paths))) {
+		if (use_views)
 			cat_views_fini(&views);
-			close_output(o, &ob);
-			rt_raw_close(&f);
-			return EXIT_FAIL;
-		}
+		rt_paths_fini(&paths);
+		close_output(o, &ob);
+		rt_raw_close(&f);
+		return EXIT_FAIL;
+	}
+	st.paths = &paths;
+	if (use_views) {
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
 	}
@@ -201,6 +207,7 @@ static int decode_file(const struct options *o)
 			code = EXIT_FAIL;
 		cat_views_fini(&views);
 	}
+	rt_paths_fini(&paths);
 	if (f.truncated_bytes)
 		fprintf(stderr, PROG ": warning: %s ends in the middle of a "
 			"record; the last %llu bytes were ignored\n", o->input,
@@ -340,14 +347,24 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	bool use_perf = o->perf.counters || o->perf.sample;
 	pid_t *perf_tids = NULL;
 	struct cat_views views;
+	struct rt_paths paths;
 	bool use_views = cat_views_wanted(o);
 	char err[256], title[512];
 	int code = EXIT_FAIL, status;
 
 	memset(&perf, 0, sizeof(perf));
 	memset(&views, 0, sizeof(views));
-	if (open_output(o, &ob))
+	if (rt_paths_init(&paths)) {
+		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_FAIL;
+	}
+	if (open_output(o, &ob)) {
+		rt_paths_fini(&paths);
+		return EXIT_FAIL;
+	}
+	/* Raw output copies path records; every other output names files. */
+	if (!o->raw)
+		st.paths = &paths;
 	st.out = &ob;
 	if (o->command) {
 		if (rt_command_spawn(&cmd, o->command, original_mask,
@@ -371,7 +388,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		goto out;
 	}
 	if (use_views) {
-		if (cat_views_init(&views, o, st.format, &ob)) {
+		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
 			rt_command_abort(&cmd);
 			goto out;
 		}
@@ -428,6 +445,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 out:
 	cat_views_fini(&views);
+	rt_paths_fini(&paths);
 	rt_perf_session_close(&perf);
 	free(perf_tids);
 	rt_session_close(&s);

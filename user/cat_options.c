@@ -29,6 +29,7 @@ static const char usage_text[] =
 "  -e, --events LIST         vfs_read (default), lock, lock_contention\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --include-self        also trace " PROG "'s own reads\n"
+"      --stack               records carry the call's kernel and user stacks\n"
 "  -- COMMAND [ARGS]         run COMMAND, held until tracing is enabled so its\n"
 "                            very first reads are seen; trace it and its children,\n"
 "                            stop when it exits, exit with its exit status\n"
@@ -71,6 +72,8 @@ static const char usage_text[] =
 "      --comm NAME           this command name only\n"
 "      --time START,END      seconds after the first event (END may be empty)\n"
 "      --header              show the raw file's header and stop\n"
+"      --kallsyms FILE       kernel symbols of the recording machine (a copy\n"
+"                            of its /proc/kallsyms); without it, hex\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE         write to FILE ('-': standard output); an existing\n"
@@ -112,6 +115,8 @@ enum {
 	OPT_COMM,
 	OPT_TIME,
 	OPT_HEADER,
+	OPT_STACK,
+	OPT_KALLSYMS,
 };
 
 static const struct option long_options[] = {
@@ -151,6 +156,8 @@ static const struct option long_options[] = {
 	{ "comm",		required_argument,	NULL, OPT_COMM },
 	{ "time",		required_argument,	NULL, OPT_TIME },
 	{ "header",		no_argument,		NULL, OPT_HEADER },
+	{ "stack",		no_argument,		NULL, OPT_STACK },
+	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -313,6 +320,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	o->session.pid = -1;
 	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
 	o->symbols = true;
+	o->session.paths = true;	/* names for dev:ino, when the module can */
 
 	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhgt:", long_options,
 				NULL)) != -1) {
@@ -344,6 +352,15 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_HEADER:
 			o->header = true;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
+		case OPT_STACK:
+			/* Every event traced; the deepest stacks the ABI allows. */
+			o->session.stack_events = ~0ull;
+			o->session.stack_kernel_depth = RINGTRACE_STACK_MAX_DEPTH;
+			o->session.stack_user_depth = RINGTRACE_STACK_MAX_DEPTH;
 			break;
 		case OPT_HIST:
 			o->hist = true;
@@ -497,7 +514,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		usage_error("--json and --raw are alternatives: pick one");
 	check_view_options(o);
 	if (o->input) {
-		if (o->system_wide ||
+		if (o->system_wide || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||
 		    o->session.watermark_bytes || o->session.flush_ms ||
 		    o->command)

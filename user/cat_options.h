@@ -56,6 +56,7 @@ struct options {
 	const char		*perfetto;	/* --perfetto FILE */
 	bool			symbols;	/* name user frames (--no-symbols) */
 	bool			header;		/* --header: -i FILE's header */
+	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
 };
 

@@ -58,35 +58,40 @@ int cat_create_file(const char *path, const char *input)
 }
 
 int cat_views_init(struct cat_views *v, const struct options *o,
-		   enum rt_format format, struct rt_outbuf *out)
+		   enum rt_format format, struct rt_outbuf *out,
+		   struct rt_paths *paths)
 {
 	bool table_flame = o->flamegraph && o->flame_weight != FLAME_SAMPLES;
 
 	memset(v, 0, sizeof(*v));
 	v->o = o;
 	v->out = out;
+	v->paths = paths;
 	if (rt_filter_active(&o->filter))
 		v->filter = (struct rt_filter *)&o->filter;
 	/* Views replace the per-record stream. */
 	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
 	    !o->perfetto)
 		v->print = rt_printer(format);
-	if (rt_paths_init(&v->paths))
-		goto nomem;
 	if (o->hist || o->summary || table_flame) {
 		v->lat.hist = o->hist;
 		v->lat.by = o->hist_by;
 		v->lat.summary = o->summary || table_flame;
-		v->lat.paths = &v->paths;
+		v->lat.paths = paths;
 		if (rt_latency_view_init(&v->lat))
 			goto nomem;
 		v->lat_on = true;
 	}
-	if (o->folded || (o->flamegraph && !table_flame)) {
+	/* Samples, or stack trailers weighted by latency or bytes. */
+	if (o->folded || o->flamegraph) {
 		if (rt_folded_init(&v->folded))
 			goto nomem;
 		v->folded_on = true;
-		if (o->symbols && !rt_usyms_init(&v->usyms))
+		/*
+		 * Live only: the maps of a replayed recording's processes are
+		 * not in the file, and this machine's pids are other processes.
+		 */
+		if (o->symbols && !o->input && !rt_usyms_init(&v->usyms))
 			v->folded.usyms = &v->usyms;
 	}
 	if (o->perfetto) {
@@ -97,7 +102,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		if (rt_outbuf_init(&v->perfetto_out, fd, RT_OUTBUF_DEFAULT_SIZE) ||
 		    rt_perfetto_init(&v->perfetto, &v->perfetto_out))
 			goto nomem;
-		v->perfetto.paths = &v->paths;
+		v->perfetto.paths = paths;
 		v->perfetto_on = true;
 	}
 	return 0;
@@ -118,8 +123,14 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 		v->print(v->out, ev);
 	if (v->lat_on)
 		rt_latency_view_add(&v->lat, ev);
-	if (v->folded_on)
+	if (v->folded_on && v->o->flame_weight == FLAME_SAMPLES)
 		rt_folded_add(&v->folded, ev);
+	else if (v->folded_on && ev->kind == RT_EVENT_VFS_READ)
+		rt_folded_add_stack(&v->folded, ev,
+				    v->o->flame_weight == FLAME_BYTES ?
+				    (ev->u.vfs_read.ret > 0 ?
+				     (uint64_t)ev->u.vfs_read.ret : 0) :
+				    ev->u.vfs_read.lat_ns);
 	if (v->perfetto_on)
 		rt_perfetto_add(&v->perfetto, ev);
 }
@@ -146,7 +157,7 @@ static void flame_from_table(struct cat_views *v, struct rt_flame *fl)
 		if (k == t->nr && !t->overflow)
 			break;
 		w = v->o->flame_weight == FLAME_BYTES ? e->bytes : e->read.sum;
-		path = rt_paths_get(&v->paths, e->key.dev_major,
+		path = rt_paths_get(v->paths, e->key.dev_major,
 				    e->key.dev_minor, e->key.ino);
 		if (!path) {
 			snprintf(name, sizeof(name), "%u:%u ino %llu",
@@ -175,7 +186,8 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 
 	if (rt_flame_init(&fl))
 		return -1;
-	if (o->flame_weight == FLAME_SAMPLES)
+	/* Stacks when records had them; else who read which file. */
+	if (o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen)
 		rt_folded_foreach(&v->folded, ksyms, add_folded_line, &fl);
 	else
 		flame_from_table(v, &fl);
@@ -207,10 +219,26 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
  * Kernel frames from /proc/kallsyms; all-zero addresses there mean
  * kptr_restrict hides them from us, which is said rather than guessed at.
  */
-static bool load_ksyms(struct rt_ksyms *k, bool quiet)
+static bool load_ksyms(struct rt_ksyms *k, const struct options *o)
 {
-	if (rt_ksyms_load(k, "/proc/kallsyms"))
+	bool quiet = o->quiet;
+	const char *path = o->kallsyms;
+
+	/* A recording's addresses are its machine's and boot's, not ours. */
+	if (!path && o->input) {
+		if (!quiet)
+			fprintf(stderr, PROG ": kernel frames stay hex: give the "
+				"recording machine's symbols with --kallsyms FILE\n");
 		return false;
+	}
+	if (!path)
+		path = "/proc/kallsyms";
+	if (rt_ksyms_load(k, path)) {
+		if (!quiet)
+			fprintf(stderr, PROG ": kernel frames stay hex: cannot "
+				"read %s\n", path);
+		return false;
+	}
 	if (!k->nr && !quiet)
 		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
 			"shows no addresses (kernel.kptr_restrict; run as root "
@@ -228,10 +256,10 @@ int cat_views_finish(struct cat_views *v)
 	/* Best effort: names of files still open in the processes seen. */
 	if (v->lat_on && !o->input) {
 		for (uint32_t i = 0; i < v->lat.rows.nr; i++)
-			rt_paths_scan_pid(&v->paths, (int)v->lat.rows.entries[i].key.pid);
+			rt_paths_scan_pid(v->paths, (int)v->lat.rows.entries[i].key.pid);
 	}
 	if (v->folded_on)
-		named = load_ksyms(&ksyms, o->quiet);
+		named = load_ksyms(&ksyms, o);
 	/* The table may exist only for the flame graph: print what was asked. */
 	v->lat.summary = o->summary;
 	if (o->hist || o->summary)
@@ -283,5 +311,4 @@ void cat_views_fini(struct cat_views *v)
 	if (v->folded_on)
 		rt_folded_fini(&v->folded);
 	rt_usyms_fini(&v->usyms);
-	rt_paths_fini(&v->paths);
 }

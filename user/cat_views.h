@@ -24,7 +24,7 @@ struct cat_views {
 	rt_print_fn		print;		/* NULL: no per-record stream */
 	struct rt_outbuf	*out;		/* the main output */
 	struct rt_filter	*filter;	/* NULL: none */
-	struct rt_paths		paths;
+	struct rt_paths		*paths;		/* the stream's; names dev:ino */
 	struct rt_latency_view	lat;
 	bool			lat_on;
 	struct rt_folded	folded;
@@ -48,7 +48,8 @@ bool cat_views_wanted(const struct options *o);
 int cat_create_file(const char *path, const char *input);
 
 int cat_views_init(struct cat_views *v, const struct options *o,
-		   enum rt_format format, struct rt_outbuf *out);
+		   enum rt_format format, struct rt_outbuf *out,
+		   struct rt_paths *paths);
 void cat_views_sink(void *arg, const struct rt_event *ev);
 /* Write the end-of-run views; 0, or -1 if one could not be written. */
 int cat_views_finish(struct cat_views *v);

@@ -54,6 +54,7 @@ expect_status() {
 "$mkraw" "$tmp/t.raw" || { echo "not ok 1 - mkraw"; exit 1; }
 
 golden text
+golden json --json
 golden hist --hist
 golden hist_by_comm --hist-by comm
 golden hist_by_file --hist-by file
@@ -76,6 +77,8 @@ else
 fi
 
 # The flame graph weighted by latency and by bytes: 2 vfs_read totals.
+# tar's reads carry stacks (its part of the graph is its call paths);
+# cat's do not (its weight sits on its name).
 "$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$tmp/lat.svg" &&
 	python3 "$here/check_views.py" svg "$tmp/lat.svg" 2399500 > "$tmp/c" 2>&1 &&
 	ok "flamegraph (latency): $(cat "$tmp/c")" || not_ok "flamegraph (latency): $(cat "$tmp/c" 2>/dev/null)"
@@ -87,6 +90,22 @@ fi
 		"vfs_read=21,lock wait demo_lock=4,lock hold demo_lock=5,LOST 3=1,thread_name=4,process_name=4,cpu-clock=0" \
 		> "$tmp/c" 2>&1 &&
 	ok "perfetto: $(cat "$tmp/c")" || not_ok "perfetto: $(cat "$tmp/c" 2>/dev/null)"
+
+# Kernel frames of a recording are named from --kallsyms only.
+printf 'ffffffff81000000 T entry_SYSCALL_64\nffffffff81100000 T ksys_read\nffffffff81200000 T vfs_read\nffffffff81300000 t other\n' > "$tmp/kallsyms"
+"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$tmp/k.svg" --kallsyms "$tmp/kallsyms"
+if grep -q '<title>entry_SYSCALL_64_\[k\]' "$tmp/k.svg" && grep -q '<title>vfs_read_\[k\]' "$tmp/k.svg" &&
+	! grep -q '<title>0xffffffff' "$tmp/k.svg"; then
+	ok "--kallsyms names the recording's kernel frames"
+else
+	not_ok "--kallsyms did not name the kernel frames"
+fi
+"$cat_bin" -i "$tmp/t.raw" --flamegraph "$tmp/h.svg" 2> "$tmp/err"
+if grep -q '<title>0xffffffff81200010_\[k\]' "$tmp/h.svg" && grep -q 'kallsyms' "$tmp/err"; then
+	ok "without --kallsyms, a replay keeps kernel frames hex and says why"
+else
+	not_ok "replay without --kallsyms: $(cat "$tmp/err")"
+fi
 
 # Never destroy a recording.
 cp "$tmp/t.raw" "$tmp/keep.raw"

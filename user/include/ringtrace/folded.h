@@ -56,7 +56,8 @@ struct rt_folded {
 	uint32_t		nr_stacks;
 	uint64_t		*frames;
 	uint32_t		nr_frames;
-	uint64_t		samples;
+	uint64_t		samples;	/* events counted */
+	uint64_t		stacks_seen;	/* of which had a stack trailer */
 	uint64_t		dropped;
 	/*
 	 * Set before adding: user frames named per process with libdwfl
@@ -71,6 +72,14 @@ void rt_folded_fini(struct rt_folded *f);
 
 /* Count one event (samples only; anything else is ignored). */
 void rt_folded_add(struct rt_folded *f, const struct rt_event *ev);
+
+/*
+ * Count @weight (ns of latency, bytes...) for the stack trailer of a
+ * vfs_read or lock event; an event without one counts on its thread's
+ * name alone, so the total stays the whole weight.
+ */
+void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
+			 uint64_t weight);
 
 /*
  * Write every stack, sorted, to @ob; kernel frames named from @ksyms

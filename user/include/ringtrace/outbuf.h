@@ -18,7 +18,11 @@
 #include <string.h>
 
 #define RT_OUTBUF_DEFAULT_SIZE	(1u << 20)	/* flush in 1 MiB writes */
-#define RT_OUTBUF_MAX_RECORD	4096u		/* reserve() never needs more */
+/*
+ * reserve() never needs more: the longest line is a vfs_read with a
+ * 511-byte path escaped (x6 in JSON) and two 64-frame stacks.
+ */
+#define RT_OUTBUF_MAX_RECORD	8192u
 
 struct rt_outbuf {
 	int		fd;

@@ -5,7 +5,8 @@
  * and, best effort, a look at /proc/PID/fd of the processes seen, done
  * once at the end (a file closed by then, or a process gone, stays
  * dev:ino). Bounded: past RT_PATHS_MAX names new ones are dropped and
- * counted; a path longer than RT_PATH_MAX - 1 bytes is cut.
+ * counted; a path longer than RT_PATH_MAX - 1 bytes keeps its end (the
+ * file's own name), after "...".
  */
 #ifndef RINGTRACE_PATHS_H
 #define RINGTRACE_PATHS_H
@@ -14,7 +15,7 @@
 
 #define RT_PATHS_MAX	8192u		/* names kept */
 #define RT_PATHS_SLOTS	16384u		/* hash slots, power of two */
-#define RT_PATH_MAX	256u
+#define RT_PATH_MAX	512u		/* longer: "..." and the last bytes */
 
 struct rt_path_entry {
 	uint32_t	dev_major;

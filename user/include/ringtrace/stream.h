@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ringtrace/output.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 
@@ -64,6 +65,11 @@ struct rt_stream {
 	 */
 	void			(*sink)(void *arg, const struct rt_event *ev);
 	void			*sink_arg;
+	/*
+	 * Path records go here (and are not printed); vfs_read events are
+	 * named from it (rt_vfs_read_event.path). NULL: neither.
+	 */
+	struct rt_paths		*paths;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */

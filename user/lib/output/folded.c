@@ -87,30 +87,29 @@ static bool same(const struct rt_folded *f, const struct rt_folded_stack *st,
 	       !memcmp(f->frames + st->first, frames, nr * sizeof(*frames));
 }
 
-void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
+/* Count @weight for the stack @frames (root first) of @comm / @pid. */
+static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
+		   const uint64_t *frames, uint32_t nr, uint32_t nr_kernel,
+		   uint64_t weight)
 {
-	uint64_t frames[RT_FOLDED_DEPTH], h;
-	uint32_t nr, nr_kernel, slot;
 	struct rt_folded_stack *st;
+	uint32_t slot;
+	uint64_t h;
 
-	if (ev->kind != RT_EVENT_SAMPLE)
-		return;
-	f->samples++;
-	nr = stack_of(ev, frames, &nr_kernel);
-	h = fnv(0xcbf29ce484222325ull, ev->comm, strlen(ev->comm) + 1);
+	h = fnv(0xcbf29ce484222325ull, comm, strlen(comm) + 1);
 	h = fnv(h, frames, nr * sizeof(*frames));
 	h = fnv(h, &nr_kernel, sizeof(nr_kernel));
 	if (f->usyms) {
-		h = fnv(h, &ev->pid, sizeof(ev->pid));
-		rt_usyms_see(f->usyms, ev->pid);
+		h = fnv(h, &pid, sizeof(pid));
+		rt_usyms_see(f->usyms, pid);
 	}
 	for (slot = (uint32_t)h & (RT_FOLDED_MAX_STACKS - 1);;
 	     slot = (slot + 1) & (RT_FOLDED_MAX_STACKS - 1)) {
 		st = &f->stacks[slot];
 		if (!st->count)
 			break;
-		if (st->hash == h && same(f, st, ev->pid, ev->comm, frames, nr, nr_kernel)) {
-			st->count++;
+		if (st->hash == h && same(f, st, pid, comm, frames, nr, nr_kernel)) {
+			st->count += weight;
 			return;
 		}
 	}
@@ -121,15 +120,48 @@ void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
 		return;
 	}
 	st->hash = h;
-	st->count = 1;
+	st->count = weight;
 	st->first = f->nr_frames;
 	st->nr = (uint16_t)nr;
 	st->nr_kernel = (uint16_t)nr_kernel;
-	st->pid = ev->pid;
-	memcpy(st->comm, ev->comm, sizeof(st->comm));
+	st->pid = pid;
+	memcpy(st->comm, comm, sizeof(st->comm));
 	memcpy(f->frames + f->nr_frames, frames, nr * sizeof(*frames));
 	f->nr_frames += nr;
 	f->nr_stacks++;
+}
+
+void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
+{
+	uint64_t frames[RT_FOLDED_DEPTH];
+	uint32_t nr, nr_kernel;
+
+	if (ev->kind != RT_EVENT_SAMPLE)
+		return;
+	f->samples++;
+	nr = stack_of(ev, frames, &nr_kernel);
+	insert(f, ev->comm, ev->pid, frames, nr, nr_kernel, 1);
+}
+
+void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
+			 uint64_t weight)
+{
+	const struct rt_stack *s = &ev->stack;
+	uint64_t frames[RT_FOLDED_DEPTH];
+	uint32_t n = 0, nk = 0;
+
+	f->samples++;
+	if (s->nr_kernel || s->nr_user)
+		f->stacks_seen++;
+	if (!weight)
+		return;
+	/* No trailer: the weight still counts, on the thread's name alone. */
+	/* The trailer is innermost first: reverse each part, user below kernel. */
+	for (uint32_t i = s->nr_user; i-- > 0 && n < RT_FOLDED_DEPTH;)
+		frames[n++] = rt_stack_frame(s->user, i);
+	for (uint32_t i = s->nr_kernel; i-- > 0 && n < RT_FOLDED_DEPTH; nk++)
+		frames[n++] = rt_stack_frame(s->kernel, i);
+	insert(f, ev->comm, ev->pid, frames, n, nk, weight);
 }
 
 /* A growable string, for the end-of-run lines. */

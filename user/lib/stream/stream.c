@@ -25,6 +25,7 @@ struct emit_ctx {
 	struct rt_outbuf	*out;
 	void			(*sink)(void *arg, const struct rt_event *ev);
 	void			*sink_arg;
+	struct rt_paths		*paths;
 };
 
 /* Count a record the raw path copies without decoding it. */
@@ -65,6 +66,19 @@ static int emit_event(void *arg, struct rt_source *src,
 	} else {
 		if (ev.kind == RT_EVENT_LOST)
 			src->counts.lost += ev.u.lost.count;
+		if (ev.kind == RT_EVENT_PATH) {
+			/* Names the records that follow; nothing to print. */
+			if (ctx->paths)
+				rt_paths_set(ctx->paths, ev.u.path.dev_major,
+					     ev.u.path.dev_minor, ev.u.path.ino,
+					     ev.u.path.path, ev.u.path.len);
+			return 0;
+		}
+		if (ev.kind == RT_EVENT_VFS_READ && ctx->paths)
+			ev.u.vfs_read.path = rt_paths_get(ctx->paths,
+							  ev.u.vfs_read.dev_major,
+							  ev.u.vfs_read.dev_minor,
+							  ev.u.vfs_read.ino);
 		if (ctx->sink)
 			ctx->sink(ctx->sink_arg, &ev);
 		else
@@ -218,7 +232,7 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 {
 	struct emit_ctx ctx = { rt_printer(st->format), st->out, st->sink,
-				st->sink_arg };
+				st->sink_arg, st->paths };
 	struct rt_merge m;
 	struct rt_merge_result res;
 	uint64_t now, deadline = 0, moved, next_tick;
@@ -272,7 +286,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 {
 	struct emit_ctx ctx = { rt_printer(st->format), st->out, st->sink,
-				st->sink_arg };
+				st->sink_arg, st->paths };
 	struct rt_merge m;
 	struct rt_merge_result res;
 	int status;

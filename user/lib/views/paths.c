@@ -73,10 +73,14 @@ void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 	e->dev_major = dev_major;
 	e->dev_minor = dev_minor;
 	e->ino = ino;
-	if (len >= RT_PATH_MAX)
-		len = RT_PATH_MAX - 1;
-	memcpy(e->path, path, len);
-	e->path[len] = '\0';
+	if (len >= RT_PATH_MAX) {
+		memcpy(e->path, "...", 3);
+		memcpy(e->path + 3, path + len - (RT_PATH_MAX - 4), RT_PATH_MAX - 4);
+		e->path[RT_PATH_MAX - 1] = '\0';
+	} else {
+		memcpy(e->path, path, len);
+		e->path[len] = '\0';
+	}
 	*slot = ++p->nr;
 }
 

@@ -7,6 +7,10 @@
  * and holds a tracked lock, a second "cat" thread (102) reads once, slowly,
  * and 3 records were lost.
  * Each thread's calls follow one another (no overlap), as real ones do.
+ * ABI 2 records too: path records name ino 11 (a name with a space) and
+ * ino 22 before their first reads (ino 12 stays unnamed), and tar's reads
+ * carry stack trailers (3 kernel frames, 2 user frames; one call path for
+ * even calls, another for odd ones).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -31,6 +35,46 @@ static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
 	t->pid = pid;
 	t->tid = tid;
 	memcpy(t->comm, comm, strnlen(comm, sizeof(t->comm)));
+}
+
+static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
+		 const char *name)
+{
+	struct ringtrace_path_record r;
+	size_t n = strlen(name), size = (sizeof(r) + n + 1 + 7) / 8 * 8;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_PATH;
+	r.header.size = (uint16_t)size;
+	r.ts_ns = ts;
+	r.dev_major = 8;
+	r.dev_minor = 1;
+	r.ino = ino;
+	r.path_len = (uint16_t)n;
+	memset(buf + *len, 0, size);
+	memcpy(buf + *len, &r, sizeof(r));
+	memcpy(buf + *len + sizeof(r), name, n);
+	*len += size;
+}
+
+/* Append a stack trailer to the record just written at @rec. */
+static void stack(unsigned char *buf, size_t *len, size_t rec, int variant)
+{
+	uint64_t kern[3] = { 0xffffffff81200010ull, 0xffffffff81100020ull,
+			     0xffffffff81000030ull };
+	uint64_t user[2] = { 0x401000ull + (uint64_t)variant * 0x100,
+			     0x400500ull };
+	struct ringtrace_stack_trailer t = { .nr_kernel = 3, .nr_user = 2 };
+	struct ringtrace_event_header h;
+
+	memcpy(buf + *len, kern, sizeof(kern));
+	memcpy(buf + *len + sizeof(kern), user, sizeof(user));
+	memcpy(buf + *len + sizeof(kern) + sizeof(user), &t, sizeof(t));
+	*len += sizeof(kern) + sizeof(user) + sizeof(t);
+	memcpy(&h, buf + rec, sizeof(h));
+	h.misc |= RINGTRACE_MISC_STACK;
+	h.size = (uint16_t)(*len - rec);
+	memcpy(buf + rec, &h, sizeof(h));
 }
 
 static void vfs(unsigned char *buf, size_t *len, uint64_t ts, uint32_t cpu,
@@ -128,15 +172,23 @@ int main(int argc, char **argv)
 		uint64_t lat = 800 + 150 * (uint64_t)i;
 
 		t += 10000;
+		if (!i)
+			path(cpu0, &len0, t, 11, "/usr/share/doc/a file");
 		vfs(cpu0, &len0, t, 0, 100, 100, "cat", 11 + (i & 1), 4096,
 		    i == 11 ? 0 : 4096, lat);
 	}
 	for (int i = 0; i < 8; i++) {
 		uint64_t lat = 40000 + 20000 * (uint64_t)i;
 
+		size_t rec;
+
 		t += lat + 5000;
+		if (!i)
+			path(cpu0, &len0, t, 22, "/usr/share/doc/tar/NEWS.gz");
+		rec = len0;
 		vfs(cpu0, &len0, t, 0, 200, 201, "tar", 22, 65536,
 		    i == 3 ? -5 : 65536, lat);
+		stack(cpu0, &len0, rec, i & 1);
 	}
 	/* CPU 1, interleaved in time with CPU 0's records. */
 	t = BASE_NS + 50000;
