@@ -106,7 +106,7 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 	for (unsigned int r = first; r <= last; r++)
 		if (rows[r] > peak)
 			peak = rows[r];
-	rt_outbuf_printf(ob, "%24s : %-9s %s\n", unit, "count", "distribution");
+	rt_outbuf_printf(ob, "%28s : %-9s %s\n", unit, "count", "distribution");
 	for (unsigned int r = first; r <= last; r++) {
 		unsigned int w = (unsigned int)(rows[r] * BAR_WIDTH / peak);
 
@@ -115,7 +115,7 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 		memset(bar, '*', w);
 		memset(bar + w, ' ', BAR_WIDTH - w);
 		bar[BAR_WIDTH] = '\0';
-		rt_outbuf_printf(ob, "%10llu -> %-10llu : %-9llu |%s|\n",
+		rt_outbuf_printf(ob, "%12llu -> %-12llu : %-9llu |%s|\n",
 				 (unsigned long long)lo, (unsigned long long)hi,
 				 (unsigned long long)rows[r], bar);
 	}
