@@ -26,8 +26,8 @@
 #include "ringtrace/record.h"
 
 #define RT_VIEW_MAX_KEYS	256u
-#define RT_VIEW_MAX_ROWS	4096u
-#define RT_VIEW_SLOTS		8192u		/* hash slots, power of two */
+#define RT_VIEW_MAX_ROWS	16384u		/* about 4 KiB each, touched as used */
+#define RT_VIEW_SLOTS		32768u		/* hash slots, power of two */
 
 enum rt_hist_by {
 	RT_HIST_BY_NONE,
@@ -52,12 +52,17 @@ struct rt_view_entry {
 	uint64_t		bytes;		/* sum of positive returns */
 	uint64_t		errors;		/* negative returns */
 	struct rt_hist		read;		/* vfs_read latency */
-	struct rt_hist		wait;		/* lock wait */
-	struct rt_hist		hold;		/* lock hold */
+};
+
+/* Lock times, kept only where lock events are counted (not summary rows). */
+struct rt_view_locks {
+	struct rt_hist		wait;
+	struct rt_hist		hold;
 };
 
 struct rt_view_table {
 	struct rt_view_entry	*entries;	/* max + 1: the last is [other] */
+	struct rt_view_locks	*locks;		/* parallel to entries, or NULL */
 	uint32_t		max;
 	uint32_t		nr;
 	uint32_t		*slots;		/* RT_VIEW_SLOTS: index + 1, 0 free */
@@ -69,6 +74,7 @@ struct rt_latency_view {
 	enum rt_hist_by		by;
 	bool			summary;
 	struct rt_view_entry	total;
+	struct rt_view_locks	total_locks;
 	struct rt_view_table	keyed;		/* --hist-by */
 	struct rt_view_table	rows;		/* --summary: pid x file */
 	const struct rt_paths	*paths;		/* names for dev:ino; may be NULL */

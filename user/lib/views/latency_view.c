@@ -21,16 +21,19 @@ int rt_hist_by_parse(const char *s, enum rt_hist_by *by)
 	return 0;
 }
 
-static int table_init(struct rt_view_table *t, uint32_t max)
+static int table_init(struct rt_view_table *t, uint32_t max, bool locks)
 {
 	t->max = max;
 	t->entries = calloc(max + 1, sizeof(*t->entries));
 	t->slots = calloc(RT_VIEW_SLOTS, sizeof(*t->slots));
-	return t->entries && t->slots ? 0 : -ENOMEM;
+	if (locks)
+		t->locks = calloc(max + 1, sizeof(*t->locks));
+	return t->entries && t->slots && (!locks || t->locks) ? 0 : -ENOMEM;
 }
 
 static void table_fini(struct rt_view_table *t)
 {
+	free(t->locks);
 	free(t->entries);
 	free(t->slots);
 	memset(t, 0, sizeof(*t));
@@ -41,12 +44,13 @@ int rt_latency_view_init(struct rt_latency_view *v)
 	int ret = 0;
 
 	memset(&v->total, 0, sizeof(v->total));
+	memset(&v->total_locks, 0, sizeof(v->total_locks));
 	memset(&v->keyed, 0, sizeof(v->keyed));
 	memset(&v->rows, 0, sizeof(v->rows));
 	if (v->hist && v->by != RT_HIST_BY_NONE)
-		ret = table_init(&v->keyed, RT_VIEW_MAX_KEYS);
+		ret = table_init(&v->keyed, RT_VIEW_MAX_KEYS, true);
 	if (!ret && v->summary)
-		ret = table_init(&v->rows, RT_VIEW_MAX_ROWS);
+		ret = table_init(&v->rows, RT_VIEW_MAX_ROWS, false);
 	if (ret)
 		rt_latency_view_fini(v);
 	return ret;
@@ -119,7 +123,8 @@ static void key_of(const struct rt_event *ev, enum rt_hist_by by,
 	}
 }
 
-static void account(struct rt_view_entry *e, const struct rt_event *ev)
+static void account(struct rt_view_entry *e, struct rt_view_locks *l,
+		    const struct rt_event *ev)
 {
 	memcpy(e->comm, ev->comm, sizeof(e->comm));
 	if (ev->kind == RT_EVENT_VFS_READ) {
@@ -130,11 +135,11 @@ static void account(struct rt_view_entry *e, const struct rt_event *ev)
 			e->bytes += (uint64_t)r->ret;
 		else if (r->ret < 0)
 			e->errors++;
-	} else {
-		rt_hist_add(&e->wait, ev->u.lock.wait_ns);
+	} else if (l) {
+		rt_hist_add(&l->wait, ev->u.lock.wait_ns);
 		/* Kernel contention records know no hold time. */
 		if (!(ev->u.lock.flags & RINGTRACE_LOCK_KERNEL))
-			rt_hist_add(&e->hold, ev->u.lock.hold_ns);
+			rt_hist_add(&l->hold, ev->u.lock.hold_ns);
 	}
 }
 
@@ -144,15 +149,18 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 
 	if (ev->kind != RT_EVENT_VFS_READ && ev->kind != RT_EVENT_LOCK)
 		return;
-	account(&v->total, ev);
+	account(&v->total, &v->total_locks, ev);
 	if (v->keyed.entries) {
+		struct rt_view_entry *e;
+
 		key_of(ev, v->by, &k);
-		account(lookup(&v->keyed, &k), ev);
+		e = lookup(&v->keyed, &k);
+		account(e, &v->keyed.locks[e - v->keyed.entries], ev);
 	}
 	if (v->rows.entries && ev->kind == RT_EVENT_VFS_READ) {
 		key_of(ev, RT_HIST_BY_FILE, &k);
 		k.pid = ev->pid;
-		account(lookup(&v->rows, &k), ev);
+		account(lookup(&v->rows, &k), NULL, ev);
 	}
 }
 
@@ -170,25 +178,33 @@ static const char *file_name(const struct rt_latency_view *v,
 	return buf;
 }
 
-static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *e)
+static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
+			      const struct rt_view_locks *l)
 {
 	if (e->read.n) {
 		rt_outbuf_printf(ob, " vfs_read latency\n");
 		rt_hist_print(ob, &e->read, "nsecs");
 	}
-	if (e->wait.n) {
+	if (l && l->wait.n) {
 		rt_outbuf_printf(ob, " lock wait\n");
-		rt_hist_print(ob, &e->wait, "nsecs");
+		rt_hist_print(ob, &l->wait, "nsecs");
 	}
-	if (e->hold.n) {
+	if (l && l->hold.n) {
 		rt_outbuf_printf(ob, " lock hold\n");
-		rt_hist_print(ob, &e->hold, "nsecs");
+		rt_hist_print(ob, &l->hold, "nsecs");
 	}
 }
 
+/* Sorting needs the lock times of keyed entries: the table being sorted. */
+static const struct rt_view_table *sort_table;
+
 static uint64_t time_spent(const struct rt_view_entry *e)
 {
-	return e->read.sum + e->wait.sum;
+	const struct rt_view_table *t = sort_table;
+
+	if (t && t->locks)
+		return e->read.sum + t->locks[e - t->entries].wait.sum;
+	return e->read.sum;
 }
 
 static int by_time(const void *a, const void *b)
@@ -213,7 +229,9 @@ static const struct rt_view_entry **sorted(const struct rt_view_table *t,
 		return NULL;
 	for (uint32_t i = 0; i < t->nr; i++)
 		list[(*n)++] = &t->entries[i];
+	sort_table = t;
 	qsort(list, *n, sizeof(*list), by_time);
+	sort_table = NULL;
 	if (t->overflow)
 		list[(*n)++] = &t->entries[t->max];
 	return list;
@@ -247,7 +265,7 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 			rt_outbuf_printf(ob, "\n@[%s]\n",
 					 file_name(v, &e->key, name, sizeof(name)));
 		}
-		print_entry_hists(ob, e);
+		print_entry_hists(ob, e, &v->keyed.locks[e - v->keyed.entries]);
 	}
 	free(list);
 }
@@ -291,8 +309,8 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	if (v->hist) {
 		rt_outbuf_printf(ob, "@[all]\n");
-		print_entry_hists(ob, &v->total);
-		if (!v->total.read.n && !v->total.wait.n)
+		print_entry_hists(ob, &v->total, &v->total_locks);
+		if (!v->total.read.n && !v->total_locks.wait.n)
 			rt_outbuf_printf(ob, "  (no vfs_read or lock events)\n");
 		if (v->keyed.entries)
 			print_keyed(v, ob);
