@@ -79,17 +79,30 @@ fi
 # The flame graph weighted by latency and by bytes: 2 vfs_read totals.
 # tar's reads carry stacks (its part of the graph is its call paths);
 # cat's do not (its weight sits on its name).
-"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$tmp/lat.svg" &&
-	python3 "$here/check_views.py" svg "$tmp/lat.svg" 2399500 > "$tmp/c" 2>&1 &&
-	ok "flamegraph (latency): $(cat "$tmp/c")" || not_ok "flamegraph (latency): $(cat "$tmp/c" 2>/dev/null)"
-"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$tmp/bytes.svg" --flame-weight bytes &&
-	python3 "$here/check_views.py" svg "$tmp/bytes.svg" 507904 > "$tmp/c" 2>&1 &&
-	ok "flamegraph (bytes): $(cat "$tmp/c")" || not_ok "flamegraph (bytes): $(cat "$tmp/c" 2>/dev/null)"
-"$cat_bin" -q -i "$tmp/t.raw" --perfetto "$tmp/t.json" &&
-	python3 "$here/check_views.py" perfetto "$tmp/t.json" \
-		"vfs_read=21,lock wait demo_lock=4,lock hold demo_lock=5,LOST 3=1,thread_name=4,process_name=4,cpu-clock=0" \
-		> "$tmp/c" 2>&1 &&
-	ok "perfetto: $(cat "$tmp/c")" || not_ok "perfetto: $(cat "$tmp/c" 2>/dev/null)"
+# check NAME COMMAND...: ok when COMMAND succeeds, with its output.
+check() {
+	local name=$1
+	shift
+	if "$@" > "$tmp/c" 2>&1; then
+		ok "$name: $(tail -1 "$tmp/c")"
+	else
+		not_ok "$name: $(tail -3 "$tmp/c")"
+	fi
+}
+# shellcheck disable=SC2317  # called through check
+svg_check() {
+	"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$1" "${@:3}" &&
+		python3 "$here/check_views.py" svg "$1" "$2"
+}
+check "flamegraph (latency)" svg_check "$tmp/lat.svg" 2399500
+check "flamegraph (bytes)" svg_check "$tmp/bytes.svg" 507904 --flame-weight bytes
+# shellcheck disable=SC2317  # called through check
+perfetto_check() {
+	"$cat_bin" -q -i "$tmp/t.raw" --perfetto "$tmp/t.json" &&
+		python3 "$here/check_views.py" perfetto "$tmp/t.json" \
+			"vfs_read=21,lock wait demo_lock=4,lock hold demo_lock=5,LOST 3=1,thread_name=4,process_name=4,cpu-clock=0"
+}
+check "perfetto" perfetto_check
 
 # The SVG's script in a real browser, when Chromium is installed: click
 # (zoom) on tar, search, hover; the DOM after it has tar stretched to the
