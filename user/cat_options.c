@@ -309,6 +309,11 @@ static void check_view_options(struct options *o)
 			    o->input ? " (raw files hold no samples yet)" : "");
 	if (o->perfetto && o->output && !strcmp(o->perfetto, o->output))
 		usage_error("--perfetto and -o name the same file");
+	/* Raw output copies the rings undecoded: only the module filters. */
+	if (o->raw && (o->filter.nr_tids || o->filter.comm ||
+		       o->filter.relative || o->filter.nr_pids > 1))
+		usage_error("--raw records what the module selects: -t, --comm, "
+			    "--time and several -p pids filter a replay (-i)");
 }
 
 void cat_parse_options(int argc, char **argv, struct options *o)
