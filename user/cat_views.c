@@ -246,6 +246,30 @@ static bool load_ksyms(struct rt_ksyms *k, const struct options *o)
 	return true;
 }
 
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* /proc/PID/fd of each process in the table, once per process. */
+static void scan_open_files(struct cat_views *v)
+{
+	const struct rt_view_table *t = &v->lat.rows;
+	uint32_t *pids = malloc((t->nr + 1) * sizeof(*pids));
+
+	if (!pids)
+		return;
+	for (uint32_t i = 0; i < t->nr; i++)
+		pids[i] = t->entries[i].key.pid;
+	qsort(pids, t->nr, sizeof(*pids), by_u32);
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (!i || pids[i] != pids[i - 1])
+			rt_paths_scan_pid(v->paths, (int)pids[i]);
+	free(pids);
+}
+
 int cat_views_finish(struct cat_views *v)
 {
 	const struct options *o = v->o;
@@ -254,10 +278,8 @@ int cat_views_finish(struct cat_views *v)
 	int ret = 0;
 
 	/* Best effort: names of files still open in the processes seen. */
-	if (v->lat_on && !o->input) {
-		for (uint32_t i = 0; i < v->lat.rows.nr; i++)
-			rt_paths_scan_pid(v->paths, (int)v->lat.rows.entries[i].key.pid);
-	}
+	if (v->lat_on && !o->input)
+		scan_open_files(v);
 	if (v->folded_on)
 		named = load_ksyms(&ksyms, o);
 	/* The table may exist only for the flame graph: print what was asked. */
