@@ -6,7 +6,9 @@
  * skewed and single-value data; the latency table sends keys past its
  * bound to [other] with totals intact; the flame graph tree sums folded
  * lines and ignores malformed ones; filters parse lists strictly; the
- * path table keeps the first name and counts what it drops.
+ * path table keeps the first name and counts what it drops; libdwfl names
+ * this very program's functions and libc's from /proc/self/maps, and an
+ * address nothing maps stays unnamed.
  */
 #include <errno.h>
 
@@ -17,6 +19,9 @@
 #include "ringtrace/hist.h"
 #include "ringtrace/latency_view.h"
 #include "ringtrace/paths.h"
+#include "ringtrace/usyms.h"
+
+#include <unistd.h>
 
 static void test_buckets_tile_the_range(void **state)
 {
@@ -185,6 +190,32 @@ static void test_paths_first_name_wins(void **state)
 	rt_paths_fini(&p);
 }
 
+static void test_usyms_names_own_code(void **state)
+{
+	struct rt_usyms u;
+	char buf[256];
+	const char *name;
+	uint32_t pid = (uint32_t)getpid();
+
+	(void)state;
+	assert_int_equal(rt_usyms_init(&u), 0);
+	rt_usyms_see(&u, pid, "test_views");
+	name = rt_usyms_name(&u, pid, "test_views",
+			     (uint64_t)(uintptr_t)test_paths_first_name_wins + 4,
+			     buf, sizeof(buf));
+	assert_non_null(name);
+	assert_string_equal(name, "test_paths_first_name_wins");
+	name = rt_usyms_name(&u, pid, "test_views",
+			     (uint64_t)(uintptr_t)qsort, buf, sizeof(buf));
+	assert_non_null(name);
+	assert_non_null(strstr(name, "qsort"));
+	/* Another image of the same pid (after exec) is not named from this one. */
+	assert_null(rt_usyms_name(&u, pid, "other", (uint64_t)(uintptr_t)qsort,
+				  buf, sizeof(buf)));
+	assert_null(rt_usyms_name(&u, pid, "test_views", 16, buf, sizeof(buf)));
+	rt_usyms_fini(&u);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_buckets_tile_the_range),
@@ -192,5 +223,6 @@ int main(void)
 	    cmocka_unit_test(test_table_overflows_into_other),
 	    cmocka_unit_test(test_flame_sums_folded_lines),
 	    cmocka_unit_test(test_filter_lists),
-	    cmocka_unit_test(test_paths_first_name_wins));
+	    cmocka_unit_test(test_paths_first_name_wins),
+	    cmocka_unit_test(test_usyms_names_own_code));
 }

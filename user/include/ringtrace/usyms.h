@@ -5,7 +5,8 @@
  *
  * A process's mappings are read from /proc/PID/maps the first time one of
  * its samples is seen (rt_usyms_see(): a few system calls per process, not
- * per sample), while it still runs; names are looked up at the end, once
+ * per sample), while it still runs; again when the same pid shows up with
+ * another comm (it exec'ed: the old maps would name the new code wrongly); names are looked up at the end, once
  * per distinct frame. libdwfl opens each mapped ELF once per process and
  * keeps its symbol table; processes past RT_USYMS_MAX_PROCS, or gone
  * before their first sample was read, keep hex addresses ("[unknown]"
@@ -17,7 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RT_USYMS_MAX_PROCS	256u
+#define RT_USYMS_MAX_PROCS	256u		/* process images (pid, comm) */
+#define RT_USYMS_COMM_LEN	17u
 
 struct rt_usyms_proc;
 
@@ -31,14 +33,14 @@ struct rt_usyms {
 int rt_usyms_init(struct rt_usyms *u);
 void rt_usyms_fini(struct rt_usyms *u);
 
-/* Read @pid's mappings if not done yet. */
-void rt_usyms_see(struct rt_usyms *u, uint32_t pid);
+/* Read @pid's mappings if not done yet for this image (@comm). */
+void rt_usyms_see(struct rt_usyms *u, uint32_t pid, const char *comm);
 
 /*
  * "func+0x12" or "libc.so.6+0x2a0f0" for @ip in @pid into @buf; NULL if
  * nothing is known (the caller prints hex).
  */
-const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, uint64_t ip,
-			  char *buf, size_t len);
+const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, const char *comm,
+			  uint64_t ip, char *buf, size_t len);
 
 #endif /* RINGTRACE_USYMS_H */

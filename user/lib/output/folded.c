@@ -101,7 +101,7 @@ static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
 	h = fnv(h, &nr_kernel, sizeof(nr_kernel));
 	if (f->usyms) {
 		h = fnv(h, &pid, sizeof(pid));
-		rt_usyms_see(f->usyms, pid);
+		rt_usyms_see(f->usyms, pid, comm);
 	}
 	for (slot = (uint32_t)h & (RT_FOLDED_MAX_STACKS - 1);;
 	     slot = (slot + 1) & (RT_FOLDED_MAX_STACKS - 1)) {
@@ -191,11 +191,12 @@ static void put(struct line *l, const char *s, size_t n)
 
 static void put_frame(struct line *l, uint64_t ip, bool kernel,
 		      const struct rt_ksyms *ksyms, struct rt_usyms *usyms,
-		      uint32_t pid)
+		      const struct rt_folded_stack *st)
 {
 	char buf[256], *end;
 	const char *name = kernel && ksyms ? rt_ksyms_find(ksyms, ip) :
-			   !kernel && usyms ? rt_usyms_name(usyms, pid, ip, buf,
+			   !kernel && usyms ? rt_usyms_name(usyms, st->pid,
+							    st->comm, ip, buf,
 							    sizeof(buf)) : NULL;
 
 	put(l, ";", 1);
@@ -228,7 +229,7 @@ static char *render(const struct rt_folded *f, const struct rt_folded_stack *st,
 	for (uint32_t i = 0; i < st->nr; i++)
 		put_frame(&l, f->frames[st->first + i],
 			  i >= (uint32_t)(st->nr - st->nr_kernel), ksyms,
-			  f->usyms, st->pid);
+			  f->usyms, st);
 	end = rt_fmt_u64(num + 1, st->count);
 	num[0] = ' ';
 	*end++ = '\n';

@@ -9,8 +9,14 @@
 
 #include "ringtrace/usyms.h"
 
+/*
+ * A process image: pid and comm, since exec() keeps the pid and replaces
+ * the mappings (and, nearly always, the comm): a sample of the new image
+ * must not be named from the old one's maps.
+ */
 struct rt_usyms_proc {
 	uint32_t	pid;
+	char		comm[RT_USYMS_COMM_LEN];
 	Dwfl		*dwfl;		/* NULL: maps could not be read */
 };
 
@@ -38,20 +44,22 @@ void rt_usyms_fini(struct rt_usyms *u)
 	memset(u, 0, sizeof(*u));
 }
 
-static struct rt_usyms_proc *find(struct rt_usyms *u, uint32_t pid)
+static struct rt_usyms_proc *find(struct rt_usyms *u, uint32_t pid,
+				   const char *comm)
 {
-	/* Few processes, looked up per sample: a linear scan of pids. */
-	for (uint32_t i = 0; i < u->nr; i++)
-		if (u->procs[i].pid == pid)
+	/* Newest first: the image a pid has now. Few, so a linear scan. */
+	for (uint32_t i = u->nr; i-- > 0;)
+		if (u->procs[i].pid == pid &&
+		    !strncmp(u->procs[i].comm, comm, RT_USYMS_COMM_LEN))
 			return &u->procs[i];
 	return NULL;
 }
 
-void rt_usyms_see(struct rt_usyms *u, uint32_t pid)
+void rt_usyms_see(struct rt_usyms *u, uint32_t pid, const char *comm)
 {
 	struct rt_usyms_proc *p;
 
-	if (!u->procs || !pid || find(u, pid))
+	if (!u->procs || !pid || find(u, pid, comm))
 		return;
 	if (u->nr >= RT_USYMS_MAX_PROCS) {
 		u->untracked++;
@@ -59,6 +67,7 @@ void rt_usyms_see(struct rt_usyms *u, uint32_t pid)
 	}
 	p = &u->procs[u->nr++];
 	p->pid = pid;
+	strncpy(p->comm, comm, RT_USYMS_COMM_LEN - 1);
 	p->dwfl = dwfl_begin(&callbacks);
 	if (!p->dwfl)
 		return;
@@ -71,10 +80,10 @@ void rt_usyms_see(struct rt_usyms *u, uint32_t pid)
 	}
 }
 
-const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, uint64_t ip,
-			  char *buf, size_t len)
+const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, const char *comm,
+			  uint64_t ip, char *buf, size_t len)
 {
-	struct rt_usyms_proc *p = u->procs ? find(u, pid) : NULL;
+	struct rt_usyms_proc *p = u->procs ? find(u, pid, comm) : NULL;
 	const char *sym, *mod, *base;
 	Dwfl_Module *m;
 	GElf_Off off;
