@@ -77,6 +77,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->lat.hist = o->hist;
 		v->lat.by = o->hist_by;
 		v->lat.summary = o->summary || table_flame;
+		v->lat.top = o->verbose ? 0 : 25;	/* a screenful */
 		v->lat.paths = paths;
 		if (rt_latency_view_init(&v->lat))
 			goto nomem;

@@ -73,6 +73,7 @@ struct rt_latency_view {
 	bool			hist;
 	enum rt_hist_by		by;
 	bool			summary;
+	uint32_t		top;		/* summary rows printed; 0: all */
 	struct rt_view_entry	total;
 	struct rt_view_locks	total_locks;
 	struct rt_view_table	keyed;		/* --hist-by */

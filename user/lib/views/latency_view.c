@@ -287,6 +287,11 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		const struct rt_view_entry *e = list[i];
 		bool other = e == &v->rows.entries[v->rows.max];
 
+		if (v->top && i == v->top && !other) {
+			rt_outbuf_printf(ob, "... %u more rows (-v shows them all)\n",
+					 n - i - (v->rows.overflow ? 1 : 0));
+			break;
+		}
 		*rt_text_escape(comm, other ? "[other]" : e->comm,
 				sizeof(e->comm), NULL) = '\0';
 		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s  %s\n",
