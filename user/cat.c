@@ -394,6 +394,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		}
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
+		/* --interval without --counters paces the views. */
+		if (!o->perf.counters && (o->hist || o->summary)) {
+			st.interval_ns = o->perf.interval_ns;
+			st.on_interval = cat_views_interval;
+			st.interval_arg = &views;
+		}
 	}
 	if (use_perf && open_perf(o, &s, &perf, &perf_cpus, &perf_tids,
 				  o->command != NULL)) {

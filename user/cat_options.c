@@ -48,7 +48,8 @@ static const char usage_text[] =
 "      --counters LIST       count these (perf's names, or 'default'): per CPU\n"
 "                            with -a/-C, per process with -p or a COMMAND;\n"
 "                            a perf-stat-like summary at the end\n"
-"      --interval MS         also a counters record every MS (units ok: 1s)\n"
+"      --interval MS         also a counters record every MS (units ok: 1s);\n"
+"                            with --hist/--summary, print them every MS\n"
 "      --sample EVENT[:HZ]   sample cpu-clock or task-clock HZ times a second\n"
 "                            (default 1000) into perf rings read like ours\n"
 "  -g, --callchain           samples carry their call chain\n"
@@ -272,8 +273,10 @@ static void check_perf_options(struct options *o)
 	p->sample_spec.callchain = o->callchain;
 	if (o->sample_buffer)
 		p->sample_spec.buffer_bytes = o->sample_buffer;
-	if (p->interval_ns && !p->counters)
-		usage_error("--interval needs --counters");
+	if (p->interval_ns && !p->counters && !o->hist && !o->summary)
+		usage_error("--interval needs --counters, --hist or --summary");
+	if (p->interval_ns && o->input)
+		usage_error("--interval paces a live run: not with -i");
 	if ((p->sample || p->counters) && (o->raw || o->input))
 		usage_error("--counters and --sample print through the merge: "
 			    "they cannot be used with %s",

@@ -247,6 +247,25 @@ static bool load_ksyms(struct rt_ksyms *k, const struct options *o)
 	return true;
 }
 
+void cat_views_interval(void *arg, uint64_t now_ns)
+{
+	struct cat_views *v = arg;
+	const struct options *o = v->o;
+	bool summary = v->lat.summary;
+
+	if (!v->lat_on || (!o->hist && !o->summary))
+		return;
+	rt_outbuf_printf(v->out, "\n=== %llu.%09llu (CLOCK_MONOTONIC): the last "
+			 "interval ===\n", (unsigned long long)(now_ns / 1000000000u),
+			 (unsigned long long)(now_ns % 1000000000u));
+	v->lat.summary = o->summary;
+	rt_latency_view_print(&v->lat, v->out);
+	v->lat.summary = summary;
+	/* A flame graph from the table covers the whole run: keep it then. */
+	if (!(o->flamegraph && o->flame_weight != FLAME_SAMPLES))
+		rt_latency_view_reset(&v->lat);
+}
+
 static int by_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;

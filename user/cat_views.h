@@ -51,6 +51,9 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		   enum rt_format format, struct rt_outbuf *out,
 		   struct rt_paths *paths);
 void cat_views_sink(void *arg, const struct rt_event *ev);
+/* --interval with --hist/--summary: print them now, then start anew. */
+void cat_views_interval(void *arg, uint64_t now_ns);
+
 /* Write the end-of-run views; 0, or -1 if one could not be written. */
 int cat_views_finish(struct cat_views *v);
 void cat_views_fini(struct cat_views *v);

@@ -5,8 +5,9 @@
  * waits for its turn or for the final drain, stopping disables the session
  * and drains it, hostile heads end the run with a data error naming the
  * CPU, a closed output (EPIPE) stops it, -d ends it, output is written in
- * large chunks (no write per record), and raw output records what the
- * rings held, pending losses included.
+ * large chunks (no write per record), raw output records what the
+ * rings held, pending losses included, and an interval callback runs once
+ * per interval of the (fake) clock, after the records before it.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -192,6 +193,36 @@ static void test_duration_ends_run(void **state)
 	assert_int_equal(fk.disable_calls, 1);
 }
 
+static uint64_t interval_at[16];
+static unsigned int nr_intervals;
+
+static void on_interval(void *arg, uint64_t now)
+{
+	struct fixture *f = arg;
+
+	if (nr_intervals < 16)
+		interval_at[nr_intervals] = now - f->st.start_ns;
+	nr_intervals++;
+}
+
+static void test_interval_callback(void **state)
+{
+	struct fixture *f = *state;
+
+	nr_intervals = 0;
+	f->st.duration_ns = 450 * MS;
+	f->st.interval_ns = 100 * MS;
+	f->st.on_interval = on_interval;
+	f->st.interval_arg = f;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	/* At 100, 200, 300 and 400 ms of the fake clock: one per interval. */
+	assert_int_equal(nr_intervals, 4);
+	for (unsigned int i = 0; i < 4; i++) {
+		assert_true(interval_at[i] >= (i + 1) * 100 * MS);
+		assert_true(interval_at[i] < (i + 2) * 100 * MS);
+	}
+}
+
 static void produce_with_loss(struct fake_kernel *k)
 {
 	struct ringtrace_lost_record lost;
@@ -273,6 +304,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_output_in_large_writes, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_duration_ends_run, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_interval_callback, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_raw_round_trip, setup,
 					    teardown));

@@ -90,6 +90,9 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev);
 /* The histograms (if hist) then the summary table (if summary). */
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob);
 
+/* Forget every event counted so far (--interval: each print starts anew). */
+void rt_latency_view_reset(struct rt_latency_view *v);
+
 /* "comm", "pid", "file" -> *by; -1 if unknown. */
 int rt_hist_by_parse(const char *s, enum rt_hist_by *by);
 

@@ -70,6 +70,14 @@ struct rt_stream {
 	 * named from it (rt_vfs_read_event.path). NULL: neither.
 	 */
 	struct rt_paths		*paths;
+	/*
+	 * Live only: called every interval_ns (from the loop, between
+	 * rounds: every event before it has been emitted), e.g. to print
+	 * and reset a histogram. 0: never.
+	 */
+	uint64_t		interval_ns;
+	void			(*on_interval)(void *arg, uint64_t now_ns);
+	void			*interval_arg;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */

@@ -235,7 +235,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 				st->sink_arg, st->paths };
 	struct rt_merge m;
 	struct rt_merge_result res;
-	uint64_t now, deadline = 0, moved, next_tick;
+	uint64_t now, deadline = 0, moved, next_tick, next_interval = 0;
 	int status = RT_STREAM_OK, timeout;
 
 	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns) ||
@@ -248,6 +248,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	st->start_ns = rt_sys.now_ns();
 	if (st->duration_ns)
 		deadline = st->start_ns + st->duration_ns;
+	if (st->interval_ns && st->on_interval)
+		next_interval = st->start_ns + st->interval_ns;
 
 	for (;;) {
 		now = rt_sys.now_ns();
@@ -262,6 +264,15 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		else
 			status = merge_round(st, &m, &ctx, now, false, &res,
 					     "ring of");
+		if (status == RT_STREAM_OK && next_interval && now >= next_interval) {
+			/*
+			 * Records are held for the window: what is emitted
+			 * covers up to now - window, close enough for a view.
+			 */
+			st->on_interval(st->interval_arg, now);
+			while (next_interval <= now)
+				next_interval += st->interval_ns;
+		}
 		if (status == RT_STREAM_OK && rt_outbuf_flush(st->out))
 			status = RT_STREAM_ERR_OUTPUT;
 		if (status != RT_STREAM_OK)
@@ -274,6 +285,9 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 			timeout = ms_until(deadline, now);
 		if (next_tick && (timeout < 0 || timeout > ms_until(next_tick, now)))
 			timeout = ms_until(next_tick, now);
+		if (next_interval &&
+		    (timeout < 0 || timeout > ms_until(next_interval, now)))
+			timeout = ms_until(next_interval, now);
 		status = wait_for_data(st, s, timeout);
 		if (status != RT_STREAM_OK)
 			break;

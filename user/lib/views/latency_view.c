@@ -62,6 +62,30 @@ void rt_latency_view_fini(struct rt_latency_view *v)
 	table_fini(&v->rows);
 }
 
+static void table_reset(struct rt_view_table *t)
+{
+	if (!t->entries)
+		return;
+	/* Only what was used: entries up to nr, and [other]. */
+	memset(t->entries, 0, t->nr * sizeof(*t->entries));
+	memset(&t->entries[t->max], 0, sizeof(t->entries[t->max]));
+	if (t->locks) {
+		memset(t->locks, 0, t->nr * sizeof(*t->locks));
+		memset(&t->locks[t->max], 0, sizeof(t->locks[t->max]));
+	}
+	memset(t->slots, 0, RT_VIEW_SLOTS * sizeof(*t->slots));
+	t->nr = 0;
+	t->overflow = 0;
+}
+
+void rt_latency_view_reset(struct rt_latency_view *v)
+{
+	memset(&v->total, 0, sizeof(v->total));
+	memset(&v->total_locks, 0, sizeof(v->total_locks));
+	table_reset(&v->keyed);
+	table_reset(&v->rows);
+}
+
 static uint64_t key_hash(const struct rt_view_key *k)
 {
 	const unsigned char *b = (const void *)k;
