@@ -226,8 +226,9 @@ struct ringtrace_lock_record {
  * record naming the file, with the same ts_ns. The path is the one the
  * probed call's struct file was opened by, as d_path() would show it to
  * the reading process. Variable length: header.size is
- * 40 + path_len + 1 rounded up to 8; the bytes after path[path_len] (its
- * NUL terminator and padding) are zero. Documentation/protocol.rst says
+ * 40 + path_len + 1 rounded up to 8; the path starts right after the
+ * structure, and the bytes after its path_len bytes (the NUL terminator
+ * and padding) are zero. Documentation/protocol.rst says
  * when a file is named more than once.
  */
 struct ringtrace_path_record {
@@ -239,8 +240,14 @@ struct ringtrace_path_record {
 	__u32	flags;			/* RINGTRACE_PATH_* */
 	__u16	path_len;		/* bytes in path, NUL excluded */
 	__u16	__pad;			/* zero */
-	char	path[];			/* NUL-terminated, zero-padded */
+	/*
+	 * Followed by the path, NUL-terminated and zero-padded: at
+	 * RINGTRACE_PATH_RECORD_PATH(rec) (no flexible array member, which
+	 * C++ does not have).
+	 */
 };
+
+#define RINGTRACE_PATH_RECORD_PATH(rec)	((const char *)((rec) + 1))
 
 /* ---- ABI 2: stack trailers (ringtrace_config.stack_events) ---- */
 
