@@ -6,7 +6,10 @@
  * A process's mappings are read from /proc/PID/maps the first time one of
  * its samples is seen (rt_usyms_see(): a few system calls per process, not
  * per sample), while it still runs; again when the same pid shows up with
- * another comm (it exec'ed: the old maps would name the new code wrongly); names are looked up at the end, once
+ * another comm (it exec'ed: the old maps would name the new code wrongly),
+ * and when a new stack holds an address no mapping read so far covers
+ * (ld.so maps libraries after the first samples; at most
+ * RT_USYMS_MAX_REREADS times per process); names are looked up at the end, once
  * per distinct frame. libdwfl opens each mapped ELF once per process and
  * keeps its symbol table; processes past RT_USYMS_MAX_PROCS, or gone
  * before their first sample was read, keep hex addresses ("[unknown]"
@@ -20,6 +23,7 @@
 
 #define RT_USYMS_MAX_PROCS	256u		/* process images (pid, comm) */
 #define RT_USYMS_COMM_LEN	17u
+#define RT_USYMS_MAX_REREADS	16u		/* per process image */
 
 struct rt_usyms_proc;
 
@@ -35,6 +39,13 @@ void rt_usyms_fini(struct rt_usyms *u);
 
 /* Read @pid's mappings if not done yet for this image (@comm). */
 void rt_usyms_see(struct rt_usyms *u, uint32_t pid, const char *comm);
+
+/*
+ * A frame of a new stack: read @pid's maps again if nothing known maps
+ * @ip (no system call when something does).
+ */
+void rt_usyms_check(struct rt_usyms *u, uint32_t pid, const char *comm,
+		    uint64_t ip);
 
 /*
  * "func+0x12" or "libc.so.6+0x2a0f0" for @ip in @pid into @buf; NULL if

@@ -129,6 +129,9 @@ static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
 	memcpy(f->frames + f->nr_frames, frames, nr * sizeof(*frames));
 	f->nr_frames += nr;
 	f->nr_stacks++;
+	/* A new stack: make sure its user frames' mappings are known. */
+	for (uint32_t i = 0; f->usyms && i < nr - nr_kernel; i++)
+		rt_usyms_check(f->usyms, pid, comm, frames[i]);
 }
 
 void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)

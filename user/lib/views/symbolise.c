@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* User-space symbols with libdwfl (see usyms.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 struct rt_usyms_proc {
 	uint32_t	pid;
 	char		comm[RT_USYMS_COMM_LEN];
+	uint32_t	rereads;	/* maps read again for unmapped addresses */
 	Dwfl		*dwfl;		/* NULL: maps could not be read */
 };
 
@@ -55,6 +57,14 @@ static struct rt_usyms_proc *find(struct rt_usyms *u, uint32_t pid,
 	return NULL;
 }
 
+/* (Re)read the maps of @p into its session; false if they are gone. */
+static bool report(struct rt_usyms_proc *p)
+{
+	dwfl_report_begin(p->dwfl);
+	return !dwfl_linux_proc_report(p->dwfl, (pid_t)p->pid) &&
+	       !dwfl_report_end(p->dwfl, NULL, NULL);
+}
+
 void rt_usyms_see(struct rt_usyms *u, uint32_t pid, const char *comm)
 {
 	struct rt_usyms_proc *p;
@@ -71,13 +81,25 @@ void rt_usyms_see(struct rt_usyms *u, uint32_t pid, const char *comm)
 	p->dwfl = dwfl_begin(&callbacks);
 	if (!p->dwfl)
 		return;
-	dwfl_report_begin(p->dwfl);
-	if (dwfl_linux_proc_report(p->dwfl, (pid_t)pid) ||
-	    dwfl_report_end(p->dwfl, NULL, NULL)) {
+	if (!report(p)) {
 		dwfl_end(p->dwfl);
 		p->dwfl = NULL;
 		u->failed++;
 	}
+}
+
+void rt_usyms_check(struct rt_usyms *u, uint32_t pid, const char *comm,
+		    uint64_t ip)
+{
+	struct rt_usyms_proc *p = u->procs ? find(u, pid, comm) : NULL;
+
+	if (!p || !p->dwfl || dwfl_addrmodule(p->dwfl, ip) ||
+	    p->rereads >= RT_USYMS_MAX_REREADS)
+		return;
+	/* Mapped since (ld.so loads libraries after the first samples). */
+	p->rereads++;
+	if (!report(p))
+		u->failed++;
 }
 
 const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, const char *comm,
