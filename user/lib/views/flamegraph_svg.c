@@ -12,7 +12,7 @@
 #define PAD_TOP		60
 #define PAD_BOTTOM	30
 #define PAD_SIDE	10
-#define CHAR_W		7		/* px per character at font-size 12 */
+#define CHAR_W		7.3		/* px per character: monospace, 12px */
 
 static uint32_t intern(struct rt_flame *f, const char *s, size_t len)
 {
@@ -216,7 +216,8 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 	double py = PAD_TOP + (double)(f->max_depth - n->depth) * FRAME_H;
 	const char *name = f->names + n->name;
 	char col[32], num[160];
-	size_t fit = pw > 3 * CHAR_W ? (size_t)(pw / CHAR_W) - 2 : 0;
+	/* Characters that fit with a margin; under 3, no label (as the script). */
+	size_t fit = pw / CHAR_W >= 5 ? (size_t)(pw / CHAR_W) - 2 : 0;
 
 	snprintf(num, sizeof(num), "<g data-x=\"%llu\" data-v=\"%llu\" data-d=\"%u\"><title>",
 		 (unsigned long long)x, (unsigned long long)n->value, n->depth);
@@ -231,10 +232,11 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
 		 px, py, pw, FRAME_H - 1, col, px + 3, py + 11.5);
 	put(ob, num);
-	if (fit) {
-		put_xml(ob, name, strlen(name) > fit ? fit - 2 : fit);
-		if (strlen(name) > fit)
-			put(ob, "..");
+	if (fit && strlen(name) <= fit) {
+		put_xml(ob, name, fit);
+	} else if (fit) {
+		put_xml(ob, name, fit - 2);	/* fit >= 3 */
+		put(ob, "..");
 	}
 	put(ob, "</text></g>\n");
 }
@@ -357,7 +359,7 @@ static void put_script(struct rt_outbuf *ob)
 	const char *p = script, *q;
 	static const struct {
 		const char	*key;
-		int		val;
+		double		val;
 	} subst[] = {
 		{ "WIDTH_PX", WIDTH }, { "PAD_PX", PAD_SIDE }, { "CHAR_PX", CHAR_W },
 	};
@@ -372,7 +374,7 @@ static void put_script(struct rt_outbuf *ob)
 		for (i = 0; i < sizeof(subst) / sizeof(subst[0]); i++)
 			if (!strncmp(start, subst[i].key, strlen(subst[i].key)))
 				break;
-		snprintf(num, sizeof(num), "%d", i < 3 ? subst[i].val : 0);
+		snprintf(num, sizeof(num), "%g", i < 3 ? subst[i].val : 0.0);
 		put(ob, num);
 		p = q + 3;
 	}
