@@ -69,6 +69,36 @@ golden filter_min_latency --min-latency 100us
 golden filter_time --time 0.0001,0.0002
 golden header --header
 
+# Recorded in the VM (scripts/vm-run, module ABI 2): path records name the
+# files on every line and in the summary; stack trailers print as hex.
+vm_golden() {
+	local name=$1 file=$2
+	shift 2
+	if ! "$cat_bin" -q -i "$here/data/$file" "$@" > "$tmp/$name.txt" 2> "$tmp/$name.err"; then
+		not_ok "$name: exit status ($(head -c 300 "$tmp/$name.err"))"
+		return
+	fi
+	[[ -z ${UPDATE_GOLDEN:-} ]] || cp "$tmp/$name.txt" "$golden/$name.txt"
+	if diff -u "$golden/$name.txt" "$tmp/$name.txt" > "$tmp/$name.diff"; then
+		ok "$name matches golden/$name.txt"
+	else
+		not_ok "$name differs from golden/$name.txt"
+		sed 's/^/# /' "$tmp/$name.diff" | head -40
+	fi
+}
+vm_golden vm_paths_text vm-paths.raw
+vm_golden vm_paths_json vm-paths.raw --json
+vm_golden vm_paths_summary vm-paths.raw --summary
+vm_golden vm_stacks_text vm-stacks.raw
+vm_golden vm_stacks_hist vm-stacks.raw --hist-by file
+
+if grep -q 'file=/etc/services$' "$golden/vm_paths_text.txt" &&
+	grep -q 'kstack=0xffffffff' "$golden/vm_stacks_text.txt"; then
+	ok "the VM recordings name files and carry stacks"
+else
+	not_ok "the VM recordings lost their names or stacks"
+fi
+
 # Pipes: -i - reads standard input; -o - writes standard output.
 if "$cat_bin" -q -i - -o - < "$tmp/t.raw" | diff -q - "$golden/text.txt" > /dev/null; then
 	ok "-i - -o - gives the same stream as -i FILE"
