@@ -7,7 +7,12 @@
 #   make check           every test: unit (host), lint, selftests (in a VM)
 #   make demo            build, boot a VM, load the module, stream records
 #   make bench           benchmarks (not part of check)
-#   make install         module (modules_install), tools, headers, man pages
+#   make fuzz            the libFuzzer harnesses, FUZZ_TIME s each (600)
+#   make install         ringtrace.ko (modules_install into
+#                        $(DESTDIR)/lib/modules/$(KVER)/extra), tools, man
+#                        pages, completions, ABI header, udev rule and
+#                        sysusers.d entry under $(DESTDIR)$(PREFIX)
+#   make uninstall       exactly what install put there (its manifest)
 #   make dkms-install    register the module source with DKMS
 #
 # KVER defaults to the running kernel when its headers are installed, else
@@ -20,8 +25,8 @@ DESTDIR	?=
 
 export KVER KDIR PREFIX DESTDIR
 
-.PHONY: all module user check unit lint selftests demo bench install \
-	dkms-install dkms-remove clean help
+.PHONY: all module user check unit lint selftests demo bench fuzz install \
+	uninstall dkms-install dkms-remove clean help
 
 all: module user
 
@@ -46,16 +51,20 @@ selftests:
 	scripts/check --vm
 
 demo:
-	scripts/demo
+	@scripts/demo
 
 bench:
 	scripts/bench
 
+FUZZ_TIME ?= 600
+fuzz:
+	scripts/fuzz --time $(FUZZ_TIME)
+
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
-	$(MAKE) -C user install
-	install -D -m 0644 uapi/linux/ringtrace.h \
-		$(DESTDIR)$(PREFIX)/include/linux/ringtrace.h
+	scripts/install
+
+uninstall:
+	scripts/install --uninstall
 
 dkms-install:
 	scripts/dkms install
@@ -69,4 +78,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '3,14p' Makefile
+	@sed -n '3,16p' Makefile

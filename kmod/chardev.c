@@ -26,13 +26,23 @@
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
 
+/*
+ * Who may open the device is the file mode's business (root only by
+ * default; a udev rule may give it to a group). Tracing every process's
+ * reads is perf -a territory: an opener without CAP_PERFMON (or
+ * CAP_SYS_ADMIN) gets no session, only RINGTRACE_IOC_GET_INFO, so that
+ * tools can say what is loaded and why they cannot trace. Checked once,
+ * at open, against the opener's credentials, as perf_event_open() does:
+ * a descriptor handed to another process keeps what its opener had.
+ */
 static int rt_open(struct inode *inode, struct file *file)
 {
 	struct rt_session *s;
 
-	/* Tracing every process's reads is perf -a territory. */
-	if (!perfmon_capable())
-		return -EACCES;
+	if (!perfmon_capable()) {
+		file->private_data = NULL;
+		return nonseekable_open(inode, file);
+	}
 
 	s = rt_session_create();
 	if (IS_ERR(s))
@@ -43,7 +53,25 @@ static int rt_open(struct inode *inode, struct file *file)
 
 static int rt_release(struct inode *inode, struct file *file)
 {
-	rt_session_destroy(file->private_data);
+	if (file->private_data)
+		rt_session_destroy(file->private_data);
+	return 0;
+}
+
+/*
+ * The size field (first __u32) of an extensible ioctl structure: at least
+ * the first published size, at most a page (E2BIG, as clone3() and
+ * openat2() do), so that checking a newer caller's tail for zeroes is
+ * bounded.
+ */
+int rt_get_struct_size(const void __user *uarg, u32 min_size, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (*usize < min_size)
+		return -EINVAL;
+	if (*usize > PAGE_SIZE)
+		return -E2BIG;
 	return 0;
 }
 
@@ -55,11 +83,11 @@ static int rt_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize,
 			      u32 min_size)
 {
 	u32 usize;
+	int err;
 
-	if (get_user(usize, (u32 __user *)uarg))
-		return -EFAULT;
-	if (usize < min_size)
-		return -EINVAL;
+	err = rt_get_struct_size(uarg, min_size, &usize);
+	if (err)
+		return err;
 	usize = min(usize, ksize);
 	*(u32 *)kbuf = usize;
 	return copy_to_user(uarg, kbuf, usize) ? -EFAULT : 0;
@@ -157,10 +185,9 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	u32 usize;
 	int err;
 
-	if (get_user(usize, &ucfg->size))
-		return -EFAULT;
-	if (usize < RINGTRACE_CONFIG_SIZE_VER0)
-		return -EINVAL;
+	err = rt_get_struct_size(ucfg, RINGTRACE_CONFIG_SIZE_VER0, &usize);
+	if (err)
+		return err;
 	/* Zero-fills what an older caller does not know; E2BIG for newer. */
 	err = copy_struct_from_user(&cfg, sizeof(cfg), ucfg, usize);
 	if (err)
@@ -178,23 +205,36 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	return err;
 }
 
+/*
+ * Commands are told apart by type and number only. The size (and
+ * direction) bits _IOR()/_IOW() put in a command number come from the
+ * caller's header: a binary built when a structure was smaller passes
+ * another number for the same command. The structure's own size field
+ * says how much the caller knows (Documentation/abi.rst).
+ */
 static long rt_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct rt_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
-	case RINGTRACE_IOC_GET_INFO:
+	if (_IOC_TYPE(cmd) != RINGTRACE_IOC_MAGIC)
+		return -ENOTTY;
+	if (_IOC_NR(cmd) == _IOC_NR(RINGTRACE_IOC_GET_INFO))
 		return rt_ioctl_get_info(uarg);
-	case RINGTRACE_IOC_SET_CONFIG:
+	/* Opened without CAP_PERFMON: nothing else (see rt_open()). */
+	if (!s)
+		return -EPERM;
+
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(RINGTRACE_IOC_SET_CONFIG):
 		return rt_ioctl_set_config(s, uarg);
-	case RINGTRACE_IOC_ENABLE:
+	case _IOC_NR(RINGTRACE_IOC_ENABLE):
 		return rt_session_enable(s);
-	case RINGTRACE_IOC_DISABLE:
+	case _IOC_NR(RINGTRACE_IOC_DISABLE):
 		return rt_session_disable(s);
-	case RINGTRACE_IOC_GET_STATS:
+	case _IOC_NR(RINGTRACE_IOC_GET_STATS):
 		return rt_ioctl_get_stats(s, uarg);
-	case RINGTRACE_IOC_LOCK_STATS:
+	case _IOC_NR(RINGTRACE_IOC_LOCK_STATS):
 		return rt_ioctl_lock_stats(uarg);
 	default:
 		return -ENOTTY;
@@ -205,12 +245,16 @@ static __poll_t rt_poll(struct file *file, poll_table *wait)
 {
 	struct rt_session *s = file->private_data;
 
+	if (!s)
+		return EPOLLERR;
 	poll_wait(file, &s->readers.wq, wait);
 	return rt_session_poll_mask(s);
 }
 
 static int rt_mmap(struct file *file, struct vm_area_struct *vma)
 {
+	if (!file->private_data)
+		return -EPERM;
 	return rt_mmap_ring(file->private_data, vma);
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Differences between the kernels ringtrace builds against (6.1 to 6.12 and
- * later), kept in one place so the rest of the module reads like code for
- * the newest kernel.
+ * Differences between the kernels ringtrace builds against (Debian's 6.1,
+ * 6.12 and sid's 7.2), kept in one place so the rest of the module reads
+ * like code for the newest kernel.
  */
 #ifndef _RINGTRACE_COMPAT_H
 #define _RINGTRACE_COMPAT_H
@@ -61,6 +61,32 @@ static inline void rt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t f)
 #define rt_fprobe_retval(r)	regs_return_value(r)
 #define RT_FPROBE_DATA_MAX	SIZE_MAX	/* rethook nodes: no limit */
 #endif
+#endif
+
+/*
+ * 6.16 renamed from_timer() to timer_container_of() and dropped the old
+ * name; both are macros, so the new name's absence says which one we have.
+ */
+#ifndef timer_container_of
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/*
+ * 6.13 added hrtimer_setup(), which sets the callback too, and later
+ * kernels dropped hrtimer_init(). Only the selftest modules use hrtimers.
+ */
+#include <linux/hrtimer.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+static inline void rt_hrtimer_setup(struct hrtimer *t,
+				    enum hrtimer_restart (*fn)(struct hrtimer *),
+				    clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+}
+#else
+#define rt_hrtimer_setup	hrtimer_setup
 #endif
 
 #endif /* _RINGTRACE_COMPAT_H */

@@ -6,17 +6,22 @@
  *
  * The statistics are read without the locks: each field is read once
  * (the holder writes them with WRITE_ONCE), so a lock busy at that moment
- * may show an acquisition whose hold time is not added yet. Reset takes
- * each lock, so that it never races with an update.
+ * may show an acquisition whose hold time is not added yet. A reset reads
+ * and zeroes each lock's statistics under that lock, so no increment falls
+ * between what was reported and the reset, and it resets only the locks it
+ * reported: a caller with room for fewer entries than there are locks
+ * leaves the others' counts for the next query.
  */
 #include <linux/debugfs.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/ringtrace.h>
 
+#include "chardev.h"
 #include "lock_events.h"
 #include "lock_stats.h"
 #include "tracked_lock.h"
@@ -39,11 +44,14 @@ static void rt_lock_stat_read(struct tracked_spinlock *l,
 	strscpy_pad(e->name, l->name, sizeof(e->name));
 }
 
-static void rt_lock_stat_reset(struct tracked_spinlock *l)
+/* Report and zero in one critical section: no increment is lost. */
+static void rt_lock_stat_read_reset(struct tracked_spinlock *l,
+				    struct ringtrace_lock_stat *e)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&l->lock, flags);
+	rt_lock_stat_read(l, e);
 	memset(&l->stats, 0, sizeof(l->stats));
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
@@ -59,10 +67,12 @@ static void rt_lock_snapshot_one(struct tracked_spinlock *l, void *arg)
 {
 	struct rt_lock_snapshot *snap = arg;
 
-	if (snap->filled < snap->room)
-		rt_lock_stat_read(l, &snap->out[snap->filled++]);
+	if (snap->filled >= snap->room)
+		return;
 	if (snap->reset)
-		rt_lock_stat_reset(l);
+		rt_lock_stat_read_reset(l, &snap->out[snap->filled++]);
+	else
+		rt_lock_stat_read(l, &snap->out[snap->filled++]);
 }
 
 long rt_ioctl_lock_stats(void __user *uarg)
@@ -73,16 +83,19 @@ long rt_ioctl_lock_stats(void __user *uarg)
 	u32 usize, entry_size, i;
 	long err;
 
-	if (get_user(usize, &uq->size))
-		return -EFAULT;
-	if (usize < RINGTRACE_LOCK_STATS_QUERY_SIZE_VER0)
-		return -EINVAL;
+	err = rt_get_struct_size(uq, RINGTRACE_LOCK_STATS_QUERY_SIZE_VER0,
+				 &usize);
+	if (err)
+		return err;
 	err = copy_struct_from_user(&q, sizeof(q), uq, usize);
 	if (err)
 		return err;
 	if ((q.flags & ~RINGTRACE_LOCK_STATS_RESET) || q.__pad ||
 	    q.nr_entries > RT_LOCK_STATS_MAX || (q.nr_entries && !q.entries))
 		return -EINVAL;
+	/* Bounded like the structures' own sizes: at most a page each. */
+	if (q.entry_size > PAGE_SIZE)
+		return -E2BIG;
 	/* Older callers know a prefix of the entry; newer ones get ours. */
 	entry_size = min_t(u32, q.entry_size, sizeof(struct ringtrace_lock_stat));
 	if (q.nr_entries && entry_size < offsetof(struct ringtrace_lock_stat, name))
@@ -107,6 +120,8 @@ long rt_ioctl_lock_stats(void __user *uarg)
 		if (copy_to_user(dst, &snap.out[i], entry_size) ||
 		    clear_user(dst + entry_size, q.entry_size - entry_size))
 			err = -EFAULT;
+		/* Up to RT_LOCK_STATS_MAX pages of user memory to write. */
+		cond_resched();
 	}
 	kvfree(snap.out);
 	if (!err && (put_user(q.nr_entries, &uq->nr_entries) ||

@@ -68,9 +68,12 @@ int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma)
 		return -EPERM;
 	if (vma->vm_pgoff & ((1UL << cpu_shift) - 1))
 		return -EINVAL;
-	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+	if (cpu >= nr_cpu_ids)
 		return -EINVAL;
+	/* Clamped before any use, cpu_possible()'s bitmap read included. */
 	cpu = array_index_nospec(cpu, nr_cpu_ids);
+	if (!cpu_possible(cpu))
+		return -EINVAL;
 	/* 1 control page + 2^n data pages. */
 	if (nr_pages < 2 || !is_power_of_2(nr_pages - 1) ||
 	    nr_pages - 1 > rt_max_ring_pages)
@@ -80,7 +83,11 @@ int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma)
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 
-	rt_vm_flags_set(vma, VM_PFNMAP | VM_DONTCOPY | VM_DONTEXPAND |
+	/*
+	 * VM_IO as well: madvise(MADV_DOFORK) refuses VM_IO mappings, so
+	 * VM_DONTCOPY stays and a child never inherits a ring.
+	 */
+	rt_vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTCOPY | VM_DONTEXPAND |
 			     VM_DONTDUMP);
 	rt_vm_flags_clear(vma, VM_MAYEXEC);
 	vma->vm_ops = &rt_vm_ops;

@@ -36,6 +36,18 @@
 #define RT_LCB_F_WRITE	BIT(2)
 #define RT_LCB_F_RT	BIT(3)
 #define RT_LCB_F_MUTEX	BIT(5)
+/*
+ * Ours, kept with the begin: PREEMPT_RT's rtmutex reports both its
+ * spinlock_t (rtlock) and its mutex/rt_mutex waits as LCB_F_RT alone; the
+ * rtlock path set TASK_RTLOCK_WAIT just before, which tells them apart.
+ */
+#define RT_CONT_RTLOCK	BIT(31)
+
+/*
+ * Contexts that can nest on one CPU, each with its own symbol buffer:
+ * task, softirq, hardirq, NMI (interrupt_context_level()).
+ */
+#define RT_CONT_CONTEXTS	4
 
 #define RT_CONT_BITS	12
 #define RT_CONT_SLOTS	BIT(RT_CONT_BITS)
@@ -51,7 +63,7 @@ struct rt_contention {
 static struct tracepoint *rt_tp_begin, *rt_tp_end;
 static struct rt_contention *rt_cont_table;
 static DEFINE_PER_CPU(u64, rt_cont_missed);
-static DEFINE_PER_CPU(char[KSYM_SYMBOL_LEN], rt_cont_symbol);
+static DEFINE_PER_CPU(char[RT_CONT_CONTEXTS][KSYM_SYMBOL_LEN], rt_cont_symbol);
 static siphash_key_t rt_cont_key;	/* hides lock addresses */
 
 static DEFINE_MUTEX(rt_cont_mutex);	/* users, table */
@@ -65,6 +77,20 @@ static struct rt_contention *rt_cont_slot(const void *lock, unsigned int i)
 			      (RT_CONT_SLOTS - 1)];
 }
 
+/* The slot (@task, @lock) owns, or NULL. */
+static struct rt_contention *rt_cont_find_slot(const void *lock)
+{
+	struct rt_contention *c;
+	unsigned int i;
+
+	for (i = 0; i < RT_CONT_PROBES; i++) {
+		c = rt_cont_slot(lock, i);
+		if (READ_ONCE(c->task) == current && READ_ONCE(c->lock) == lock)
+			return c;
+	}
+	return NULL;
+}
+
 static void rt_contention_begin(void *data, void *lock, unsigned int flags)
 {
 	struct rt_contention *c;
@@ -72,13 +98,22 @@ static void rt_contention_begin(void *data, void *lock, unsigned int flags)
 
 	if (!rt_sessions_want(RINGTRACE_EVENT_LOCK_CONTENTION, current))
 		return;
+	/*
+	 * A mutex reports several begins per wait (before spinning, before
+	 * sleeping, after each wake-up): keep the first. Look at every
+	 * probe before claiming one: a slot freed since our first begin
+	 * must not become a second slot for the same (task, lock), which
+	 * contention_end would never free.
+	 */
+	if (rt_cont_find_slot(lock))
+		return;
 	for (i = 0; i < RT_CONT_PROBES; i++) {
 		c = rt_cont_slot(lock, i);
-		/* A mutex reports a second begin while it waits: keep the first. */
-		if (READ_ONCE(c->task) == current && READ_ONCE(c->lock) == lock)
-			return;
 		if (!cmpxchg(&c->task, NULL, current)) {
 			c->lock = lock;
+			if ((flags & RT_LCB_F_RT) &&
+			    READ_ONCE(current->__state) == TASK_RTLOCK_WAIT)
+				flags |= RT_CONT_RTLOCK;
 			c->flags = flags;
 			c->begin_ns = ktime_get_mono_fast_ns();
 			return;
@@ -87,10 +122,15 @@ static void rt_contention_begin(void *data, void *lock, unsigned int flags)
 	this_cpu_inc(rt_cont_missed);
 }
 
-/* A symbol for a static lock; the kind of lock for one in the heap. */
+/*
+ * A symbol for a static lock; the kind of lock for one in the heap.
+ * Preemption disabled. An interrupt (contention tracepoints fire in every
+ * context) may resolve another lock's name while we hold this one's: each
+ * context that can nest has its own buffer.
+ */
 static const char *rt_cont_name(const void *lock, unsigned int flags)
 {
-	char *buf = this_cpu_ptr(rt_cont_symbol);
+	char *buf = (*this_cpu_ptr(&rt_cont_symbol))[interrupt_context_level()];
 
 	sprint_symbol_no_offset(buf, (unsigned long)lock);
 	if (strncmp(buf, "0x", 2)) {	/* never print a raw address */
@@ -107,21 +147,18 @@ static const char *rt_cont_name(const void *lock, unsigned int flags)
 		return flags & RT_LCB_F_SPIN ? "rwlock:R" : "rwsem:R";
 	if (flags & RT_LCB_F_WRITE)
 		return flags & RT_LCB_F_SPIN ? "rwlock:W" : "rwsem:W";
-	return flags & RT_LCB_F_RT ? "rt_spinlock" : "spinlock";
+	if (flags & RT_CONT_RTLOCK)
+		return "rt_spinlock";
+	return flags & RT_LCB_F_RT ? "rt_mutex" : "spinlock";
 }
 
 static void rt_contention_end(void *data, void *lock, int ret)
 {
-	struct rt_contention *c = NULL;
-	unsigned int i, flags;
+	struct rt_contention *c;
+	unsigned int flags;
 	u64 now, begin, id;
 
-	for (i = 0; i < RT_CONT_PROBES; i++) {
-		c = rt_cont_slot(lock, i);
-		if (READ_ONCE(c->task) == current && READ_ONCE(c->lock) == lock)
-			break;
-		c = NULL;
-	}
+	c = rt_cont_find_slot(lock);
 	if (!c)
 		return;	/* began before we attached, or not wanted */
 

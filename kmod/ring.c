@@ -39,7 +39,8 @@ static int rt_ring_map_data(struct rt_ring *ring)
 	struct page **twice;
 	unsigned int i;
 
-	twice = kvmalloc_array(2 * (size_t)nr, sizeof(*twice), GFP_KERNEL);
+	twice = kvmalloc_array(2 * (size_t)nr, sizeof(*twice),
+			       GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 	if (!twice)
 		return -ENOMEM;
 	for (i = 0; i < 2 * nr; i++)
@@ -49,10 +50,18 @@ static int rt_ring_map_data(struct rt_ring *ring)
 	return ring->data ? 0 : -ENOMEM;
 }
 
+/*
+ * Up to max_ring_pages per ring, requested by users: running out of memory
+ * must fail the mmap() with ENOMEM, never wake the OOM killer (global or
+ * memcg), which would kill bystanders first. Hence __GFP_RETRY_MAYFAIL on
+ * every allocation the ring's size scales.
+ */
+#define RT_RING_GFP	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 			      struct rt_readers *readers)
 {
-	const gfp_t gfp = GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN;
+	const gfp_t gfp = RT_RING_GFP | __GFP_ZERO;
 	int node = cpu_to_node(cpu);
 	struct ringtrace_mmap_page *pg;
 	struct rt_ring *ring;
@@ -72,7 +81,7 @@ struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 	init_irq_work(&ring->wakeup_work, rt_ring_wakeup);
 
 	ring->data_pages = kvcalloc(nr_pages, sizeof(*ring->data_pages),
-				    GFP_KERNEL_ACCOUNT);
+				    RT_RING_GFP);
 	if (!ring->data_pages)
 		goto err_ring;
 
@@ -114,6 +123,7 @@ void rt_ring_free(struct rt_ring *ring)
 {
 	if (!ring)
 		return;
+	rt_mlock_uncharge(&ring->mlock);
 	irq_work_sync(&ring->wakeup_work);
 	vunmap(ring->data);
 	rt_ring_free_pages(ring, ring->nr_pages);
@@ -173,7 +183,8 @@ again:
 	 */
 	smp_wmb();
 	WRITE_ONCE(pg->data_head, head);
-	ring->published = head;
+	/* Read locklessly by poll and the flush timer (READ_ONCE there). */
+	WRITE_ONCE(ring->published, head);
 
 	/*
 	 * The reader is woken, or records are being dropped: refresh the
@@ -245,15 +256,21 @@ static void rt_ring_put_lost(void *rec, u64 ts, u64 lost)
 void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 {
 	const unsigned int lost_size = sizeof(struct ringtrace_lost_record);
-	unsigned long offset, head, total;
+	unsigned long offset, head, total, lost;
 	void *rec;
-	bool have_lost;
 
 	WRITE_ONCE(ring->nest, READ_ONCE(ring->nest) + 1);
 	barrier();
 
-	have_lost = local_read(&ring->lost_pending) != 0;
-	total = size + (have_lost ? lost_size : 0);
+	/*
+	 * Take the pending losses before reserving, not after: an interrupt
+	 * nesting between a check and a later take could report them first
+	 * and leave us a LOST record with a count of 0. While we hold them,
+	 * a nested writer sees only losses newer than ours; if we find no
+	 * room they go back.
+	 */
+	lost = local_xchg(&ring->lost_pending, 0);
+	total = size + (lost ? lost_size : 0);
 
 	do {
 		offset = local_read(&ring->head);
@@ -270,8 +287,8 @@ void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 
 	/* local_cmpxchg() implies barrier(): the stores stay below. */
 	rec = ring->data + (offset & (ring->size - 1));
-	if (unlikely(have_lost)) {
-		rt_ring_put_lost(rec, ts, local_xchg(&ring->lost_pending, 0));
+	if (unlikely(lost)) {
+		rt_ring_put_lost(rec, ts, lost);
 		rec += lost_size;
 	}
 	local64_inc(&ring->records);
@@ -279,7 +296,7 @@ void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 	return rec;
 
 fail:
-	local_inc(&ring->lost_pending);
+	local_add(lost + 1, &ring->lost_pending);
 	local64_inc(&ring->lost);
 	/* An interrupted writer may be waiting for us to publish its record. */
 	rt_ring_commit(ring);
@@ -290,7 +307,7 @@ fail:
 void rt_ring_start(struct rt_ring *ring, unsigned long watermark)
 {
 	ring->watermark = clamp(watermark, 1UL, ring->size);
-	ring->wakeup_head = ring->published;
+	ring->wakeup_head = READ_ONCE(ring->published);
 	WRITE_ONCE(ring->page->flags, RINGTRACE_PAGE_ENABLED);
 }
 

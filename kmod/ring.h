@@ -18,6 +18,8 @@
 #include <asm/local64.h>
 #include <linux/ringtrace.h>
 
+#include "mlock.h"
+
 struct page;
 
 /*
@@ -60,6 +62,7 @@ struct rt_ring {
 	struct page	**data_pages;
 	unsigned int	nr_pages;	/* data pages, a power of two */
 	int		cpu;
+	struct rt_mlock	mlock;		/* locked memory charged for it */
 };
 
 /* Largest ring a mapping may ask for, in data pages (module parameter). */

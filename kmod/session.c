@@ -66,7 +66,7 @@ bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
  */
 static void rt_session_flush(struct timer_list *t)
 {
-	struct rt_session *s = from_timer(s, t, flush_timer);
+	struct rt_session *s = timer_container_of(s, t, flush_timer);
 	struct rt_ring *ring;
 	int cpu;
 
@@ -195,7 +195,9 @@ unlock:
 struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
 				    unsigned int nr_pages)
 {
+	struct rt_mlock charge = {};
 	struct rt_ring *ring;
+	int err;
 
 	mutex_lock(&s->lock);
 	ring = s->rings[cpu];
@@ -204,9 +206,21 @@ struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
 			ring = ERR_PTR(-EINVAL);
 		goto unlock;
 	}
-	ring = rt_ring_alloc(cpu, nr_pages, &s->readers);
-	if (IS_ERR(ring))
+	/* The control page is locked memory too. */
+	err = rt_mlock_charge(&charge, nr_pages + 1, cpu);
+	if (err) {
+		ring = ERR_PTR(err);
 		goto unlock;
+	}
+	ring = rt_ring_alloc(cpu, nr_pages, &s->readers);
+	if (IS_ERR(ring)) {
+		rt_mlock_uncharge(&charge);
+		pr_info_ratelimited("pid %d (%s): no memory for a ring of %u KiB on CPU %d\n",
+				    task_tgid_vnr(current), current->comm,
+				    (nr_pages + 1) << (PAGE_SHIFT - 10), cpu);
+		goto unlock;
+	}
+	ring->mlock = charge;
 	if (s->enabled)
 		rt_ring_start(ring, s->watermark ?: ring->size / 2);
 	/* Pairs with smp_load_acquire() in the probes and the timer. */

@@ -51,34 +51,75 @@ void __tracked_spin_lock_init(struct tracked_spinlock *l, const char *name,
 }
 EXPORT_SYMBOL_GPL(__tracked_spin_lock_init);
 
-/* A DEFINE_TRACKED_SPINLOCK() lock, zeroed by the loader, used for the first time. */
+/*
+ * A DEFINE_TRACKED_SPINLOCK() lock, zeroed by the loader, used for the
+ * first time. @locker is the module whose code took it, which need not be
+ * the one that defines it (an exported lock): a static lock belongs to
+ * the module image it lives in, and leaves the registry with that module
+ * (rt_lock_module_notify() finds it by address), so no owner is recorded.
+ */
 void __tracked_spin_lock_first_use(struct tracked_spinlock *l,
-				   struct module *owner)
+				   struct module *locker)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&rt_lock_registry_lock, flags);
 	if (!l->id)	/* another CPU may have won the race */
-		rt_lock_add(l, owner);
+		rt_lock_add(l, NULL);
 	raw_spin_unlock_irqrestore(&rt_lock_registry_lock, flags);
 }
 EXPORT_SYMBOL_GPL(__tracked_spin_lock_first_use);
 
-/* May sleep: waits until no statistics reader can still see @l. */
+/* Callers hold rt_lock_registry_lock; @l is registered (id != 0). */
+static void rt_lock_del(struct tracked_spinlock *l)
+{
+	list_del_rcu(&l->node);
+	/* Registered again if it is used again (a static lock). */
+	WRITE_ONCE(l->id, 0);
+}
+
+/*
+ * May sleep: waits until no statistics reader, and no unlocker still
+ * writing a record of @l (tracked_lock.h), can still see @l or its name.
+ * The registry lock decides whether @l is still registered: its module's
+ * unload notifier may have removed it already.
+ */
 void tracked_spin_lock_destroy(struct tracked_spinlock *l)
 {
 	unsigned long flags;
 
 	might_sleep();
-	if (!READ_ONCE(l->id))
-		return;
 	raw_spin_lock_irqsave(&rt_lock_registry_lock, flags);
-	list_del_rcu(&l->node);
+	if (l->id)
+		rt_lock_del(l);
 	raw_spin_unlock_irqrestore(&rt_lock_registry_lock, flags);
+	/* Unconditional: an unlocker may still be writing a record. */
 	synchronize_rcu();
-	WRITE_ONCE(l->id, 0);
 }
 EXPORT_SYMBOL_GPL(tracked_spin_lock_destroy);
+
+/*
+ * tracked_spin_trylock(): the arch trylock, annotated for lockdep as a
+ * trylock (which records no lock order, rightly: it cannot deadlock), and
+ * counted as an acquisition without waiting. Out of line: sparse cannot
+ * follow a conditional acquire through an inline body.
+ */
+int __tracked_spin_trylock(struct tracked_spinlock *l)
+{
+	__tracked_spin_check_registered(l);
+	preempt_disable();
+	if (!arch_spin_trylock(&l->lock.raw_lock)) {
+		preempt_enable();
+		return 0;
+	}
+	spin_acquire(&l->lock.dep_map, 0, 1, _RET_IP_);
+	mmiowb_spin_lock();
+	__tracked_spin_free(l);
+	l->acquired_ns = ktime_get_mono_fast_ns();
+	WRITE_ONCE(l->stats.acquisitions, l->stats.acquisitions + 1);
+	return 1;
+}
+EXPORT_SYMBOL_GPL(__tracked_spin_trylock);
 
 /*
  * Visit every registered lock, under RCU: @fn must not sleep. Returns how
@@ -117,7 +158,7 @@ static int rt_lock_module_notify(struct notifier_block *nb,
 	raw_spin_lock_irqsave(&rt_lock_registry_lock, flags);
 	list_for_each_entry_safe(l, tmp, &rt_lock_registry, node) {
 		if (l->owner == mod || within_module((unsigned long)l, mod)) {
-			list_del_rcu(&l->node);
+			rt_lock_del(l);
 			removed = true;
 		}
 	}

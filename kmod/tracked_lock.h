@@ -37,7 +37,9 @@
 
 #include <linux/compiler.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
@@ -87,6 +89,7 @@ void __tracked_spin_lock_first_use(struct tracked_spinlock *l,
 				   struct module *owner);
 void tracked_spin_lock_destroy(struct tracked_spinlock *l);
 void __tracked_lock_emit(const struct tracked_lock_sample *s);
+int __tracked_spin_trylock(struct tracked_spinlock *l);
 
 #define __TRACKED_SPINLOCK_INITIALIZER(var, lockname) {			\
 	.lock	= __RAW_SPIN_LOCK_UNLOCKED(var.lock),			\
@@ -134,27 +137,60 @@ static __always_inline void __tracked_spin_check_registered(struct tracked_spinl
 		__tracked_spin_lock_first_use(l, THIS_MODULE);
 }
 
-static __always_inline void __tracked_spin_lock(struct tracked_spinlock *l)
+/*
+ * The raw spinlock is taken at the arch level, with the lockdep and
+ * lock-stat annotations __raw_spin_lock() makes under CONFIG_LOCK_STAT
+ * (LOCK_CONTENDED()): lockdep is told of a blocking acquisition before
+ * the trylock, so it records the lock order and the IRQ usage even when
+ * the lock was free. raw_spin_trylock() would have told it of a trylock,
+ * for which it records neither; raw_spin_trylock() followed by
+ * raw_spin_lock() cannot be used either, as do_raw_spin_lock() is not
+ * exported under CONFIG_DEBUG_SPINLOCK. Every tracked acquisition and
+ * release goes through these two, so the arch lock is always paired.
+ */
+static __always_inline void __tracked_spin_acquire(struct tracked_spinlock *l)
 	__acquires(&l->lock)
 {
 	u64 start, now;
 
 	__tracked_spin_check_registered(l);
+	preempt_disable();
+	spin_acquire(&l->lock.dep_map, 0, 0, _RET_IP_);
 	/*
 	 * The accounting sits inside each branch: sparse cannot follow a
 	 * branch on a flag set by a trylock.
 	 */
-	if (raw_spin_trylock(&l->lock)) {
+	if (arch_spin_trylock(&l->lock.raw_lock)) {
 		now = ktime_get_mono_fast_ns();
 		__tracked_spin_free(l);
 	} else {
+		lock_contended(&l->lock.dep_map, _RET_IP_);
 		start = ktime_get_mono_fast_ns();
-		raw_spin_lock(&l->lock);
+		arch_spin_lock(&l->lock.raw_lock);
 		now = ktime_get_mono_fast_ns();
 		__tracked_spin_waited(l, now - start);
 	}
+	lock_acquired(&l->lock.dep_map, _RET_IP_);
+	mmiowb_spin_lock();
+	__acquire(&l->lock);
 	l->acquired_ns = now;
 	WRITE_ONCE(l->stats.acquisitions, l->stats.acquisitions + 1);
+}
+
+/*
+ * Unlock, leaving preemption disabled: the caller writes the record, if
+ * any, then enables it. So a record's name is read inside the RCU-sched
+ * section that tracked_spin_lock_destroy() waits for: the lock (and its
+ * name) can be freed as soon as destroy returns, even if the last unlocker
+ * has not finished its record yet.
+ */
+static __always_inline void __tracked_spin_release(struct tracked_spinlock *l)
+	__releases(&l->lock)
+{
+	spin_release(&l->lock.dep_map, _RET_IP_);
+	mmiowb_spin_unlock();
+	arch_spin_unlock(&l->lock.raw_lock);
+	__release(&l->lock);
 }
 
 /* Still locked: account the hold and take what a record needs. */
@@ -182,25 +218,16 @@ static __always_inline bool __tracked_spin_releasing(struct tracked_spinlock *l,
 static inline void tracked_spin_lock(struct tracked_spinlock *l)
 	__acquires(&l->lock)
 {
-	__tracked_spin_lock(l);
-}
-
-/* Taken by a successful trylock: an acquisition without waiting. */
-static __always_inline int __tracked_spin_took(struct tracked_spinlock *l)
-{
-	__tracked_spin_free(l);
-	l->acquired_ns = ktime_get_mono_fast_ns();
-	WRITE_ONCE(l->stats.acquisitions, l->stats.acquisitions + 1);
-	return 1;
+	__tracked_spin_acquire(l);
 }
 
 /*
- * Non-zero if it took the lock. A macro around raw_spin_trylock() so that
- * sparse sees its conditional acquire, as for spin_trylock().
+ * Non-zero if it took the lock (out of line, tracked_lock.c). A macro
+ * around __cond_lock() so that sparse sees its conditional acquire, as
+ * for spin_trylock().
  */
 #define tracked_spin_trylock(l)						\
-	(__tracked_spin_check_registered(l),				\
-	 raw_spin_trylock(&(l)->lock) ? __tracked_spin_took(l) : 0)
+	__cond_lock(&(l)->lock, __tracked_spin_trylock(l))
 
 static inline void tracked_spin_unlock(struct tracked_spinlock *l)
 	__releases(&l->lock)
@@ -208,15 +235,16 @@ static inline void tracked_spin_unlock(struct tracked_spinlock *l)
 	struct tracked_lock_sample s;
 	bool emit = __tracked_spin_releasing(l, &s);
 
-	raw_spin_unlock(&l->lock);
+	__tracked_spin_release(l);
 	if (unlikely(emit))
 		__tracked_lock_emit(&s);
+	preempt_enable();
 }
 
 #define tracked_spin_lock_irqsave(l, flags)				\
 do {									\
 	local_irq_save(flags);						\
-	__tracked_spin_lock(l);						\
+	__tracked_spin_acquire(l);					\
 } while (0)
 
 static inline void tracked_spin_unlock_irqrestore(struct tracked_spinlock *l,
@@ -226,17 +254,18 @@ static inline void tracked_spin_unlock_irqrestore(struct tracked_spinlock *l,
 	struct tracked_lock_sample s;
 	bool emit = __tracked_spin_releasing(l, &s);
 
-	raw_spin_unlock(&l->lock);
+	__tracked_spin_release(l);
 	local_irq_restore(flags);
 	if (unlikely(emit))
 		__tracked_lock_emit(&s);
+	preempt_enable();
 }
 
 static inline void tracked_spin_lock_irq(struct tracked_spinlock *l)
 	__acquires(&l->lock)
 {
 	local_irq_disable();
-	__tracked_spin_lock(l);
+	__tracked_spin_acquire(l);
 }
 
 static inline void tracked_spin_unlock_irq(struct tracked_spinlock *l)
@@ -245,10 +274,11 @@ static inline void tracked_spin_unlock_irq(struct tracked_spinlock *l)
 	struct tracked_lock_sample s;
 	bool emit = __tracked_spin_releasing(l, &s);
 
-	raw_spin_unlock(&l->lock);
+	__tracked_spin_release(l);
 	local_irq_enable();
 	if (unlikely(emit))
 		__tracked_lock_emit(&s);
+	preempt_enable();
 }
 
 #endif /* _RINGTRACE_TRACKED_LOCK_H */

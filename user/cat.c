@@ -20,6 +20,7 @@
 #include "cat_options.h"
 #include "ringtrace/command.h"
 #include "ringtrace/folded.h"
+#include "ringtrace/kmod.h"
 #include "ringtrace/output.h"
 #include "ringtrace/parse.h"
 #include "ringtrace/perf_session.h"
@@ -399,6 +400,32 @@ out:
 	return code;
 }
 
+/*
+ * --load: insert ringtrace.ko through libkmod when /dev/ringtrace is
+ * missing, the way ringtrace-ctl load does (the checkout's module next to
+ * this binary, else the one installed for the running kernel).
+ */
+static int load_module(void)
+{
+	char path_buf[PATH_MAX], exe[PATH_MAX], msg[512];
+	const char *path = NULL;
+	ssize_t n;
+
+	if (access(RINGTRACE_DEVICE_PATH, F_OK) == 0)
+		return 0;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		path = rt_kmod_checkout_path(exe, path_buf, sizeof(path_buf));
+	}
+	if (rt_kmod_load(path, "", msg, sizeof(msg))) {
+		fprintf(stderr, PROG ": --load: %s\n", msg);
+		return -1;
+	}
+	fprintf(stderr, PROG ": %s\n", msg);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	sigset_t stop_set, original_mask;
@@ -409,5 +436,7 @@ int main(int argc, char **argv)
 	install_signals(&stop_set);
 	if (o.input)
 		return decode_file(&o);
+	if (o.load && load_module())
+		return EXIT_FAIL;
 	return trace(&o, &stop_set, &original_mask);
 }

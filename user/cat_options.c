@@ -28,6 +28,8 @@ static const char usage_text[] =
 "  -e, --events LIST         vfs_read (default), lock, lock_contention\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --include-self        also trace " PROG "'s own reads\n"
+"      --load                load ringtrace.ko first if it is not loaded (the\n"
+"                            checkout's next to this tool, else the installed one)\n"
 "  -- COMMAND [ARGS]         run COMMAND, held until tracing is enabled so its\n"
 "                            very first reads are seen; trace it and its children,\n"
 "                            stop when it exits, exit with its exit status\n"
@@ -83,6 +85,7 @@ enum {
 	OPT_SAMPLE,
 	OPT_SAMPLE_BUFFER,
 	OPT_FOLDED,
+	OPT_LOAD,
 };
 
 static const struct option long_options[] = {
@@ -111,6 +114,7 @@ static const struct option long_options[] = {
 	{ "callchain",		no_argument,		NULL, 'g' },
 	{ "sample-buffer",	required_argument,	NULL, OPT_SAMPLE_BUFFER },
 	{ "folded",		no_argument,		NULL, OPT_FOLDED },
+	{ "load",		no_argument,		NULL, OPT_LOAD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -171,6 +175,48 @@ static uint64_t duration_arg(const char *opt, const char *arg,
 	return ns;
 }
 
+/*
+ * Upper bounds, so that nothing downstream adds a value near 2^64 ns to a
+ * clock reading and wraps (a huge -d stopped at once, a huge window woke
+ * the reader every millisecond). --flush-interval's is the module's
+ * (RT_MAX_FLUSH_MS in kmod/chardev.c refuses more).
+ */
+#define NS_PER_MS		1000000ull
+#define NS_PER_S		1000000000ull
+#define MAX_DURATION_NS		(365 * 86400 * NS_PER_S)	/* -d, --interval */
+#define MAX_WINDOW_NS		(60 * NS_PER_S)	/* records wait in the rings */
+#define MIN_FLUSH_NS		NS_PER_MS
+#define MAX_FLUSH_NS		(60000 * NS_PER_MS)
+
+/* "250ms", "60s": the largest unit that writes @ns exactly. */
+static const char *fmt_ns(char *buf, size_t len, uint64_t ns)
+{
+	if (ns && !(ns % NS_PER_S))
+		snprintf(buf, len, "%llus", (unsigned long long)(ns / NS_PER_S));
+	else if (ns && !(ns % NS_PER_MS))
+		snprintf(buf, len, "%llums", (unsigned long long)(ns / NS_PER_MS));
+	else if (ns && !(ns % 1000))
+		snprintf(buf, len, "%lluus", (unsigned long long)(ns / 1000));
+	else
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	return buf;
+}
+
+/* Refuse @ns outside [@min, @max], saying which bound it crossed. */
+static uint64_t ns_in_range(const char *opt, const char *arg, uint64_t ns,
+			    uint64_t min, uint64_t max)
+{
+	char bound[32];
+
+	if (ns < min)
+		usage_error("%s %s: must be at least %s", opt, arg,
+			    fmt_ns(bound, sizeof(bound), min));
+	if (ns > max)
+		usage_error("%s %s: must be at most %s", opt, arg,
+			    fmt_ns(bound, sizeof(bound), max));
+	return ns;
+}
+
 static uint64_t size_arg(const char *opt, const char *arg, uint64_t max)
 {
 	char err[256];
@@ -209,18 +255,46 @@ static int32_t pid_arg(const char *arg)
 	return (int32_t)v;
 }
 
-static void check_buffer_size(const char *opt, uint64_t bytes)
+/* "64K", "4M", "1G": the largest binary unit that writes @bytes exactly. */
+static const char *fmt_size(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "KMGT";
+	int u = -1;
+
+	while (u < 3 && bytes && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+	return buf;
+}
+
+/* Refused with the two valid sizes around it (tools.rst promises them). */
+static void check_buffer_size(const char *opt, const char *arg,
+			      uint64_t bytes)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	uint64_t pages;
+	char lo_s[32], hi_s[32];
+	uint64_t pages, lo;
 
 	if (page <= 0)
 		return;		/* the session checks it against the module */
 	pages = bytes / (uint64_t)page;
-	if (bytes % (uint64_t)page || !pages || (pages & (pages - 1)))
-		usage_error("%s %llu: must be a power-of-two number "
-			    "of %ld-byte pages, e.g. 64K, 1M, 4M", opt,
-			    (unsigned long long)bytes, page);
+	if (!(bytes % (uint64_t)page) && pages && !(pages & (pages - 1)))
+		return;
+	if (!pages)
+		usage_error("%s %s: must be a power-of-two number of %ld-byte "
+			    "pages: the smallest is %s", opt, arg, page,
+			    fmt_size(lo_s, sizeof(lo_s), (uint64_t)page));
+	for (lo = (uint64_t)page; lo <= bytes / 2; lo *= 2)
+		;
+	usage_error("%s %s: must be a power-of-two number of %ld-byte pages: "
+		    "the nearest are %s and %s", opt, arg, page,
+		    fmt_size(lo_s, sizeof(lo_s), lo),
+		    fmt_size(hi_s, sizeof(hi_s), lo * 2));
 }
 
 /* -g and --sample-buffer apply to --sample, whatever the order given. */
@@ -288,11 +362,15 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 						      rt_parse_seconds);
 			if (!o->duration_ns)
 				usage_error("-d: the duration must be more than 0");
+			if (o->duration_ns > MAX_DURATION_NS)
+				usage_error("-d %s: must be at most %llus (365 days); "
+					    "without -d, tracing runs until stopped",
+					    optarg, MAX_DURATION_NS / NS_PER_S);
 			break;
 		case OPT_BUFFER_SIZE:
 			o->session.buffer_bytes = size_arg("--buffer-size",
 							   optarg, 1ull << 40);
-			check_buffer_size("--buffer-size",
+			check_buffer_size("--buffer-size", optarg,
 					  o->session.buffer_bytes);
 			break;
 		case OPT_WATERMARK:
@@ -304,13 +382,16 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			uint64_t ns = duration_arg("--flush-interval", optarg,
 						   rt_parse_duration);
 
-			if (ns < 1000000 || ns / 1000000 > UINT32_MAX)
-				usage_error("--flush-interval: must be at least 1ms");
-			o->session.flush_ms = (uint32_t)(ns / 1000000);
+			ns_in_range("--flush-interval", optarg, ns, MIN_FLUSH_NS,
+				    MAX_FLUSH_NS);
+			o->session.flush_ms = (uint32_t)(ns / NS_PER_MS);
 			break;
 		}
 		case OPT_WINDOW:
-			o->window_ns = ms_arg("--reorder-window", optarg);
+			o->window_ns = ns_in_range("--reorder-window", optarg,
+						   ms_arg("--reorder-window",
+							  optarg),
+						   0, MAX_WINDOW_NS);
 			break;
 		case 'o':
 			o->output = optarg;
@@ -342,9 +423,11 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			break;
 		}
 		case OPT_INTERVAL:
-			o->perf.interval_ns = ms_arg("--interval", optarg);
-			if (o->perf.interval_ns < RT_PERF_MIN_INTERVAL_NS)
-				usage_error("--interval: at least 10ms");
+			o->perf.interval_ns = ns_in_range("--interval", optarg,
+							  ms_arg("--interval",
+								 optarg),
+							  RT_PERF_MIN_INTERVAL_NS,
+							  MAX_DURATION_NS);
 			break;
 		case OPT_SAMPLE:
 			if (rt_perf_sample_parse(optarg, &o->perf.sample_spec,
@@ -358,10 +441,14 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
+		case OPT_LOAD:
+			o->load = true;
+			break;
 		case OPT_SAMPLE_BUFFER:
 			o->sample_buffer = size_arg("--sample-buffer", optarg,
 						    1ull << 32);
-			check_buffer_size("--sample-buffer", o->sample_buffer);
+			check_buffer_size("--sample-buffer", optarg,
+					  o->sample_buffer);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -39,6 +39,7 @@ struct options {
 	bool			callchain;	/* -g */
 	bool			folded;		/* --folded */
 	uint64_t		sample_buffer;	/* --sample-buffer; 0: default */
+	bool			load;		/* --load */
 };
 
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */

@@ -12,6 +12,14 @@ RINGTRACE_ROOT=$(cd "${BASH_SOURCE[0]%/*}/../.." && pwd -P)
 # delete at any time (everything in it is rebuilt on demand).
 CACHE=${RINGTRACE_CACHE:-/var/cache/ringtrace}
 QUIET=${RINGTRACE_QUIET:-}
+# The kernels ringtrace supports (Documentation/kernels.rst): "default" is
+# scripts/kernel-version's (Debian 12's 6.1), sid/sid-rt sid's newest
+# (scripts/lib/sid.sh). scripts/check --kernels boots them all; make check
+# (CI) boots the default and CI_KERNELS.
+# shellcheck disable=SC2034 # used by the scripts that source this file
+KERNEL_RANGE=(default '6.12.*+deb12-amd64' '6.12.*+deb12-rt-amd64' sid sid-rt)
+# shellcheck disable=SC2034
+CI_KERNELS=(sid sid-rt)
 
 die() {
 	echo "$PROG: error: $*" >&2
@@ -104,9 +112,15 @@ kernel_cached() {
 
 # Turn a kernel release or glob ("6.12.*+deb12-rt-amd64") into one release:
 # the newest match among cached kernels and the archive's linux-image
-# packages. Plain releases come back unchanged (no apt query).
+# packages. Plain releases come back unchanged (no apt query). sid's
+# releases, globs and the aliases "sid"/"sid-rt" are resolved in the sid
+# chroot (scripts/lib/sid.sh).
 resolve_kernel() {
 	local want=$1
+	if is_sid_kernel "$want"; then
+		sid_resolve "$want"
+		return
+	fi
 	if [[ $want != *[*?[]* ]]; then
 		echo "$want"
 		return 0
@@ -141,3 +155,6 @@ copy_module_sources() {
 		-o -name '*.mod.c' -o -name '.*.cmd' -o -name 'modules.order' \
 		-o -name 'Module.symvers' \) -delete
 }
+
+# shellcheck source=scripts/lib/sid.sh
+. "$RINGTRACE_ROOT/scripts/lib/sid.sh"

@@ -11,7 +11,7 @@
  * matching the kernel's own (PERF_FORMAT_LOST); and ringtrace-cat, its
  * output stalled, reports perf's losses in its stream and summary.
  *
- * Also a workload: `perf_samples --work N` and `--burn MS`.
+ * Also a workload: `perf_samples --work N` and `--burn MS [DONE-FILE]`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -300,19 +300,30 @@ static void test_lost_library(void)
 
 static void test_lost_ringtrace_cat(const char *self)
 {
+	const char *done = "/tmp/rt-perf-samples.done";
 	char *argv[] = { CAT, "--json", "--sample", "cpu-clock:1000",
 			 "--sample-buffer", "4K", "--", (char *)self,
-			 "--burn", "1500", NULL };
+			 "--burn", "1500", (char *)done, NULL };
 	const char *err = "/tmp/rt-perf-samples.err";
 	char *out, *summary, *line;
 	size_t len;
 	pid_t cat;
 	int fd, rc, lines = 0;
 
+	unlink(done);
 	fd = spawn(argv, &cat, err);
-	/* Stall: ringtrace-cat blocks on a full pipe, its perf rings fill. */
-	usleep(800000);
+	/*
+	 * Stall: ringtrace-cat blocks on the full 4 KiB pipe after a few
+	 * dozen lines, and its one-page perf ring (about 100 samples) cannot
+	 * hold the 1500 samples of the burn. Wait for the burn to be over (it
+	 * says so with a file), not for some time: under load, time says
+	 * nothing about how much CPU the burn got. The bound only keeps a
+	 * broken run from hanging.
+	 */
+	for (int i = 0; i < 12000 && access(done, F_OK); i++)
+		usleep(10000);
 	out = drain(fd, &len);
+	unlink(done);
 	rc = finish(cat);
 	summary = slurp(err);
 	for (char *p = out; (p = strstr(p, "\"source\":\"perf\"")); p++)
@@ -394,8 +405,14 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--work"))
 		return work(atoi(argv[2]));
-	if (argc == 3 && !strcmp(argv[1], "--burn"))
-		return st_pin(0) ? st_burn_cpu(atol(argv[2])) : 5;	/* see burn_child() */
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "--burn")) {
+		/* see burn_child(); then say it is over in argv[3] */
+		int rc = st_pin(0) ? st_burn_cpu(atol(argv[2])) : 5;
+
+		if (argc == 4)
+			close(open(argv[3], O_WRONLY | O_CREAT | O_TRUNC, 0600));
+		return rc;
+	}
 
 	self = realpath(argv[0], NULL);
 	tap_plan(11);

@@ -19,6 +19,12 @@
 #include "tap.h"
 
 #define REC	sizeof(struct ringtrace_vfs_read_record)
+/*
+ * How long a reader waits for a wake-up that must come. Only a bound: a
+ * wake-up is told from a time-out by poll()'s result, never by how long it
+ * took (the VM's speed is not the kernel's behaviour).
+ */
+#define WAKE_MS	30000
 
 struct waiter {
 	int fd;
@@ -113,19 +119,18 @@ int main(void)
 	pthread_join(w.thread, NULL);
 	tap_ok(w.result == 0, "nothing traced: poll times out");
 
-	wait_start(&w, s.fd, false, 5000);
+	wait_start(&w, s.fd, false, WAKE_MS);
 	do_reads(5);
 	usleep(500000);
 	tap_ok(!w.done, "5 records, watermark 10: the reader sleeps on");
 	t0 = st_now_ns();
 	do_reads(10);
 	pthread_join(w.thread, NULL);
-	tap_ok(w.result == 1 && w.woke_ns - t0 < 2000000000ull,
-	       "crossing the watermark wakes it (%d, after %llu ms)", w.result,
-	       (unsigned long long)((w.woke_ns - t0) / 1000000));
+	tap_ok(w.result == 1, "crossing the watermark wakes it (%d, after %llu ms)",
+	       w.result, (unsigned long long)((w.woke_ns - t0) / 1000000));
 	st_drain(&s, NULL, NULL);
 
-	wait_start(&w, s.fd, false, 5000);
+	wait_start(&w, s.fd, false, WAKE_MS);
 	st_disable(&s);
 	pthread_join(w.thread, NULL);
 	tap_ok(w.result == 1, "DISABLE wakes a sleeping reader");
@@ -133,20 +138,20 @@ int main(void)
 	st_session_close(&s);
 
 	open_self(&s, 1 << 20, 200);
-	wait_start(&w, s.fd, false, 5000);
+	wait_start(&w, s.fd, false, WAKE_MS);
 	t0 = st_now_ns();
 	do_reads(1);
 	pthread_join(w.thread, NULL);
-	tap_ok(w.result == 1 && w.woke_ns - t0 < 2000000000ull,
+	tap_ok(w.result == 1,
 	       "flush timer (200 ms) delivers a trickle below the watermark (after %llu ms)",
 	       (unsigned long long)((w.woke_ns - t0) / 1000000));
 	settle(&s);
 
-	wait_start(&w, s.fd, true, 5000);
+	wait_start(&w, s.fd, true, WAKE_MS);
 	t0 = st_now_ns();
 	do_reads(1);
 	pthread_join(w.thread, NULL);
-	tap_ok(w.result == 1 && w.woke_ns - t0 < 2000000000ull,
+	tap_ok(w.result == 1,
 	       "epoll_wait is woken the same way (after %llu ms)",
 	       (unsigned long long)((w.woke_ns - t0) / 1000000));
 	settle(&s);

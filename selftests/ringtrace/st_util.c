@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -245,4 +246,49 @@ int st_burn_cpu(long ms)
 		for (int i = 0; i < 10000; i++)
 			x += (uint64_t)i;
 	return 0;
+}
+
+int st_load_module(const char *rel, const char *params)
+{
+	int fd = open(st_ko(rel), O_RDONLY | O_CLOEXEC), err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_finit_module, fd, params, 0))
+		err = errno;
+	close(fd);
+	return err;
+}
+
+int st_unload_module(const char *name)
+{
+	return syscall(SYS_delete_module, name, O_NONBLOCK) ? errno : 0;
+}
+
+int st_lock_table(int fd, struct ringtrace_lock_stat *e, unsigned int room,
+		  unsigned int flags, unsigned int *filled)
+{
+	struct ringtrace_lock_stats_query q = {
+		.size = sizeof(q),
+		.entry_size = sizeof(*e),
+		.nr_entries = room,
+		.entries = (uintptr_t)e,
+		.flags = flags,
+	};
+
+	if (ioctl(fd, RINGTRACE_IOC_LOCK_STATS, &q))
+		return -errno;
+	*filled = q.nr_entries;
+	return (int)q.nr_locks;
+}
+
+const struct ringtrace_lock_stat *st_lock_find(const struct ringtrace_lock_stat *e,
+					       unsigned int n, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(e[i].name, name))
+			return &e[i];
+	return NULL;
 }

@@ -94,4 +94,21 @@ int st_burn_cpu(long ms);
 /* CLOCK_MONOTONIC in ns: the clock records are stamped with. */
 uint64_t st_now_ns(void);
 
+/*
+ * Load a module built for the running kernel (st_ko(@rel)) with @params;
+ * 0 or an errno (EEXIST: already loaded). Unload by name: 0 or an errno.
+ */
+int st_load_module(const char *rel, const char *params);
+int st_unload_module(const char *name);
+
+/*
+ * RINGTRACE_IOC_LOCK_STATS for up to @room entries, with @flags: the number
+ * of tracked locks, or -errno; *@filled says how many entries came back.
+ */
+int st_lock_table(int fd, struct ringtrace_lock_stat *e, unsigned int room,
+		  unsigned int flags, unsigned int *filled);
+/* The entry named @name among @n, or NULL. */
+const struct ringtrace_lock_stat *st_lock_find(const struct ringtrace_lock_stat *e,
+					       unsigned int n, const char *name);
+
 #endif /* RINGTRACE_SELFTEST_UTIL_H */

@@ -3,9 +3,11 @@
 #
 # The tools as a user runs them, against the real module: ringtrace-cat
 # (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
-# SIGINT/SIGTERM stop cleanly with a summary, bad options, module missing)
-# and ringtrace-lockstat (the table, what happened during a COMMAND,
-# JSON, reset). Needs root and ringtrace.ko loaded (the runner does it).
+# SIGINT/SIGTERM stop cleanly with a summary, bad options and values out of
+# range, a corrupt raw file named with the offset, module missing, --load,
+# unload when not loaded), lock records in JSON and ringtrace-lockstat (the
+# table, what happened during a COMMAND, JSON, reset). Needs root and
+# ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/../.." && pwd -P)
@@ -19,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 16
+tap_plan 22
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -58,6 +60,27 @@ tap_ok $? "summary on stderr: $(head -n1 "$work/json.err")"
 	"$cat" -i "$work/raw" --json >"$work/replay" 2>/dev/null
 [[ $(grep -c "\"ino\":$ino," "$work/replay") -eq 4 ]]
 tap_ok $? "--raw -o FILE, then -i FILE decodes the same 4 reads"
+
+# A corrupt record: the message names the file and the record's offset.
+# The first record's size field (u16 at byte 6 of its header) follows the
+# file header (header_size, u32 at byte 8) and the chunk header (16 bytes).
+hsize=$(od -A n -t u4 -j 8 -N 4 "$work/raw" | tr -d ' ')
+cp "$work/raw" "$work/bad.raw"
+printf '\0\0' | dd of="$work/bad.raw" bs=1 seek=$((hsize + 16 + 6)) conv=notrunc status=none
+"$cat" -i "$work/bad.raw" >/dev/null 2>"$work/bad.raw.err"
+rc=$?
+[[ $rc -eq 3 ]] && grep -q "corrupt raw file $work/bad.raw: record of CPU [0-9]* at file offset $((hsize + 16)) " "$work/bad.raw.err"
+tap_ok $? "corrupt raw file: exit 3, file and offset named (exit $rc: $(head -n1 "$work/bad.raw.err"))"
+
+# Values near 2^64 ns used to wrap: refused, naming the bound.
+"$cat" -d 18446744073709551615ns >/dev/null 2>"$work/range.err"
+rc=$?
+[[ $rc -eq 2 ]] && grep -q -- "-d 18446744073709551615ns: must be at most" "$work/range.err"
+tap_ok $? "-d near 2^64 ns: exit 2, the bound named ($(head -n1 "$work/range.err"))"
+"$cat" --flush-interval 5000000s >/dev/null 2>"$work/range.err"
+rc=$?
+[[ $rc -eq 2 ]] && grep -q "must be at most 60s" "$work/range.err"
+tap_ok $? "--flush-interval 5000000s: exit 2, at most 60s ($(head -n1 "$work/range.err"))"
 
 # A live trace stopped by a signal: disable, drain, summary, exit 0.
 for sig in INT TERM; do
@@ -104,6 +127,29 @@ tap_ok $? "--json: one object per lock"
 "$lockstat" --reset >/dev/null && "$lockstat" --json |
 	python3 -c 'import json,sys; assert all(json.loads(l)["acquisitions"] == 0 for l in sys.stdin if "lockstorm" in l)'
 tap_ok $? "--reset zeroes them"
+
+# Lock records in JSON: the flags text shows, lock_id exact as a string.
+# The storm runs in kthreads (not a COMMAND's children): trace everything,
+# enabled before the storm starts, and stop it once the storm is over.
+set -m
+"$cat" -a --json -e lock -o "$work/locks.json" 2>/dev/null &
+pid=$!
+set +m
+sleep 1
+echo 1 >"$storm"
+kill -INT "$pid"
+wait "$pid"
+grep '"lock":"lockstorm-0"' "$work/locks.json" | head -n 1 >"$work/lock.json"
+python3 - "$work/lock.json" <<'EOF'
+import json, re, sys
+r = json.loads(open(sys.argv[1]).read())
+assert list(r) == ["type", "ts_ns", "cpu", "pid", "tid", "comm", "lock",
+                   "lock_id", "wait_ns", "hold_ns", "contended", "kernel",
+                   "hashed"], list(r)
+assert re.fullmatch(r"0x[0-9a-f]+", r["lock_id"]), r
+assert r["kernel"] is False and r["hashed"] is True, r
+EOF
+tap_ok $? "lock JSON: keys in order, lock_id a hex string, kernel and hashed flags"
 rmmod ringtrace_lockstorm
 
 # --- the module missing ---------------------------------------------------
@@ -112,6 +158,25 @@ rmmod ringtrace_lockstorm
 rc=$?
 [[ $rc -eq 1 ]] && grep -q "module not loaded" "$work/nomod.err"
 tap_ok $? "module missing: a clear message, exit 1 ($(head -n1 "$work/nomod.err"))"
+# --load takes the module next to the binary: only when it is this kernel's.
+if [[ $ko == "$top" ]]; then
+	"$cat" --load -- dd if="$work/file" of=/dev/null bs=4096 status=none \
+		>"$work/load.out" 2>"$work/load.err"
+	rc=$?
+	n=$(grep -c " ino=$ino pos=" "$work/load.out")
+	[[ $rc -eq 0 && $n -eq 4 ]] && grep -q '^ringtrace-cat: loaded ' "$work/load.err" &&
+		grep -q '^ringtrace ' /proc/modules
+	tap_ok $? "--load loads the missing module, then traces (exit $rc, $n reads)" ||
+		tap_diag <"$work/load.err"
+	"$ctl" unload >/dev/null
+else
+	tap_skip "--load loads the missing module, then traces" "modules built for another kernel"
+fi
+"$ctl" unload >"$work/unload.out" 2>"$work/unload.err"
+rc=$?
+[[ $rc -eq 1 && ! -s $work/unload.out ]] &&
+	[[ $(cat "$work/unload.err") == "ringtrace-ctl: ringtrace is not loaded" ]]
+tap_ok $? "unload when not loaded: that one line, exit 1 ($(tr '\n' '|' <"$work/unload.err"))"
 "$ctl" load "$ko/kmod/ringtrace.ko" >/dev/null
 tap_ok $? "ringtrace-ctl loads it back"
 tap_done

@@ -315,16 +315,18 @@ struct ringtrace_lock_stats_query {
 	__u32	__pad;			/* zero */
 };
 
+/*
+ * ioctl commands. The kernel tells them apart by type and number only:
+ * the size _IOR()/_IOW() encode is the caller's sizeof, which changes as a
+ * structure grows, so the same command arrives under several numbers and
+ * each works (the structure's size field decides). A size field below the
+ * structure's *_SIZE_VER0 is EINVAL; above the page size it is E2BIG, as
+ * is a LOCK_STATS entry_size above the page size. Numbers are never
+ * reused.
+ */
 #define RINGTRACE_IOC_MAGIC		0xB8
 
-/*
- * The size encoded in a command is the first published size of its
- * structure, frozen: the structure's own size field says how much the
- * caller knows, so growing a structure never changes a command number
- * (ABI 1 binaries keep working).
- */
-#define RINGTRACE_IOC_GET_INFO		_IOC(_IOC_READ, RINGTRACE_IOC_MAGIC, 0x00, \
-					     RINGTRACE_INFO_SIZE_VER0)
+#define RINGTRACE_IOC_GET_INFO		_IOR(RINGTRACE_IOC_MAGIC, 0x00, struct ringtrace_info)
 #define RINGTRACE_IOC_SET_CONFIG	_IOW(RINGTRACE_IOC_MAGIC, 0x01, struct ringtrace_config)
 #define RINGTRACE_IOC_ENABLE		_IO(RINGTRACE_IOC_MAGIC, 0x02)
 #define RINGTRACE_IOC_DISABLE		_IO(RINGTRACE_IOC_MAGIC, 0x03)

@@ -86,11 +86,17 @@ static void test_lock_exact(void **state)
 	rt_decode(&r, sizeof(r), 1, &ev);
 	assert_string_equal(render(&ev),
 		"{\"type\":\"lock\",\"ts_ns\":10,\"cpu\":1,\"pid\":77,\"tid\":78,"
-		"\"comm\":\"storm/0\",\"lock\":\"lockstorm.a\",\"lock_id\":3735928559,"
-		"\"wait_ns\":1500,\"hold_ns\":250,\"contended\":true}\n");
-	r.flags = RINGTRACE_LOCK_KERNEL;
+		"\"comm\":\"storm/0\",\"lock\":\"lockstorm.a\",\"lock_id\":\"0xdeadbeef\","
+		"\"wait_ns\":1500,\"hold_ns\":250,\"contended\":true,"
+		"\"kernel\":false,\"hashed\":false}\n");
+	/* A kernel lock: its id is a 64-bit hash that a double would round. */
+	r.flags = RINGTRACE_LOCK_KERNEL | RINGTRACE_LOCK_ID_HASHED;
+	r.lock_id = 0x1d2aa1950e93723bull;
 	rt_decode(&r, sizeof(r), 1, &ev);
-	assert_non_null(strstr(render(&ev), ",\"contended\":false}\n"));
+	assert_non_null(strstr(render(&ev),
+		",\"lock_id\":\"0x1d2aa1950e93723b\",\"wait_ns\""));
+	assert_non_null(strstr(render(&ev),
+		",\"contended\":false,\"kernel\":true,\"hashed\":true}\n"));
 }
 
 static void test_lost_exact(void **state)

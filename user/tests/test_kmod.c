@@ -3,6 +3,7 @@
  * ringtrace-ctl's module handling through the mocked libkmod seam: load by
  * path passes the parameters, "already loaded" is not an error, each
  * kernel refusal (not root, wrong kernel, in use) gets its own advice,
+ * unloading a module that is not loaded says so without trying,
  * loading without a path uses the installed module, and the checkout's
  * kmod/ringtrace.ko is found next to the tool.
  */
@@ -22,6 +23,7 @@ static struct kmod_list *const LIST = (struct kmod_list *)0x3000;
 static int insert_ret, remove_ret, lookup_ret, refs, state_ret;
 static char got_path[256], got_options[256];
 static bool probed;
+static int removes;
 
 static struct kmod_ctx *f_new(const char *d, const char * const *c)
 {
@@ -88,6 +90,7 @@ static int f_remove(struct kmod_module *m, unsigned int flags)
 {
 	(void)m;
 	(void)flags;
+	removes++;
 	return remove_ret;
 }
 static int f_state(const struct kmod_module *m)
@@ -107,6 +110,7 @@ static int setup(void **state)
 	insert_ret = remove_ret = lookup_ret = refs = 0;
 	state_ret = KMOD_MODULE_LIVE;
 	probed = false;
+	removes = 0;
 	got_path[0] = got_options[0] = '\0';
 	rt_sys_kmod = (struct rt_sys_kmod){
 		.new_ctx = f_new, .unref_ctx = f_unref_ctx,
@@ -177,6 +181,26 @@ static void test_unload(void **state)
 	assert_string_equal(msg, "ringtrace is not loaded");
 }
 
+/*
+ * Not loaded: said so without trying to remove it, whatever the kernel
+ * would answer first (EPERM for a user, ENOSYS in a container).
+ */
+static void test_unload_not_loaded(void **state)
+{
+	char msg[512];
+
+	(void)state;
+	state_ret = -ENOENT;
+	remove_ret = -EPERM;
+	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "ringtrace is not loaded");
+	assert_int_equal(removes, 0);
+	remove_ret = -ENOSYS;
+	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), -ENOENT);
+	assert_string_equal(msg, "ringtrace is not loaded");
+	assert_int_equal(removes, 0);
+}
+
 static void test_status(void **state)
 {
 	struct rt_kmod_status st;
@@ -229,6 +253,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_load_installed, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_unload, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unload_not_loaded, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_status, setup, teardown),
 	    cmocka_unit_test(test_checkout_path));
 }

@@ -198,10 +198,10 @@ static void test_table_and_json(void **state)
 
 	out = print(rt_lockstat_print_json, &ls, 0);
 	assert_string_equal(out,
-		"{\"type\":\"lockstat\",\"lock\":\"q\\\"\\n\",\"lock_id\":7,"
+		"{\"type\":\"lockstat\",\"lock\":\"q\\\"\\n\",\"lock_id\":\"0x7\","
 		"\"acquisitions\":4,\"contended\":2,\"wait_total_ns\":3000,"
 		"\"wait_max_ns\":2500,\"hold_total_ns\":6000,\"hold_max_ns\":5000}\n"
-		"{\"type\":\"lockstat\",\"lock\":\"other\",\"lock_id\":8,"
+		"{\"type\":\"lockstat\",\"lock\":\"other\",\"lock_id\":\"0x8\","
 		"\"acquisitions\":1,\"contended\":0,\"wait_total_ns\":0,"
 		"\"wait_max_ns\":0,\"hold_total_ns\":0,\"hold_max_ns\":0}\n");
 }

@@ -4,14 +4,18 @@
  * records in timestamp order across CPUs; chunks of unknown kinds are
  * skipped; a file cut mid-record keeps its whole records and says how much
  * was dropped; wrong magic, byte order, version and misaligned chunk sizes
- * are refused with messages.
+ * are refused with messages; a corrupt record's message names the file
+ * and its offset in the file.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "test.h"
 
 #include "ringtrace/rawfile.h"
+#include "ringtrace/stream.h"
 #include "fake_ring.h"
 
 static char path[64];
@@ -213,11 +217,48 @@ static void test_corrupt_record_in_chunk(void **state)
 	unlink(path);
 }
 
+/*
+ * Decoding a corrupt file says which file and where in it, not "ring of
+ * CPU 0 ... at position 0": a user opens the file at that offset.
+ */
+static void test_corrupt_record_error_names_file_offset(void **state)
+{
+	struct ringtrace_vfs_read_record r[2];
+	struct rt_outbuf ob, out;
+	struct rt_raw_file f;
+	struct rt_stream st = { .format = RT_FORMAT_TEXT };
+	char where[128];
+	int devnull;
+
+	(void)state;
+	begin(&ob);
+	vfs(&r[0], 1);
+	vfs(&r[1], 2);
+	r[1].header.size = 0;		/* the second record of CPU 3 */
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 3, r, sizeof(r));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	devnull = open("/dev/null", O_WRONLY);
+	rt_outbuf_init(&out, devnull, 0);
+	st.out = &out;
+	assert_int_equal(rt_stream_file(&st, &f), RT_STREAM_ERR_DATA);
+	snprintf(where, sizeof(where), "corrupt raw file %s: record of CPU 3 "
+		 "at file offset %zu ", path, sizeof(struct rt_raw_header) +
+		 sizeof(struct rt_raw_chunk) + sizeof(r[0]));
+	if (!strstr(st.errmsg, where) || !strstr(st.errmsg, "size is 0"))
+		fail_msg("'%s' lacks '%s'", st.errmsg, where);
+	rt_outbuf_fini(&out);
+	close(devnull);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_chunks_merge_across_cpus),
 	    cmocka_unit_test(test_truncated_file_keeps_whole_records),
 	    cmocka_unit_test(test_bad_headers_refused),
 	    cmocka_unit_test(test_misaligned_chunk_refused),
-	    cmocka_unit_test(test_corrupt_record_in_chunk));
+	    cmocka_unit_test(test_corrupt_record_in_chunk),
+	    cmocka_unit_test(test_corrupt_record_error_names_file_offset));
 }

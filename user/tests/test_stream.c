@@ -5,7 +5,8 @@
  * waits for its turn or for the final drain, stopping disables the session
  * and drains it, hostile heads end the run with a data error naming the
  * CPU, a closed output (EPIPE) stops it, -d ends it, output is written in
- * large chunks (no write per record), and raw output records what the
+ * large chunks (no write per record), durations and windows near 2^64 ns
+ * neither stop the run at once nor make it spin, and raw output records what the
  * rings held, pending losses included.
  */
 #include <errno.h>
@@ -192,6 +193,55 @@ static void test_duration_ends_run(void **state)
 	assert_int_equal(fk.disable_calls, 1);
 }
 
+/* Each wait's sleep (the fake clock advances by the timeout). */
+static uint64_t last_now, slept[8];
+
+static void young_record_then_stop(struct fake_kernel *k)
+{
+	if (k->waits < 8)
+		slept[k->waits] = k->now - last_now;
+	last_now = k->now;
+	if (k->waits == 1)
+		write_at(0, k->now - 1 * MS, 9);
+	if (k->waits == 3)
+		stop = 1;
+}
+
+/*
+ * Library users are not bound by ringtrace-cat's option checks: a duration
+ * near 2^64 ns once wrapped when added to the start time (the run stopped
+ * before its first wait) and a window near 2^64 ns wrapped when added to a
+ * record's time (a wake-up every millisecond). Both saturate now.
+ */
+static void test_huge_duration_does_not_stop_at_once(void **state)
+{
+	struct fixture *f = *state;
+
+	f->st.duration_ns = UINT64_MAX - 1;
+	fk.on_wait = young_record_then_stop;
+	last_now = fk.now;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_int_equal(fk.waits, 3);
+	assert_non_null(strstr(fk.out, "      9/9"));
+}
+
+static void test_huge_window_does_not_spin(void **state)
+{
+	struct fixture *f = *state;
+
+	f->st.window_ns = UINT64_MAX - 1;
+	fk.on_wait = young_record_then_stop;
+	last_now = fk.now;
+	memset(slept, 0, sizeof(slept));
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_int_equal(fk.waits, 3);
+	/* Held for the window: the longest sleep (60 s), not 1 ms. */
+	if (slept[2] < 1000 * MS)
+		fail_msg("slept %llu ns with a record held",
+			 (unsigned long long)slept[2]);
+	assert_non_null(strstr(fk.out, "      9/9"));	/* the final drain */
+}
+
 static void produce_with_loss(struct fake_kernel *k)
 {
 	struct ringtrace_lost_record lost;
@@ -272,6 +322,10 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_output_in_large_writes, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_huge_duration_does_not_stop_at_once,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_huge_window_does_not_spin,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duration_ends_run, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_raw_round_trip, setup,

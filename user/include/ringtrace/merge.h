@@ -72,6 +72,13 @@ struct rt_source {
 	 */
 	int			(*refill)(struct rt_source *src);
 	void			*ctx;		/* owner's data */
+	/*
+	 * Optional: the whole message for this source's ring error, where
+	 * "<label> CPU n: ... at position p" would not say where (a raw
+	 * file's records: the file and the file offset).
+	 */
+	void			(*describe_error)(const struct rt_source *src,
+						  char *buf, size_t len);
 	struct rt_source_counts	counts;
 
 	/* merge state */

@@ -112,6 +112,7 @@ struct rt_raw_chunk_ref {
 /* Per-source reading state: the chunk being read, as a one-shot ring. */
 struct rt_raw_cursor {
 	struct rt_raw_file	*file;
+	uint32_t		cur;		/* chunk being read */
 	uint32_t		next;		/* next chunk to load */
 	__u64			head;		/* this chunk's size */
 	__u64			tail;
@@ -119,6 +120,7 @@ struct rt_raw_cursor {
 
 struct rt_raw_file {
 	int			fd;
+	char			*path;		/* for messages */
 	const unsigned char	*map;
 	size_t			len;
 	struct rt_raw_header	hdr;		/* zero-filled past header_size */
@@ -134,7 +136,8 @@ struct rt_raw_file {
 
 /*
  * Open and index @path (mmap'ed read-only; nothing is copied). The file's
- * sources then feed rt_merge with drain = true. 0 or -errno.
+ * sources then feed rt_merge with drain = true; a corrupt record's error
+ * names @path and the record's offset in the file. 0 or -errno.
  */
 int rt_raw_open(struct rt_raw_file *f, const char *path);
 void rt_raw_close(struct rt_raw_file *f);

@@ -231,8 +231,8 @@ void rt_lockstat_print_json(FILE *f, const struct rt_lockstat *ls,
 		const struct ringtrace_lock_stat *e = &ls->locks[i];
 
 		rt_lockstat_name(name, e, true);
-		fprintf(f, "{\"type\":\"lockstat\",\"lock\":\"%s\",\"lock_id\":%" PRIu64
-			",\"acquisitions\":%" PRIu64 ",\"contended\":%" PRIu64
+		fprintf(f, "{\"type\":\"lockstat\",\"lock\":\"%s\",\"lock_id\":\"0x%" PRIx64
+			"\",\"acquisitions\":%" PRIu64 ",\"contended\":%" PRIu64
 			",\"wait_total_ns\":%" PRIu64 ",\"wait_max_ns\":%" PRIu64
 			",\"hold_total_ns\":%" PRIu64 ",\"hold_max_ns\":%" PRIu64 "}\n",
 			name, (uint64_t)e->lock_id, (uint64_t)e->acquisitions,

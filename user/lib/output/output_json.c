@@ -4,13 +4,16 @@
  *
  * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
+ *           kernel hashed
  * lost:     type ts_ns cpu count [source]
  * sample:   type ts_ns cpu pid tid comm event ip [callchain]
  * counters: type ts_ns cpu [pid] interval_ns values [running_pct]
  *
  * Numbers are decimal integers (pos and ret may be negative); dev is the
- * string "MAJOR:MINOR"; contended is a boolean; addresses (ip, callchain)
- * are "0x..." strings, exact where a double would round them. A counters
+ * string "MAJOR:MINOR"; contended, kernel and hashed are booleans (the
+ * lock record's flags); addresses (ip, callchain) and lock_id are "0x..."
+ * strings, exact where a double would round them (a hashed lock_id is
+ * above 2^53 and jq would print another lock's id). A counters
  * row of a process has cpu -1. Strings are escaped as escape.h describes.
  */
 #include "ringtrace/escape.h"
@@ -40,6 +43,21 @@ static char *task(char *p, const struct rt_event *ev)
 	p = rt_json_escape(p, ev->comm, sizeof(ev->comm));
 	*p++ = '"';
 	return p;
+}
+
+static char *hex_string(char *p, uint64_t v)
+{
+	*p++ = '"';
+	p = rt_fmt_hex(p, v);
+	*p++ = '"';
+	return p;
+}
+
+static char *boolean(char *p, uint32_t set)
+{
+	if (set)
+		return RT_FMT_LIT(p, "true");
+	return RT_FMT_LIT(p, "false");
 }
 
 static char *vfs_read(char *p, const struct rt_event *ev)
@@ -73,14 +91,17 @@ static char *lock(char *p, const struct rt_event *ev)
 	p = RT_FMT_LIT(p, ",\"lock\":\"");
 	p = rt_json_escape(p, l->name, sizeof(l->name));
 	p = RT_FMT_LIT(p, "\",\"lock_id\":");
-	p = rt_fmt_u64(p, l->lock_id);
+	p = hex_string(p, l->lock_id);
 	p = RT_FMT_LIT(p, ",\"wait_ns\":");
 	p = rt_fmt_u64(p, l->wait_ns);
 	p = RT_FMT_LIT(p, ",\"hold_ns\":");
 	p = rt_fmt_u64(p, l->hold_ns);
-	if (l->flags & RINGTRACE_LOCK_CONTENDED)
-		return RT_FMT_LIT(p, ",\"contended\":true");
-	return RT_FMT_LIT(p, ",\"contended\":false");
+	p = RT_FMT_LIT(p, ",\"contended\":");
+	p = boolean(p, l->flags & RINGTRACE_LOCK_CONTENDED);
+	p = RT_FMT_LIT(p, ",\"kernel\":");
+	p = boolean(p, l->flags & RINGTRACE_LOCK_KERNEL);
+	p = RT_FMT_LIT(p, ",\"hashed\":");
+	return boolean(p, l->flags & RINGTRACE_LOCK_ID_HASHED);
 }
 
 static char *lost(char *p, const struct rt_event *ev)
@@ -96,14 +117,6 @@ static char *lost(char *p, const struct rt_event *ev)
 	return p;
 }
 
-
-static char *hex_string(char *p, uint64_t v)
-{
-	*p++ = '"';
-	p = rt_fmt_hex(p, v);
-	*p++ = '"';
-	return p;
-}
 
 static char *sample(char *p, const struct rt_event *ev)
 {

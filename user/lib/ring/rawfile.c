@@ -63,6 +63,7 @@ static void load_chunk(struct rt_source *src, uint32_t idx)
 		return;
 	}
 	c = &cur->file->chunks[idx];
+	cur->cur = idx;
 	cur->head = c->size;
 	cur->next = c->next;
 	rt_ring_init(&src->ring, &cur->head, &cur->tail,
@@ -79,6 +80,39 @@ static int raw_refill(struct rt_source *src)
 		return RT_RING_EMPTY;
 	load_chunk(src, cur->next);
 	return RT_RING_OK;
+}
+
+/*
+ * A corrupt record: which file, where in it, and what is wrong. The
+ * chunk's "ring" starts at position 0, so the ring position of the error
+ * is its offset in the chunk's payload.
+ */
+static void raw_describe_error(const struct rt_source *src, char *buf,
+			       size_t len)
+{
+	const struct rt_raw_cursor *cur = src->ctx;
+	const struct rt_raw_chunk_ref *c = &cur->file->chunks[cur->cur];
+	const struct rt_ring *r = &src->ring;
+	unsigned long long at = c->offset + r->error_pos;
+	int n;
+
+	n = snprintf(buf, len, "corrupt raw file %s: record of CPU %u at "
+		     "file offset %llu (chunk payload at %llu, %llu bytes): %s",
+		     cur->file->path, src->cpu, at,
+		     (unsigned long long)c->offset,
+		     (unsigned long long)c->size, rt_ring_strerror(r->error));
+	if (n < 0 || (size_t)n >= len)
+		return;
+	switch (r->error) {
+	case RT_RING_ERR_SIZE_ZERO:
+	case RT_RING_ERR_SIZE_SHORT:
+	case RT_RING_ERR_SIZE_UNALIGNED:
+	case RT_RING_ERR_SIZE_TRUNCATED:
+	case RT_RING_ERR_SIZE_TOO_BIG:
+		snprintf(buf + n, len - (size_t)n, " (size %llu)",
+			 (unsigned long long)r->error_value);
+		break;
+	}
 }
 
 /* Whole records at the start of @p (a chunk cut short by the file's end). */
@@ -212,6 +246,7 @@ static int make_sources(struct rt_raw_file *f, const struct chain *chains)
 			continue;
 		rt_source_init(src, cpu);
 		src->refill = raw_refill;
+		src->describe_error = raw_describe_error;
 		src->ctx = &f->cursors[f->nr_srcs++];
 		f->cursors[src - f->srcs].file = f;
 		load_chunk(src, chains[cpu].first);
@@ -226,6 +261,11 @@ int rt_raw_open(struct rt_raw_file *f, const char *path)
 	int ret;
 
 	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path) {
+		f->fd = -1;
+		return raw_error(f, ENOMEM, "out of memory");
+	}
 	f->fd = rt_sys.open(path, O_RDONLY, 0);
 	if (f->fd < 0)
 		return raw_error(f, errno, "cannot open %s: %s", path,
@@ -268,6 +308,7 @@ void rt_raw_close(struct rt_raw_file *f)
 	free(f->srcs);
 	free(f->cursors);
 	free(f->chunks);
+	free(f->path);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }

@@ -20,7 +20,7 @@
 #define NOT_LOADED_HINT \
 	"run `sudo insmod kmod/ringtrace.ko` or `ringtrace-ctl load`"
 #define NOT_ROOT_HINT \
-	"tracing the kernel needs root: run it with sudo"
+	"tracing the kernel needs root (CAP_PERFMON): run it with sudo"
 
 /* The smallest GET_INFO answer we can work with: up to nr_cpu_ids. */
 #define INFO_MIN_SIZE \

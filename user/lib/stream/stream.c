@@ -104,6 +104,10 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
 {
 	char why[160];
 
+	if (src->describe_error) {
+		src->describe_error(src, st->errmsg, sizeof(st->errmsg));
+		return RT_STREAM_ERR_DATA;
+	}
 	rt_ring_describe_error(&src->ring, why, sizeof(why));
 	snprintf(st->errmsg, sizeof(st->errmsg), "%s CPU %u: %s",
 		 src->label ? src->label : what, src->cpu, why);
@@ -180,7 +184,14 @@ static int merge_round(struct rt_stream *st, struct rt_merge *m,
 	return RT_STREAM_OK;
 }
 
+/* a + b, or UINT64_MAX ("never") where the sum would wrap. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* Milliseconds (rounded up, at least 1) until @when, from @now. */
+
 static int ms_until(uint64_t when, uint64_t now)
 {
 	uint64_t ms;
@@ -277,7 +288,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	}
 	st->start_ns = rt_sys.now_ns();
 	if (st->duration_ns)
-		deadline = st->start_ns + st->duration_ns;
+		deadline = add_sat(st->start_ns, st->duration_ns);
 
 	for (;;) {
 		now = rt_sys.now_ns();
@@ -299,7 +310,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 
 		timeout = -1;
 		if (res.held)
-			timeout = ms_until(res.oldest_held_ns + st->window_ns, now);
+			timeout = ms_until(add_sat(res.oldest_held_ns,
+						   st->window_ns), now);
 		if (deadline && (timeout < 0 || timeout > ms_until(deadline, now)))
 			timeout = ms_until(deadline, now);
 		if (next_tick && (timeout < 0 || timeout > ms_until(next_tick, now)))
@@ -330,8 +342,7 @@ int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 		return RT_STREAM_ERR_SYSTEM;
 	}
 	st->start_ns = rt_sys.now_ns();
-	status = merge_round(st, &m, &ctx, 0, true, &res,
-			     "corrupt records in the raw file for");
+	status = merge_round(st, &m, &ctx, 0, true, &res, "raw file");
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
 	st->lost_pending = f->pending_lost;

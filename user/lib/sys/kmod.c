@@ -136,11 +136,28 @@ int rt_kmod_unload(char *msg, size_t len)
 {
 	struct kmod_ctx *ctx;
 	struct kmod_module *mod;
-	int ret, refs;
+	int ret, refs, state;
 
 	ret = lookup_ringtrace(&ctx, &mod, msg, len);
 	if (ret < 0)
 		return ret;
+	/*
+	 * The state first: removing a module that is not there fails with
+	 * whatever the kernel checks first (EPERM for a user, ENOSYS in a
+	 * container), which is not the reason.
+	 */
+	state = rt_sys_kmod.initstate(mod);
+	if (state < 0 || state == KMOD_MODULE_BUILTIN) {
+		rt_sys_kmod.unref(mod);
+		rt_sys_kmod.unref_ctx(ctx);
+		if (state < 0) {
+			snprintf(msg, len, "ringtrace is not loaded");
+			return -ENOENT;
+		}
+		snprintf(msg, len, "ringtrace is built into the kernel: it "
+			 "cannot be unloaded");
+		return -EPERM;
+	}
 	refs = rt_sys_kmod.refcnt(mod);
 	ret = rt_sys_kmod.remove(mod, 0);
 	rt_sys_kmod.unref(mod);

@@ -1,8 +1,32 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The real libkmod calls behind the seam (see sys_kmod.h). */
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "ringtrace/sys_kmod.h"
+
+/* libkmod's own log lines would come before, and repeat, our messages. */
+static void quiet(void *data, int priority, const char *file, int line,
+		  const char *fn, const char *format, va_list args)
+{
+	(void)data;
+	(void)priority;
+	(void)file;
+	(void)line;
+	(void)fn;
+	(void)format;
+	(void)args;
+}
+
+static struct kmod_ctx *new_ctx(const char *dirname,
+				const char * const *config_paths)
+{
+	struct kmod_ctx *ctx = kmod_new(dirname, config_paths);
+
+	if (ctx)
+		kmod_set_log_fn(ctx, quiet, NULL);
+	return ctx;
+}
 
 static int probe_insert(struct kmod_module *mod, const char *options)
 {
@@ -13,7 +37,7 @@ static int probe_insert(struct kmod_module *mod, const char *options)
 
 /* One initializer for both tables (a const copy is not a constant). */
 #define REAL_RT_SYS_KMOD { \
-	.new_ctx	= kmod_new, \
+	.new_ctx	= new_ctx, \
 	.unref_ctx	= kmod_unref, \
 	.new_from_path	= kmod_module_new_from_path, \
 	.new_from_name	= kmod_module_new_from_name, \

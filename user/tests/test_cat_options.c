@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ringtrace-cat's command line, as a new user types it: -d,
+ * --reorder-window, --flush-interval and --interval near 2^64 ns are
+ * refused with the bound they cross (they used to wrap: a huge -d stopped
+ * at once, a huge window woke the reader every millisecond, a huge flush
+ * interval was "less than 1ms"), and values within range are taken as
+ * given; a --buffer-size that is not a power-of-two number of pages is
+ * refused with the two nearest valid sizes. cat_parse_options() exits on a usage error, so each case runs it
+ * in a child and reads its exit status and standard error.
+ */
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#include "cat_options.h"
+
+struct outcome {
+	int		status;		/* exit status; 0 also when it returned */
+	char		err[1024];	/* what it wrote on standard error */
+	struct options	o;		/* what it parsed, when it returned */
+};
+
+static void parse(struct outcome *r, const char *a1, const char *a2)
+{
+	char *argv[] = { (char *)"ringtrace-cat", (char *)a1, (char *)a2,
+			 NULL };
+	int errp[2], outp[2], st;
+	ssize_t n, got = 0;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(pipe(errp), 0);
+	assert_int_equal(pipe(outp), 0);	/* the parsed options */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct options o;
+		int devnull = open("/dev/null", O_WRONLY);
+
+		dup2(errp[1], STDERR_FILENO);
+		dup2(devnull, STDOUT_FILENO);
+		cat_parse_options(a2 ? 3 : 2, argv, &o);
+		if (write(outp[1], &o, sizeof(o)) != sizeof(o))
+			_exit(99);
+		_exit(0);
+	}
+	close(errp[1]);
+	close(outp[1]);
+	while ((n = read(errp[0], r->err + got,
+			 sizeof(r->err) - 1 - (size_t)got)) > 0)
+		got += n;
+	r->err[got] = '\0';
+	if (read(outp[0], &r->o, sizeof(r->o)) != sizeof(r->o))
+		memset(&r->o, 0, sizeof(r->o));
+	close(errp[0]);
+	close(outp[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	r->status = WEXITSTATUS(st);
+}
+
+static void refused(const char *opt, const char *val, const char *says)
+{
+	struct outcome r;
+
+	parse(&r, opt, val);
+	if (r.status != EXIT_USAGE || !strstr(r.err, says))
+		fail_msg("%s %s: exit %d, stderr '%s' (wanted 2 and '%s')",
+			 opt, val, r.status, r.err, says);
+}
+
+static void test_huge_duration_refused(void **state)
+{
+	(void)state;
+	refused("-d", "18446744073709551615ns", "must be at most 31536000s");
+	refused("-d", "18446744073.709551615", "must be at most 31536000s");
+	refused("-d", "31536000.000000001", "must be at most 31536000s");
+	refused("-d", "18446744073709551616ns", "too large");
+	refused("-d", "0", "more than 0");
+}
+
+static void test_huge_window_refused(void **state)
+{
+	(void)state;
+	/* Bare milliseconds: 18446744073709 ms is just under 2^64 ns. */
+	refused("--reorder-window", "18446744073709", "must be at most 60s");
+	refused("--reorder-window", "18446744073709551615ns",
+		"must be at most 60s");
+	refused("--reorder-window", "60001ms", "must be at most 60s");
+	refused("--interval", "18446744073709", "must be at most 31536000s");
+	refused("--interval", "5ms", "must be at least 10ms");
+}
+
+static void test_flush_interval_range(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	refused("--flush-interval", "5000000s", "must be at most 60s");
+	refused("--flush-interval", "18446744073709551615ns",
+		"must be at most 60s");
+	refused("--flush-interval", "999us", "must be at least 1ms");
+	parse(&r, "--flush-interval", "5000000s");
+	assert_null(strstr(r.err, "at least"));
+}
+
+static void test_in_range_values_taken(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	parse(&r, "-d", "31536000");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.duration_ns == 31536000ull * 1000000000ull);
+	parse(&r, "-d", "2.5");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.duration_ns == 2500000000ull);
+	parse(&r, "--reorder-window", "60000");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.window_ns == 60000000000ull);
+	parse(&r, "--reorder-window", "0");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.window_ns == 0);
+	parse(&r, "--flush-interval", "60s");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.o.session.flush_ms, 60000);
+	parse(&r, "--flush-interval", "1ms");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.o.session.flush_ms, 1);
+}
+
+/* The docs promise the two nearest valid sizes (4 KiB pages here). */
+static void test_buffer_size_nearest(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	if (sysconf(_SC_PAGESIZE) != 4096)
+		skip();
+	refused("--buffer-size", "3M", "the nearest are 2M and 4M");
+	refused("--buffer-size", "5000", "the nearest are 4K and 8K");
+	refused("--buffer-size", "12K", "the nearest are 8K and 16K");
+	refused("--buffer-size", "100", "the smallest is 4K");
+	refused("--sample-buffer", "300K", "the nearest are 256K and 512K");
+	parse(&r, "--buffer-size", "1M");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.buffer_bytes == 1 << 20);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_huge_duration_refused),
+	    cmocka_unit_test(test_huge_window_refused),
+	    cmocka_unit_test(test_flush_interval_range),
+	    cmocka_unit_test(test_in_range_values_taken),
+	    cmocka_unit_test(test_buffer_size_nearest));
+}
