@@ -50,6 +50,7 @@
 #define TRACEFS		"/sys/kernel/tracing"
 #define READLOOP	"build/bench/readloop"
 #define RINGTRACE_CAT	"user/ringtrace-cat"
+#define RTDRAIN		"build/bench/rtdrain"
 #define RINGTRACE_KO	"kmod/ringtrace.ko"
 #define FLOOR_KO	"selftests/ringtrace/modules/ringtrace_floor.ko"
 #define FLOOR_FPROBE_KO	"selftests/ringtrace/modules/ringtrace_floor_fprobe.ko"
@@ -488,14 +489,18 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 {
 	char *text = slurp(errlog, NULL);
 	const char *p = text ? strstr(text, "ringtrace-cat: ") : NULL;
+	size_t skip = strlen("ringtrace-cat: ");
 	long long missed;
 
+	/* rtdrain's line has the same shape. */
+	if (!p && text && (p = strstr(text, "rtdrain: ")))
+		skip = strlen("rtdrain: ");
 	if (!p) {
 		say("%s: no summary in %s", r->config, errlog);
 		free(text);
 		return;
 	}
-	r->records = strtoll(p + 15, NULL, 10);
+	r->records = strtoll(p + skip, NULL, 10);
 	r->lost = number_after(p, "records,");
 	extra(r, "bytes=%lld", number_after(p, "lost,"));
 	missed = number_after(text, "calls seen,");
@@ -505,30 +510,25 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 }
 
 /*
- * ringtrace-cat -a, system-wide, started before the workload. It writes
- * the raw file's header only in its first loop iteration, after ENABLE
- * returned (the kretprobe is registered by then): the file turning
- * non-empty is the signal that it is tracing.
+ * A system-wide reader started before the workload: @argv, whose output
+ * file TRACE_OUT turns non-empty once it is tracing (ringtrace-cat -a
+ * writes the raw file's header in its first loop iteration, after ENABLE
+ * returned; rtdrain writes it after ENABLE), stopped with SIGINT after.
  */
-static void ringtrace_config(const char *config, int round, int ncpu,
-			     char *const *more)
+static void reader_config(const char *config, int round, int ncpu,
+			  char *const *argv)
 {
-	char *argv[24] = { RINGTRACE_CAT, "-a", "-v", "--raw", "-o", TRACE_OUT };
 	char errlog[256];
 	struct result r;
 	struct proc p;
-	int i = 6;
 
-	for (; more && *more; more++)
-		argv[i++] = *more;
-	argv[i] = NULL;
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
 	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
 	unlink(TRACE_OUT);
 	spawn(&p, argv, NULL, errlog);
 	if (!wait_nonempty(TRACE_OUT, &p, 60)) {
-		say("%s: ringtrace-cat did not start (see %s)", config, errlog);
+		say("%s: %s did not start (see %s)", config, argv[0], errlog);
 		if (p.pid > 0) {
 			kill(p.pid, SIGKILL);
 			reap(&p);
@@ -538,13 +538,44 @@ static void ringtrace_config(const char *config, int round, int ncpu,
 	loop_run(&r.loop, ncpu);
 	kill(p.pid, SIGINT);
 	if (reap(&p))
-		say("%s: ringtrace-cat exited with %d", config,
+		say("%s: %s exited with %d", config, argv[0],
 		    WEXITSTATUS(p.status));
 	r.user_ms = ms(&p.ru.ru_utime);
 	r.sys_ms = ms(&p.ru.ru_stime);
 	ringtrace_summary(&r, errlog);
 	unlink(TRACE_OUT);
 	emit(&r);
+}
+
+/* ringtrace-cat -a --raw, plus @more options. */
+static void ringtrace_config(const char *config, int round, int ncpu,
+			     char *const *more)
+{
+	char *argv[24] = { RINGTRACE_CAT, "-a", "-v", "--raw", "-o", TRACE_OUT };
+	int i = 6;
+
+	for (; more && *more; more++)
+		argv[i++] = *more;
+	argv[i] = NULL;
+	reader_config(config, round, ncpu, argv);
+}
+
+/*
+ * ABI 2's options (path records, stack trailers) through rtdrain, the
+ * smallest reader (bench/rtdrain.c), system-wide like "ringtrace": every
+ * drain_* configuration uses the same reader, so they compare with each
+ * other; "drain" is the one with no option.
+ */
+static void rtdrain_config(const char *config, int round, int ncpu,
+			   char *const *more)
+{
+	char *argv[16] = { RTDRAIN, "-o", TRACE_OUT };
+	int i = 3;
+
+	for (; more && *more; more++)
+		argv[i++] = *more;
+	argv[i] = NULL;
+	reader_config(config, round, ncpu, argv);
 }
 
 /*
@@ -978,6 +1009,11 @@ int main(int argc, char **argv)
 	char path[512];
 	char *minlat[] = { "--min-latency", "1ms", NULL };
 	char *big[] = { "--buffer-size", "8M", NULL };
+	/* ABI 2 options, through rtdrain (path records, stack trailers). */
+	char *paths[] = { "-p", NULL };
+	char *kstack[] = { "-k", "16", NULL };
+	char *ustack[] = { "-u", "16", NULL };
+	char *kustack[] = { "-p", "-k", "16", "-u", "16", NULL };
 	/* Room for every record of the run, and no wake-up before the end. */
 	char ring[32], mark[32];
 	char *idle[] = { "--buffer-size", ring, "--watermark", mark,
@@ -1045,6 +1081,16 @@ int main(int argc, char **argv)
 			ringtrace_config("ringtrace_idle", k, 1, idle);
 		if (wanted("ringtrace_8m"))
 			ringtrace_config("ringtrace_8m", k, 1, big);
+		if (wanted("drain"))
+			rtdrain_config("drain", k, 1, NULL);
+		if (wanted("drain_paths"))
+			rtdrain_config("drain_paths", k, 1, paths);
+		if (wanted("drain_kstack"))
+			rtdrain_config("drain_kstack", k, 1, kstack);
+		if (wanted("drain_ustack"))
+			rtdrain_config("drain_ustack", k, 1, ustack);
+		if (wanted("drain_all"))
+			rtdrain_config("drain_all", k, 1, kustack);
 		/* Each mechanism forced, with its floor. */
 		if (wanted("floor_fprobe") && attach_offered("fprobe"))
 			floor_config("floor_fprobe", -1, k, 1);

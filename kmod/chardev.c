@@ -21,7 +21,8 @@
 #include "session.h"
 #include "vfs_read.h"
 
-#define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF)
+#define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
+				 RINGTRACE_CFG_PATHS)
 #define RT_MAX_FLUSH_MS		60000
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
@@ -97,12 +98,13 @@ static long rt_ioctl_get_info(void __user *uarg)
 {
 	struct ringtrace_info info = {
 		.abi_version	= RINGTRACE_ABI_VERSION,
-		.compat_version	= RINGTRACE_ABI_VERSION,
+		.compat_version	= RINGTRACE_ABI_COMPAT_VERSION,
 		.page_size	= PAGE_SIZE,
 		.nr_cpu_ids	= nr_cpu_ids,
 		.events		= rt_probes_available(),
-		.features	= rt_contention_available() ?
-				  RINGTRACE_FEAT_LOCK_CONTENTION : 0,
+		.features	= (rt_contention_available() ?
+				   RINGTRACE_FEAT_LOCK_CONTENTION : 0) |
+				  rt_extras_features(),
 		.max_ring_pages	= rt_max_ring_pages,
 		.vfs_read_attach	= rt_vfs_read_attach_id(),
 		.vfs_read_attach_mask	= rt_vfs_read_attach_mask(),
@@ -174,7 +176,7 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 		return -EINVAL;
 	if (cfg->flush_ms > RT_MAX_FLUSH_MS)
 		return -EINVAL;
-	return 0;
+	return rt_session_extras_check(cfg);	/* ABI 2 */
 }
 
 static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)

@@ -35,6 +35,32 @@ static inline void rt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t f)
 #endif
 
 /*
+ * 6.16 renamed from_timer() to timer_container_of() and dropped the old
+ * name; both are macros, so the new name's absence says which one we have.
+ */
+#ifndef timer_container_of
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/*
+ * 6.13 added hrtimer_setup(), which sets the callback too, and later
+ * kernels dropped hrtimer_init(). Only the selftest modules use hrtimers.
+ */
+#include <linux/hrtimer.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+static inline void rt_hrtimer_setup(struct hrtimer *t,
+				    enum hrtimer_restart (*fn)(struct hrtimer *),
+				    clockid_t clock, enum hrtimer_mode mode)
+{
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+}
+#else
+#define rt_hrtimer_setup	hrtimer_setup
+#endif
+
+/*
  * fprobe with an exit handler and per-call entry data. Debian 6.1 has no
  * CONFIG_FPROBE. 6.2 gave the entry handler a return value (non-zero: no
  * exit handler for this call) and entry data, 6.5 passed the return
@@ -65,32 +91,6 @@ static inline void rt_vm_flags_clear(struct vm_area_struct *vma, vm_flags_t f)
 /* Return hooks preallocated: calls beyond are counted in nmissed. */
 #define rt_fprobe_set_maxactive(fp, n)	((fp)->nr_maxactive = (n))
 #endif
-#endif
-
-/*
- * 6.16 renamed from_timer() to timer_container_of() and dropped the old
- * name; both are macros, so the new name's absence says which one we have.
- */
-#ifndef timer_container_of
-#define timer_container_of(var, callback_timer, timer_fieldname) \
-	from_timer(var, callback_timer, timer_fieldname)
-#endif
-
-/*
- * 6.13 added hrtimer_setup(), which sets the callback too, and later
- * kernels dropped hrtimer_init(). Only the selftest modules use hrtimers.
- */
-#include <linux/hrtimer.h>
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
-static inline void rt_hrtimer_setup(struct hrtimer *t,
-				    enum hrtimer_restart (*fn)(struct hrtimer *),
-				    clockid_t clock, enum hrtimer_mode mode)
-{
-	hrtimer_init(t, clock, mode);
-	t->function = fn;
-}
-#else
-#define rt_hrtimer_setup	hrtimer_setup
 #endif
 
 #endif /* _RINGTRACE_COMPAT_H */

@@ -9,6 +9,7 @@
 
 #include "lock_events.h"
 #include "session.h"
+#include "stack.h"
 #include "tracked_lock.h"
 
 /*
@@ -47,17 +48,17 @@ static bool rt_lock_over_threshold(const struct rt_session *s, u64 wait,
 	       (s->lock_min_hold_ns && hold >= s->lock_min_hold_ns);
 }
 
-static void rt_lock_fill(struct ringtrace_lock_record *rec, u64 ts, int cpu,
-			 u64 lock_id, const char *name, u64 wait, u64 hold,
-			 u32 flags)
+static void rt_lock_fill(struct ringtrace_lock_record *rec, unsigned int size,
+			 u64 ts, int cpu, u64 lock_id, const char *name,
+			 u64 wait, u64 hold, u32 flags)
 {
 	/* Every byte written: no hole, padding zeroed. */
 	BUILD_BUG_ON(sizeof(*rec) != 112);
 	BUILD_BUG_ON(TRACKED_LOCK_NAME_LEN != RINGTRACE_LOCK_NAME_LEN);
 
 	rec->header.type = RINGTRACE_RECORD_LOCK;
-	rec->header.misc = 0;
-	rec->header.size = sizeof(*rec);
+	rec->header.misc = size > sizeof(*rec) ? RINGTRACE_MISC_STACK : 0;
+	rec->header.size = size;
 	rt_fill_task_ctx(&rec->task, ts, cpu);
 	rec->lock_id = lock_id;
 	rec->wait_ns = wait;
@@ -75,6 +76,9 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 	struct ringtrace_lock_record *rec;
 	struct rt_session *s;
 	struct rt_ring *ring;
+	struct rt_stack st;
+	unsigned int size;
+	bool stack;
 	int cpu;
 
 	/* Also the RCU read-side section for the session walk. */
@@ -85,12 +89,27 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 		    !rt_lock_over_threshold(s, wait_ns, hold_ns) ||
 		    !rt_session_wants_task(s, current))
 			continue;
-		rec = rt_session_reserve(s, cpu, sizeof(*rec), ts, &ring);
-		if (!rec)
-			continue;
-		rt_lock_fill(rec, ts, cpu, lock_id, name, wait_ns, hold_ns,
-			     flags);
-		rt_ring_commit(ring);
+		size = sizeof(*rec);
+		stack = false;
+		/* ABI 2: a stack trailer (stack.c); our own frames cut. */
+		if (unlikely(s->stack_events & event)) {
+			stack = rt_stack_get(&st, s->stack_kernel_depth,
+					     s->stack_user_depth, 0);
+			if (stack)
+				size += rt_stack_size(&st);
+			else
+				this_cpu_inc(s->xcounts->stack_missed);
+		}
+		rec = rt_session_reserve(s, cpu, size, ts, &ring);
+		if (rec) {
+			rt_lock_fill(rec, size, ts, cpu, lock_id, name,
+				     wait_ns, hold_ns, flags);
+			if (stack)
+				rt_stack_write(rec + 1, &st);
+			rt_ring_commit(ring);
+		}
+		if (stack)
+			rt_stack_put(&st);
 	}
 	preempt_enable_notrace();
 }

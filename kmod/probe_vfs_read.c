@@ -12,7 +12,9 @@
 #include <linux/percpu.h>
 #include <linux/timekeeping.h>
 
+#include "path_cache.h"
 #include "session.h"
+#include "stack.h"
 #include "vfs_read.h"
 
 static DEFINE_PER_CPU(u64, rt_vfs_read_hits_pcpu);
@@ -29,6 +31,7 @@ bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
 
 	/* The caller holds a reference on @file for the whole call. */
 	inode = file_inode(file);
+	call->file = file;
 	call->ino = inode->i_ino;
 	call->dev_major = MAJOR(inode->i_sb->s_dev);
 	call->dev_minor = MINOR(inode->i_sb->s_dev);
@@ -41,6 +44,7 @@ bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
 }
 
 static void rt_vfs_read_fill(struct ringtrace_vfs_read_record *rec,
+			     unsigned int size,
 			     const struct rt_vfs_read_call *call,
 			     u64 now, int cpu, long ret)
 {
@@ -49,8 +53,8 @@ static void rt_vfs_read_fill(struct ringtrace_vfs_read_record *rec,
 	BUILD_BUG_ON(sizeof(*rec) % RINGTRACE_RECORD_ALIGN);
 
 	rec->header.type = RINGTRACE_RECORD_VFS_READ;
-	rec->header.misc = 0;
-	rec->header.size = sizeof(*rec);
+	rec->header.misc = size > sizeof(*rec) ? RINGTRACE_MISC_STACK : 0;
+	rec->header.size = size;
 	rt_fill_task_ctx(&rec->task, now, cpu);
 	rec->dev_major = call->dev_major;
 	rec->dev_minor = call->dev_minor;
@@ -61,14 +65,49 @@ static void rt_vfs_read_fill(struct ringtrace_vfs_read_record *rec,
 	rec->lat_ns = now - call->ts;
 }
 
+/* One record, with the session's stack trailer if it asks for one. */
+static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
+			      const struct rt_vfs_read_call *call, long ret,
+			      unsigned long ret_addr)
+{
+	struct ringtrace_vfs_read_record *rec;
+	unsigned int size = sizeof(*rec);
+	struct rt_stack st;
+	bool stack = false;
+	struct rt_ring *ring;
+
+	/* ABI 2: a stack trailer (stack.c). */
+	if (unlikely(s->stack_events & RINGTRACE_EVENT_VFS_READ)) {
+		stack = rt_stack_get(&st, s->stack_kernel_depth,
+				     s->stack_user_depth, ret_addr);
+		if (stack)
+			size += rt_stack_size(&st);
+		else
+			this_cpu_inc(s->xcounts->stack_missed);
+	}
+	rec = rt_session_reserve(s, cpu, size, now, &ring);
+	if (rec) {
+		rt_vfs_read_fill(rec, size, call, now, cpu, ret);
+		if (stack)
+			rt_stack_write(rec + 1, &st);
+		rt_ring_commit(ring);
+	}
+	if (stack)
+		rt_stack_put(&st);
+}
+
 void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 		      unsigned long ret_ip)
 {
 	u64 now = ktime_get_mono_fast_ns();
 	int cpu = smp_processor_id();
-	struct ringtrace_vfs_read_record *rec;
+	struct rt_path_call path = {
+		.file		= call->file,
+		.ino		= call->ino,
+		.dev_major	= call->dev_major,
+		.dev_minor	= call->dev_minor,
+	};
 	struct rt_session *s;
-	struct rt_ring *ring;
 
 	/* Preemption is disabled here: the RCU section for the walk. */
 	rt_for_each_active_session(s) {
@@ -77,11 +116,10 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 		    !cpumask_test_cpu(cpu, s->cpus) ||
 		    !rt_session_wants_task(s, current))
 			continue;
-		rec = rt_session_reserve(s, cpu, sizeof(*rec), now, &ring);
-		if (!rec)
-			continue;
-		rt_vfs_read_fill(rec, call, now, cpu, ret);
-		rt_ring_commit(ring);
+		/* ABI 2: the file's name first, on this ring (path_cache.c). */
+		if (s->paths)
+			rt_path_before_record(s, cpu, now, &path);
+		rt_vfs_read_write(s, cpu, now, call, ret, ret_ip);
 	}
 }
 

@@ -101,7 +101,7 @@ struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 
 	pg = page_address(ring->ctl_page);
 	pg->version = RINGTRACE_ABI_VERSION;
-	pg->compat_version = RINGTRACE_ABI_VERSION;
+	pg->compat_version = RINGTRACE_ABI_COMPAT_VERSION;
 	pg->cpu = cpu;
 	pg->data_offset = PAGE_SIZE;
 	pg->data_size = ring->size;

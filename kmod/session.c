@@ -99,6 +99,9 @@ struct rt_session *rt_session_create(void)
 		goto err_rings;
 	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL))
 		goto err_no_ring;
+	/* ABI 2: path records and stacks. */
+	if (rt_session_extras_init(s))
+		goto err_cpus;
 
 	/* Defaults: vfs_read, every CPU, every process but our own. */
 	s->events = RINGTRACE_EVENT_VFS_READ;
@@ -112,6 +115,8 @@ struct rt_session *rt_session_create(void)
 	INIT_LIST_HEAD(&s->node);
 	return s;
 
+err_cpus:
+	free_cpumask_var(s->cpus);
 err_no_ring:
 	free_percpu(s->no_ring);
 err_rings:
@@ -129,6 +134,7 @@ void rt_session_destroy(struct rt_session *s)
 	rt_session_disable(s);
 	for_each_possible_cpu(cpu)
 		rt_ring_free(s->rings[cpu]);
+	rt_session_extras_destroy(s);	/* ABI 2 */
 	put_pid(s->pid);
 	put_pid(s->self);
 	free_cpumask_var(s->cpus);
@@ -169,6 +175,10 @@ int rt_session_configure(struct rt_session *s,
 		err = -EBUSY;
 		goto unlock;
 	}
+	/* ABI 2 (first: it may fail, and then nothing has changed). */
+	err = rt_session_extras_configure(s, cfg);
+	if (err)
+		goto unlock;
 	old_pid = s->pid;
 	s->pid = pid;
 	pid = old_pid;	/* put below */
@@ -255,6 +265,7 @@ int rt_session_enable(struct rt_session *s)
 	err = rt_probes_get(s->events);
 	if (err)
 		goto unlock;
+	rt_session_extras_enable(s);	/* ABI 2 */
 	for_each_possible_cpu(cpu) {
 		ring = s->rings[cpu];
 		if (ring)
@@ -324,6 +335,7 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 	st->produced = st->records + st->lost;
 	rt_vfs_read_counts(&st->vfs_read_hits, &st->vfs_read_missed);
 	st->contention_missed = rt_contention_missed();
+	rt_session_extras_stats(s, st);	/* ABI 2 */
 }
 
 /*

@@ -20,6 +20,20 @@
 
 #include "ring.h"
 
+/* ---- ABI 2: path records and stacks (session_extras.c) ---- */
+struct rt_path_cache;
+
+/* Per-CPU counts behind ringtrace_stats' ABI 2 fields. */
+struct rt_extra_counts {
+	u64	path_records;
+	u64	path_cache_full;
+	u64	path_unresolved;
+	u64	path_races;
+	u64	stack_missed;
+};
+
+/* ---- end ABI 2 ---- */
+
 struct rt_session {
 	struct list_head	node;		/* on rt_active_sessions */
 
@@ -48,6 +62,18 @@ struct rt_session {
 	bool			enabled;
 	struct rt_readers	readers;
 	struct timer_list	flush_timer;
+
+	/*
+	 * ---- ABI 2: path records and stacks (session_extras.c) ----
+	 * Set by SET_CONFIG like the filters, read locklessly by probes.
+	 */
+	struct rt_path_cache	*paths;		/* NULL: no path records */
+	u64			stack_events;	/* RINGTRACE_EVENT_* with stacks */
+	u16			path_max;
+	u8			stack_kernel_depth;
+	u8			stack_user_depth;
+	struct rt_extra_counts __percpu *xcounts;
+	/* ---- end ABI 2 ---- */
 };
 
 extern struct list_head rt_active_sessions;
@@ -75,6 +101,17 @@ struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
 				    unsigned int nr_pages);
 void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
 __poll_t rt_session_poll_mask(struct rt_session *s);
+
+/* ---- ABI 2: path records and stacks (session_extras.c) ---- */
+int rt_session_extras_init(struct rt_session *s);
+void rt_session_extras_destroy(struct rt_session *s);
+int rt_session_extras_check(const struct ringtrace_config *cfg);
+int rt_session_extras_configure(struct rt_session *s,
+				const struct ringtrace_config *cfg);
+void rt_session_extras_enable(struct rt_session *s);
+void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st);
+u64 rt_extras_features(void);
+/* ---- end ABI 2 ---- */
 
 bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor);
 

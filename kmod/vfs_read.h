@@ -18,6 +18,7 @@
  * may sleep, and return on another CPU, while others run.
  */
 struct rt_vfs_read_call {
+	struct file *file;	/* held by our caller until after we return */
 	u64	ts;		/* entry time */
 	u64	ino;
 	u64	count;

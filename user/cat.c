@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/utsname.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <linux/ringtrace.h>
 
 #include "cat_options.h"
+#include "cat_views.h"
 #include "ringtrace/command.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/kmod.h"
@@ -86,12 +88,9 @@ static int open_output(const struct options *o, struct rt_outbuf *ob)
 	int fd = STDOUT_FILENO;
 
 	if (o->output) {
-		fd = rt_sys.open(o->output, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0) {
-			fprintf(stderr, PROG ": cannot create %s: %s\n", o->output,
-				strerror(errno));
+		fd = cat_create_file(o->output, o->input);
+		if (fd < 0)
 			return -1;
-		}
 	}
 	if (rt_outbuf_init(ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
 		fprintf(stderr, PROG ": out of memory\n");
@@ -102,7 +101,7 @@ static int open_output(const struct options *o, struct rt_outbuf *ob)
 
 static void close_output(const struct options *o, struct rt_outbuf *ob)
 {
-	if (o->output && ob->fd >= 0)
+	if (o->output && ob->fd >= 0 && ob->fd != STDOUT_FILENO)
 		rt_sys.close(ob->fd);
 	rt_outbuf_fini(ob);
 }
@@ -128,8 +127,39 @@ static int stream_exit_code(const struct rt_stream *st, int status,
 	return EXIT_FAIL;
 }
 
+/* --header: what the raw file says about where it was recorded. */
+static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
+{
+	const struct rt_raw_header *h = &f->hdr;
+	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
+	char when[64] = "unknown";
+	struct tm tm;
+
+	if (h->start_real_ns && gmtime_r(&secs, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	rt_outbuf_printf(ob, "format version: %u\nheader size:    %u\n"
+			 "host:           %s\nkernel:         %s\n"
+			 "module version: %s\nABI version:    %u\n"
+			 "started:        %s (CLOCK_MONOTONIC %llu ns)\n"
+			 "events:         %s%s%s\npage size:      %u\n"
+			 "CPUs:           %u (rings with data: %u)\n",
+			 h->format_version, h->header_size,
+			 h->host[0] ? h->host : "(not recorded)",
+			 h->kernel[0] ? h->kernel : "(not recorded)",
+			 h->module_version, h->abi_version, when,
+			 (unsigned long long)h->start_mono_ns,
+			 h->events & RINGTRACE_EVENT_VFS_READ ? "vfs_read " : "",
+			 h->events & RINGTRACE_EVENT_LOCK ? "lock " : "",
+			 h->events & RINGTRACE_EVENT_LOCK_CONTENTION ?
+			 "lock_contention" : "", h->page_size, h->nr_cpu_ids,
+			 f->nr_srcs);
+}
+
 static int decode_file(const struct options *o)
 {
+	struct rt_paths paths;
+	struct cat_views views;
+	bool use_views = cat_views_wanted(o);
 	struct rt_stream st = {
 		.format = o->json ? RT_FORMAT_JSON : RT_FORMAT_TEXT,
 		.stop = &stop_requested,
@@ -150,7 +180,35 @@ static int decode_file(const struct options *o)
 		return EXIT_FAIL;
 	}
 	st.out = &ob;
+	if (o->header) {
+		print_header(&f, &ob);
+		code = rt_outbuf_flush(&ob) ? EXIT_FAIL : EXIT_OK;
+		close_output(o, &ob);
+		rt_raw_close(&f);
+		return code;
+	}
+	/* Path records fill it; vfs_read lines are named from it. */
+	if (rt_paths_init(&paths) ||
+	    (use_views && cat_views_init(&views, o, st.format, &ob, &paths))) {
+		if (use_views)
+			cat_views_fini(&views);
+		rt_paths_fini(&paths);
+		close_output(o, &ob);
+		rt_raw_close(&f);
+		return EXIT_FAIL;
+	}
+	st.paths = &paths;
+	if (use_views) {
+		st.sink = cat_views_sink;
+		st.sink_arg = &views;
+	}
 	code = stream_exit_code(&st, rt_stream_file(&st, &f), &ob);
+	if (use_views) {
+		if (code == EXIT_OK && cat_views_finish(&views))
+			code = EXIT_FAIL;
+		cat_views_fini(&views);
+	}
+	rt_paths_fini(&paths);
 	if (f.truncated_bytes)
 		fprintf(stderr, PROG ": warning: %s ends in the middle of a "
 			"record; the last %llu bytes were ignored\n", o->input,
@@ -179,6 +237,7 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 			     uint64_t events)
 {
 	struct rt_raw_header h;
+	struct utsname u;
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
@@ -193,6 +252,11 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	h.start_real_ns = realtime_ns();
 	memcpy(h.module_version, s->info.module_version,
 	       sizeof(h.module_version));
+	if (!uname(&u)) {
+		/* cut to the field; the header is zeroed, so NUL-terminated */
+		memcpy(h.host, u.nodename, strnlen(u.nodename, sizeof(h.host) - 1));
+		memcpy(h.kernel, u.release, strnlen(u.release, sizeof(h.kernel) - 1));
+	}
 	rt_raw_write_header(ob, &h);
 }
 
@@ -263,28 +327,6 @@ static void perf_title(const struct options *o, char *buf, size_t len)
 	}
 }
 
-static void fold(void *arg, const struct rt_event *ev)
-{
-	rt_folded_add(arg, ev);
-}
-
-/* --folded: the stacks, kernel frames named from /proc/kallsyms. */
-static void write_folded(struct rt_folded *f, struct rt_outbuf *ob, bool quiet)
-{
-	struct rt_ksyms ksyms;
-	bool named = !rt_ksyms_load(&ksyms, "/proc/kallsyms");
-
-	rt_folded_write(f, named ? &ksyms : NULL, ob);
-	rt_outbuf_flush(ob);
-	if (!quiet)
-		fprintf(stderr, PROG ": %u stacks from %llu samples%s%s\n",
-			f->nr_stacks, (unsigned long long)f->samples,
-			f->dropped ? ", some dropped: the stack table is full" : "",
-			named && ksyms.nr ? "" : "; no kernel symbols (kallsyms)");
-	if (named)
-		rt_ksyms_free(&ksyms);
-}
-
 static int trace(struct options *o, const sigset_t *stop_set,
 		 const sigset_t *original_mask)
 {
@@ -305,13 +347,25 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	struct rt_cpuset perf_cpus;
 	bool use_perf = o->perf.counters || o->perf.sample;
 	pid_t *perf_tids = NULL;
-	struct rt_folded folded = { 0 };
+	struct cat_views views;
+	struct rt_paths paths;
+	bool use_views = cat_views_wanted(o);
 	char err[256], title[512];
 	int code = EXIT_FAIL, status;
 
 	memset(&perf, 0, sizeof(perf));
-	if (open_output(o, &ob))
+	memset(&views, 0, sizeof(views));
+	if (rt_paths_init(&paths)) {
+		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_FAIL;
+	}
+	if (open_output(o, &ob)) {
+		rt_paths_fini(&paths);
+		return EXIT_FAIL;
+	}
+	/* Raw output copies path records; every other output names files. */
+	if (!o->raw)
+		st.paths = &paths;
 	st.out = &ob;
 	if (o->command) {
 		if (rt_command_spawn(&cmd, o->command, original_mask,
@@ -334,14 +388,19 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		rt_command_abort(&cmd);
 		goto out;
 	}
-	if (o->folded) {
-		if (rt_folded_init(&folded)) {
-			fprintf(stderr, PROG ": out of memory\n");
+	if (use_views) {
+		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
 			rt_command_abort(&cmd);
 			goto out;
 		}
-		st.sink = fold;
-		st.sink_arg = &folded;
+		st.sink = cat_views_sink;
+		st.sink_arg = &views;
+		/* --interval without --counters paces the views. */
+		if (!o->perf.counters && (o->hist || o->summary)) {
+			st.interval_ns = o->perf.interval_ns;
+			st.on_interval = cat_views_interval;
+			st.interval_arg = &views;
+		}
 	}
 	if (use_perf && open_perf(o, &s, &perf, &perf_cpus, &perf_tids,
 				  o->command != NULL)) {
@@ -367,9 +426,9 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 
 	status = rt_stream_live(&st, &s);
-	if (o->folded && status == RT_STREAM_OK)
-		write_folded(&folded, &ob, o->quiet);
 	code = stream_exit_code(&st, status, &ob);
+	if (use_views && status == RT_STREAM_OK && cat_views_finish(&views))
+		code = EXIT_FAIL;
 	if (!o->quiet) {
 		sum.srcs = s.srcs;
 		sum.nr_srcs = s.nr_rings;
@@ -392,7 +451,8 @@ static int trace(struct options *o, const sigset_t *stop_set,
 			code = rt_command_exit_code(&cmd);
 	}
 out:
-	rt_folded_fini(&folded);
+	cat_views_fini(&views);
+	rt_paths_fini(&paths);
 	rt_perf_session_close(&perf);
 	free(perf_tids);
 	rt_session_close(&s);

@@ -16,20 +16,22 @@
 
 static const char usage_text[] =
 "Usage: " PROG " [OPTIONS] [-- COMMAND [ARGS...]]\n"
-"       " PROG " -i FILE [--json] [-o FILE]\n"
+"       " PROG " -i FILE|- [--json] [VIEWS] [FILTERS] [-o FILE]\n"
 "\n"
 "Stream ringtrace records (one vfs_read per line by default) until Ctrl-C.\n"
 "With nothing selected it traces the whole system.\n"
 "\n"
 "What to trace:\n"
 "  -a, --all-cpus            system-wide (the default when nothing is selected)\n"
-"  -p, --pid PID             process PID and its descendants\n"
+"  -p, --pid PID[,PID...]    process PID and its descendants; several pids:\n"
+"                            those processes only, filtered in " PROG "\n"
 "  -C, --cpu LIST            only these CPUs, e.g. 0,2-3\n"
 "  -e, --events LIST         vfs_read (default), lock, lock_contention\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --include-self        also trace " PROG "'s own reads\n"
 "      --load                load ringtrace.ko first if it is not loaded (the\n"
 "                            checkout's next to this tool, else the installed one)\n"
+"      --stack               records carry the call's kernel and user stacks\n"
 "  -- COMMAND [ARGS]         run COMMAND, held until tracing is enabled so its\n"
 "                            very first reads are seen; trace it and its children,\n"
 "                            stop when it exits, exit with its exit status\n"
@@ -48,7 +50,8 @@ static const char usage_text[] =
 "      --counters LIST       count these (perf's names, or 'default'): per CPU\n"
 "                            with -a/-C, per process with -p or a COMMAND;\n"
 "                            a perf-stat-like summary at the end\n"
-"      --interval MS         also a counters record every MS (units ok: 1s)\n"
+"      --interval MS         also a counters record every MS (units ok: 1s);\n"
+"                            with --hist/--summary, print them every MS\n"
 "      --sample EVENT[:HZ]   sample cpu-clock or task-clock HZ times a second\n"
 "                            (default 1000) into perf rings read like ours\n"
 "  -g, --callchain           samples carry their call chain\n"
@@ -56,11 +59,31 @@ static const char usage_text[] =
 "      --folded              print the samples as folded stacks at the end\n"
 "                            (for flamegraph.pl), instead of the stream\n"
 "\n"
+"Views (instead of the stream; live or with -i):\n"
+"      --hist                vfs_read latency histogram (and lock wait/hold)\n"
+"      --hist-by KEY         one histogram per comm, pid or file\n"
+"      --summary             who reads what: process x file, bytes, calls,\n"
+"                            total and p50/p99/max latency, slowest first\n"
+"      --flamegraph FILE     an interactive SVG flame graph\n"
+"      --flame-weight W      samples (default with --sample), latency or bytes\n"
+"      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
+"      --no-symbols          keep user frames as addresses (no libdwfl)\n"
+"\n"
+"Replay (-i) filters:\n"
+"  -p LIST, -C LIST, -e LIST, --min-latency DUR   as when tracing\n"
+"  -t, --tid LIST            these threads only\n"
+"      --comm NAME           this command name only\n"
+"      --time START,END      seconds after the first event (END may be empty)\n"
+"      --header              show the raw file's header and stop\n"
+"      --kallsyms FILE       kernel symbols of the recording machine (a copy\n"
+"                            of its /proc/kallsyms); without it, hex\n"
+"\n"
 "Output:\n"
-"  -o, --output FILE         write to FILE instead of standard output\n"
+"  -o, --output FILE         write to FILE ('-': standard output); an existing\n"
+"                            FILE is kept as FILE.old\n"
 "      --json                one JSON object per line\n"
 "      --raw                 binary raw file for later -i (needs -o or a pipe)\n"
-"  -i, --input FILE          decode a raw file instead of tracing\n"
+"  -i, --input FILE          decode a raw file instead of tracing ('-': stdin)\n"
 "  -q, --quiet               no summary on standard error\n"
 "  -v, --verbose             per-CPU counts and kernel totals in the summary\n"
 "  -h, --help                this help\n"
@@ -86,6 +109,18 @@ enum {
 	OPT_SAMPLE_BUFFER,
 	OPT_FOLDED,
 	OPT_LOAD,
+	OPT_HIST,
+	OPT_HIST_BY,
+	OPT_SUMMARY,
+	OPT_FLAMEGRAPH,
+	OPT_FLAME_WEIGHT,
+	OPT_PERFETTO,
+	OPT_NO_SYMBOLS,
+	OPT_COMM,
+	OPT_TIME,
+	OPT_HEADER,
+	OPT_STACK,
+	OPT_KALLSYMS,
 };
 
 static const struct option long_options[] = {
@@ -115,6 +150,19 @@ static const struct option long_options[] = {
 	{ "sample-buffer",	required_argument,	NULL, OPT_SAMPLE_BUFFER },
 	{ "folded",		no_argument,		NULL, OPT_FOLDED },
 	{ "load",		no_argument,		NULL, OPT_LOAD },
+	{ "hist",		no_argument,		NULL, OPT_HIST },
+	{ "hist-by",		required_argument,	NULL, OPT_HIST_BY },
+	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
+	{ "flamegraph",		required_argument,	NULL, OPT_FLAMEGRAPH },
+	{ "flame-weight",	required_argument,	NULL, OPT_FLAME_WEIGHT },
+	{ "perfetto",		required_argument,	NULL, OPT_PERFETTO },
+	{ "no-symbols",		no_argument,		NULL, OPT_NO_SYMBOLS },
+	{ "tid",		required_argument,	NULL, 't' },
+	{ "comm",		required_argument,	NULL, OPT_COMM },
+	{ "time",		required_argument,	NULL, OPT_TIME },
+	{ "header",		no_argument,		NULL, OPT_HEADER },
+	{ "stack",		no_argument,		NULL, OPT_STACK },
+	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -243,18 +291,6 @@ static uint64_t ms_arg(const char *opt, const char *arg)
 	return duration_arg(opt, arg, rt_parse_duration);
 }
 
-static int32_t pid_arg(const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v <= 0 || v > INT32_MAX)
-		usage_error("-p: '%s' is not a process id", arg);
-	return (int32_t)v;
-}
-
 /* "64K", "4M", "1G": the largest binary unit that writes @bytes exactly. */
 static const char *fmt_size(char *buf, size_t len, uint64_t bytes)
 {
@@ -311,13 +347,50 @@ static void check_perf_options(struct options *o)
 	p->sample_spec.callchain = o->callchain;
 	if (o->sample_buffer)
 		p->sample_spec.buffer_bytes = o->sample_buffer;
-	if (p->interval_ns && !p->counters)
-		usage_error("--interval needs --counters");
+	if (p->interval_ns && !p->counters && !o->hist && !o->summary)
+		usage_error("--interval needs --counters, --hist or --summary");
+	if (p->interval_ns && o->input)
+		usage_error("--interval paces a live run: not with -i");
 	if ((p->sample || p->counters) && (o->raw || o->input))
 		usage_error("--counters and --sample print through the merge: "
 			    "they cannot be used with %s",
 			    o->raw ? "--raw" : "-i");
 	p->window_ns = o->window_ns;
+}
+
+/* Tracing selections become the filters of a replay (-i). */
+static void replay_filters(struct options *o)
+{
+	if (o->session.cpus_given) {
+		o->filter.cpus = o->session.cpus;
+		o->filter.cpus_given = true;
+	}
+	if (o->events_given)
+		o->filter.events = o->session.events;
+	o->filter.min_latency_ns = o->session.min_latency_ns;
+}
+
+static void check_view_options(struct options *o)
+{
+	bool views = o->hist || o->summary || o->flamegraph || o->perfetto;
+
+	if (views && o->raw)
+		usage_error("--raw records; views (--hist, --summary, "
+			    "--flamegraph, --perfetto) read it back with -i");
+	if (views && o->json)
+		usage_error("--json prints the stream; views replace it");
+	if (o->flamegraph && !o->flame_weight_given)
+		o->flame_weight = o->perf.sample ? FLAME_SAMPLES : FLAME_LATENCY;
+	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES && !o->perf.sample)
+		usage_error("--flame-weight samples needs --sample%s",
+			    o->input ? " (raw files hold no samples yet)" : "");
+	if (o->perfetto && o->output && !strcmp(o->perfetto, o->output))
+		usage_error("--perfetto and -o name the same file");
+	/* Raw output copies the rings undecoded: only the module filters. */
+	if (o->raw && (o->filter.nr_tids || o->filter.comm ||
+		       o->filter.relative || o->filter.nr_pids > 1))
+		usage_error("--raw records what the module selects: -t, --comm, "
+			    "--time and several -p pids filter a replay (-i)");
 }
 
 void cat_parse_options(int argc, char **argv, struct options *o)
@@ -328,16 +401,81 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->session.pid = -1;
 	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
+	o->symbols = true;
+	o->session.paths = true;	/* names for dev:ino, when the module can */
 
-	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhg", long_options,
+	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhgt:", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->system_wide = true;
 			break;
 		case 'p':
-			o->session.pid = pid_arg(optarg);
+			if (rt_filter_parse_ids(optarg, o->filter.pids,
+						&o->filter.nr_pids))
+				usage_error("-p: '%s' is not a list of process "
+					    "ids", optarg);
+			o->session.pid = (int32_t)o->filter.pids[0];
 			o->pid_given = true;
+			break;
+		case 't':
+			if (rt_filter_parse_ids(optarg, o->filter.tids,
+						&o->filter.nr_tids))
+				usage_error("-t: '%s' is not a list of thread "
+					    "ids", optarg);
+			break;
+		case OPT_COMM:
+			o->filter.comm = optarg;
+			break;
+		case OPT_TIME:
+			if (rt_filter_parse_time(optarg, &o->filter))
+				usage_error("--time: '%s' is not START,END in "
+					    "seconds", optarg);
+			break;
+		case OPT_HEADER:
+			o->header = true;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
+		case OPT_STACK:
+			/* Every event traced; the deepest stacks the ABI allows. */
+			o->session.stack_events = ~0ull;
+			o->session.stack_kernel_depth = RINGTRACE_STACK_MAX_DEPTH;
+			o->session.stack_user_depth = RINGTRACE_STACK_MAX_DEPTH;
+			break;
+		case OPT_HIST:
+			o->hist = true;
+			break;
+		case OPT_HIST_BY:
+			if (rt_hist_by_parse(optarg, &o->hist_by))
+				usage_error("--hist-by: '%s' is not comm, pid or "
+					    "file", optarg);
+			o->hist = true;
+			break;
+		case OPT_SUMMARY:
+			o->summary = true;
+			break;
+		case OPT_FLAMEGRAPH:
+			o->flamegraph = optarg;
+			break;
+		case OPT_FLAME_WEIGHT:
+			if (!strcmp(optarg, "samples"))
+				o->flame_weight = FLAME_SAMPLES;
+			else if (!strcmp(optarg, "latency"))
+				o->flame_weight = FLAME_LATENCY;
+			else if (!strcmp(optarg, "bytes"))
+				o->flame_weight = FLAME_BYTES;
+			else
+				usage_error("--flame-weight: '%s' is not samples, "
+					    "latency or bytes", optarg);
+			o->flame_weight_given = true;
+			break;
+		case OPT_PERFETTO:
+			o->perfetto = optarg;
+			break;
+		case OPT_NO_SYMBOLS:
+			o->symbols = false;
 			break;
 		case 'C':
 			if (rt_cpuset_parse(&o->session.cpus, optarg, err,
@@ -469,9 +607,9 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 
 	if (o->json && o->raw)
 		usage_error("--json and --raw are alternatives: pick one");
+	check_view_options(o);
 	if (o->input) {
-		if (o->pid_given || o->session.cpus_given || o->system_wide ||
-		    o->events_given || o->session.min_latency_ns ||
+		if (o->system_wide || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||
 		    o->session.watermark_bytes || o->session.flush_ms ||
 		    o->command)
@@ -479,14 +617,28 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 				    "command do not apply");
 		if (o->raw)
 			usage_error("-i FILE is raw already: choose text or --json");
+		replay_filters(o);
 		return;
 	}
+	if (o->header)
+		usage_error("--header shows a raw file's header: it needs -i FILE");
+	if (o->filter.relative && o->duration_ns)
+		usage_error("--time and -d both bound the run: pick one");
+	/*
+	 * One pid: the module follows it and its descendants. Several: the
+	 * module traces everything and the list is applied here.
+	 */
+	if (o->filter.nr_pids > 1)
+		o->session.pid = -1;
+	else
+		o->filter.nr_pids = 0;
 	if (o->pid_given && o->command)
 		usage_error("-p and a COMMAND both select what to trace: pick one");
 	if (o->system_wide && (o->pid_given || o->command))
 		usage_error("-a traces everything: it cannot be combined with %s",
 			    o->pid_given ? "-p" : "a COMMAND");
-	if (o->raw && !o->output && isatty(STDOUT_FILENO))
+	if (o->raw && (!o->output || !strcmp(o->output, "-")) &&
+	    isatty(STDOUT_FILENO))
 		usage_error("--raw writes binary data: give -o FILE or redirect "
 			    "standard output");
 }

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ringtrace/filter.h"
+#include "ringtrace/latency_view.h"
 #include "ringtrace/perf_session.h"
 #include "ringtrace/session.h"
 
@@ -40,6 +42,23 @@ struct options {
 	bool			folded;		/* --folded */
 	uint64_t		sample_buffer;	/* --sample-buffer; 0: default */
 	bool			load;		/* --load */
+
+	/* views (cat_views.c) */
+	bool			hist;		/* --hist */
+	enum rt_hist_by		hist_by;	/* --hist-by */
+	bool			summary;	/* --summary */
+	const char		*flamegraph;	/* --flamegraph FILE */
+	enum flame_weight {
+		FLAME_SAMPLES,
+		FLAME_LATENCY,
+		FLAME_BYTES,
+	}			flame_weight;	/* --flame-weight */
+	bool			flame_weight_given;
+	const char		*perfetto;	/* --perfetto FILE */
+	bool			symbols;	/* name user frames (--no-symbols) */
+	bool			header;		/* --header: -i FILE's header */
+	const char		*kallsyms;	/* --kallsyms FILE (replay) */
+	struct rt_filter	filter;		/* userspace: replay, -p LIST */
 };
 
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */

@@ -192,9 +192,13 @@ static int cmd_info(void)
 	printf("%-16s %u\n", "nr_cpu_ids", s.info.nr_cpu_ids);
 	printf("%-16s %u pages\n", "max ring", s.info.max_ring_pages);
 	print_events("events", s.info.events);
-	printf("%-16s%s\n", "features",
+	printf("%-16s%s%s%s%s%s\n", "features",
 	       s.info.features & RINGTRACE_FEAT_LOCK_CONTENTION ?
-		       " lock_contention" : " none");
+		       " lock_contention" : "",
+	       s.info.features & RINGTRACE_FEAT_PATHS ? " paths" : "",
+	       s.info.features & RINGTRACE_FEAT_STACK_KERNEL ? " stack_kernel" : "",
+	       s.info.features & RINGTRACE_FEAT_STACK_USER ? " stack_user" : "",
+	       s.info.features ? "" : " none");
 	print_attach_info(&s.info);
 	rt_session_close(&s);
 	return 0;

@@ -292,3 +292,65 @@ const struct ringtrace_lock_stat *st_lock_find(const struct ringtrace_lock_stat 
 			return &e[i];
 	return NULL;
 }
+
+/* ---- kernel symbols, for the stack tests ---- */
+
+static struct st_ksym *ksyms;
+static size_t nr_ksyms;
+
+static int ksym_by_addr(const void *a, const void *b)
+{
+	const struct st_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+bool st_ksyms_load(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], type, name[256], mod[128];
+	unsigned long long addr;
+	size_t cap = 0;
+	int n;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		mod[0] = '\0';
+		n = sscanf(line, "%llx %c %255s %127s", &addr, &type, name, mod);
+		if (n < 3 || !addr || (type != 't' && type != 'T'))
+			continue;
+		if (nr_ksyms == cap) {
+			cap = cap ? cap * 2 : 65536;
+			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
+			if (!ksyms)
+				tap_bail("out of memory");
+		}
+		ksyms[nr_ksyms].addr = addr;
+		snprintf(ksyms[nr_ksyms].name, sizeof(ksyms[0].name), "%.63s",
+			 name);
+		/* "[module]" without the brackets; "" for the kernel. */
+		snprintf(ksyms[nr_ksyms].module, sizeof(ksyms[0].module),
+			 "%.*s", mod[0] == '[' ? (int)strcspn(mod + 1, "]") : 0,
+			 mod + 1);
+		nr_ksyms++;
+	}
+	fclose(f);
+	qsort(ksyms, nr_ksyms, sizeof(*ksyms), ksym_by_addr);
+	return nr_ksyms > 0;
+}
+
+const struct st_ksym *st_ksym_lookup(unsigned long long ip)
+{
+	size_t lo = 0, hi = nr_ksyms;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ksyms[mid].addr <= ip)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return nr_ksyms && ksyms[lo].addr <= ip ? &ksyms[lo] : NULL;
+}

@@ -111,4 +111,16 @@ int st_lock_table(int fd, struct ringtrace_lock_stat *e, unsigned int room,
 const struct ringtrace_lock_stat *st_lock_find(const struct ringtrace_lock_stat *e,
 					       unsigned int n, const char *name);
 
+/* A text symbol of the kernel or a module, from /proc/kallsyms. */
+struct st_ksym {
+	unsigned long long addr;
+	char name[64];
+	char module[64];	/* "" for the kernel itself */
+};
+
+/* Load /proc/kallsyms; false if it hides addresses (kptr_restrict). */
+bool st_ksyms_load(void);
+/* The symbol an address is in (the closest start below it), or NULL. */
+const struct st_ksym *st_ksym_lookup(unsigned long long ip);
+
 #endif /* RINGTRACE_SELFTEST_UTIL_H */

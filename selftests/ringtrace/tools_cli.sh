@@ -36,8 +36,10 @@ grep "\"ino\":$ino," "$work/json" >"$work/file.json"
 tap_ok $? "dd's 4 reads of the file are there ($(wc -l <"$work/file.json"))"
 
 keys=$(head -n1 "$work/file.json" | python3 -c 'import json,sys; print(",".join(json.loads(sys.stdin.read()).keys()))')
-[[ $keys == type,ts_ns,cpu,pid,tid,comm,dev,ino,pos,count,ret,lat_ns ]]
-tap_ok $? "vfs_read JSON keys, exactly and in order ($keys)"
+# "path" last: the module names the file (ABI 2 path records).
+[[ $keys == type,ts_ns,cpu,pid,tid,comm,dev,ino,pos,count,ret,lat_ns,path ]] &&
+	grep -q "\"path\":\"$work/file\"" "$work/file.json"
+tap_ok $? "vfs_read JSON keys, exactly and in order, the file named ($keys)"
 
 python3 - "$work/file.json" <<'EOF'
 import json, sys

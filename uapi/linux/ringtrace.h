@@ -29,7 +29,12 @@
 #define RINGTRACE_DEVICE_PATH		"/dev/ringtrace"
 
 /* Bumped when anything below changes; readers check compat_version. */
-#define RINGTRACE_ABI_VERSION		1
+#define RINGTRACE_ABI_VERSION		2	/* 2: path records, stack trailers */
+/*
+ * Oldest reader ABI that can read this module's rings (compat_version):
+ * ABI 2 only added record types, flags and fields an ABI 1 reader skips.
+ */
+#define RINGTRACE_ABI_COMPAT_VERSION	1
 
 /*
  * Mapping a CPU's ring
@@ -118,6 +123,10 @@ struct ringtrace_event_header {
 
 #define RINGTRACE_RECORD_ALIGN		8
 
+/* ringtrace_event_header.misc */
+/* The record ends with a stack trailer (struct ringtrace_stack_trailer). */
+#define RINGTRACE_MISC_STACK		(1U << 0)
+
 enum ringtrace_record_type {
 	/* Records were dropped since the previous record on this ring. */
 	RINGTRACE_RECORD_LOST		= 1,
@@ -125,6 +134,8 @@ enum ringtrace_record_type {
 	RINGTRACE_RECORD_VFS_READ	= 2,
 	/* One tracked-lock acquisition, or one kernel lock contention. */
 	RINGTRACE_RECORD_LOCK		= 3,
+	/* The name of a file, before the first record naming it (ABI 2). */
+	RINGTRACE_RECORD_PATH		= 4,
 
 	RINGTRACE_RECORD_MAX,
 };
@@ -186,6 +197,95 @@ struct ringtrace_lock_record {
 	char	name[RINGTRACE_LOCK_NAME_LEN];	/* NUL-padded */
 };
 
+/* ---- ABI 2: path records (RINGTRACE_CFG_PATHS) ---- */
+
+/* ringtrace_path_record.flags */
+/* Longer than the session's path_max: path holds its last bytes. */
+#define RINGTRACE_PATH_TRUNCATED	(1U << 0)
+/* The file was unlinked; path is its last name (no " (deleted)"). */
+#define RINGTRACE_PATH_DELETED		(1U << 1)
+/* Not a filesystem path but the kernel's name, e.g. "pipe:[1234]". */
+#define RINGTRACE_PATH_PSEUDO		(1U << 2)
+/*
+ * Relative to the root of the mount the file was opened through, not to
+ * the reading process's root (kernels where the full walk cannot be done
+ * in the probe, see Documentation/protocol.rst); starts with '/'.
+ */
+#define RINGTRACE_PATH_MOUNT_RELATIVE	(1U << 3)
+/* No name could be resolved: path_len is 0. */
+#define RINGTRACE_PATH_UNRESOLVED	(1U << 4)
+/*
+ * The session's path cache had no room for this file: a path record will
+ * precede every record naming it, not only the first.
+ */
+#define RINGTRACE_PATH_UNCACHED		(1U << 5)
+
+/*
+ * A file's name, written once per file per session, the first time the
+ * session sees (dev, ino): on the same ring as, and right before, the first
+ * record naming the file, with the same ts_ns. The path is the one the
+ * probed call's struct file was opened by, as d_path() would show it to
+ * the reading process. Variable length: header.size is
+ * 40 + path_len + 1 rounded up to 8; the path starts right after the
+ * structure, and the bytes after its path_len bytes (the NUL terminator
+ * and padding) are zero. Documentation/protocol.rst says
+ * when a file is named more than once.
+ */
+struct ringtrace_path_record {
+	struct ringtrace_event_header	header;
+	__u64	ts_ns;			/* ts_ns of the record it precedes */
+	__u32	dev_major;		/* as in ringtrace_vfs_read_record */
+	__u32	dev_minor;
+	__u64	ino;
+	__u32	flags;			/* RINGTRACE_PATH_* */
+	__u16	path_len;		/* bytes in path, NUL excluded */
+	__u16	__pad;			/* zero */
+	/*
+	 * Followed by the path, NUL-terminated and zero-padded: at
+	 * RINGTRACE_PATH_RECORD_PATH(rec) (no flexible array member, which
+	 * C++ does not have).
+	 */
+};
+
+#define RINGTRACE_PATH_RECORD_PATH(rec)	((const char *)((rec) + 1))
+
+/* ---- ABI 2: stack trailers (ringtrace_config.stack_events) ---- */
+
+/* ringtrace_stack_trailer.flags */
+/* The kernel stack had more frames than stack_kernel_depth. */
+#define RINGTRACE_STACK_KERNEL_TRUNCATED	(1U << 0)
+/* The user stack had more frames than stack_user_depth. */
+#define RINGTRACE_STACK_USER_TRUNCATED		(1U << 1)
+/*
+ * No user stack: interrupt context, kernel thread, 32-bit task, or an
+ * architecture without the user walk (RINGTRACE_FEAT_STACK_USER unset).
+ */
+#define RINGTRACE_STACK_USER_NONE		(1U << 2)
+/* The user walk stopped at a frame it could not read (no frame pointer). */
+#define RINGTRACE_STACK_USER_FAULT		(1U << 3)
+
+/*
+ * A record with RINGTRACE_MISC_STACK in header.misc (vfs_read and lock
+ * records, as ringtrace_config.stack_events asks) carries the stack of the
+ * probed call at its END, so that the fixed part may still grow:
+ *
+ *	[record's fixed part][__u64 kernel_ip[nr_kernel]]
+ *	[__u64 user_ip[nr_user]][struct ringtrace_stack_trailer]
+ *
+ * The trailer is the last 8 bytes of the record (header.size - 8); the
+ * user addresses end where it starts, the kernel ones right before them.
+ * Innermost frame first in each array. A reader that does not know the
+ * flag sees a longer record and ignores the tail.
+ */
+struct ringtrace_stack_trailer {
+	__u16	nr_kernel;		/* kernel return addresses */
+	__u16	nr_user;		/* user return addresses */
+	__u32	flags;			/* RINGTRACE_STACK_* */
+};
+
+/* Most frames a stack of each kind may ask for (stack_*_depth). */
+#define RINGTRACE_STACK_MAX_DEPTH	64
+
 /*
  * Sessions
  * --------
@@ -206,8 +306,17 @@ struct ringtrace_lock_record {
 /* ringtrace_config.flags */
 #define RINGTRACE_CFG_INHERIT		(1U << 0)	/* pid filter includes descendants */
 #define RINGTRACE_CFG_INCLUDE_SELF	(1U << 1)	/* do not exclude the opener's process */
+/* ABI 2: path records for the files vfs_read records name. */
+#define RINGTRACE_CFG_PATHS		(1U << 2)
 
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
+#define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
+
+/* Defaults for the ABI 2 fields left 0. */
+#define RINGTRACE_PATH_CACHE_DEFAULT	4096	/* files per session */
+#define RINGTRACE_PATH_CACHE_MAX	(1U << 20)
+#define RINGTRACE_PATH_MAX_DEFAULT	256	/* bytes of path kept */
+#define RINGTRACE_PATH_MAX_MAX		4095
 
 struct ringtrace_config {
 	__u32	size;			/* sizeof(struct ringtrace_config) */
@@ -228,10 +337,34 @@ struct ringtrace_config {
 	 */
 	__u64	lock_min_wait_ns;
 	__u64	lock_min_hold_ns;
+
+	/* ---- ABI 2 (RINGTRACE_CONFIG_SIZE_VER1): paths and stacks ---- */
+	/*
+	 * Records of these events (RINGTRACE_EVENT_VFS_READ, _LOCK,
+	 * _LOCK_CONTENTION) carry a stack trailer; 0: none. At least one
+	 * of the depths below must then be non-zero.
+	 */
+	__u64	stack_events;
+	/*
+	 * RINGTRACE_CFG_PATHS: files the session remembers having named;
+	 * 0: RINGTRACE_PATH_CACHE_DEFAULT; rounded up to a power of two, at
+	 * most RINGTRACE_PATH_CACHE_MAX.
+	 */
+	__u32	path_cache_entries;
+	/* RINGTRACE_CFG_PATHS: longest path kept; 0: the default. */
+	__u16	path_max;
+	/* Kernel frames per stack, at most RINGTRACE_STACK_MAX_DEPTH; 0: none. */
+	__u8	stack_kernel_depth;
+	/* User frames per stack (frame-pointer walk); 0: none. */
+	__u8	stack_user_depth;
 };
 
 /* Features the module offers (ringtrace_info.features). */
 #define RINGTRACE_FEAT_LOCK_CONTENTION	(1ULL << 0)	/* tracepoints attachable */
+/* ABI 2 */
+#define RINGTRACE_FEAT_PATHS		(1ULL << 1)	/* RINGTRACE_CFG_PATHS */
+#define RINGTRACE_FEAT_STACK_KERNEL	(1ULL << 2)	/* stack_kernel_depth */
+#define RINGTRACE_FEAT_STACK_USER	(1ULL << 3)	/* stack_user_depth */
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
@@ -266,6 +399,7 @@ struct ringtrace_info {
 
 /* Session totals: the sum over the session's rings plus probe-wide counts. */
 #define RINGTRACE_STATS_SIZE_VER0	64
+#define RINGTRACE_STATS_SIZE_VER1	112	/* ABI 2: paths and stacks */
 
 struct ringtrace_stats {
 	__u32	size;			/* in: caller's sizeof; out: bytes filled */
@@ -280,6 +414,20 @@ struct ringtrace_stats {
 	__u64	vfs_read_hits;		/* vfs_read calls seen, module-wide */
 	/* Kernel lock contentions not tracked (table full), module-wide. */
 	__u64	contention_missed;
+
+	/* ---- ABI 2 (RINGTRACE_STATS_SIZE_VER1): paths and stacks ---- */
+	__u64	path_records;		/* path records written (in records) */
+	/* Files first seen while the path cache had no room (UNCACHED). */
+	__u64	path_cache_full;
+	/* Path records without a name (UNRESOLVED). */
+	__u64	path_unresolved;
+	/*
+	 * Path records written again for a file already named because
+	 * another CPU was naming it at the same time (protocol.rst).
+	 */
+	__u64	path_races;
+	/* Stacks left out: the CPU's stack buffer was busy (nested probe). */
+	__u64	stack_missed;
 };
 
 /* One tracked lock's statistics (RINGTRACE_IOC_LOCK_STATS). */
@@ -326,11 +474,20 @@ struct ringtrace_lock_stats_query {
  */
 #define RINGTRACE_IOC_MAGIC		0xB8
 
-#define RINGTRACE_IOC_GET_INFO		_IOR(RINGTRACE_IOC_MAGIC, 0x00, struct ringtrace_info)
-#define RINGTRACE_IOC_SET_CONFIG	_IOW(RINGTRACE_IOC_MAGIC, 0x01, struct ringtrace_config)
+/*
+ * The size encoded in a command is the first published size of its
+ * structure, frozen: the structure's own size field says how much the
+ * caller knows, so growing a structure never changes a command number
+ * (ABI 1 binaries keep working).
+ */
+#define RINGTRACE_IOC_GET_INFO		_IOC(_IOC_READ, RINGTRACE_IOC_MAGIC, 0x00, \
+					     RINGTRACE_INFO_SIZE_VER0)
+#define RINGTRACE_IOC_SET_CONFIG	_IOC(_IOC_WRITE, RINGTRACE_IOC_MAGIC, 0x01, \
+					     RINGTRACE_CONFIG_SIZE_VER0)
 #define RINGTRACE_IOC_ENABLE		_IO(RINGTRACE_IOC_MAGIC, 0x02)
 #define RINGTRACE_IOC_DISABLE		_IO(RINGTRACE_IOC_MAGIC, 0x03)
-#define RINGTRACE_IOC_GET_STATS		_IOR(RINGTRACE_IOC_MAGIC, 0x04, struct ringtrace_stats)
+/* ABI 1 published the 72-byte structure in this command. */
+#define RINGTRACE_IOC_GET_STATS		_IOC(_IOC_READ, RINGTRACE_IOC_MAGIC, 0x04, 72)
 #define RINGTRACE_IOC_LOCK_STATS	_IOWR(RINGTRACE_IOC_MAGIC, 0x05, struct ringtrace_lock_stats_query)
 
 #endif /* _UAPI_LINUX_RINGTRACE_H */

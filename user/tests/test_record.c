@@ -3,7 +3,9 @@
  * The decoder: every record type into struct rt_event with every field,
  * strings always NUL-terminated even when the kernel filled them, records
  * longer than known structures accepted, shorter ones refused, unknown
- * types skipped (reported, not fatal).
+ * types skipped (reported, not fatal). ABI 2: path records (name inside
+ * the record and NUL-terminated, else malformed) and stack trailers (found
+ * from the end; frames that do not fit the record make it malformed).
  */
 #include "test.h"
 
@@ -157,6 +159,75 @@ static void test_kind_names(void **state)
 	assert_string_equal(rt_event_kind_name(RT_EVENT_UNKNOWN), "unknown");
 }
 
+static void test_path_record(void **state)
+{
+	unsigned char buf[64];
+	struct ringtrace_path_record r;
+	struct rt_event ev;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_PATH;
+	r.header.size = 56;
+	r.ts_ns = 77;
+	r.dev_major = 8;
+	r.dev_minor = 3;
+	r.ino = 99;
+	r.flags = RINGTRACE_PATH_DELETED;
+	r.path_len = 10;
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), "/etc/hosts", 10);
+	assert_int_equal(rt_decode(buf, 56, 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_PATH);
+	assert_true(ev.ts_ns == 77 && ev.u.path.ino == 99);
+	assert_int_equal(ev.u.path.dev_minor, 3);
+	assert_int_equal(ev.u.path.flags, RINGTRACE_PATH_DELETED);
+	assert_string_equal(ev.u.path.path, "/etc/hosts");
+	/* The name's NUL past the record, or no NUL where path_len says. */
+	r.path_len = 16;
+	memcpy(buf, &r, sizeof(r));
+	assert_int_equal(rt_decode(buf, 56, 0, &ev), RT_DECODE_ERR_SHORT);
+	r.path_len = 5;
+	memcpy(buf, &r, sizeof(r));
+	assert_int_equal(rt_decode(buf, 56, 0, &ev), RT_DECODE_ERR_SHORT);
+	assert_int_equal(rt_decode(buf, 32, 0, &ev), RT_DECODE_ERR_SHORT);
+}
+
+static void test_stack_trailer(void **state)
+{
+	unsigned char buf[sizeof(struct ringtrace_vfs_read_record) + 4 * 8 + 8];
+	struct ringtrace_vfs_read_record r;
+	struct ringtrace_stack_trailer t = { .nr_kernel = 3, .nr_user = 1 };
+	uint64_t frames[4] = { 0xffffffff81000001ull, 0xffffffff81000002ull,
+			       0xffffffff81000003ull, 0x401234ull };
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 5, 0, 10, 11, "sh");
+	r.header.misc = RINGTRACE_MISC_STACK;
+	r.header.size = sizeof(buf);
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), frames, sizeof(frames));
+	memcpy(buf + sizeof(r) + sizeof(frames), &t, sizeof(t));
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.stack.nr_kernel, 3);
+	assert_int_equal(ev.stack.nr_user, 1);
+	assert_true(rt_stack_frame(ev.stack.kernel, 0) == frames[0]);
+	assert_true(rt_stack_frame(ev.stack.kernel, 2) == frames[2]);
+	assert_true(rt_stack_frame(ev.stack.user, 0) == frames[3]);
+	assert_null(ev.u.vfs_read.path);
+	/* More frames than the record holds. */
+	t.nr_kernel = 4;
+	memcpy(buf + sizeof(r) + sizeof(frames), &t, sizeof(t));
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_ERR_SHORT);
+	/* Without the flag the tail is ignored, as an ABI 1 reader does. */
+	r.header.misc = 0;
+	memcpy(buf, &r, sizeof(r));
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.stack.nr_kernel, 0);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_vfs_read),
@@ -166,5 +237,7 @@ int main(void)
 	    cmocka_unit_test(test_longer_record_accepted),
 	    cmocka_unit_test(test_truncated_records_refused),
 	    cmocka_unit_test(test_unknown_type_skipped_with_timestamp),
-	    cmocka_unit_test(test_kind_names));
+	    cmocka_unit_test(test_kind_names),
+	    cmocka_unit_test(test_path_record),
+	    cmocka_unit_test(test_stack_trailer));
 }

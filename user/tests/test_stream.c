@@ -6,8 +6,9 @@
  * and drains it, hostile heads end the run with a data error naming the
  * CPU, a closed output (EPIPE) stops it, -d ends it, output is written in
  * large chunks (no write per record), durations and windows near 2^64 ns
- * neither stop the run at once nor make it spin, and raw output records what the
- * rings held, pending losses included.
+ * neither stop the run at once nor make it spin, raw output records what the
+ * rings held, pending losses included, and an interval callback runs once
+ * per interval of the (fake) clock, after the records before it.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -242,6 +243,36 @@ static void test_huge_window_does_not_spin(void **state)
 	assert_non_null(strstr(fk.out, "      9/9"));	/* the final drain */
 }
 
+static uint64_t interval_at[16];
+static unsigned int nr_intervals;
+
+static void on_interval(void *arg, uint64_t now)
+{
+	struct fixture *f = arg;
+
+	if (nr_intervals < 16)
+		interval_at[nr_intervals] = now - f->st.start_ns;
+	nr_intervals++;
+}
+
+static void test_interval_callback(void **state)
+{
+	struct fixture *f = *state;
+
+	nr_intervals = 0;
+	f->st.duration_ns = 450 * MS;
+	f->st.interval_ns = 100 * MS;
+	f->st.on_interval = on_interval;
+	f->st.interval_arg = f;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	/* At 100, 200, 300 and 400 ms of the fake clock: one per interval. */
+	assert_int_equal(nr_intervals, 4);
+	for (unsigned int i = 0; i < 4; i++) {
+		assert_true(interval_at[i] >= (i + 1) * 100 * MS);
+		assert_true(interval_at[i] < (i + 2) * 100 * MS);
+	}
+}
+
 static void produce_with_loss(struct fake_kernel *k)
 {
 	struct ringtrace_lost_record lost;
@@ -327,6 +358,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_huge_window_does_not_spin,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_duration_ends_run, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_interval_callback, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_raw_round_trip, setup,
 					    teardown));

@@ -11,8 +11,8 @@
  * thread's name; with -g the call chain follows, user frames then kernel
  * frames (the kernel ran on top of the user stack), otherwise only the
  * sampled ip. Kernel addresses become symbols from /proc/kallsyms with
- * perf's "_[k]" suffix; user addresses stay hex (no symbol tables are
- * read). Memory is reserved up front: no allocation per sample; a stack
+ * perf's "_[k]" suffix; user addresses are hex, or function names when
+ * usyms is set (libdwfl, usyms.h). Memory is reserved up front: no allocation per sample; a stack
  * that does not fit is counted in dropped.
  */
 #ifndef RINGTRACE_FOLDED_H
@@ -45,16 +45,26 @@ struct rt_folded_stack {
 	uint32_t	first;		/* index of its first frame in frames[] */
 	uint16_t	nr;		/* frames */
 	uint16_t	nr_kernel;	/* of which the last nr_kernel are kernel */
+	uint32_t	pid;		/* of its first sample (symbols come per process) */
 	char		comm[RINGTRACE_COMM_LEN + 1];
 };
+
+struct rt_usyms;
 
 struct rt_folded {
 	struct rt_folded_stack	*stacks;	/* RT_FOLDED_MAX_STACKS slots */
 	uint32_t		nr_stacks;
 	uint64_t		*frames;
 	uint32_t		nr_frames;
-	uint64_t		samples;
+	uint64_t		samples;	/* events counted */
+	uint64_t		stacks_seen;	/* of which had a stack trailer */
 	uint64_t		dropped;
+	/*
+	 * Set before adding: user frames named per process with libdwfl
+	 * (usyms.h). Stacks are then also told apart by pid, since one
+	 * address means different code in different processes.
+	 */
+	struct rt_usyms		*usyms;
 };
 
 int rt_folded_init(struct rt_folded *f);
@@ -64,11 +74,24 @@ void rt_folded_fini(struct rt_folded *f);
 void rt_folded_add(struct rt_folded *f, const struct rt_event *ev);
 
 /*
+ * Count @weight (ns of latency, bytes...) for the stack trailer of a
+ * vfs_read or lock event; an event without one counts on its thread's
+ * name alone, so the total stays the whole weight.
+ */
+void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
+			 uint64_t weight);
+
+/*
  * Write every stack, sorted, to @ob; kernel frames named from @ksyms
  * (NULL or empty: hex).
  */
 void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
 		     struct rt_outbuf *ob);
+
+/* Each rendered line ("comm;f1;f2 N\n"), in sorted order, to @fn. */
+void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
+		       void (*fn)(void *arg, const char *line, size_t len),
+		       void *arg);
 
 /* Parse /proc/kallsyms text (@text, NUL-terminated) into @k. 0 or -ENOMEM. */
 int rt_ksyms_parse(struct rt_ksyms *k, const char *text);

@@ -18,7 +18,11 @@
 #include <string.h>
 
 #define RT_OUTBUF_DEFAULT_SIZE	(1u << 20)	/* flush in 1 MiB writes */
-#define RT_OUTBUF_MAX_RECORD	4096u		/* reserve() never needs more */
+/*
+ * reserve() never needs more: the longest line is a vfs_read with a
+ * 511-byte path escaped (x6 in JSON) and two 64-frame stacks.
+ */
+#define RT_OUTBUF_MAX_RECORD	8192u
 
 struct rt_outbuf {
 	int		fd;
@@ -69,6 +73,13 @@ struct iovec;
  * points into the pieces any more: their memory may be reused.
  */
 int rt_outbuf_writev(struct rt_outbuf *ob, struct iovec *iov, int n);
+
+/*
+ * printf into the buffer, for end-of-run views (histograms, tables), not
+ * for per-record printers: at most RT_OUTBUF_MAX_RECORD bytes, cut there.
+ */
+void rt_outbuf_printf(struct rt_outbuf *ob, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* ---- formatting into reserved space; each returns the new end ---- */
 

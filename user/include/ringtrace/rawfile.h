@@ -43,6 +43,9 @@ struct rt_raw_header {
 	uint64_t	start_mono_ns;		/* CLOCK_MONOTONIC at enable */
 	uint64_t	start_real_ns;		/* CLOCK_REALTIME at the same time */
 	char		module_version[32];
+	/* since 0.2 (header_size tells): where it was recorded */
+	char		host[64];		/* uname nodename */
+	char		kernel[64];		/* uname release */
 };
 
 enum rt_raw_chunk_kind {
@@ -123,6 +126,7 @@ struct rt_raw_file {
 	char			*path;		/* for messages */
 	const unsigned char	*map;
 	size_t			len;
+	bool			in_memory;	/* map is malloc'ed (stdin) */
 	struct rt_raw_header	hdr;		/* zero-filled past header_size */
 	uint32_t		nr_srcs;
 	struct rt_source	*srcs;		/* one per CPU found, CPU order */
@@ -135,9 +139,11 @@ struct rt_raw_file {
 };
 
 /*
- * Open and index @path (mmap'ed read-only; nothing is copied). The file's
- * sources then feed rt_merge with drain = true; a corrupt record's error
- * names @path and the record's offset in the file. 0 or -errno.
+ * Open and index @path (mmap'ed read-only; nothing is copied). "-" reads
+ * standard input to its end into memory instead (a pipe cannot be
+ * mapped; the merge needs every CPU's chunks). The file's sources then
+ * feed rt_merge with drain = true; a corrupt record's error names @path
+ * (or "standard input") and the record's offset in the file. 0 or -errno.
  */
 int rt_raw_open(struct rt_raw_file *f, const char *path);
 void rt_raw_close(struct rt_raw_file *f);

@@ -27,6 +27,8 @@ enum rt_event_kind {
 	RT_EVENT_COUNTERS,	/* perf counter snapshot (perf_counters.h) */
 	RT_EVENT_SAMPLE,	/* PERF_RECORD_SAMPLE */
 	RT_EVENT_COMM,		/* PERF_RECORD_COMM: names a tid; not printed */
+	RT_EVENT_PATH,		/* a file's name (ABI 2); the stream keeps it in
+				   its path table and names later vfs_reads */
 	RT_EVENT_KIND_MAX,
 };
 
@@ -41,7 +43,44 @@ struct rt_vfs_read_event {
 	uint64_t	count;
 	int64_t		ret;		/* bytes read or -errno */
 	uint64_t	lat_ns;
+	/*
+	 * The file's name, from the stream's path table (paths.h) filled by
+	 * path records; NULL when unknown. Not set by rt_decode().
+	 */
+	const char	*path;
 };
+
+/* RINGTRACE_RECORD_PATH; path points into the record (see sample frames). */
+struct rt_path_event {
+	uint32_t	dev_major;
+	uint32_t	dev_minor;
+	uint64_t	ino;
+	uint32_t	flags;		/* RINGTRACE_PATH_* */
+	uint16_t	len;		/* bytes, NUL excluded */
+	const char	*path;		/* NUL-terminated */
+};
+
+/*
+ * A vfs_read or lock record's stack trailer (RINGTRACE_MISC_STACK): the
+ * frames point into the record, innermost first, valid only while the
+ * event is being handled; read them with rt_stack_frame() (unaligned).
+ * nr_kernel = nr_user = 0: the record has no stack.
+ */
+struct rt_stack {
+	uint16_t		nr_kernel;
+	uint16_t		nr_user;
+	uint32_t		flags;		/* RINGTRACE_STACK_* */
+	const unsigned char	*kernel;
+	const unsigned char	*user;
+};
+
+static inline uint64_t rt_stack_frame(const unsigned char *frames, uint32_t i)
+{
+	uint64_t v;
+
+	memcpy(&v, frames + (size_t)i * sizeof(v), sizeof(v));
+	return v;
+}
 
 struct rt_lock_event {
 	uint64_t	lock_id;
@@ -133,7 +172,9 @@ struct rt_event {
 		struct rt_lost_event		lost;
 		struct rt_sample_event		sample;
 		struct rt_counters_event	counters;
+		struct rt_path_event		path;
 	} u;
+	struct rt_stack		stack;		/* vfs_read and lock records */
 };
 
 enum rt_decode_status {

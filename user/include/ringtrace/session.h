@@ -35,6 +35,17 @@ struct rt_session_opts {
 	uint64_t	buffer_bytes;		/* per CPU; 0: RT_DEFAULT_BUFFER_BYTES */
 	uint64_t	lock_min_wait_ns;
 	uint64_t	lock_min_hold_ns;
+	/*
+	 * ABI 2. paths: ask for path records when the module offers them
+	 * (RINGTRACE_FEAT_PATHS; quietly none otherwise). stack_events:
+	 * records of these events carry stacks of up to stack_*_depth frames;
+	 * refused if the module cannot capture kernel stacks, user depth
+	 * dropped to 0 if it cannot walk user stacks.
+	 */
+	bool		paths;
+	uint64_t	stack_events;
+	uint8_t		stack_kernel_depth;
+	uint8_t		stack_user_depth;
 };
 
 /* One mapped CPU ring. */

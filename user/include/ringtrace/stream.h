@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ringtrace/output.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 
@@ -64,6 +65,19 @@ struct rt_stream {
 	 */
 	void			(*sink)(void *arg, const struct rt_event *ev);
 	void			*sink_arg;
+	/*
+	 * Path records go here (and are not printed); vfs_read events are
+	 * named from it (rt_vfs_read_event.path). NULL: neither.
+	 */
+	struct rt_paths		*paths;
+	/*
+	 * Live only: called every interval_ns (from the loop, between
+	 * rounds: every event before it has been emitted), e.g. to print
+	 * and reset a histogram. 0: never.
+	 */
+	uint64_t		interval_ns;
+	void			(*on_interval)(void *arg, uint64_t now_ns);
+	void			*interval_arg;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */

@@ -15,6 +15,8 @@
 _Static_assert(offsetof(struct ringtrace_lost_record, ts_ns) == 8, "ts");
 _Static_assert(offsetof(struct ringtrace_vfs_read_record, task.ts_ns) == 8, "ts");
 _Static_assert(offsetof(struct ringtrace_lock_record, task.ts_ns) == 8, "ts");
+_Static_assert(offsetof(struct ringtrace_path_record, ts_ns) == 8, "ts");
+_Static_assert(sizeof(struct ringtrace_path_record) == 40, "path record");
 
 static void copy_task(struct rt_event *ev, const struct ringtrace_task_ctx *t)
 {
@@ -42,6 +44,54 @@ static int decode_lost(const void *rec, size_t size, uint32_t ring_cpu,
 	return RT_DECODE_OK;
 }
 
+/*
+ * The stack trailer at the end of a record of @fixed bytes (uapi: kernel
+ * ips, user ips, then struct ringtrace_stack_trailer). A trailer that does
+ * not fit the record makes the record malformed.
+ */
+static int decode_stack(const void *rec, size_t size, size_t fixed,
+			struct rt_event *ev)
+{
+	const unsigned char *b = rec;
+	struct ringtrace_stack_trailer t;
+	size_t frames;
+
+	if (size < fixed + sizeof(t))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&t, b + size - sizeof(t), sizeof(t));
+	frames = ((size_t)t.nr_kernel + t.nr_user) * sizeof(uint64_t);
+	if (frames > size - fixed - sizeof(t))
+		return RT_DECODE_ERR_SHORT;
+	ev->stack.nr_kernel = t.nr_kernel;
+	ev->stack.nr_user = t.nr_user;
+	ev->stack.flags = t.flags;
+	ev->stack.user = b + size - sizeof(t) - (size_t)t.nr_user * 8;
+	ev->stack.kernel = ev->stack.user - (size_t)t.nr_kernel * 8;
+	return RT_DECODE_OK;
+}
+
+static int decode_path(const void *rec, size_t size, struct rt_event *ev)
+{
+	struct ringtrace_path_record r;
+	const char *path = (const char *)rec + sizeof(r);
+
+	if (size < sizeof(r))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&r, rec, sizeof(r));
+	/* The name and its NUL must lie inside the record. */
+	if (r.path_len >= size - sizeof(r) || path[r.path_len] != '\0')
+		return RT_DECODE_ERR_SHORT;
+	ev->kind = RT_EVENT_PATH;
+	ev->ts_ns = r.ts_ns;
+	ev->u.path.dev_major = r.dev_major;
+	ev->u.path.dev_minor = r.dev_minor;
+	ev->u.path.ino = r.ino;
+	ev->u.path.flags = r.flags;
+	ev->u.path.len = r.path_len;
+	ev->u.path.path = path;
+	return RT_DECODE_OK;
+}
+
 static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_vfs_read_record r;
@@ -49,6 +99,9 @@ static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 	if (size < sizeof(r))
 		return RT_DECODE_ERR_SHORT;
 	memcpy(&r, rec, sizeof(r));
+	if ((r.header.misc & RINGTRACE_MISC_STACK) &&
+	    decode_stack(rec, size, sizeof(r), ev))
+		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_VFS_READ;
 	copy_task(ev, &r.task);
 	ev->u.vfs_read.dev_major = r.dev_major;
@@ -58,6 +111,7 @@ static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 	ev->u.vfs_read.count = r.count;
 	ev->u.vfs_read.ret = r.ret;
 	ev->u.vfs_read.lat_ns = r.lat_ns;
+	ev->u.vfs_read.path = NULL;
 	return RT_DECODE_OK;
 }
 
@@ -68,6 +122,9 @@ static int decode_lock(const void *rec, size_t size, struct rt_event *ev)
 	if (size < sizeof(r))
 		return RT_DECODE_ERR_SHORT;
 	memcpy(&r, rec, sizeof(r));
+	if ((r.header.misc & RINGTRACE_MISC_STACK) &&
+	    decode_stack(rec, size, sizeof(r), ev))
+		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_LOCK;
 	copy_task(ev, &r.task);
 	ev->u.lock.lock_id = r.lock_id;
@@ -91,6 +148,7 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 	ev->pid = 0;
 	ev->tid = 0;
 	ev->comm[0] = '\0';
+	memset(&ev->stack, 0, sizeof(ev->stack));
 
 	if (size < sizeof(hdr))
 		return RT_DECODE_ERR_SHORT;
@@ -104,6 +162,8 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 		return decode_vfs_read(rec, size, ev);
 	case RINGTRACE_RECORD_LOCK:
 		return decode_lock(rec, size, ev);
+	case RINGTRACE_RECORD_PATH:
+		return decode_path(rec, size, ev);
 	}
 	ev->ts_ns = rt_record_ts(rec, size);
 	return RT_DECODE_UNKNOWN;
@@ -129,6 +189,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_COUNTERS:	return "counters";
 	case RT_EVENT_SAMPLE:	return "sample";
 	case RT_EVENT_COMM:	return "comm";
+	case RT_EVENT_PATH:	return "path";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:
 		break;

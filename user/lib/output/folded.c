@@ -10,6 +10,7 @@
 #include "ringtrace/escape.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/sys.h"
+#include "ringtrace/usyms.h"
 
 
 int rt_folded_init(struct rt_folded *f)
@@ -78,34 +79,37 @@ static uint32_t stack_of(const struct rt_event *ev, uint64_t *out,
 }
 
 static bool same(const struct rt_folded *f, const struct rt_folded_stack *st,
-		 const char *comm, const uint64_t *frames, uint32_t nr,
+		 uint32_t pid, const char *comm, const uint64_t *frames, uint32_t nr,
 		 uint32_t nr_kernel)
 {
 	return st->nr == nr && st->nr_kernel == nr_kernel &&
-	       !strcmp(st->comm, comm) &&
+	       !strcmp(st->comm, comm) && (!f->usyms || st->pid == pid) &&
 	       !memcmp(f->frames + st->first, frames, nr * sizeof(*frames));
 }
 
-void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
+/* Count @weight for the stack @frames (root first) of @comm / @pid. */
+static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
+		   const uint64_t *frames, uint32_t nr, uint32_t nr_kernel,
+		   uint64_t weight)
 {
-	uint64_t frames[RT_FOLDED_DEPTH], h;
-	uint32_t nr, nr_kernel, slot;
 	struct rt_folded_stack *st;
+	uint32_t slot;
+	uint64_t h;
 
-	if (ev->kind != RT_EVENT_SAMPLE)
-		return;
-	f->samples++;
-	nr = stack_of(ev, frames, &nr_kernel);
-	h = fnv(0xcbf29ce484222325ull, ev->comm, strlen(ev->comm) + 1);
+	h = fnv(0xcbf29ce484222325ull, comm, strlen(comm) + 1);
 	h = fnv(h, frames, nr * sizeof(*frames));
 	h = fnv(h, &nr_kernel, sizeof(nr_kernel));
+	if (f->usyms) {
+		h = fnv(h, &pid, sizeof(pid));
+		rt_usyms_see(f->usyms, pid, comm);
+	}
 	for (slot = (uint32_t)h & (RT_FOLDED_MAX_STACKS - 1);;
 	     slot = (slot + 1) & (RT_FOLDED_MAX_STACKS - 1)) {
 		st = &f->stacks[slot];
 		if (!st->count)
 			break;
-		if (st->hash == h && same(f, st, ev->comm, frames, nr, nr_kernel)) {
-			st->count++;
+		if (st->hash == h && same(f, st, pid, comm, frames, nr, nr_kernel)) {
+			st->count += weight;
 			return;
 		}
 	}
@@ -116,14 +120,51 @@ void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
 		return;
 	}
 	st->hash = h;
-	st->count = 1;
+	st->count = weight;
 	st->first = f->nr_frames;
 	st->nr = (uint16_t)nr;
 	st->nr_kernel = (uint16_t)nr_kernel;
-	memcpy(st->comm, ev->comm, sizeof(st->comm));
+	st->pid = pid;
+	memcpy(st->comm, comm, sizeof(st->comm));
 	memcpy(f->frames + f->nr_frames, frames, nr * sizeof(*frames));
 	f->nr_frames += nr;
 	f->nr_stacks++;
+	/* A new stack: make sure its user frames' mappings are known. */
+	for (uint32_t i = 0; f->usyms && i < nr - nr_kernel; i++)
+		rt_usyms_check(f->usyms, pid, comm, frames[i]);
+}
+
+void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
+{
+	uint64_t frames[RT_FOLDED_DEPTH];
+	uint32_t nr, nr_kernel;
+
+	if (ev->kind != RT_EVENT_SAMPLE)
+		return;
+	f->samples++;
+	nr = stack_of(ev, frames, &nr_kernel);
+	insert(f, ev->comm, ev->pid, frames, nr, nr_kernel, 1);
+}
+
+void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
+			 uint64_t weight)
+{
+	const struct rt_stack *s = &ev->stack;
+	uint64_t frames[RT_FOLDED_DEPTH];
+	uint32_t n = 0, nk = 0;
+
+	f->samples++;
+	if (s->nr_kernel || s->nr_user)
+		f->stacks_seen++;
+	if (!weight)
+		return;
+	/* No trailer: the weight still counts, on the thread's name alone. */
+	/* The trailer is innermost first: reverse each part, user below kernel. */
+	for (uint32_t i = s->nr_user; i-- > 0 && n < RT_FOLDED_DEPTH;)
+		frames[n++] = rt_stack_frame(s->user, i);
+	for (uint32_t i = s->nr_kernel; i-- > 0 && n < RT_FOLDED_DEPTH; nk++)
+		frames[n++] = rt_stack_frame(s->kernel, i);
+	insert(f, ev->comm, ev->pid, frames, n, nk, weight);
 }
 
 /* A growable string, for the end-of-run lines. */
@@ -152,14 +193,22 @@ static void put(struct line *l, const char *s, size_t n)
 }
 
 static void put_frame(struct line *l, uint64_t ip, bool kernel,
-		      const struct rt_ksyms *ksyms)
+		      const struct rt_ksyms *ksyms, struct rt_usyms *usyms,
+		      const struct rt_folded_stack *st)
 {
-	const char *name = kernel && ksyms ? rt_ksyms_find(ksyms, ip) : NULL;
-	char buf[32], *end;
+	char buf[256], *end;
+	const char *name = kernel && ksyms ? rt_ksyms_find(ksyms, ip) :
+			   !kernel && usyms ? rt_usyms_name(usyms, st->pid,
+							    st->comm, ip, buf,
+							    sizeof(buf)) : NULL;
 
 	put(l, ";", 1);
 	if (name) {
-		put(l, name, strlen(name));
+		size_t n = strlen(name);
+
+		/* ';' and ' ' are the format's separators (C++ names have both). */
+		for (size_t i = 0; i < n; i++)
+			put(l, name[i] == ';' || name[i] == ' ' ? "_" : name + i, 1);
 	} else {
 		end = rt_fmt_hex(buf, ip);
 		put(l, buf, (size_t)(end - buf));
@@ -182,7 +231,8 @@ static char *render(const struct rt_folded *f, const struct rt_folded_stack *st,
 	put(&l, comm[0] ? comm : "-", comm[0] ? strlen(comm) : 1);
 	for (uint32_t i = 0; i < st->nr; i++)
 		put_frame(&l, f->frames[st->first + i],
-			  i >= (uint32_t)(st->nr - st->nr_kernel), ksyms);
+			  i >= (uint32_t)(st->nr - st->nr_kernel), ksyms,
+			  f->usyms, st);
 	end = rt_fmt_u64(num + 1, st->count);
 	num[0] = ' ';
 	*end++ = '\n';
@@ -197,23 +247,33 @@ static int by_text(const void *a, const void *b)
 	return strcmp(x ? x : "", y ? y : "");
 }
 
+static void append_line(void *arg, const char *line, size_t len)
+{
+	rt_outbuf_append(arg, line, len);
+}
+
 void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
 		     struct rt_outbuf *ob)
+{
+	rt_folded_foreach(f, ksyms, append_line, ob);
+}
+
+void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
+		       void (*fn)(void *arg, const char *line, size_t len),
+		       void *arg)
 {
 	char **lines = calloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*lines));
 	uint32_t n = 0;
 
-	if (!lines) {
-		ob->error = ob->error ? ob->error : ENOMEM;
+	if (!lines)
 		return;
-	}
 	for (uint32_t i = 0; i < RT_FOLDED_MAX_STACKS && n < f->nr_stacks; i++)
 		if (f->stacks[i].count)
 			lines[n++] = render(f, &f->stacks[i], ksyms);
 	qsort(lines, n, sizeof(*lines), by_text);
 	for (uint32_t i = 0; i < n; i++) {
 		if (lines[i])
-			rt_outbuf_append(ob, lines[i], strlen(lines[i]));
+			fn(arg, lines[i], strlen(lines[i]));
 		free(lines[i]);
 	}
 	free(lines);

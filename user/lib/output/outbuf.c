@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Output buffer drained in large write(2) calls (see outbuf.h). */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/uio.h>
 
@@ -143,4 +145,20 @@ int rt_outbuf_writev(struct rt_outbuf *ob, struct iovec *iov, int n)
 		}
 	}
 	return -ob->error;
+}
+
+void rt_outbuf_printf(struct rt_outbuf *ob, const char *fmt, ...)
+{
+	char *p = rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD);
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(p, RT_OUTBUF_MAX_RECORD, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((unsigned int)n >= RT_OUTBUF_MAX_RECORD)
+		n = RT_OUTBUF_MAX_RECORD - 1;
+	rt_outbuf_commit(ob, p + n);
 }

@@ -2,9 +2,10 @@
 /*
  * JSON output: one object per line, keys in a fixed order.
  *
- * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns
+ * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns [path]
+ *           [kstack] [ustack]
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
- *           kernel hashed
+ *           kernel hashed [kstack] [ustack]
  * lost:     type ts_ns cpu count [source]
  * sample:   type ts_ns cpu pid tid comm event ip [callchain]
  * counters: type ts_ns cpu [pid] interval_ns values [running_pct]
@@ -18,6 +19,7 @@
  */
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/perf_counters.h"
 
 static char *common(char *p, const char *type, size_t type_len,
@@ -79,7 +81,37 @@ static char *vfs_read(char *p, const struct rt_event *ev)
 	p = RT_FMT_LIT(p, ",\"ret\":");
 	p = rt_fmt_i64(p, r->ret);
 	p = RT_FMT_LIT(p, ",\"lat_ns\":");
-	return rt_fmt_u64(p, r->lat_ns);
+	p = rt_fmt_u64(p, r->lat_ns);
+	if (!r->path)
+		return p;
+	p = RT_FMT_LIT(p, ",\"path\":\"");
+	p = rt_json_escape(p, r->path, RT_PATH_MAX);
+	*p++ = '"';
+	return p;
+}
+
+/* ,"kstack":["0x.."],"ustack":[..]: innermost first; absent when empty. */
+static char *frames(char *p, const char *key, size_t key_len,
+		    const unsigned char *f, uint32_t nr)
+{
+	if (!nr)
+		return p;
+	p = rt_fmt_lit(p, key, key_len);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (i)
+			*p++ = ',';
+		*p++ = '"';
+		p = rt_fmt_hex(p, rt_stack_frame(f, i));
+		*p++ = '"';
+	}
+	*p++ = ']';
+	return p;
+}
+
+static char *stack(char *p, const struct rt_stack *st)
+{
+	p = frames(p, ",\"kstack\":[", 11, st->kernel, st->nr_kernel);
+	return frames(p, ",\"ustack\":[", 11, st->user, st->nr_user);
 }
 
 static char *lock(char *p, const struct rt_event *ev)
@@ -209,9 +241,11 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 	switch (ev->kind) {
 	case RT_EVENT_VFS_READ:
 		p = vfs_read(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		p = stack(p, &ev->stack);
 		break;
 	case RT_EVENT_LOCK:
 		p = lock(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		p = stack(p, &ev->stack);
 		break;
 	case RT_EVENT_LOST:
 		p = lost(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);

@@ -16,6 +16,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/perf_counters.h"
 
 #define COMM_WIDTH	16
@@ -56,6 +57,28 @@ static char *prefix(char *p, const struct rt_event *ev, bool has_task)
 	*p++ = '.';
 	p = rt_fmt_u64_zero(p, ev->ts_ns % 1000000000u, 9);
 	return RT_FMT_LIT(p, ": ");
+}
+
+/* " kstack=0x..,0x.. ustack=0x..": innermost first, as the trailer has them. */
+static char *stack_fields(char *p, const struct rt_stack *st)
+{
+	if (st->nr_kernel) {
+		p = RT_FMT_LIT(p, " kstack=");
+		for (uint32_t i = 0; i < st->nr_kernel; i++) {
+			if (i)
+				*p++ = ',';
+			p = rt_fmt_hex(p, rt_stack_frame(st->kernel, i));
+		}
+	}
+	if (st->nr_user) {
+		p = RT_FMT_LIT(p, " ustack=");
+		for (uint32_t i = 0; i < st->nr_user; i++) {
+			if (i)
+				*p++ = ',';
+			p = rt_fmt_hex(p, rt_stack_frame(st->user, i));
+		}
+	}
+	return p;
 }
 
 static char *vfs_read_fields(char *p, const struct rt_vfs_read_event *r)
@@ -184,9 +207,17 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	switch (ev->kind) {
 	case RT_EVENT_VFS_READ:
 		p = vfs_read_fields(p, &ev->u.vfs_read);
+		p = stack_fields(p, &ev->stack);
+		/* Last: the rest of the line is the name, spaces and all. */
+		if (ev->u.vfs_read.path) {
+			p = RT_FMT_LIT(p, " file=");
+			p = rt_text_escape(p, ev->u.vfs_read.path, RT_PATH_MAX,
+					   NULL);
+		}
 		break;
 	case RT_EVENT_LOCK:
 		p = lock_fields(p, &ev->u.lock);
+		p = stack_fields(p, &ev->stack);
 		break;
 	case RT_EVENT_SAMPLE:
 		p = sample_fields(p, &ev->u.sample);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <linux/ringtrace.h>
 
@@ -254,6 +255,44 @@ static int make_sources(struct rt_raw_file *f, const struct chain *chains)
 	return 0;
 }
 
+/* All of standard input, in memory: a pipe cannot be mapped. */
+static int read_stdin(struct rt_raw_file *f)
+{
+	size_t cap = 1 << 20, len = 0;
+	unsigned char *buf = malloc(cap), *more;
+	ssize_t n;
+
+	if (!buf)
+		return raw_error(f, ENOMEM, "out of memory");
+	for (;;) {
+		if (cap - len < 65536) {
+			more = realloc(buf, cap * 2);
+			if (!more) {
+				free(buf);
+				return raw_error(f, ENOMEM, "standard input does "
+						 "not fit in memory");
+			}
+			buf = more;
+			cap *= 2;
+		}
+		n = rt_sys.read(STDIN_FILENO, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			return raw_error(f, errno, "reading standard input: %s",
+					 strerror(errno));
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	f->map = buf;
+	f->len = len;
+	f->in_memory = true;
+	return 0;
+}
+
 int rt_raw_open(struct rt_raw_file *f, const char *path)
 {
 	struct chain *chains = NULL;
@@ -261,10 +300,17 @@ int rt_raw_open(struct rt_raw_file *f, const char *path)
 	int ret;
 
 	memset(f, 0, sizeof(*f));
-	f->path = strdup(path);
-	if (!f->path) {
-		f->fd = -1;
+	f->fd = -1;
+	/* Corrupt-record errors name the file (rt_raw_describe_error). */
+	f->path = strdup(strcmp(path, "-") ? path : "standard input");
+	if (!f->path)
 		return raw_error(f, ENOMEM, "out of memory");
+	if (!strcmp(path, "-")) {
+		ret = read_stdin(f);
+		if (ret)
+			return ret;
+		path = f->path;
+		goto mapped;
 	}
 	f->fd = rt_sys.open(path, O_RDONLY, 0);
 	if (f->fd < 0)
@@ -283,6 +329,7 @@ int rt_raw_open(struct rt_raw_file *f, const char *path)
 					 strerror(errno));
 		f->map = map;
 	}
+mapped:
 	ret = check_header(f, path);
 	if (ret)
 		return ret;
@@ -301,7 +348,9 @@ int rt_raw_open(struct rt_raw_file *f, const char *path)
 
 void rt_raw_close(struct rt_raw_file *f)
 {
-	if (f->map)
+	if (f->map && f->in_memory)
+		free((void *)f->map);
+	else if (f->map)
 		rt_sys.munmap((void *)f->map, f->len);
 	if (f->fd >= 0)
 		rt_sys.close(f->fd);

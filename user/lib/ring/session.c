@@ -186,6 +186,18 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	cfg.flush_ms = o->flush_ms;
 	cfg.lock_min_wait_ns = o->lock_min_wait_ns;
 	cfg.lock_min_hold_ns = o->lock_min_hold_ns;
+	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
+		cfg.flags |= RINGTRACE_CFG_PATHS;
+	if (o->stack_events) {
+		if (!(s->info.features & RINGTRACE_FEAT_STACK_KERNEL))
+			return set_error(s, EOPNOTSUPP, "the loaded module cannot "
+					 "capture stacks (it predates ABI 2's "
+					 "stack trailers): update the module");
+		cfg.stack_events = o->stack_events & events;
+		cfg.stack_kernel_depth = o->stack_kernel_depth;
+		if (s->info.features & RINGTRACE_FEAT_STACK_USER)
+			cfg.stack_user_depth = o->stack_user_depth;
+	}
 
 	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, &cfg) == 0)
 		return 0;

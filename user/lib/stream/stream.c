@@ -25,6 +25,7 @@ struct emit_ctx {
 	struct rt_outbuf	*out;
 	void			(*sink)(void *arg, const struct rt_event *ev);
 	void			*sink_arg;
+	struct rt_paths		*paths;
 };
 
 /*
@@ -91,6 +92,19 @@ static int emit_event(void *arg, struct rt_source *src,
 	} else {
 		if (ev.kind == RT_EVENT_LOST)
 			src->counts.lost += ev.u.lost.count;
+		if (ev.kind == RT_EVENT_PATH) {
+			/* Names the records that follow; nothing to print. */
+			if (ctx->paths)
+				rt_paths_set(ctx->paths, ev.u.path.dev_major,
+					     ev.u.path.dev_minor, ev.u.path.ino,
+					     ev.u.path.path, ev.u.path.len);
+			return 0;
+		}
+		if (ev.kind == RT_EVENT_VFS_READ && ctx->paths)
+			ev.u.vfs_read.path = rt_paths_get(ctx->paths,
+							  ev.u.vfs_read.dev_major,
+							  ev.u.vfs_read.dev_minor,
+							  ev.u.vfs_read.ino);
 		if (ctx->sink)
 			ctx->sink(ctx->sink_arg, &ev);
 		else
@@ -273,10 +287,10 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 {
 	struct emit_ctx ctx = { rt_printer(st->format), st->out, st->sink,
-				st->sink_arg };
+				st->sink_arg, st->paths };
 	struct rt_merge m;
 	struct rt_merge_result res;
-	uint64_t now, deadline = 0, moved, next_tick;
+	uint64_t now, deadline = 0, moved, next_tick, next_interval = 0;
 	int status = RT_STREAM_OK, timeout;
 
 	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns) ||
@@ -289,6 +303,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	st->start_ns = rt_sys.now_ns();
 	if (st->duration_ns)
 		deadline = add_sat(st->start_ns, st->duration_ns);
+	if (st->interval_ns && st->on_interval)
+		next_interval = add_sat(st->start_ns, st->interval_ns);
 
 	for (;;) {
 		now = rt_sys.now_ns();
@@ -303,6 +319,15 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		else
 			status = merge_round(st, &m, &ctx, now, false, &res,
 					     "ring of");
+		if (status == RT_STREAM_OK && next_interval && now >= next_interval) {
+			/*
+			 * Records are held for the window: what is emitted
+			 * covers up to now - window, close enough for a view.
+			 */
+			st->on_interval(st->interval_arg, now);
+			while (next_interval <= now)
+				next_interval += st->interval_ns;
+		}
 		if (status == RT_STREAM_OK && rt_outbuf_flush(st->out))
 			status = RT_STREAM_ERR_OUTPUT;
 		if (status != RT_STREAM_OK)
@@ -316,6 +341,9 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 			timeout = ms_until(deadline, now);
 		if (next_tick && (timeout < 0 || timeout > ms_until(next_tick, now)))
 			timeout = ms_until(next_tick, now);
+		if (next_interval &&
+		    (timeout < 0 || timeout > ms_until(next_interval, now)))
+			timeout = ms_until(next_interval, now);
 		status = wait_for_data(st, s, timeout);
 		if (status != RT_STREAM_OK)
 			break;
@@ -327,7 +355,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 
 int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 {
-	struct emit_ctx ctx = { rt_printer(st->format), st->out };
+	struct emit_ctx ctx = { rt_printer(st->format), st->out, st->sink,
+				st->sink_arg, st->paths };
 	struct rt_merge m;
 	struct rt_merge_result res;
 	int status;

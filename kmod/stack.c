@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stacks of probed calls, captured in the probe into a per-CPU buffer (one
+ * per context level: task, softirq, hardirq, NMI, so that a lock record
+ * written from an interrupt cannot overwrite the stack a vfs_read return
+ * is copying), then copied into the record's trailer once its size is
+ * known.
+ *
+ * Kernel stacks: stack_trace_save(), the exported unwinder entry (the
+ * _regs and _user variants are not exported to modules). It starts in our
+ * own handler, so the frames up to the probed call's are cut: up to the
+ * return address the caller gives (vfs_read's, which the return probe
+ * knows), or else those inside this module.
+ *
+ * User stacks: a frame-pointer walk from the registers the task entered
+ * the kernel with, reading each frame with copy_from_user_nofault(), which
+ * never sleeps nor faults pages in: what is not resident ends the walk
+ * (RINGTRACE_STACK_USER_FAULT). perf --call-graph fp does the same walk
+ * (its own code is not exported either). Code built without frame
+ * pointers gives a short or wrong chain, as with perf; x86-64 only.
+ */
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/stacktrace.h>
+#include <linux/uaccess.h>
+#include <linux/ringtrace.h>
+
+#include "percpu_buf.h"
+#include "stack.h"
+
+/* Frames of our handler and the probe machinery under the probed call. */
+#define RT_STACK_SLACK		24
+#define RT_STACK_LEVELS		4	/* interrupt_context_level() values */
+
+struct rt_stack_buf {
+	unsigned long	kernel[RINGTRACE_STACK_MAX_DEPTH + RT_STACK_SLACK];
+	unsigned long	user[RINGTRACE_STACK_MAX_DEPTH];
+	bool		busy;
+};
+
+static struct rt_percpu_buf rt_stack_bufs =
+	RT_PERCPU_BUF_INIT(rt_stack_bufs,
+			   RT_STACK_LEVELS * sizeof(struct rt_stack_buf),
+			   __alignof__(struct rt_stack_buf));
+
+int rt_stack_buffers_get(void)
+{
+	return rt_percpu_buf_get(&rt_stack_bufs);
+}
+
+void rt_stack_buffers_put(void)
+{
+	rt_percpu_buf_put(&rt_stack_bufs);
+}
+
+/* This CPU's buffer for @level (preemption disabled). */
+static struct rt_stack_buf *rt_stack_buf(unsigned int level)
+{
+	struct rt_stack_buf __percpu *bufs = rt_stack_bufs.ptr;
+
+	return this_cpu_ptr(bufs) + level;
+}
+
+u64 rt_stack_features(void)
+{
+	return RINGTRACE_FEAT_STACK_KERNEL |
+	       (IS_ENABLED(CONFIG_X86_64) ? RINGTRACE_FEAT_STACK_USER : 0);
+}
+
+static u16 rt_stack_kernel(struct rt_stack_buf *b, unsigned int depth,
+			   unsigned long anchor, u32 *flags,
+			   const unsigned long **start)
+{
+	unsigned int n, i = 0;
+
+	n = stack_trace_save(b->kernel, depth + RT_STACK_SLACK, 0);
+	if (anchor) {
+		while (i < n && b->kernel[i] != anchor)
+			i++;
+		if (i == n)	/* not found: keep what is not ours */
+			i = 0;
+	}
+	if (!i)
+		while (i < n && within_module(b->kernel[i], THIS_MODULE))
+			i++;
+	/* A full buffer may have had more frames beyond it. */
+	if (n - i > depth || n == depth + RT_STACK_SLACK)
+		*flags |= RINGTRACE_STACK_KERNEL_TRUNCATED;
+	*start = b->kernel + i;
+	return min(n - i, depth);
+}
+
+#ifdef CONFIG_X86_64
+/* The frame a frame pointer points at: the caller's, and where we return. */
+struct rt_user_frame {
+	unsigned long	next;
+	unsigned long	ret;
+};
+
+static u16 rt_stack_user(unsigned long *ips, unsigned int depth, u32 *flags)
+{
+	struct task_struct *task = current;
+	unsigned long fp, prev = 0;
+	struct rt_user_frame frame;
+	struct pt_regs *regs;
+	unsigned int n = 0;
+
+	/*
+	 * Only a task that entered from user mode has user registers that
+	 * say where the probed call came from; not an interrupt of it.
+	 */
+	if (!in_task() || !task->mm ||
+	    (task->flags & (PF_KTHREAD | PF_IO_WORKER)))
+		goto none;
+	regs = task_pt_regs(task);
+	if (!user_mode(regs) || !user_64bit_mode(regs))
+		goto none;
+
+	ips[n++] = regs->ip;
+	fp = regs->bp;
+	/* Bounded by depth; user memory only decides where the chain ends. */
+	while (n < depth) {
+		if (!fp || fp & (sizeof(long) - 1) || fp <= prev)
+			return n;	/* end of the chain */
+		if (copy_from_user_nofault(&frame, (void __user *)fp,
+					   sizeof(frame))) {
+			*flags |= RINGTRACE_STACK_USER_FAULT;
+			return n;
+		}
+		if (!frame.ret)
+			return n;
+		ips[n++] = frame.ret;
+		prev = fp;
+		fp = frame.next;
+	}
+	if (fp > prev && !(fp & (sizeof(long) - 1)))
+		*flags |= RINGTRACE_STACK_USER_TRUNCATED;
+	return n;
+none:
+	*flags |= RINGTRACE_STACK_USER_NONE;
+	return 0;
+}
+#else
+static u16 rt_stack_user(unsigned long *ips, unsigned int depth, u32 *flags)
+{
+	*flags |= RINGTRACE_STACK_USER_NONE;
+	return 0;
+}
+#endif
+
+bool rt_stack_get(struct rt_stack *st, unsigned int kdepth,
+		  unsigned int udepth, unsigned long anchor)
+{
+	unsigned int level = interrupt_context_level();
+	struct rt_stack_buf *b;
+
+	b = rt_stack_buf(level);
+	if (b->busy)
+		return false;
+	/* Only this CPU, at this level, uses b: no atomics needed. */
+	b->busy = true;
+	barrier();
+
+	st->level = level;
+	st->flags = 0;
+	st->nr_kernel = 0;
+	st->nr_user = 0;
+	st->kernel = b->kernel;
+	st->user = b->user;
+	if (kdepth)
+		st->nr_kernel = rt_stack_kernel(b, kdepth, anchor, &st->flags,
+						&st->kernel);
+	if (udepth)
+		st->nr_user = rt_stack_user(b->user, udepth, &st->flags);
+	return true;
+}
+
+void rt_stack_put(const struct rt_stack *st)
+{
+	struct rt_stack_buf *b;
+
+	b = rt_stack_buf(st->level);
+	/* Our copy out of the buffer is done before another use of it. */
+	barrier();
+	b->busy = false;
+}
+
+void rt_stack_write(void *dst, const struct rt_stack *st)
+{
+	struct ringtrace_stack_trailer *t;
+	u64 *ip = dst;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(*t) != sizeof(u64));
+	for (i = 0; i < st->nr_kernel; i++)
+		*ip++ = st->kernel[i];
+	for (i = 0; i < st->nr_user; i++)
+		*ip++ = st->user[i];
+	t = (struct ringtrace_stack_trailer *)ip;
+	t->nr_kernel = st->nr_kernel;
+	t->nr_user = st->nr_user;
+	t->flags = st->flags;
+}

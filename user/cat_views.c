@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* ringtrace-cat's views and the files it creates (see cat_views.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cat_views.h"
+#include "ringtrace/filter.h"
+#include "ringtrace/sys.h"
+
+bool cat_views_wanted(const struct options *o)
+{
+	return o->hist || o->summary || o->folded || o->flamegraph ||
+	       o->perfetto || rt_filter_active(&o->filter);
+}
+
+static bool same_file(const struct stat *a, const char *path)
+{
+	struct stat b;
+
+	return path && strcmp(path, "-") && !stat(path, &b) &&
+	       a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+int cat_create_file(const char *path, const char *input)
+{
+	char old[4096];
+	struct stat st;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return STDOUT_FILENO;
+	if (!stat(path, &st)) {
+		if (same_file(&st, input)) {
+			fprintf(stderr, PROG ": %s is the input: refusing to "
+				"overwrite it\n", path);
+			return -1;
+		}
+		/* Keep a recording: FILE becomes FILE.old, as perf does. */
+		if (S_ISREG(st.st_mode) && st.st_size > 0) {
+			snprintf(old, sizeof(old), "%s.old", path);
+			if (rename(path, old)) {
+				fprintf(stderr, PROG ": cannot keep %s as %s: %s\n",
+					path, old, strerror(errno));
+				return -1;
+			}
+		}
+	}
+	fd = rt_sys.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		fprintf(stderr, PROG ": cannot create %s: %s\n", path,
+			strerror(errno));
+	return fd;
+}
+
+int cat_views_init(struct cat_views *v, const struct options *o,
+		   enum rt_format format, struct rt_outbuf *out,
+		   struct rt_paths *paths)
+{
+	bool table_flame = o->flamegraph && o->flame_weight != FLAME_SAMPLES;
+
+	memset(v, 0, sizeof(*v));
+	v->o = o;
+	v->out = out;
+	v->paths = paths;
+	if (rt_filter_active(&o->filter))
+		v->filter = (struct rt_filter *)&o->filter;
+	/* Views replace the per-record stream. */
+	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
+	    !o->perfetto)
+		v->print = rt_printer(format);
+	if (o->hist || o->summary || table_flame) {
+		v->lat.hist = o->hist;
+		v->lat.by = o->hist_by;
+		v->lat.summary = o->summary || table_flame;
+		v->lat.top = o->verbose ? 0 : 25;	/* a screenful */
+		v->lat.paths = paths;
+		if (rt_latency_view_init(&v->lat))
+			goto nomem;
+		v->lat_on = true;
+	}
+	/* Samples, or stack trailers weighted by latency or bytes. */
+	if (o->folded || o->flamegraph) {
+		if (rt_folded_init(&v->folded))
+			goto nomem;
+		v->folded_on = true;
+		/*
+		 * Live only: the maps of a replayed recording's processes are
+		 * not in the file, and this machine's pids are other processes.
+		 */
+		if (o->symbols && !o->input && !rt_usyms_init(&v->usyms))
+			v->folded.usyms = &v->usyms;
+	}
+	if (o->perfetto) {
+		int fd = cat_create_file(o->perfetto, o->input);
+
+		if (fd < 0)
+			return -1;
+		if (rt_outbuf_init(&v->perfetto_out, fd, RT_OUTBUF_DEFAULT_SIZE) ||
+		    rt_perfetto_init(&v->perfetto, &v->perfetto_out))
+			goto nomem;
+		v->perfetto.paths = paths;
+		v->perfetto_on = true;
+	}
+	return 0;
+nomem:
+	fprintf(stderr, PROG ": out of memory\n");
+	return -1;
+}
+
+void cat_views_sink(void *arg, const struct rt_event *ev)
+{
+	struct cat_views *v = arg;
+
+	if (v->filter && !rt_filter_pass(v->filter, ev)) {
+		v->filtered++;
+		return;
+	}
+	if (v->print)
+		v->print(v->out, ev);
+	if (v->lat_on)
+		rt_latency_view_add(&v->lat, ev);
+	if (v->folded_on && v->o->flame_weight == FLAME_SAMPLES)
+		rt_folded_add(&v->folded, ev);
+	else if (v->folded_on && ev->kind == RT_EVENT_VFS_READ)
+		rt_folded_add_stack(&v->folded, ev,
+				    v->o->flame_weight == FLAME_BYTES ?
+				    (ev->u.vfs_read.ret > 0 ?
+				     (uint64_t)ev->u.vfs_read.ret : 0) :
+				    ev->u.vfs_read.lat_ns);
+	if (v->perfetto_on)
+		rt_perfetto_add(&v->perfetto, ev);
+}
+
+static void add_folded_line(void *arg, const char *line, size_t len)
+{
+	rt_flame_add_folded(arg, line, len);
+}
+
+/* [comm, file] weighted by time or bytes, from the pid x file table. */
+static void flame_from_table(struct cat_views *v, struct rt_flame *fl)
+{
+	const struct rt_view_table *t = &v->lat.rows;
+	char name[96];
+
+	for (uint32_t k = 0; k <= t->nr; k++) {
+		/* Every row, then [other] (entries[max]) if it was used. */
+		uint32_t i = k < t->nr ? k : t->max;
+		const struct rt_view_entry *e = &t->entries[i];
+		const char *frames[2];
+		const char *path;
+		uint64_t w;
+
+		if (k == t->nr && !t->overflow)
+			break;
+		w = v->o->flame_weight == FLAME_BYTES ? e->bytes : e->read.sum;
+		path = rt_paths_get(v->paths, e->key.dev_major,
+				    e->key.dev_minor, e->key.ino);
+		if (!path) {
+			snprintf(name, sizeof(name), "%u:%u ino %llu",
+				 e->key.dev_major, e->key.dev_minor,
+				 (unsigned long long)e->key.ino);
+			path = name;
+		}
+		frames[0] = i == t->max ? "[other]" : e->comm[0] ? e->comm : "-";
+		frames[1] = i == t->max ? "[other]" : path;
+		rt_flame_add(fl, frames, 2, w);
+	}
+}
+
+static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
+{
+	const struct options *o = v->o;
+	static const char *const units[] = {
+		[FLAME_SAMPLES] = "samples",
+		[FLAME_LATENCY] = "ns in vfs_read",
+		[FLAME_BYTES] = "bytes read",
+	};
+	struct rt_outbuf ob;
+	struct rt_flame fl;
+	char title[128];
+	int fd, ret = 0;
+
+	if (rt_flame_init(&fl))
+		return -1;
+	/* Stacks when records had them; else who read which file. */
+	if (o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen)
+		rt_folded_foreach(&v->folded, ksyms, add_folded_line, &fl);
+	else
+		flame_from_table(v, &fl);
+	fd = cat_create_file(o->flamegraph, o->input);
+	if (fd < 0 || rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
+		rt_flame_fini(&fl);
+		return -1;
+	}
+	snprintf(title, sizeof(title), "ringtrace flame graph (%s)",
+		 units[o->flame_weight]);
+	rt_flame_write_svg(&fl, &ob, title, units[o->flame_weight]);
+	if (rt_outbuf_flush(&ob)) {
+		fprintf(stderr, PROG ": writing %s: %s\n", o->flamegraph,
+			strerror(ob.error));
+		ret = -1;
+	} else if (!o->quiet) {
+		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
+			(unsigned long long)(fl.nodes ? fl.nodes[0].value : 0),
+			units[o->flame_weight], o->flamegraph, fl.nr - 1);
+	}
+	if (fd != STDOUT_FILENO)
+		rt_sys.close(fd);
+	rt_outbuf_fini(&ob);
+	rt_flame_fini(&fl);
+	return ret;
+}
+
+/*
+ * Kernel frames from /proc/kallsyms; all-zero addresses there mean
+ * kptr_restrict hides them from us, which is said rather than guessed at.
+ */
+static bool load_ksyms(struct rt_ksyms *k, const struct options *o)
+{
+	bool quiet = o->quiet;
+	const char *path = o->kallsyms;
+
+	/* A recording's addresses are its machine's and boot's, not ours. */
+	if (!path && o->input) {
+		if (!quiet)
+			fprintf(stderr, PROG ": kernel frames stay hex: give the "
+				"recording machine's symbols with --kallsyms FILE\n");
+		return false;
+	}
+	if (!path)
+		path = "/proc/kallsyms";
+	if (rt_ksyms_load(k, path)) {
+		if (!quiet)
+			fprintf(stderr, PROG ": kernel frames stay hex: cannot "
+				"read %s\n", path);
+		return false;
+	}
+	if (!k->nr && !quiet)
+		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
+			"shows no addresses (kernel.kptr_restrict; run as root "
+			"or lower it)\n");
+	return true;
+}
+
+void cat_views_interval(void *arg, uint64_t now_ns)
+{
+	struct cat_views *v = arg;
+	const struct options *o = v->o;
+	bool summary = v->lat.summary;
+
+	if (!v->lat_on || (!o->hist && !o->summary))
+		return;
+	rt_outbuf_printf(v->out, "\n=== %llu.%09llu (CLOCK_MONOTONIC): the last "
+			 "interval ===\n", (unsigned long long)(now_ns / 1000000000u),
+			 (unsigned long long)(now_ns % 1000000000u));
+	v->lat.summary = o->summary;
+	rt_latency_view_print(&v->lat, v->out);
+	v->lat.summary = summary;
+	/* A flame graph from the table covers the whole run: keep it then. */
+	if (!(o->flamegraph && o->flame_weight != FLAME_SAMPLES))
+		rt_latency_view_reset(&v->lat);
+}
+
+static int by_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* /proc/PID/fd of each process in the table, once per process. */
+static void scan_open_files(struct cat_views *v)
+{
+	const struct rt_view_table *t = &v->lat.rows;
+	uint32_t *pids = malloc((t->nr + 1) * sizeof(*pids));
+
+	if (!pids)
+		return;
+	for (uint32_t i = 0; i < t->nr; i++)
+		pids[i] = t->entries[i].key.pid;
+	qsort(pids, t->nr, sizeof(*pids), by_u32);
+	for (uint32_t i = 0; i < t->nr; i++)
+		if (!i || pids[i] != pids[i - 1])
+			rt_paths_scan_pid(v->paths, (int)pids[i]);
+	free(pids);
+}
+
+int cat_views_finish(struct cat_views *v)
+{
+	const struct options *o = v->o;
+	struct rt_ksyms ksyms;
+	bool named = false;
+	int ret = 0;
+
+	/* Best effort: names of files still open in the processes seen. */
+	if (v->lat_on && !o->input)
+		scan_open_files(v);
+	if (v->folded_on)
+		named = load_ksyms(&ksyms, o);
+	/* The table may exist only for the flame graph: print what was asked. */
+	v->lat.summary = o->summary;
+	if (o->hist || o->summary)
+		rt_latency_view_print(&v->lat, v->out);
+	if (o->folded) {
+		rt_folded_write(&v->folded, named ? &ksyms : NULL, v->out);
+		if (!o->quiet)
+			fprintf(stderr, PROG ": %u stacks from %llu samples%s\n",
+				v->folded.nr_stacks,
+				(unsigned long long)v->folded.samples,
+				v->folded.dropped ? ", some dropped: the stack "
+				"table is full" : "");
+	}
+	if (o->flamegraph && write_flamegraph(v, named ? &ksyms : NULL))
+		ret = -1;
+	if (v->perfetto_on) {
+		rt_perfetto_finish(&v->perfetto);
+		v->perfetto_on = false;
+		if (rt_outbuf_flush(&v->perfetto_out)) {
+			fprintf(stderr, PROG ": writing %s: %s\n", o->perfetto,
+				strerror(v->perfetto_out.error));
+			ret = -1;
+		} else if (!o->quiet) {
+			fprintf(stderr, PROG ": %llu trace events in %s\n",
+				(unsigned long long)v->perfetto.events,
+				o->perfetto);
+		}
+	}
+	if (!o->quiet && v->filtered)
+		fprintf(stderr, PROG ": %llu events filtered out\n",
+			(unsigned long long)v->filtered);
+	if (named)
+		rt_ksyms_free(&ksyms);
+	rt_outbuf_flush(v->out);
+	return ret;
+}
+
+void cat_views_fini(struct cat_views *v)
+{
+	if (v->perfetto_on)
+		rt_perfetto_finish(&v->perfetto);
+	if (v->perfetto_out.buf) {
+		if (v->perfetto_out.fd >= 0 && v->perfetto_out.fd != STDOUT_FILENO)
+			rt_sys.close(v->perfetto_out.fd);
+		rt_outbuf_fini(&v->perfetto_out);
+	}
+	if (v->lat_on)
+		rt_latency_view_fini(&v->lat);
+	if (v->folded_on)
+		rt_folded_fini(&v->folded);
+	rt_usyms_fini(&v->usyms);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * ringtrace-cat's views: what the stream feeds besides (or instead of) the
+ * per-record printer. One sink receives every decoded event, applies the
+ * userspace filters, then hands it to each view asked for. Files this
+ * tool creates are created here, never destroying an old recording.
+ */
+#ifndef RINGTRACE_CAT_VIEWS_H
+#define RINGTRACE_CAT_VIEWS_H
+
+#include <stdbool.h>
+
+#include "cat_options.h"
+#include "ringtrace/flamegraph.h"
+#include "ringtrace/folded.h"
+#include "ringtrace/latency_view.h"
+#include "ringtrace/output.h"
+#include "ringtrace/paths.h"
+#include "ringtrace/perfetto.h"
+#include "ringtrace/usyms.h"
+
+struct cat_views {
+	const struct options	*o;
+	rt_print_fn		print;		/* NULL: no per-record stream */
+	struct rt_outbuf	*out;		/* the main output */
+	struct rt_filter	*filter;	/* NULL: none */
+	struct rt_paths		*paths;		/* the stream's; names dev:ino */
+	struct rt_latency_view	lat;
+	bool			lat_on;
+	struct rt_folded	folded;
+	bool			folded_on;
+	struct rt_usyms		usyms;
+	struct rt_perfetto	perfetto;
+	struct rt_outbuf	perfetto_out;
+	bool			perfetto_on;
+	uint64_t		filtered;	/* events the filters dropped */
+};
+
+/* Whether the stream must go through cat_views_sink(). */
+bool cat_views_wanted(const struct options *o);
+
+/*
+ * Create @path for writing ("-": standard output, returned as is). An
+ * existing non-empty regular file is kept as PATH.old first, as perf keeps
+ * perf.data.old; @input (may be NULL) is refused as an output. Returns the
+ * fd, or -1 with the reason printed.
+ */
+int cat_create_file(const char *path, const char *input);
+
+int cat_views_init(struct cat_views *v, const struct options *o,
+		   enum rt_format format, struct rt_outbuf *out,
+		   struct rt_paths *paths);
+void cat_views_sink(void *arg, const struct rt_event *ev);
+/* --interval with --hist/--summary: print them now, then start anew. */
+void cat_views_interval(void *arg, uint64_t now_ns);
+
+/* Write the end-of-run views; 0, or -1 if one could not be written. */
+int cat_views_finish(struct cat_views *v);
+void cat_views_fini(struct cat_views *v);
+
+#endif /* RINGTRACE_CAT_VIEWS_H */

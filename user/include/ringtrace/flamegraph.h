@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * An interactive flame graph as one SVG file (--flamegraph FILE.svg),
+ * written directly: no Perl, no script to fetch. Open it in a browser:
+ * hovering a frame shows its name, weight and share of the total; a click
+ * zooms to it (its ancestors stretch to the full width); "Search" asks
+ * for a regular expression and colours matching frames, with their share;
+ * "Reset zoom" undoes the zoom.
+ *
+ * Built at the end of a run from the aggregated stacks (folded.h, or the
+ * per-file table for vfs_read weights), as a tree of frames: this is the
+ * only place allocation grows with the data, and it happens once.
+ *
+ * Every frame's <g> carries data-v (its weight) and data-d (its depth):
+ * the weights of a frame's children never exceed its own, and the
+ * frames at depth 1 sum to the total (the root "all"), which the tests
+ * check.
+ */
+#ifndef RINGTRACE_FLAMEGRAPH_H
+#define RINGTRACE_FLAMEGRAPH_H
+
+#include <stdint.h>
+
+#include "ringtrace/outbuf.h"
+
+struct rt_flame_node {
+	uint32_t	name;		/* offset in names */
+	uint32_t	child;		/* first child, 0: none */
+	uint32_t	sibling;	/* next sibling, 0: none */
+	uint32_t	depth;
+	uint64_t	value;
+};
+
+struct rt_flame {
+	struct rt_flame_node	*nodes;		/* [0] is the root, "all" */
+	uint32_t		nr, cap;
+	char			*names;
+	size_t			names_len, names_cap;
+	uint32_t		max_depth;
+	int			error;		/* -ENOMEM: the graph is partial */
+};
+
+int rt_flame_init(struct rt_flame *f);
+void rt_flame_fini(struct rt_flame *f);
+
+/* Add a stack, root first, with its weight. */
+void rt_flame_add(struct rt_flame *f, const char *const *frames, uint32_t nr,
+		  uint64_t weight);
+
+/*
+ * Add a folded line "a;b;c 12" (what folded.h writes); the count is the
+ * weight. Lines that do not parse are ignored; returns 0 or -1.
+ */
+int rt_flame_add_folded(struct rt_flame *f, const char *line, size_t len);
+
+/*
+ * Write the SVG. @title heads it; @unit names the weight ("samples",
+ * "ns of vfs_read", "bytes read").
+ */
+void rt_flame_write_svg(const struct rt_flame *f, struct rt_outbuf *ob,
+			const char *title, const char *unit);
+
+#endif /* RINGTRACE_FLAMEGRAPH_H */

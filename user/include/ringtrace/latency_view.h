@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The terminal views of latencies, fed event by event like a printer and
+ * printed at the end:
+ *
+ *  --hist [--hist-by comm|pid|file]  vfs_read latency histograms, and the
+ *                                    lock wait and hold times of -e lock,
+ *                                    overall or one per key
+ *  --summary                         who reads what: one row per
+ *                                    process and file, sorted by time spent
+ *
+ * Tables are allocated once at init and bounded: past RT_VIEW_MAX_KEYS
+ * keys (RT_VIEW_MAX_ROWS summary rows) events go to one "[other]" entry
+ * and are counted in ->overflow, so totals stay right and nothing is
+ * allocated per event.
+ */
+#ifndef RINGTRACE_LATENCY_VIEW_H
+#define RINGTRACE_LATENCY_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ringtrace/hist.h"
+#include "ringtrace/outbuf.h"
+#include "ringtrace/paths.h"
+#include "ringtrace/record.h"
+
+#define RT_VIEW_MAX_KEYS	256u
+#define RT_VIEW_MAX_ROWS	16384u		/* about 4 KiB each, touched as used */
+#define RT_VIEW_SLOTS		32768u		/* hash slots, power of two */
+
+enum rt_hist_by {
+	RT_HIST_BY_NONE,
+	RT_HIST_BY_COMM,
+	RT_HIST_BY_PID,
+	RT_HIST_BY_FILE,	/* dev:ino for reads, the lock's name for locks */
+};
+
+/* What an entry stands for; compared whole, so zero what is unused. */
+struct rt_view_key {
+	uint32_t	pid;
+	uint32_t	dev_major;
+	uint32_t	dev_minor;
+	uint32_t	is_lock;
+	uint64_t	ino;
+	char		name[RINGTRACE_LOCK_NAME_LEN + 1];	/* comm or lock */
+};
+
+struct rt_view_entry {
+	struct rt_view_key	key;
+	char			comm[RINGTRACE_COMM_LEN + 1];	/* last seen */
+	uint64_t		bytes;		/* sum of positive returns */
+	uint64_t		errors;		/* negative returns */
+	struct rt_hist		read;		/* vfs_read latency */
+};
+
+/* Lock times, kept only where lock events are counted (not summary rows). */
+struct rt_view_locks {
+	struct rt_hist		wait;
+	struct rt_hist		hold;
+};
+
+struct rt_view_table {
+	struct rt_view_entry	*entries;	/* max + 1: the last is [other] */
+	struct rt_view_locks	*locks;		/* parallel to entries, or NULL */
+	uint32_t		max;
+	uint32_t		nr;
+	uint32_t		*slots;		/* RT_VIEW_SLOTS: index + 1, 0 free */
+	uint64_t		overflow;	/* events counted in [other] */
+};
+
+struct rt_latency_view {
+	bool			hist;
+	enum rt_hist_by		by;
+	bool			summary;
+	uint32_t		top;		/* summary rows printed; 0: all */
+	struct rt_view_entry	total;
+	struct rt_view_locks	total_locks;
+	struct rt_view_table	keyed;		/* --hist-by */
+	struct rt_view_table	rows;		/* --summary: pid x file */
+	const struct rt_paths	*paths;		/* names for dev:ino; may be NULL */
+};
+
+/* Set hist/by/summary first. 0 or -ENOMEM. */
+int rt_latency_view_init(struct rt_latency_view *v);
+void rt_latency_view_fini(struct rt_latency_view *v);
+
+void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev);
+
+/* The histograms (if hist) then the summary table (if summary). */
+void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob);
+
+/* Forget every event counted so far (--interval: each print starts anew). */
+void rt_latency_view_reset(struct rt_latency_view *v);
+
+/* "comm", "pid", "file" -> *by; -1 if unknown. */
+int rt_hist_by_parse(const char *s, enum rt_hist_by *by);
+
+#endif /* RINGTRACE_LATENCY_VIEW_H */

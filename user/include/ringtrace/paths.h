@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Names of files by (dev, ino): records carry dev:ino only. The table is
+ * filled from what knows a name: path records, when the module emits them,
+ * and, best effort, a look at /proc/PID/fd of the processes seen, done
+ * once at the end (a file closed by then, or a process gone, stays
+ * dev:ino). Bounded: past RT_PATHS_MAX names new ones are dropped and
+ * counted; a path longer than RT_PATH_MAX - 1 bytes keeps its end (the
+ * file's own name), after "...".
+ */
+#ifndef RINGTRACE_PATHS_H
+#define RINGTRACE_PATHS_H
+
+#include <stdint.h>
+
+#define RT_PATHS_MAX	8192u		/* names kept */
+#define RT_PATHS_SLOTS	16384u		/* hash slots, power of two */
+#define RT_PATH_MAX	512u		/* longer: "..." and the last bytes */
+
+struct rt_path_entry {
+	uint32_t	dev_major;
+	uint32_t	dev_minor;
+	uint64_t	ino;
+	char		path[RT_PATH_MAX];
+};
+
+struct rt_paths {
+	struct rt_path_entry	*entries;
+	uint32_t		nr;
+	uint32_t		*slots;		/* index + 1; 0: free */
+	uint64_t		dropped;	/* names not kept: table full */
+};
+
+int rt_paths_init(struct rt_paths *p);
+void rt_paths_fini(struct rt_paths *p);
+
+/* Remember @path for the file; the first name given wins. */
+void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
+		  uint64_t ino, const char *path, size_t len);
+
+/* The name of a file, or NULL. */
+const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,
+			 uint32_t dev_minor, uint64_t ino);
+
+/*
+ * Best effort: name every file that process @pid has open now, from
+ * /proc/@pid/fd (readlink + stat per descriptor: call it once at the end,
+ * never per record). Returns how many names were added.
+ */
+unsigned int rt_paths_scan_pid(struct rt_paths *p, int pid);
+
+#endif /* RINGTRACE_PATHS_H */

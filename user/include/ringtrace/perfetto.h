@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * --perfetto FILE: the stream as Chrome trace-event JSON, which
+ * ui.perfetto.dev and chrome://tracing open:
+ *
+ *   vfs_read      a complete slice ("ph":"X") on its thread's track, from
+ *                 entry (ts - lat) to return; args file, count, ret, pos
+ *   lock          two slices on the thread: "lock wait NAME" then
+ *                 "lock hold NAME" (kernel contention records: wait only)
+ *   counters      a counter track ("ph":"C") per CPU (in a "counters"
+ *                 process, pid 0) or on the traced process
+ *   sample        an instant event ("ph":"i") on the thread
+ *   LOST          a global instant event naming how many were lost
+ *   names         process_name / thread_name metadata the first time a
+ *                 pid / tid is seen (a process takes the name of the
+ *                 first of its threads seen)
+ *
+ * The file is a JSON array ("[" ... "]"); timestamps are CLOCK_MONOTONIC
+ * microseconds with nanosecond decimals. Events are written as they
+ * stream (no buffering beyond the output's); the tids already named are
+ * remembered in a bounded set (RT_PERFETTO_MAX_TIDS: past it, new threads
+ * stay unnamed, counted in unnamed).
+ */
+#ifndef RINGTRACE_PERFETTO_H
+#define RINGTRACE_PERFETTO_H
+
+#include <stdint.h>
+
+#include "ringtrace/outbuf.h"
+#include "ringtrace/paths.h"
+#include "ringtrace/record.h"
+
+#define RT_PERFETTO_MAX_TIDS	16384u		/* threads + processes named */
+#define RT_PERFETTO_SLOTS	32768u		/* power of two */
+
+struct rt_perfetto {
+	struct rt_outbuf	*out;
+	const struct rt_paths	*paths;		/* may be NULL */
+	uint32_t		*named;		/* tid + 1 per slot; 0: free */
+	uint32_t		nr_named;
+	uint64_t		unnamed;
+	uint64_t		events;
+	int			first;		/* nothing written yet */
+};
+
+int rt_perfetto_init(struct rt_perfetto *p, struct rt_outbuf *out);
+/* Write one event (streaming). */
+void rt_perfetto_add(struct rt_perfetto *p, const struct rt_event *ev);
+/* Close the array; frees the set. */
+void rt_perfetto_finish(struct rt_perfetto *p);
+
+#endif /* RINGTRACE_PERFETTO_H */

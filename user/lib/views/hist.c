@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Log-linear histograms and their percentiles (see hist.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "ringtrace/hist.h"
+
+void rt_hist_bucket_range(unsigned int b, uint64_t *lo, uint64_t *hi)
+{
+	unsigned int shift;
+	uint64_t sub;
+
+	if (b < RT_HIST_SUB) {
+		*lo = *hi = b;
+		return;
+	}
+	shift = (b - RT_HIST_SUB) / RT_HIST_SUB;	/* top - SUB_BITS */
+	sub = (b - RT_HIST_SUB) % RT_HIST_SUB;
+	*lo = (RT_HIST_SUB + sub) << shift;
+	*hi = *lo + ((1ull << shift) - 1);
+}
+
+uint64_t rt_hist_percentile(const struct rt_hist *h, unsigned int permille)
+{
+	uint64_t rank, seen = 0, lo, hi;
+
+	if (!h->n)
+		return 0;
+	if (permille >= 1000)
+		return h->max;
+	/* The smallest value with at least permille/1000 of them at or below. */
+	rank = (h->n * permille + 999) / 1000;
+	if (!rank)
+		rank = 1;
+	for (unsigned int b = 0; b < RT_HIST_BUCKETS; b++) {
+		seen += h->count[b];
+		if (seen < rank)
+			continue;
+		rt_hist_bucket_range(b, &lo, &hi);
+		if (hi > h->max)
+			hi = h->max;
+		return hi < h->min ? h->min : hi;
+	}
+	return h->max;
+}
+
+void rt_hist_merge(struct rt_hist *into, const struct rt_hist *from)
+{
+	if (!from->n)
+		return;
+	if (!into->n || from->min < into->min)
+		into->min = from->min;
+	if (from->max > into->max)
+		into->max = from->max;
+	into->n += from->n;
+	into->sum += from->sum;
+	for (unsigned int b = 0; b < RT_HIST_BUCKETS; b++)
+		into->count[b] += from->count[b];
+}
+
+char *rt_fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.2fus", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	return buf;
+}
+
+/* Power-of-two row of a value: 0 for 0, else 1 + floor(log2 v). */
+static unsigned int row_of(uint64_t v)
+{
+	return v ? 64u - (unsigned int)__builtin_clzll(v) : 0;
+}
+
+#define BAR_WIDTH	40
+
+void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
+		   const char *unit)
+{
+	uint64_t rows[65] = { 0 }, peak = 0, lo, hi;
+	unsigned int first = 65, last = 0;
+	char bar[BAR_WIDTH + 1], a[32], b[32], c[32], d[32], e[32];
+
+	if (!h->n) {
+		rt_outbuf_printf(ob, "  (no events)\n");
+		return;
+	}
+	for (unsigned int i = 0; i < RT_HIST_BUCKETS; i++) {
+		unsigned int r;
+
+		if (!h->count[i])
+			continue;
+		rt_hist_bucket_range(i, &lo, &hi);
+		r = row_of(lo);
+		rows[r] += h->count[i];
+		if (r < first)
+			first = r;
+		if (r > last)
+			last = r;
+	}
+	for (unsigned int r = first; r <= last; r++)
+		if (rows[r] > peak)
+			peak = rows[r];
+	rt_outbuf_printf(ob, "%28s : %-9s %s\n", unit, "count", "distribution");
+	for (unsigned int r = first; r <= last; r++) {
+		unsigned int w = (unsigned int)(rows[r] * BAR_WIDTH / peak);
+
+		lo = r ? 1ull << (r - 1) : 0;
+		hi = r ? (r == 64 ? UINT64_MAX : (1ull << r) - 1) : 0;
+		memset(bar, '*', w);
+		memset(bar + w, ' ', BAR_WIDTH - w);
+		bar[BAR_WIDTH] = '\0';
+		rt_outbuf_printf(ob, "%12llu -> %-12llu : %-9llu |%s|\n",
+				 (unsigned long long)lo, (unsigned long long)hi,
+				 (unsigned long long)rows[r], bar);
+	}
+	rt_outbuf_printf(ob, "  count %llu, average %s, p50 %s, p90 %s, "
+			 "p99 %s, max %s\n", (unsigned long long)h->n,
+			 rt_fmt_duration(a, sizeof(a), h->sum / h->n),
+			 rt_fmt_duration(b, sizeof(b), rt_hist_percentile(h, 500)),
+			 rt_fmt_duration(c, sizeof(c), rt_hist_percentile(h, 900)),
+			 rt_fmt_duration(d, sizeof(d), rt_hist_percentile(h, 990)),
+			 rt_fmt_duration(e, sizeof(e), h->max));
+}

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* --hist, --hist-by and --summary (see latency_view.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ringtrace/escape.h"
+#include "ringtrace/latency_view.h"
+
+int rt_hist_by_parse(const char *s, enum rt_hist_by *by)
+{
+	if (!strcmp(s, "comm"))
+		*by = RT_HIST_BY_COMM;
+	else if (!strcmp(s, "pid"))
+		*by = RT_HIST_BY_PID;
+	else if (!strcmp(s, "file"))
+		*by = RT_HIST_BY_FILE;
+	else
+		return -1;
+	return 0;
+}
+
+static int table_init(struct rt_view_table *t, uint32_t max, bool locks)
+{
+	t->max = max;
+	t->entries = calloc(max + 1, sizeof(*t->entries));
+	t->slots = calloc(RT_VIEW_SLOTS, sizeof(*t->slots));
+	if (locks)
+		t->locks = calloc(max + 1, sizeof(*t->locks));
+	return t->entries && t->slots && (!locks || t->locks) ? 0 : -ENOMEM;
+}
+
+static void table_fini(struct rt_view_table *t)
+{
+	free(t->locks);
+	free(t->entries);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+int rt_latency_view_init(struct rt_latency_view *v)
+{
+	int ret = 0;
+
+	memset(&v->total, 0, sizeof(v->total));
+	memset(&v->total_locks, 0, sizeof(v->total_locks));
+	memset(&v->keyed, 0, sizeof(v->keyed));
+	memset(&v->rows, 0, sizeof(v->rows));
+	if (v->hist && v->by != RT_HIST_BY_NONE)
+		ret = table_init(&v->keyed, RT_VIEW_MAX_KEYS, true);
+	if (!ret && v->summary)
+		ret = table_init(&v->rows, RT_VIEW_MAX_ROWS, false);
+	if (ret)
+		rt_latency_view_fini(v);
+	return ret;
+}
+
+void rt_latency_view_fini(struct rt_latency_view *v)
+{
+	table_fini(&v->keyed);
+	table_fini(&v->rows);
+}
+
+static void table_reset(struct rt_view_table *t)
+{
+	if (!t->entries)
+		return;
+	/* Only what was used: entries up to nr, and [other]. */
+	memset(t->entries, 0, t->nr * sizeof(*t->entries));
+	memset(&t->entries[t->max], 0, sizeof(t->entries[t->max]));
+	if (t->locks) {
+		memset(t->locks, 0, t->nr * sizeof(*t->locks));
+		memset(&t->locks[t->max], 0, sizeof(t->locks[t->max]));
+	}
+	memset(t->slots, 0, RT_VIEW_SLOTS * sizeof(*t->slots));
+	t->nr = 0;
+	t->overflow = 0;
+}
+
+void rt_latency_view_reset(struct rt_latency_view *v)
+{
+	memset(&v->total, 0, sizeof(v->total));
+	memset(&v->total_locks, 0, sizeof(v->total_locks));
+	table_reset(&v->keyed);
+	table_reset(&v->rows);
+}
+
+static uint64_t key_hash(const struct rt_view_key *k)
+{
+	const unsigned char *b = (const void *)k;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < sizeof(*k); i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The entry for @k: found, new, or [other] once the table is full. */
+static struct rt_view_entry *lookup(struct rt_view_table *t,
+				    const struct rt_view_key *k)
+{
+	uint32_t s = (uint32_t)key_hash(k) & (RT_VIEW_SLOTS - 1);
+	struct rt_view_entry *e;
+
+	for (;; s = (s + 1) & (RT_VIEW_SLOTS - 1)) {
+		if (!t->slots[s])
+			break;
+		e = &t->entries[t->slots[s] - 1];
+		if (!memcmp(&e->key, k, sizeof(*k)))
+			return e;
+	}
+	/* max <= RT_VIEW_SLOTS / 2: a free slot always ends the probe. */
+	if (t->nr >= t->max) {
+		t->overflow++;
+		return &t->entries[t->max];
+	}
+	e = &t->entries[t->nr];
+	memcpy(&e->key, k, sizeof(*k));	/* padding included: compared with memcmp */
+	t->slots[s] = ++t->nr;
+	return e;
+}
+
+static void key_of(const struct rt_event *ev, enum rt_hist_by by,
+		   struct rt_view_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	switch (by) {
+	case RT_HIST_BY_NONE:
+		break;
+	case RT_HIST_BY_COMM:
+		memcpy(k->name, ev->comm, sizeof(ev->comm));
+		break;
+	case RT_HIST_BY_PID:
+		k->pid = ev->pid;
+		break;
+	case RT_HIST_BY_FILE:
+		if (ev->kind == RT_EVENT_LOCK) {
+			k->is_lock = 1;
+			memcpy(k->name, ev->u.lock.name, sizeof(k->name));
+		} else {
+			k->dev_major = ev->u.vfs_read.dev_major;
+			k->dev_minor = ev->u.vfs_read.dev_minor;
+			k->ino = ev->u.vfs_read.ino;
+		}
+		break;
+	}
+}
+
+static void account(struct rt_view_entry *e, struct rt_view_locks *l,
+		    const struct rt_event *ev)
+{
+	memcpy(e->comm, ev->comm, sizeof(e->comm));
+	if (ev->kind == RT_EVENT_VFS_READ) {
+		const struct rt_vfs_read_event *r = &ev->u.vfs_read;
+
+		rt_hist_add(&e->read, r->lat_ns);
+		if (r->ret > 0)
+			e->bytes += (uint64_t)r->ret;
+		else if (r->ret < 0)
+			e->errors++;
+	} else if (l) {
+		rt_hist_add(&l->wait, ev->u.lock.wait_ns);
+		/* Kernel contention records know no hold time. */
+		if (!(ev->u.lock.flags & RINGTRACE_LOCK_KERNEL))
+			rt_hist_add(&l->hold, ev->u.lock.hold_ns);
+	}
+}
+
+void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
+{
+	struct rt_view_key k;
+
+	if (ev->kind != RT_EVENT_VFS_READ && ev->kind != RT_EVENT_LOCK)
+		return;
+	account(&v->total, &v->total_locks, ev);
+	if (v->keyed.entries) {
+		struct rt_view_entry *e;
+
+		key_of(ev, v->by, &k);
+		e = lookup(&v->keyed, &k);
+		account(e, &v->keyed.locks[e - v->keyed.entries], ev);
+	}
+	if (v->rows.entries && ev->kind == RT_EVENT_VFS_READ) {
+		key_of(ev, RT_HIST_BY_FILE, &k);
+		k.pid = ev->pid;
+		account(lookup(&v->rows, &k), NULL, ev);
+	}
+}
+
+/* "8:1 ino 1234" or its path; @e->key is a file's. */
+static const char *file_name(const struct rt_latency_view *v,
+			     const struct rt_view_key *k, char *buf, size_t len)
+{
+	const char *p = rt_paths_get(v->paths, k->dev_major, k->dev_minor,
+				     k->ino);
+
+	if (p)
+		return p;
+	snprintf(buf, len, "%u:%u ino %llu", k->dev_major, k->dev_minor,
+		 (unsigned long long)k->ino);
+	return buf;
+}
+
+static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
+			      const struct rt_view_locks *l)
+{
+	if (e->read.n) {
+		rt_outbuf_printf(ob, " vfs_read latency\n");
+		rt_hist_print(ob, &e->read, "nsecs");
+	}
+	if (l && l->wait.n) {
+		rt_outbuf_printf(ob, " lock wait\n");
+		rt_hist_print(ob, &l->wait, "nsecs");
+	}
+	if (l && l->hold.n) {
+		rt_outbuf_printf(ob, " lock hold\n");
+		rt_hist_print(ob, &l->hold, "nsecs");
+	}
+}
+
+/* Sorting needs the lock times of keyed entries: the table being sorted. */
+static const struct rt_view_table *sort_table;
+
+static uint64_t time_spent(const struct rt_view_entry *e)
+{
+	const struct rt_view_table *t = sort_table;
+
+	if (t && t->locks)
+		return e->read.sum + t->locks[e - t->entries].wait.sum;
+	return e->read.sum;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct rt_view_entry *x = *(const struct rt_view_entry *const *)a;
+	const struct rt_view_entry *y = *(const struct rt_view_entry *const *)b;
+	uint64_t tx = time_spent(x), ty = time_spent(y);
+
+	if (tx != ty)
+		return tx < ty ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+/* Entries sorted by time spent, [other] last if used; caller frees. */
+static const struct rt_view_entry **sorted(const struct rt_view_table *t,
+					   uint32_t *n)
+{
+	const struct rt_view_entry **list = calloc(t->nr + 2, sizeof(*list));
+
+	*n = 0;
+	if (!list)
+		return NULL;
+	for (uint32_t i = 0; i < t->nr; i++)
+		list[(*n)++] = &t->entries[i];
+	sort_table = t;
+	qsort(list, *n, sizeof(*list), by_time);
+	sort_table = NULL;
+	if (t->overflow)
+		list[(*n)++] = &t->entries[t->max];
+	return list;
+}
+
+static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
+{
+	const struct rt_view_entry **list;
+	char name[96], esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	uint32_t n;
+
+	list = sorted(&v->keyed, &n);
+	if (!list)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rt_view_entry *e = list[i];
+
+		if (e == &v->keyed.entries[v->keyed.max]) {
+			rt_outbuf_printf(ob, "\n@[other] (the table holds %u keys; "
+					 "%llu events beyond)\n", v->keyed.max,
+					 (unsigned long long)v->keyed.overflow);
+		} else if (v->by == RT_HIST_BY_PID) {
+			*rt_text_escape(esc, e->comm, sizeof(e->comm), NULL) = '\0';
+			rt_outbuf_printf(ob, "\n@[pid %u, %s]\n", e->key.pid, esc);
+		} else if (v->by == RT_HIST_BY_COMM || e->key.is_lock) {
+			*rt_text_escape(esc, e->key.name, sizeof(e->key.name),
+					NULL) = '\0';
+			rt_outbuf_printf(ob, "\n@[%s%s]\n", e->key.is_lock ?
+					 "lock " : "", esc);
+		} else {
+			rt_outbuf_printf(ob, "\n@[%s]\n",
+					 file_name(v, &e->key, name, sizeof(name)));
+		}
+		print_entry_hists(ob, e, &v->keyed.locks[e - v->keyed.entries]);
+	}
+	free(list);
+}
+
+static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
+{
+	const struct rt_view_entry **list;
+	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
+	char tot[32], p50[32], p99[32], max[32];
+	uint32_t n;
+
+	list = sorted(&v->rows, &n);
+	if (!list)
+		return;
+	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s  %s\n",
+			 "COMM", "PID", "CALLS", "BYTES", "TOTAL", "P50", "P99",
+			 "MAX", "FILE");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rt_view_entry *e = list[i];
+		bool other = e == &v->rows.entries[v->rows.max];
+
+		if (v->top && i == v->top && !other) {
+			rt_outbuf_printf(ob, "... %u more rows (-v shows them all)\n",
+					 n - i - (v->rows.overflow ? 1 : 0));
+			break;
+		}
+		*rt_text_escape(comm, other ? "[other]" : e->comm,
+				sizeof(e->comm), NULL) = '\0';
+		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s  %s\n",
+				 comm, other ? 0 : e->key.pid,
+				 (unsigned long long)e->read.n,
+				 (unsigned long long)e->bytes,
+				 rt_fmt_duration(tot, sizeof(tot), e->read.sum),
+				 rt_fmt_duration(p50, sizeof(p50),
+						 rt_hist_percentile(&e->read, 500)),
+				 rt_fmt_duration(p99, sizeof(p99),
+						 rt_hist_percentile(&e->read, 990)),
+				 rt_fmt_duration(max, sizeof(max), e->read.max),
+				 other ? "(table full)" :
+				 file_name(v, &e->key, name, sizeof(name)));
+	}
+	free(list);
+}
+
+void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
+{
+	if (v->hist) {
+		rt_outbuf_printf(ob, "@[all]\n");
+		print_entry_hists(ob, &v->total, &v->total_locks);
+		if (!v->total.read.n && !v->total_locks.wait.n)
+			rt_outbuf_printf(ob, "  (no vfs_read or lock events)\n");
+		if (v->keyed.entries)
+			print_keyed(v, ob);
+	}
+	if (v->summary)
+		print_summary(v, ob);
+	rt_outbuf_printf(ob, "\n(percentiles are the upper bound of a "
+			 "histogram bucket: at most 12.5%% above the true "
+			 "value; max is exact)\n");
+}

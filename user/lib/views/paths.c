@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* (dev, ino) -> path, bounded (see paths.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "ringtrace/paths.h"
+
+int rt_paths_init(struct rt_paths *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->entries = calloc(RT_PATHS_MAX, sizeof(*p->entries));
+	p->slots = calloc(RT_PATHS_SLOTS, sizeof(*p->slots));
+	if (!p->entries || !p->slots) {
+		rt_paths_fini(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rt_paths_fini(struct rt_paths *p)
+{
+	free(p->entries);
+	free(p->slots);
+	memset(p, 0, sizeof(*p));
+}
+
+static uint32_t slot_of(uint32_t maj, uint32_t min, uint64_t ino)
+{
+	uint64_t h = (ino ^ ((uint64_t)maj << 52) ^ ((uint64_t)min << 32)) *
+		     0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 40) & (RT_PATHS_SLOTS - 1);
+}
+
+/* The slot holding the file, or the free slot where it would go. */
+static uint32_t *find(const struct rt_paths *p, uint32_t maj, uint32_t min,
+		      uint64_t ino)
+{
+	for (uint32_t s = slot_of(maj, min, ino);; s = (s + 1) & (RT_PATHS_SLOTS - 1)) {
+		const struct rt_path_entry *e;
+
+		if (!p->slots[s])
+			return &p->slots[s];
+		e = &p->entries[p->slots[s] - 1];
+		if (e->ino == ino && e->dev_major == maj && e->dev_minor == min)
+			return &p->slots[s];
+	}
+}
+
+void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
+		  uint64_t ino, const char *path, size_t len)
+{
+	struct rt_path_entry *e;
+	uint32_t *slot;
+
+	if (!p->entries)
+		return;
+	slot = find(p, dev_major, dev_minor, ino);
+	if (*slot)
+		return;
+	/* RT_PATHS_MAX is half the slots: probes stay short, find() ends. */
+	if (p->nr >= RT_PATHS_MAX) {
+		p->dropped++;
+		return;
+	}
+	e = &p->entries[p->nr];
+	e->dev_major = dev_major;
+	e->dev_minor = dev_minor;
+	e->ino = ino;
+	if (len >= RT_PATH_MAX) {
+		memcpy(e->path, "...", 3);
+		memcpy(e->path + 3, path + len - (RT_PATH_MAX - 4), RT_PATH_MAX - 4);
+		e->path[RT_PATH_MAX - 1] = '\0';
+	} else {
+		memcpy(e->path, path, len);
+		e->path[len] = '\0';
+	}
+	*slot = ++p->nr;
+}
+
+const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,
+			 uint32_t dev_minor, uint64_t ino)
+{
+	const uint32_t *slot;
+
+	if (!p || !p->entries)
+		return NULL;
+	slot = find(p, dev_major, dev_minor, ino);
+	return *slot ? p->entries[*slot - 1].path : NULL;
+}
+
+unsigned int rt_paths_scan_pid(struct rt_paths *p, int pid)
+{
+	char dir[64], link[320], target[RT_PATH_MAX];
+	unsigned int added = 0;
+	struct dirent *d;
+	struct stat st;
+	DIR *fds;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", pid);
+	fds = opendir(dir);
+	if (!fds)
+		return 0;
+	while ((d = readdir(fds))) {
+		ssize_t n;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(link, sizeof(link), "%s/%s", dir, d->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0 || target[0] != '/' || stat(link, &st))
+			continue;
+		if (rt_paths_get(p, major(st.st_dev), minor(st.st_dev),
+				 st.st_ino))
+			continue;
+		rt_paths_set(p, major(st.st_dev), minor(st.st_dev), st.st_ino,
+			     target, (size_t)n);
+		added++;
+	}
+	closedir(fds);
+	return added;
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Chrome trace-event JSON for Perfetto (see perfetto.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ringtrace/escape.h"
+#include "ringtrace/perf_counters.h"
+#include "ringtrace/perfetto.h"
+
+int rt_perfetto_init(struct rt_perfetto *p, struct rt_outbuf *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->out = out;
+	p->first = 1;
+	p->named = calloc(RT_PERFETTO_SLOTS, sizeof(*p->named));
+	if (!p->named)
+		return -ENOMEM;
+	rt_outbuf_printf(out, "[\n");
+	/* The process that holds the per-CPU counter tracks and LOST marks. */
+	rt_outbuf_printf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
+			 "\"tid\":0,\"args\":{\"name\":\"ringtrace\"}}");
+	p->first = 0;
+	return 0;
+}
+
+/* Separator, then the opening of an event. */
+static void begin(struct rt_perfetto *p)
+{
+	rt_outbuf_printf(p->out, p->first ? "" : ",\n");
+	p->first = 0;
+	p->events++;
+}
+
+/* "123.456": microseconds with the nanoseconds kept. */
+#define US_FMT		"%" PRIu64 ".%03" PRIu64
+#define US(ns)		(uint64_t)(ns) / 1000, (uint64_t)(ns) % 1000
+
+/*
+ * Remember @key in the set; true if it is new. Thread ids are keys as they
+ * are, process ids with the top bit set (pid_max is at most 2^22).
+ */
+static bool first_sight(struct rt_perfetto *p, uint32_t key)
+{
+	uint32_t s = (key * 2654435761u) & (RT_PERFETTO_SLOTS - 1);
+
+	for (;; s = (s + 1) & (RT_PERFETTO_SLOTS - 1)) {
+		if (p->named[s] == key + 1)
+			return false;
+		if (!p->named[s])
+			break;
+	}
+	/* MAX_TIDS is half the slots: a free slot always ends the probe. */
+	if (p->nr_named >= RT_PERFETTO_MAX_TIDS) {
+		p->unnamed++;
+		return false;
+	}
+	p->named[s] = key + 1;
+	p->nr_named++;
+	return true;
+}
+
+/*
+ * A process is named after the first of its threads seen (its own name
+ * when that is the main thread; perf samples name threads the same way).
+ */
+static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	char comm[RINGTRACE_COMM_LEN * RT_JSON_ESCAPE_MAX + 1];
+
+	if (!ev->tid && !ev->pid)
+		return;
+	*rt_json_escape(comm, ev->comm, sizeof(ev->comm)) = '\0';
+	if (first_sight(p, ev->pid | 0x80000000u)) {
+		begin(p);
+		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\","
+				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
+				 ev->pid, ev->pid, comm);
+	}
+	if (first_sight(p, ev->tid)) {
+		begin(p);
+		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"thread_name\","
+				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
+				 ev->pid, ev->tid, comm);
+	}
+}
+
+static void vfs_read(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	const struct rt_vfs_read_event *r = &ev->u.vfs_read;
+	const char *path = rt_paths_get(p->paths, r->dev_major, r->dev_minor,
+					r->ino);
+	char file[RT_PATH_MAX * RT_JSON_ESCAPE_MAX + 1];
+	uint64_t start = ev->ts_ns - (r->lat_ns < ev->ts_ns ? r->lat_ns : 0);
+
+	if (path)
+		*rt_json_escape(file, path, RT_PATH_MAX) = '\0';
+	else
+		snprintf(file, sizeof(file), "%u:%u ino %" PRIu64, r->dev_major,
+			 r->dev_minor, r->ino);
+	begin(p);
+	rt_outbuf_printf(p->out, "{\"ph\":\"X\",\"name\":\"vfs_read\",\"cat\":\"vfs\","
+			 "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+			 ",\"args\":{\"file\":\"%s\",\"count\":%" PRIu64 ",\"ret\":%"
+			 PRId64 ",\"pos\":%" PRId64 ",\"cpu\":%u}}", ev->pid, ev->tid,
+			 US(start), US(r->lat_ns), file, r->count, r->ret, r->pos,
+			 ev->cpu);
+}
+
+static void lock(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	const struct rt_lock_event *l = &ev->u.lock;
+	char name[RINGTRACE_LOCK_NAME_LEN * RT_JSON_ESCAPE_MAX + 1];
+	uint64_t held = l->hold_ns, waited = l->wait_ns;
+	uint64_t acquired = ev->ts_ns - (held < ev->ts_ns ? held : 0);
+	uint64_t start = acquired - (waited < acquired ? waited : 0);
+
+	*rt_json_escape(name, l->name, sizeof(l->name)) = '\0';
+	if (waited) {
+		begin(p);
+		rt_outbuf_printf(p->out, "{\"ph\":\"X\",\"name\":\"lock wait %s\","
+				 "\"cat\":\"lock\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
+				 ",\"dur\":" US_FMT ",\"args\":{\"lock_id\":\"0x%" PRIx64
+				 "\"}}", name, ev->pid, ev->tid, US(start), US(waited),
+				 l->lock_id);
+	}
+	if (held) {
+		begin(p);
+		rt_outbuf_printf(p->out, "{\"ph\":\"X\",\"name\":\"lock hold %s\","
+				 "\"cat\":\"lock\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
+				 ",\"dur\":" US_FMT ",\"args\":{\"lock_id\":\"0x%" PRIx64
+				 "\"}}", name, ev->pid, ev->tid, US(acquired), US(held),
+				 l->lock_id);
+	}
+}
+
+static void counters(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	const struct rt_counters_event *c = &ev->u.counters;
+	bool cpu_row = ev->cpu != RT_EVENT_CPU_ANY;
+
+	for (uint32_t i = 0; i < c->nr; i++) {
+		begin(p);
+		if (cpu_row)
+			rt_outbuf_printf(p->out, "{\"ph\":\"C\",\"name\":\"cpu%u %s\","
+					 "\"pid\":0,\"tid\":0,\"ts\":" US_FMT
+					 ",\"args\":{\"value\":%" PRIu64 "}}",
+					 ev->cpu, c->names[i], US(ev->ts_ns),
+					 c->values[i].value);
+		else
+			rt_outbuf_printf(p->out, "{\"ph\":\"C\",\"name\":\"%s\","
+					 "\"pid\":%d,\"tid\":%d,\"ts\":" US_FMT
+					 ",\"args\":{\"value\":%" PRIu64 "}}",
+					 c->names[i], c->target_pid, c->target_pid,
+					 US(ev->ts_ns), c->values[i].value);
+	}
+}
+
+void rt_perfetto_add(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	switch (ev->kind) {
+	case RT_EVENT_VFS_READ:
+		name_task(p, ev);
+		vfs_read(p, ev);
+		break;
+	case RT_EVENT_LOCK:
+		name_task(p, ev);
+		lock(p, ev);
+		break;
+	case RT_EVENT_SAMPLE:
+		name_task(p, ev);
+		begin(p);
+		rt_outbuf_printf(p->out, "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\","
+				 "\"cat\":\"sample\",\"pid\":%u,\"tid\":%u,\"ts\":"
+				 US_FMT ",\"args\":{\"ip\":\"0x%" PRIx64 "\"}}",
+				 ev->u.sample.event ? ev->u.sample.event : "sample",
+				 ev->pid, ev->tid, US(ev->ts_ns), ev->u.sample.ip);
+		break;
+	case RT_EVENT_COUNTERS:
+		counters(p, ev);
+		break;
+	case RT_EVENT_LOST:
+		begin(p);
+		rt_outbuf_printf(p->out, "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"LOST %"
+				 PRIu64 "%s\",\"pid\":0,\"tid\":0,\"ts\":" US_FMT
+				 ",\"args\":{\"count\":%" PRIu64 ",\"cpu\":%u}}",
+				 ev->u.lost.count, ev->u.lost.source ? " (perf)" : "",
+				 US(ev->ts_ns), ev->u.lost.count, ev->cpu);
+		break;
+	default:
+		break;
+	}
+}
+
+void rt_perfetto_finish(struct rt_perfetto *p)
+{
+	if (p->named)
+		rt_outbuf_printf(p->out, "\n]\n");
+	free(p->named);
+	p->named = NULL;
+}

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The views' building blocks: histogram buckets tile the whole u64 range
+ * and are at most 1/8 of their lower bound wide; every percentile is at
+ * or above the true value and at most 12.5 % above it, for uniform,
+ * skewed and single-value data; the latency table sends keys past its
+ * bound to [other] with totals intact; the flame graph tree sums folded
+ * lines and ignores malformed ones; filters parse lists strictly; the
+ * path table keeps the first name and counts what it drops; libdwfl names
+ * this very program's functions and libc's from /proc/self/maps, and an
+ * address nothing maps stays unnamed.
+ */
+#include <errno.h>
+
+#include "test.h"
+
+#include "ringtrace/filter.h"
+#include "ringtrace/flamegraph.h"
+#include "ringtrace/hist.h"
+#include "ringtrace/latency_view.h"
+#include "ringtrace/paths.h"
+#include "ringtrace/usyms.h"
+
+#include <unistd.h>
+
+static void test_buckets_tile_the_range(void **state)
+{
+	uint64_t lo, hi, next = 0;
+
+	(void)state;
+	for (unsigned int b = 0; b < RT_HIST_BUCKETS; b++) {
+		rt_hist_bucket_range(b, &lo, &hi);
+		assert_true(lo == next);
+		assert_true(hi >= lo);
+		/* width at most lo/8 (exact buckets below 8) */
+		assert_true(lo < 8 ? hi == lo : (hi - lo + 1) * 8 <= lo);
+		assert_int_equal(rt_hist_bucket(lo), b);
+		assert_int_equal(rt_hist_bucket(hi), b);
+		next = hi + 1;
+	}
+	assert_true(next == 0);		/* the last bucket ends at UINT64_MAX */
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Percentiles of @v[n] against the exact order statistics. */
+static void check_percentiles(uint64_t *v, size_t n)
+{
+	static struct rt_hist h;
+	static const unsigned int pm[] = { 1, 100, 250, 500, 900, 990, 999, 1000 };
+
+	memset(&h, 0, sizeof(h));
+	for (size_t i = 0; i < n; i++)
+		rt_hist_add(&h, v[i]);
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (size_t i = 0; i < sizeof(pm) / sizeof(pm[0]); i++) {
+		size_t rank = (n * pm[i] + 999) / 1000;
+		uint64_t truth = v[(rank ? rank : 1) - 1];
+		uint64_t got = rt_hist_percentile(&h, pm[i]);
+
+		assert_true(got >= truth);
+		assert_true((double)got <= (double)truth * 1.125 + 1);
+	}
+	assert_true(rt_hist_percentile(&h, 1000) == v[n - 1]);
+}
+
+static void test_percentiles_are_bounded(void **state)
+{
+	static uint64_t v[100000];
+	uint64_t x = 88172645463325252ull;
+
+	(void)state;
+	for (size_t i = 0; i < 100000; i++)
+		v[i] = 1000 + i * 37;
+	check_percentiles(v, 100000);
+	for (size_t i = 0; i < 100000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;	/* xorshift */
+		v[i] = (x % 1000) * (x % 1000) * (1 + (x >> 60));  /* skewed */
+	}
+	check_percentiles(v, 100000);
+	v[0] = 123456789;
+	check_percentiles(v, 1);
+}
+
+static struct rt_event read_ev(uint32_t pid, uint64_t ino, uint64_t lat,
+			       int64_t ret)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_VFS_READ;
+	ev.pid = ev.tid = pid;
+	snprintf(ev.comm, sizeof(ev.comm), "p%u", pid);
+	ev.u.vfs_read.dev_major = 8;
+	ev.u.vfs_read.ino = ino;
+	ev.u.vfs_read.lat_ns = lat;
+	ev.u.vfs_read.ret = ret;
+	return ev;
+}
+
+static void test_table_overflows_into_other(void **state)
+{
+	struct rt_latency_view v = { .hist = true, .by = RT_HIST_BY_PID,
+				     .summary = true };
+	uint64_t calls = 0, bytes = 0;
+
+	(void)state;
+	assert_int_equal(rt_latency_view_init(&v), 0);
+	for (uint32_t pid = 1; pid <= RT_VIEW_MAX_KEYS + 10; pid++) {
+		struct rt_event ev = read_ev(pid, pid, 1000 * pid, 100);
+
+		rt_latency_view_add(&v, &ev);
+		rt_latency_view_add(&v, &ev);
+	}
+	assert_int_equal(v.keyed.nr, RT_VIEW_MAX_KEYS);
+	assert_true(v.keyed.overflow == 20);
+	assert_true(v.keyed.entries[RT_VIEW_MAX_KEYS].read.n == 20);
+	for (uint32_t i = 0; i <= RT_VIEW_MAX_KEYS; i++) {
+		calls += v.keyed.entries[i].read.n;
+		bytes += v.keyed.entries[i].bytes;
+	}
+	assert_true(calls == 2 * (RT_VIEW_MAX_KEYS + 10));
+	assert_true(bytes == 100 * calls);
+	assert_true(v.total.read.n == calls);
+	assert_int_equal(v.rows.nr, RT_VIEW_MAX_KEYS + 10);
+	rt_latency_view_fini(&v);
+}
+
+static void test_flame_sums_folded_lines(void **state)
+{
+	struct rt_flame f;
+	static const char *const lines[] = {
+		"tar;main;read_[k] 3\n", "tar;main 2\n", "cat;main 5",
+		"tar;main;read_[k] 1\n", "broken line\n", "no count \n",
+	};
+
+	(void)state;
+	assert_int_equal(rt_flame_init(&f), 0);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		rt_flame_add_folded(&f, lines[i], strlen(lines[i]));
+	assert_true(f.nodes[0].value == 11);
+	assert_int_equal(f.nr, 6);	/* all tar main read cat main */
+	assert_int_equal(f.max_depth, 3);
+	rt_flame_fini(&f);
+}
+
+static void test_filter_lists(void **state)
+{
+	uint32_t ids[RT_FILTER_MAX_IDS], nr;
+	struct rt_filter f;
+	struct rt_event ev = read_ev(7, 1, 10, 1);
+
+	(void)state;
+	assert_int_equal(rt_filter_parse_ids("1,2,3", ids, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_int_equal(ids[2], 3);
+	assert_int_equal(rt_filter_parse_ids("1,,2", ids, &nr), -1);
+	assert_int_equal(rt_filter_parse_ids("1,", ids, &nr), -1);
+	assert_int_equal(rt_filter_parse_ids("0", ids, &nr), -1);
+	assert_int_equal(rt_filter_parse_ids("", ids, &nr), -1);
+	memset(&f, 0, sizeof(f));
+	assert_false(rt_filter_active(&f));
+	assert_int_equal(rt_filter_parse_ids("5,7", f.pids, &f.nr_pids), 0);
+	assert_true(rt_filter_pass(&f, &ev));
+	ev.pid = 6;
+	assert_false(rt_filter_pass(&f, &ev));
+	ev.kind = RT_EVENT_LOST;	/* no task: always shown */
+	assert_true(rt_filter_pass(&f, &ev));
+}
+
+static void test_paths_first_name_wins(void **state)
+{
+	struct rt_paths p;
+
+	(void)state;
+	assert_int_equal(rt_paths_init(&p), 0);
+	rt_paths_set(&p, 8, 1, 42, "/etc/passwd", 11);
+	rt_paths_set(&p, 8, 1, 42, "/other", 6);
+	assert_string_equal(rt_paths_get(&p, 8, 1, 42), "/etc/passwd");
+	assert_null(rt_paths_get(&p, 8, 2, 42));
+	for (uint64_t i = 0; i < RT_PATHS_MAX + 5; i++)
+		rt_paths_set(&p, 9, 0, i, "x", 1);
+	assert_int_equal(p.nr, RT_PATHS_MAX);
+	assert_true(p.dropped == 6);	/* 5 beyond, plus /etc/passwd's slot */
+	rt_paths_fini(&p);
+}
+
+static void test_usyms_names_own_code(void **state)
+{
+	struct rt_usyms u;
+	char buf[256];
+	const char *name;
+	uint32_t pid = (uint32_t)getpid();
+
+	(void)state;
+	assert_int_equal(rt_usyms_init(&u), 0);
+	rt_usyms_see(&u, pid, "test_views");
+	name = rt_usyms_name(&u, pid, "test_views",
+			     (uint64_t)(uintptr_t)test_paths_first_name_wins + 4,
+			     buf, sizeof(buf));
+	assert_non_null(name);
+	assert_string_equal(name, "test_paths_first_name_wins");
+	name = rt_usyms_name(&u, pid, "test_views",
+			     (uint64_t)(uintptr_t)qsort, buf, sizeof(buf));
+	assert_non_null(name);
+	assert_non_null(strstr(name, "qsort"));
+	/* Another image of the same pid (after exec) is not named from this one. */
+	assert_null(rt_usyms_name(&u, pid, "other", (uint64_t)(uintptr_t)qsort,
+				  buf, sizeof(buf)));
+	assert_null(rt_usyms_name(&u, pid, "test_views", 16, buf, sizeof(buf)));
+	rt_usyms_fini(&u);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_buckets_tile_the_range),
+	    cmocka_unit_test(test_percentiles_are_bounded),
+	    cmocka_unit_test(test_table_overflows_into_other),
+	    cmocka_unit_test(test_flame_sums_folded_lines),
+	    cmocka_unit_test(test_filter_lists),
+	    cmocka_unit_test(test_paths_first_name_wins),
+	    cmocka_unit_test(test_usyms_names_own_code));
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * mkraw FILE: write a deterministic raw file for the view tests
+ * (tests/views.sh), with the library's writer: two CPUs; on CPU 0 "cat"
+ * (pid 100) reads two files fast and "tar" (pid 200, thread 201) reads one
+ * file slowly, some calls failing; on CPU 1 "locker" (pid 300) waits for
+ * and holds a tracked lock, a second "cat" thread (102) reads once, slowly,
+ * and 3 records were lost.
+ * Each thread's calls follow one another (no overlap), as real ones do.
+ * ABI 2 records too: path records name ino 11 (a name with a space) and
+ * ino 22 before their first reads (ino 12 stays unnamed), and tar's reads
+ * carry stack trailers (3 kernel frames, 2 user frames; one call path for
+ * even calls, another for odd ones).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/ringtrace.h>
+
+#include "ringtrace/outbuf.h"
+#include "ringtrace/rawfile.h"
+
+#define BASE_NS	1000000000ull
+
+static unsigned char cpu0[8192], cpu1[8192];
+static size_t len0, len1;
+
+static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
+		 uint32_t pid, uint32_t tid, const char *comm)
+{
+	t->ts_ns = ts;
+	t->cpu = cpu;
+	t->pid = pid;
+	t->tid = tid;
+	memcpy(t->comm, comm, strnlen(comm, sizeof(t->comm)));
+}
+
+static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
+		 const char *name)
+{
+	struct ringtrace_path_record r;
+	size_t n = strlen(name), size = (sizeof(r) + n + 1 + 7) / 8 * 8;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_PATH;
+	r.header.size = (uint16_t)size;
+	r.ts_ns = ts;
+	r.dev_major = 8;
+	r.dev_minor = 1;
+	r.ino = ino;
+	r.path_len = (uint16_t)n;
+	memset(buf + *len, 0, size);
+	memcpy(buf + *len, &r, sizeof(r));
+	memcpy(buf + *len + sizeof(r), name, n);
+	*len += size;
+}
+
+/* Append a stack trailer to the record just written at @rec. */
+static void stack(unsigned char *buf, size_t *len, size_t rec, int variant)
+{
+	uint64_t kern[3] = { 0xffffffff81200010ull, 0xffffffff81100020ull,
+			     0xffffffff81000030ull };
+	uint64_t user[2] = { 0x401000ull + (uint64_t)variant * 0x100,
+			     0x400500ull };
+	struct ringtrace_stack_trailer t = { .nr_kernel = 3, .nr_user = 2 };
+	struct ringtrace_event_header h;
+
+	memcpy(buf + *len, kern, sizeof(kern));
+	memcpy(buf + *len + sizeof(kern), user, sizeof(user));
+	memcpy(buf + *len + sizeof(kern) + sizeof(user), &t, sizeof(t));
+	*len += sizeof(kern) + sizeof(user) + sizeof(t);
+	memcpy(&h, buf + rec, sizeof(h));
+	h.misc |= RINGTRACE_MISC_STACK;
+	h.size = (uint16_t)(*len - rec);
+	memcpy(buf + rec, &h, sizeof(h));
+}
+
+static void vfs(unsigned char *buf, size_t *len, uint64_t ts, uint32_t cpu,
+		uint32_t pid, uint32_t tid, const char *comm, uint64_t ino,
+		uint64_t count, int64_t ret, uint64_t lat)
+{
+	struct ringtrace_vfs_read_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_VFS_READ;
+	r.header.size = sizeof(r);
+	task(&r.task, ts, cpu, pid, tid, comm);
+	r.dev_major = 8;
+	r.dev_minor = 1;
+	r.ino = ino;
+	r.pos = 0;
+	r.count = count;
+	r.ret = ret;
+	r.lat_ns = lat;
+	memcpy(buf + *len, &r, sizeof(r));
+	*len += sizeof(r);
+}
+
+static void lock(uint64_t ts, uint64_t wait, uint64_t hold)
+{
+	struct ringtrace_lock_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_LOCK;
+	r.header.size = sizeof(r);
+	task(&r.task, ts, 1, 300, 300, "locker");
+	r.lock_id = 0x1234;
+	r.wait_ns = wait;
+	r.hold_ns = hold;
+	r.flags = wait ? RINGTRACE_LOCK_CONTENDED : 0;
+	strcpy(r.name, "demo_lock");
+	memcpy(cpu1 + len1, &r, sizeof(r));
+	len1 += sizeof(r);
+}
+
+static void lost(uint64_t ts, uint64_t n)
+{
+	struct ringtrace_lost_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_LOST;
+	r.header.size = sizeof(r);
+	r.ts_ns = ts;
+	r.lost = n;
+	memcpy(cpu1 + len1, &r, sizeof(r));
+	len1 += sizeof(r);
+}
+
+static void chunk(struct rt_outbuf *ob, uint32_t cpu, const void *p, size_t n)
+{
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_RECORDS, .cpu = cpu,
+				  .size = n };
+
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, p, n);
+}
+
+int main(int argc, char **argv)
+{
+	struct rt_raw_header h;
+	struct rt_outbuf ob;
+	uint64_t t = BASE_NS;
+	int fd;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkraw FILE\n");
+		return 2;
+	}
+	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || rt_outbuf_init(&ob, fd, 0))
+		return 1;
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
+	h.header_size = sizeof(h);
+	h.format_version = RT_RAW_FORMAT_VERSION;
+	h.endian = RT_RAW_ENDIAN;
+	h.abi_version = 1;
+	h.page_size = 4096;
+	h.nr_cpu_ids = 2;
+	h.events = 1 | 2;	/* vfs_read, lock */
+	h.start_mono_ns = BASE_NS;
+	h.start_real_ns = 1764460800ull * 1000000000ull;	/* 2025-11-30 */
+	strcpy(h.module_version, "0.1.0-test");
+	strcpy(h.host, "testhost");
+	strcpy(h.kernel, "6.1.0-test-amd64");
+	rt_raw_write_header(&ob, &h);
+
+	/* CPU 0: cat reads ino 11 and 12 fast, tar's thread reads ino 22 slowly. */
+	for (int i = 0; i < 12; i++) {
+		uint64_t lat = 800 + 150 * (uint64_t)i;
+
+		t += 10000;
+		if (!i)
+			path(cpu0, &len0, t, 11, "/usr/share/doc/a file");
+		vfs(cpu0, &len0, t, 0, 100, 100, "cat", 11 + (i & 1), 4096,
+		    i == 11 ? 0 : 4096, lat);
+	}
+	for (int i = 0; i < 8; i++) {
+		uint64_t lat = 40000 + 20000 * (uint64_t)i;
+
+		size_t rec;
+
+		t += lat + 5000;
+		if (!i)
+			path(cpu0, &len0, t, 22, "/usr/share/doc/tar/NEWS.gz");
+		rec = len0;
+		vfs(cpu0, &len0, t, 0, 200, 201, "tar", 22, 65536,
+		    i == 3 ? -5 : 65536, lat);
+		stack(cpu0, &len0, rec, i & 1);
+	}
+	/* CPU 1, interleaved in time with CPU 0's records. */
+	t = BASE_NS + 50000;
+	for (int i = 0; i < 5; i++) {
+		t += 30000;
+		lock(t, i ? 2000 * (uint64_t)i : 0, 10000 + 1000 * (uint64_t)i);
+	}
+	lost(t + 1000, 3);
+	/* cat's second thread: one slow read */
+	vfs(cpu1, &len1, t + 2000, 1, 100, 102, "cat", 11, 4096, 4096, 1500000);
+	chunk(&ob, 0, cpu0, len0);
+	chunk(&ob, 1, cpu1, len1);
+	if (rt_outbuf_flush(&ob))
+		return 1;
+	close(fd);
+	rt_outbuf_fini(&ob);
+	return 0;
+}

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/views.sh RINGTRACE_CAT MKRAW: ringtrace-cat's views and replay
+# options on a deterministic raw file (tests/tools/mkraw), as TAP.
+# Deterministic output is compared with tests/golden/*.txt (regenerate
+# with UPDATE_GOLDEN=1 after checking the difference); the SVG and the
+# Perfetto JSON are checked for structure by tests/check_views.py.
+set -u
+cat_bin=$(realpath "$1")
+mkraw=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+golden=$here/golden
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# golden NAME ARGS...: stdout of ringtrace-cat -i raw ARGS equals golden/NAME.txt
+golden() {
+	local name=$1
+	shift
+	if ! "$cat_bin" -q -i "$tmp/t.raw" "$@" > "$tmp/$name.txt" 2> "$tmp/$name.err"; then
+		not_ok "$name: exit status $? ($(head -c 300 "$tmp/$name.err"))"
+		return
+	fi
+	if [[ -n ${UPDATE_GOLDEN:-} ]]; then
+		cp "$tmp/$name.txt" "$golden/$name.txt"
+	fi
+	if diff -u "$golden/$name.txt" "$tmp/$name.txt" > "$tmp/$name.diff"; then
+		ok "$name matches golden/$name.txt"
+	else
+		not_ok "$name differs from golden/$name.txt"
+		sed 's/^/# /' "$tmp/$name.diff" | head -40
+	fi
+}
+
+# expect_status CODE DESCRIPTION ARGS...
+expect_status() {
+	local want=$1 what=$2 got
+	shift 2
+	"$cat_bin" "$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	if [[ $got -eq $want ]]; then
+		ok "$what (exit $got)"
+	else
+		not_ok "$what: exit $got, expected $want: $(head -c 300 "$tmp/err")"
+	fi
+}
+
+"$mkraw" "$tmp/t.raw" || { echo "not ok 1 - mkraw"; exit 1; }
+
+golden text
+golden json --json
+golden hist --hist
+golden hist_by_comm --hist-by comm
+golden hist_by_file --hist-by file
+golden hist_by_pid --hist-by pid
+golden summary --summary
+golden filter_pid_list --summary -p 200,300
+golden filter_tid -t 102
+golden filter_comm --comm tar --hist
+golden filter_cpu -C 1
+golden filter_events -e lock
+golden filter_min_latency --min-latency 100us
+golden filter_time --time 0.0001,0.0002
+golden header --header
+
+# Recorded in the VM (scripts/vm-run, module ABI 2): path records name the
+# files on every line and in the summary; stack trailers print as hex.
+vm_golden() {
+	local name=$1 file=$2
+	shift 2
+	if ! "$cat_bin" -q -i "$here/data/$file" "$@" > "$tmp/$name.txt" 2> "$tmp/$name.err"; then
+		not_ok "$name: exit status ($(head -c 300 "$tmp/$name.err"))"
+		return
+	fi
+	[[ -z ${UPDATE_GOLDEN:-} ]] || cp "$tmp/$name.txt" "$golden/$name.txt"
+	if diff -u "$golden/$name.txt" "$tmp/$name.txt" > "$tmp/$name.diff"; then
+		ok "$name matches golden/$name.txt"
+	else
+		not_ok "$name differs from golden/$name.txt"
+		sed 's/^/# /' "$tmp/$name.diff" | head -40
+	fi
+}
+vm_golden vm_paths_text vm-paths.raw
+vm_golden vm_paths_json vm-paths.raw --json
+vm_golden vm_paths_summary vm-paths.raw --summary
+vm_golden vm_stacks_text vm-stacks.raw
+vm_golden vm_stacks_hist vm-stacks.raw --hist-by file
+
+if grep -q 'file=/etc/services$' "$golden/vm_paths_text.txt" &&
+	grep -q 'kstack=0xffffffff' "$golden/vm_stacks_text.txt"; then
+	ok "the VM recordings name files and carry stacks"
+else
+	not_ok "the VM recordings lost their names or stacks"
+fi
+
+# Pipes: -i - reads standard input; -o - writes standard output.
+if "$cat_bin" -q -i - -o - < "$tmp/t.raw" | diff -q - "$golden/text.txt" > /dev/null; then
+	ok "-i - -o - gives the same stream as -i FILE"
+else
+	not_ok "-i - -o - differs from -i FILE"
+fi
+
+# The flame graph weighted by latency and by bytes: 2 vfs_read totals.
+# tar's reads carry stacks (its part of the graph is its call paths);
+# cat's do not (its weight sits on its name).
+# check NAME COMMAND...: ok when COMMAND succeeds, with its output.
+check() {
+	local name=$1
+	shift
+	if "$@" > "$tmp/c" 2>&1; then
+		ok "$name: $(tail -1 "$tmp/c")"
+	else
+		not_ok "$name: $(tail -3 "$tmp/c")"
+	fi
+}
+# shellcheck disable=SC2317  # called through check
+svg_check() {
+	"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$1" "${@:3}" &&
+		python3 "$here/check_views.py" svg "$1" "$2"
+}
+check "flamegraph (latency)" svg_check "$tmp/lat.svg" 2399500
+check "flamegraph (bytes)" svg_check "$tmp/bytes.svg" 507904 --flame-weight bytes
+# shellcheck disable=SC2317  # called through check
+perfetto_check() {
+	"$cat_bin" -q -i "$tmp/t.raw" --perfetto "$tmp/t.json" &&
+		python3 "$here/check_views.py" perfetto "$tmp/t.json" \
+			"vfs_read=21,lock wait demo_lock=4,lock hold demo_lock=5,LOST 3=1,thread_name=4,process_name=4,cpu-clock=0"
+}
+check "perfetto" perfetto_check
+
+# The SVG's script in a real browser, when Chromium is installed: click
+# (zoom) on tar, search, hover; the DOM after it has tar stretched to the
+# full width, the matched share and the hover line.
+if command -v chromium > /dev/null; then
+	sed 's|</svg>|<script type="text/ecmascript"><![CDATA[\
+window.addEventListener("load", function () { setTimeout(function () {\
+  var t = frames.filter(function (f) { return f.name === "tar"; })[0];\
+  zoom(t); window.prompt = function () { return "0x4005"; }; search();\
+  t.g.onmouseover(); }, 50); });\
+]]></script></svg>|' "$tmp/lat.svg" > "$tmp/js.svg"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--virtual-time-budget=2000 --dump-dom "file://$tmp/js.svg" \
+		> "$tmp/dom" 2> /dev/null
+	if grep -q 'id="status"[^>]*>tar: 880000 ns in vfs_read (36.67%)<' "$tmp/dom" &&
+		grep -q 'id="matched"[^>]*>Matched: 36.67%<' "$tmp/dom" &&
+		grep -q '<title>tar (880000[^<]*</title><rect x="10" y="[0-9.]*" width="1180"' "$tmp/dom"; then
+		ok "flame graph script: zoom, search and hover work in Chromium"
+	else
+		not_ok "flame graph script in Chromium: $(grep -E 'id="(status|matched)"' "$tmp/dom")"
+	fi
+else
+	ok "# SKIP flame graph script in a browser: chromium is not installed"
+fi
+
+# Kernel frames of a recording are named from --kallsyms only.
+printf 'ffffffff81000000 T entry_SYSCALL_64\nffffffff81100000 T ksys_read\nffffffff81200000 T vfs_read\nffffffff81300000 t other\n' > "$tmp/kallsyms"
+"$cat_bin" -q -i "$tmp/t.raw" --flamegraph "$tmp/k.svg" --kallsyms "$tmp/kallsyms"
+if grep -q '<title>entry_SYSCALL_64_\[k\]' "$tmp/k.svg" && grep -q '<title>vfs_read_\[k\]' "$tmp/k.svg" &&
+	! grep -q '<title>0xffffffff' "$tmp/k.svg"; then
+	ok "--kallsyms names the recording's kernel frames"
+else
+	not_ok "--kallsyms did not name the kernel frames"
+fi
+"$cat_bin" -i "$tmp/t.raw" --flamegraph "$tmp/h.svg" 2> "$tmp/err"
+if grep -q '<title>0xffffffff81200010_\[k\]' "$tmp/h.svg" && grep -q 'kallsyms' "$tmp/err"; then
+	ok "without --kallsyms, a replay keeps kernel frames hex and says why"
+else
+	not_ok "replay without --kallsyms: $(cat "$tmp/err")"
+fi
+
+# Never destroy a recording.
+cp "$tmp/t.raw" "$tmp/keep.raw"
+expect_status 1 "-i F -o F is refused" -q -i "$tmp/keep.raw" -o "$tmp/keep.raw"
+if cmp -s "$tmp/t.raw" "$tmp/keep.raw"; then ok "-i F -o F left F intact"; else not_ok "-i F -o F changed F"; fi
+echo old > "$tmp/out.txt"
+expect_status 0 "-o over an existing file" -q -i "$tmp/t.raw" -o "$tmp/out.txt"
+if [[ $(cat "$tmp/out.txt.old") == old ]] && cmp -s "$tmp/out.txt" "$golden/text.txt"; then
+	ok "the existing file was kept as FILE.old"
+else
+	not_ok "FILE.old missing or wrong"
+fi
+expect_status 2 "-p with a bad list" -i "$tmp/t.raw" -p 1,x
+expect_status 2 "-p with a trailing comma" -i "$tmp/t.raw" -p 1,
+expect_status 2 "--hist-by with an unknown key" -i "$tmp/t.raw" --hist-by colour
+expect_status 2 "--flame-weight samples without --sample" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
+expect_status 2 "--time with END before START" -i "$tmp/t.raw" --time 2,1
+expect_status 2 "--raw with a userspace-only filter" --raw -o "$tmp/r.raw" --comm x
+expect_status 2 "--raw with several pids" --raw -o "$tmp/r.raw" -p 1,2
+expect_status 2 "views with --raw" --raw -o "$tmp/r.raw" --hist
+
+echo "1..$n"
+exit $((failed > 0))
