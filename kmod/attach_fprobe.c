@@ -56,9 +56,8 @@ static int rt_fprobe_attach(unsigned int maxactive)
 		.entry_handler		= rt_fprobe_entry,
 		.exit_handler		= rt_fprobe_exit,
 		.entry_data_size	= sizeof(struct rt_vfs_read_call),
-		/* Return hooks to preallocate (before 6.14; ignored after). */
-		.nr_maxactive		= maxactive,
 	};
+	rt_fprobe_set_maxactive(&rt_fprobe, maxactive);
 	return register_fprobe_syms(&rt_fprobe, (const char **)syms, 1);
 }
 

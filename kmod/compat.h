@@ -69,7 +69,8 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
  * version. 6.14 moved fprobe from ftrace + rethook onto fgraph: the
  * handlers get ftrace_regs instead of pt_regs, and <linux/fprobe.h>
  * gained MAX_FPROBE_DATA_SIZE (entry data is limited to it), the key
- * used below.
+ * used below; fgraph needs no preallocated return hooks, so nr_maxactive
+ * became unused there, and a later kernel (sid's 7.2) removed it.
  */
 #if IS_ENABLED(CONFIG_FPROBE) && \
 	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
@@ -81,11 +82,14 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
 #define rt_fprobe_arg(r, n)	ftrace_regs_get_argument((r), (n))
 #define rt_fprobe_retval(r)	ftrace_regs_get_return_value(r)
 #define RT_FPROBE_DATA_MAX	MAX_FPROBE_DATA_SIZE
+#define rt_fprobe_set_maxactive(fp, n)	do { } while (0)
 #else
 #define rt_fprobe_regs		struct pt_regs
 #define rt_fprobe_arg(r, n)	regs_get_kernel_argument((r), (n))
 #define rt_fprobe_retval(r)	regs_return_value(r)
 #define RT_FPROBE_DATA_MAX	SIZE_MAX	/* rethook nodes: no limit */
+/* Return hooks preallocated: calls beyond are counted in nmissed. */
+#define rt_fprobe_set_maxactive(fp, n)	((fp)->nr_maxactive = (n))
 #endif
 #endif
 

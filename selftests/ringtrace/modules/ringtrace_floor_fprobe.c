@@ -39,13 +39,13 @@ static struct fprobe floor_fprobe = {
 	.entry_handler		= floor_entry,
 	.exit_handler		= floor_exit,
 	.entry_data_size	= sizeof(u64),
-	.nr_maxactive		= 256,
 };
 
 static int __init floor_fprobe_init(void)
 {
 	static const char *const syms[] = { "vfs_read" };
 
+	rt_fprobe_set_maxactive(&floor_fprobe, 256);
 	return register_fprobe_syms(&floor_fprobe, (const char **)syms, 1);
 }
 
