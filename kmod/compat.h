@@ -93,4 +93,13 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
 #endif
 #endif
 
+/*
+ * 7.x's compiler context analysis replaced sparse's __cond_lock() with
+ * __cond_acquires() on the function; where it is gone, a conditional
+ * acquire is just its condition (what non-sparse builds always had).
+ */
+#ifndef __cond_lock
+#define __cond_lock(x, c)	(c)
+#endif
+
 #endif /* _RINGTRACE_COMPAT_H */

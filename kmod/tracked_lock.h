@@ -44,6 +44,8 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 
+#include "compat.h"
+
 struct module;
 
 #define TRACKED_LOCK_NAME_LEN	32	/* RINGTRACE_LOCK_NAME_LEN */

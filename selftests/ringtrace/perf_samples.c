@@ -11,7 +11,8 @@
  * matching the kernel's own (PERF_FORMAT_LOST); and ringtrace-cat, its
  * output stalled, reports perf's losses in its stream and summary.
  *
- * Also a workload: `perf_samples --work N` and `--burn MS [DONE-FILE]`.
+ * Also a workload: `perf_samples --work N` and
+ * `--burn MS [DONE-FILE [GO-FILE]]`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -301,9 +302,10 @@ static void test_lost_library(void)
 static void test_lost_ringtrace_cat(const char *self)
 {
 	const char *done = "/tmp/rt-perf-samples.done";
+	const char *go = "/tmp/rt-perf-samples.go";
 	char *argv[] = { CAT, "--json", "--sample", "cpu-clock:1000",
 			 "--sample-buffer", "4K", "--", (char *)self,
-			 "--burn", "1500", (char *)done, NULL };
+			 "--burn", "1500", (char *)done, (char *)go, NULL };
 	const char *err = "/tmp/rt-perf-samples.err";
 	char *out, *summary, *line;
 	size_t len;
@@ -311,6 +313,7 @@ static void test_lost_ringtrace_cat(const char *self)
 	int fd, rc, lines = 0;
 
 	unlink(done);
+	unlink(go);
 	fd = spawn(argv, &cat, err);
 	/*
 	 * Stall: ringtrace-cat blocks on the full 4 KiB pipe after a few
@@ -322,8 +325,11 @@ static void test_lost_ringtrace_cat(const char *self)
 	 */
 	for (int i = 0; i < 12000 && access(done, F_OK); i++)
 		usleep(10000);
+	/* Unstall, and let the child sample on so perf emits its LOST. */
+	close(open(go, O_WRONLY | O_CREAT | O_TRUNC, 0600));
 	out = drain(fd, &len);
 	unlink(done);
+	unlink(go);
 	rc = finish(cat);
 	summary = slurp(err);
 	for (char *p = out; (p = strstr(p, "\"source\":\"perf\"")); p++)
@@ -405,12 +411,22 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--work"))
 		return work(atoi(argv[2]));
-	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "--burn")) {
+	if (argc >= 3 && argc <= 5 && !strcmp(argv[1], "--burn")) {
 		/* see burn_child(); then say it is over in argv[3] */
 		int rc = st_pin(0) ? st_burn_cpu(atol(argv[2])) : 5;
 
-		if (argc == 4)
+		if (argc >= 4)
 			close(open(argv[3], O_WRONLY | O_CREAT | O_TRUNC, 0600));
+		/*
+		 * Once argv[4] exists (the reader is draining again), burn on:
+		 * perf writes its LOST record with the first sample that finds
+		 * room, so losses reach the stream only if samples follow.
+		 */
+		if (argc == 5 && !rc) {
+			for (int i = 0; i < 12000 && access(argv[4], F_OK); i++)
+				usleep(10000);
+			rc = st_burn_cpu(500);
+		}
 		return rc;
 	}
 

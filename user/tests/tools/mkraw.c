@@ -34,7 +34,8 @@ static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
 	t->cpu = cpu;
 	t->pid = pid;
 	t->tid = tid;
-	memcpy(t->comm, comm, strnlen(comm, sizeof(t->comm)));
+	/* Bounded, NUL-padded (comm is not NUL-terminated when it is full). */
+	strncpy(t->comm, comm, sizeof(t->comm));
 }
 
 static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
