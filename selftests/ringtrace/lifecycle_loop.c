@@ -46,21 +46,6 @@ static long mem_free_kb(void)
 	return found;
 }
 
-/* Kprobes on vfs_read (ringtrace's only kprobe target). */
-static int vfs_read_kprobes(void)
-{
-	char line[256];
-	int n = 0;
-	FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, "vfs_read") != NULL;
-	fclose(f);
-	return n;
-}
-
 /* One cycle; 0 or a description of what failed. */
 static const char *cycle(void)
 {
@@ -100,7 +85,7 @@ static const char *cycle(void)
 		return what ?: "unload";
 	if (!what && !access(RINGTRACE_DEVICE_PATH, F_OK))
 		what = "device left behind";
-	if (!what && vfs_read_kprobes())
+	if (!what && st_probes_on("vfs_read"))
 		what = "kprobe left behind";
 	return what;
 }

@@ -45,21 +45,6 @@ static bool loaded(void)
 	return stat("/sys/module/ringtrace", &sb) == 0;
 }
 
-/* Is a kprobe registered on @sym? (debugfs' list of every kprobe) */
-static bool kprobe_on(const char *sym)
-{
-	char line[512];
-	bool found = false;
-	FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
-
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, sym) != NULL;
-	fclose(f);
-	return found;
-}
-
 static int spin_reads(void *arg)
 {
 	char buf[16];
@@ -99,7 +84,7 @@ int main(void)
 	       err ? strerror(err) : "ok");
 	tap_ok(access(RINGTRACE_DEVICE_PATH, F_OK) != 0 &&
 	       access("/sys/kernel/debug/ringtrace", F_OK) != 0 &&
-	       !kprobe_on("vfs_read"),
+	       !st_probes_on("vfs_read"),
 	       "/dev/ringtrace, its debugfs directory and every probe are gone");
 
 	err = load();
@@ -116,8 +101,8 @@ int main(void)
 	ioctl(fd, RINGTRACE_IOC_SET_CONFIG, &cfg);
 	ring = st_map(fd, 0, 1, PROT_READ | PROT_WRITE, MAP_SHARED);
 	tap_ok(ring != MAP_FAILED && ioctl(fd, RINGTRACE_IOC_ENABLE) == 0 &&
-	       kprobe_on("vfs_read"),
-	       "a session traces a busy process (kprobe on vfs_read)");
+	       st_probes_on("vfs_read"),
+	       "a session traces a busy process (a probe on vfs_read)");
 	st_child_start(&busy, spin_reads, NULL);
 	st_child_go(&busy);
 	usleep(200000);

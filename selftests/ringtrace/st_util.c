@@ -354,3 +354,32 @@ const struct st_ksym *st_ksym_lookup(unsigned long long ip)
 	}
 	return nr_ksyms && ksyms[lo].addr <= ip ? &ksyms[lo] : NULL;
 }
+
+/* Lines of @path naming @sym: anywhere, or (@first) as the first word. */
+static int count_lines(const char *path, const char *sym, bool first)
+{
+	size_t len = strlen(sym);
+	char line[512];
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		n += first ? !strncmp(line, sym, len) &&
+			     (line[len] == ' ' || line[len] == '\t') :
+			     strstr(line, sym) != NULL;
+	fclose(f);
+	return n;
+}
+
+int st_probes_on(const char *sym)
+{
+	int n = count_lines("/sys/kernel/debug/kprobes/list", sym, false);
+
+	if (!access("/sys/kernel/tracing/enabled_functions", F_OK))
+		return n + count_lines("/sys/kernel/tracing/enabled_functions",
+				       sym, true);
+	return n + count_lines("/sys/kernel/debug/tracing/enabled_functions",
+			       sym, true);
+}

@@ -123,4 +123,11 @@ bool st_ksyms_load(void);
 /* The symbol an address is in (the closest start below it), or NULL. */
 const struct st_ksym *st_ksym_lookup(unsigned long long ip);
 
+/*
+ * Hooks on kernel function @sym: kprobes (debugfs' kprobes/list) plus
+ * ftrace users such as fprobes (tracefs' enabled_functions). The module
+ * attaches vfs_read with whichever the kernel offers.
+ */
+int st_probes_on(const char *sym);
+
 #endif /* RINGTRACE_SELFTEST_UTIL_H */

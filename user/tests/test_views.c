@@ -190,6 +190,39 @@ static void test_paths_first_name_wins(void **state)
 	rt_paths_fini(&p);
 }
 
+/* A path record's flags say how its name reads: shown that way. */
+static void test_paths_flags_shown(void **state)
+{
+	struct rt_path_event ev = {
+		.dev_major = 0, .dev_minor = 22, .ino = 1,
+		.path = "/tmp.x/file", .len = 11,
+	};
+	struct rt_paths p;
+
+	(void)state;
+	assert_int_equal(rt_paths_init(&p), 0);
+	ev.flags = RINGTRACE_PATH_MOUNT_RELATIVE;
+	rt_paths_add(&p, &ev);
+	assert_string_equal(rt_paths_get(&p, 0, 22, 1), "[0:22]/tmp.x/file");
+	ev.ino = 2;
+	ev.flags = RINGTRACE_PATH_TRUNCATED | RINGTRACE_PATH_DELETED;
+	rt_paths_add(&p, &ev);
+	assert_string_equal(rt_paths_get(&p, 0, 22, 2),
+			    ".../tmp.x/file (deleted)");
+	ev.ino = 3;
+	ev.flags = RINGTRACE_PATH_PSEUDO;
+	ev.path = "pipe:[77]";
+	ev.len = 9;
+	rt_paths_add(&p, &ev);
+	assert_string_equal(rt_paths_get(&p, 0, 22, 3), "pipe:[77]");
+	ev.ino = 4;
+	ev.flags = RINGTRACE_PATH_UNRESOLVED;
+	ev.len = 0;
+	rt_paths_add(&p, &ev);
+	assert_null(rt_paths_get(&p, 0, 22, 4));
+	rt_paths_fini(&p);
+}
+
 static void test_usyms_names_own_code(void **state)
 {
 	struct rt_usyms u;
@@ -224,5 +257,6 @@ int main(void)
 	    cmocka_unit_test(test_flame_sums_folded_lines),
 	    cmocka_unit_test(test_filter_lists),
 	    cmocka_unit_test(test_paths_first_name_wins),
+	    cmocka_unit_test(test_paths_flags_shown),
 	    cmocka_unit_test(test_usyms_names_own_code));
 }

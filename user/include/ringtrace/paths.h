@@ -38,6 +38,18 @@ void rt_paths_fini(struct rt_paths *p);
 void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 		  uint64_t ino, const char *path, size_t len);
 
+struct rt_path_event;
+
+/*
+ * Remember a path record's name, shown the way its flags say it must be
+ * read: "..." before a truncated name (the kernel kept its end), "[M:m]"
+ * before a name relative to the root of the mount of device M:m (PREEMPT_RT
+ * kernels, where the probe cannot walk to the process's root), " (deleted)"
+ * after an unlinked file's, as /proc does. Pseudo names ("pipe:[N]") and
+ * plain paths are kept as they are; an unresolved one is not kept.
+ */
+void rt_paths_add(struct rt_paths *p, const struct rt_path_event *ev);
+
 /* The name of a file, or NULL. */
 const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,
 			 uint32_t dev_minor, uint64_t ino);

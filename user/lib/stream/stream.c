@@ -95,9 +95,7 @@ static int emit_event(void *arg, struct rt_source *src,
 		if (ev.kind == RT_EVENT_PATH) {
 			/* Names the records that follow; nothing to print. */
 			if (ctx->paths)
-				rt_paths_set(ctx->paths, ev.u.path.dev_major,
-					     ev.u.path.dev_minor, ev.u.path.ino,
-					     ev.u.path.path, ev.u.path.len);
+				rt_paths_add(ctx->paths, &ev.u.path);
 			return 0;
 		}
 		if (ev.kind == RT_EVENT_VFS_READ && ctx->paths)

@@ -9,7 +9,10 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <linux/ringtrace.h>
+
 #include "ringtrace/paths.h"
+#include "ringtrace/record.h"
 
 int rt_paths_init(struct rt_paths *p)
 {
@@ -82,6 +85,27 @@ void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 		e->path[len] = '\0';
 	}
 	*slot = ++p->nr;
+}
+
+void rt_paths_add(struct rt_paths *p, const struct rt_path_event *ev)
+{
+	char name[RT_PATH_MAX + 64], mount[32] = "";
+	int n;
+
+	if (ev->flags & RINGTRACE_PATH_UNRESOLVED || !ev->len)
+		return;
+	if (ev->flags & RINGTRACE_PATH_MOUNT_RELATIVE)
+		snprintf(mount, sizeof(mount), "[%u:%u]", ev->dev_major,
+			 ev->dev_minor);
+	n = snprintf(name, sizeof(name), "%s%s%.*s%s",
+		     ev->flags & RINGTRACE_PATH_TRUNCATED ? "..." : "", mount,
+		     (int)ev->len, ev->path,
+		     ev->flags & RINGTRACE_PATH_DELETED ? " (deleted)" : "");
+	if (n < 0)
+		return;
+	/* rt_paths_set() keeps the end of a name too long for the table. */
+	rt_paths_set(p, ev->dev_major, ev->dev_minor, ev->ino, name,
+		     (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1);
 }
 
 const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,

@@ -30,12 +30,14 @@ static size_t len0, len1;
 static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
 		 uint32_t pid, uint32_t tid, const char *comm)
 {
+	size_t n = strlen(comm);
+
 	t->ts_ns = ts;
 	t->cpu = cpu;
 	t->pid = pid;
 	t->tid = tid;
-	/* Bounded, NUL-padded (comm is not NUL-terminated when it is full). */
-	strncpy(t->comm, comm, sizeof(t->comm));
+	/* NUL-padded, and not terminated when full, as the kernel writes it. */
+	memcpy(t->comm, comm, n < sizeof(t->comm) ? n : sizeof(t->comm));
 }
 
 static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
