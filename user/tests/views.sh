@@ -188,7 +188,7 @@ fi
 expect_status 2 "-p with a bad list" -i "$tmp/t.raw" -p 1,x
 expect_status 2 "-p with a trailing comma" -i "$tmp/t.raw" -p 1,
 expect_status 2 "--hist-by with an unknown key" -i "$tmp/t.raw" --hist-by colour
-expect_status 2 "--flame-weight samples without --sample" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
+expect_status 2 "--flame-weight samples on a file without samples" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
 expect_status 2 "--time with END before START" -i "$tmp/t.raw" --time 2,1
 expect_status 2 "--raw with a userspace-only filter" --raw -o "$tmp/r.raw" --comm x
 expect_status 2 "--raw with several pids" --raw -o "$tmp/r.raw" -p 1,2

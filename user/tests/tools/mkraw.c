@@ -35,7 +35,8 @@ static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
 	t->pid = pid;
 	t->tid = tid;
 	/* Bounded, NUL-padded (comm is not NUL-terminated when it is full). */
-	strncpy(t->comm, comm, sizeof(t->comm));
+	memset(t->comm, 0, sizeof(t->comm));
+	memcpy(t->comm, comm, strnlen(comm, sizeof(t->comm)));
 }
 
 static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
