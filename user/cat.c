@@ -152,7 +152,19 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 h->events & RINGTRACE_EVENT_LOCK ? "lock " : "",
 			 h->events & RINGTRACE_EVENT_LOCK_CONTENTION ?
 			 "lock_contention" : "", h->page_size, h->nr_cpu_ids,
-			 f->nr_srcs);
+			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
+	if (f->has_perf_format)
+		rt_outbuf_printf(ob, "perf samples:   %s (sample_type %#llx, "
+				 "rings with data: %u)\n", f->perf_desc.event,
+				 (unsigned long long)f->perf_desc.sample_type,
+				 f->nr_perf_srcs);
+	if (f->has_counter_names) {
+		rt_outbuf_printf(ob, "counters:      ");
+		for (uint32_t i = 0; i < f->counter_names.nr; i++)
+			rt_outbuf_printf(ob, " %s", f->counter_name_ptrs[i]);
+		rt_outbuf_printf(ob, "%s\n", f->nr_counter_srcs ? "" :
+				 " (no snapshots)");
+	}
 }
 
 static int decode_file(struct options *o)
