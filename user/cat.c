@@ -187,6 +187,16 @@ static int decode_file(struct options *o)
 		rt_raw_close(&f);
 		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
 	}
+	/* A file with samples weighs its flame graph by them, as live. */
+	if (o->flamegraph && !o->flame_weight_given)
+		o->flame_weight = f.nr_perf_srcs ? FLAME_SAMPLES : FLAME_LATENCY;
+	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
+	    !f.nr_perf_srcs) {
+		fprintf(stderr, PROG ": --flame-weight samples: %s holds no perf "
+			"samples (record with --raw --sample)\n", o->input);
+		rt_raw_close(&f);
+		return EXIT_USAGE;
+	}
 	if (open_output(o, &ob)) {
 		rt_raw_close(&f);
 		return EXIT_FAIL;
@@ -198,16 +208,6 @@ static int decode_file(struct options *o)
 		close_output(o, &ob);
 		rt_raw_close(&f);
 		return code;
-	}
-	/* A file with samples weighs its flame graph by them, as live. */
-	if (o->flamegraph && !o->flame_weight_given)
-		o->flame_weight = f.nr_perf_srcs ? FLAME_SAMPLES : FLAME_LATENCY;
-	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
-	    !f.nr_perf_srcs) {
-		fprintf(stderr, PROG ": --flame-weight samples: %s holds no perf "
-			"samples (record with --raw --sample)\n", o->input);
-		rt_raw_close(&f);
-		return EXIT_USAGE;
 	}
 	/* Path records fill it; vfs_read lines are named from it. */
 	if (rt_paths_init(&paths) ||

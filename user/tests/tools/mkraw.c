@@ -43,7 +43,8 @@ static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
 	t->tid = tid;
 	/* Bounded, NUL-padded (comm is not NUL-terminated when it is full). */
 	memset(t->comm, 0, sizeof(t->comm));
-	memcpy(t->comm, comm, strnlen(comm, sizeof(t->comm)));
+	for (size_t i = 0; i < sizeof(t->comm) && comm[i]; i++)
+		t->comm[i] = comm[i];
 }
 
 static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
