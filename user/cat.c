@@ -152,10 +152,22 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 h->events & RINGTRACE_EVENT_LOCK ? "lock " : "",
 			 h->events & RINGTRACE_EVENT_LOCK_CONTENTION ?
 			 "lock_contention" : "", h->page_size, h->nr_cpu_ids,
-			 f->nr_srcs);
+			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
+	if (f->has_perf_format)
+		rt_outbuf_printf(ob, "perf samples:   %s (sample_type %#llx, "
+				 "rings with data: %u)\n", f->perf_desc.event,
+				 (unsigned long long)f->perf_desc.sample_type,
+				 f->nr_perf_srcs);
+	if (f->has_counter_names) {
+		rt_outbuf_printf(ob, "counters:      ");
+		for (uint32_t i = 0; i < f->counter_names.nr; i++)
+			rt_outbuf_printf(ob, " %s", f->counter_name_ptrs[i]);
+		rt_outbuf_printf(ob, "%s\n", f->nr_counter_srcs ? "" :
+				 " (no snapshots)");
+	}
 }
 
-static int decode_file(const struct options *o)
+static int decode_file(struct options *o)
 {
 	struct rt_paths paths;
 	struct cat_views views;
@@ -174,6 +186,16 @@ static int decode_file(const struct options *o)
 		fprintf(stderr, PROG ": %s\n", f.errmsg);
 		rt_raw_close(&f);
 		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
+	}
+	/* A file with samples weighs its flame graph by them, as live. */
+	if (o->flamegraph && !o->flame_weight_given)
+		o->flame_weight = f.nr_perf_srcs ? FLAME_SAMPLES : FLAME_LATENCY;
+	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
+	    !f.nr_perf_srcs) {
+		fprintf(stderr, PROG ": --flame-weight samples: %s holds no perf "
+			"samples (record with --raw --sample)\n", o->input);
+		rt_raw_close(&f);
+		return EXIT_USAGE;
 	}
 	if (open_output(o, &ob)) {
 		rt_raw_close(&f);
@@ -234,7 +256,7 @@ static uint64_t realtime_ns(void)
 }
 
 static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
-			     uint64_t events)
+			     uint64_t events, const struct rt_perf_session *ps)
 {
 	struct rt_raw_header h;
 	struct utsname u;
@@ -242,7 +264,9 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
 	h.header_size = sizeof(h);
-	h.format_version = RT_RAW_FORMAT_VERSION;
+	/* Files of ringtrace rings alone stay readable by older tools. */
+	h.format_version = ps->has_sampler || ps->has_snapshots ?
+			   RT_RAW_FORMAT_SOURCES : RT_RAW_FORMAT_VERSION;
 	h.endian = RT_RAW_ENDIAN;
 	h.abi_version = s->info.abi_version;
 	h.page_size = s->info.page_size;
@@ -258,6 +282,7 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 		memcpy(h.kernel, u.release, strnlen(u.release, sizeof(h.kernel) - 1));
 	}
 	rt_raw_write_header(ob, &h);
+	rt_perf_session_write_raw(ps, ob);
 }
 
 /* perf_event_open() follows the selection: per task, or per CPU. */
@@ -410,7 +435,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->raw)
 		write_raw_header(&ob, &s, o->session.events ? o->session.events :
-					  RINGTRACE_EVENT_VFS_READ);
+					  RINGTRACE_EVENT_VFS_READ, &perf);
 	if (rt_session_enable(&s)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);

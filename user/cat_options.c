@@ -338,8 +338,11 @@ static void check_perf_options(struct options *o)
 {
 	struct rt_perf_session_opts *p = &o->perf;
 
-	if (!p->sample && (o->callchain || o->sample_buffer || o->folded))
-		usage_error("%s needs --sample", o->folded ? "--folded" :
+	/* A replay's samples are in the file: --folded reads them. */
+	if (!p->sample && (o->callchain || o->sample_buffer ||
+			   (o->folded && !o->input)))
+		usage_error("%s needs --sample", (o->folded && !o->input) ?
+			    "--folded" :
 			    o->sample_buffer ? "--sample-buffer" : "-g");
 	if (o->folded && (o->json || o->raw))
 		usage_error("--folded is an output format: not with %s",
@@ -351,10 +354,10 @@ static void check_perf_options(struct options *o)
 		usage_error("--interval needs --counters, --hist or --summary");
 	if (p->interval_ns && o->input)
 		usage_error("--interval paces a live run: not with -i");
-	if ((p->sample || p->counters) && (o->raw || o->input))
-		usage_error("--counters and --sample print through the merge: "
-			    "they cannot be used with %s",
-			    o->raw ? "--raw" : "-i");
+	/* A raw file records them; a replay shows what the file holds. */
+	if ((p->sample || p->counters) && o->input)
+		usage_error("--counters and --sample record a live run: -i "
+			    "replays what the raw file holds");
 	p->window_ns = o->window_ns;
 }
 
@@ -381,9 +384,10 @@ static void check_view_options(struct options *o)
 		usage_error("--json prints the stream; views replace it");
 	if (o->flamegraph && !o->flame_weight_given)
 		o->flame_weight = o->perf.sample ? FLAME_SAMPLES : FLAME_LATENCY;
-	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES && !o->perf.sample)
-		usage_error("--flame-weight samples needs --sample%s",
-			    o->input ? " (raw files hold no samples yet)" : "");
+	/* On replay (-i) the default follows the file (cat.c). */
+	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
+	    !o->perf.sample && !o->input)
+		usage_error("--flame-weight samples needs --sample or -i FILE");
 	if (o->perfetto && o->output && !strcmp(o->perfetto, o->output))
 		usage_error("--perfetto and -o name the same file");
 	/* Raw output copies the rings undecoded: only the module filters. */

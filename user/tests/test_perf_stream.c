@@ -8,14 +8,18 @@
  * takes a last snapshot so the intervals add up to the totals, and the
  * summary reports samples, losses (kernel count included) and counters.
  * With a sink (--folded), decoded events go to it and nothing is printed.
+ * Recorded raw (--raw: version 2 with perf rings and counter snapshots)
+ * and replayed (-i), the same run prints the same JSON stream.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "test.h"
 
 #include "ringtrace/perf_session.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"
 #include "ringtrace/sys.h"
 #include "fake_kernel.h"
@@ -275,11 +279,159 @@ static void test_sink_instead_of_printer(void **state)
 	assert_true(sunk[RT_EVENT_COUNTERS] >= 8);
 }
 
+/* produce()'s records at fixed times, whatever the loop's pace. */
+static void produce_fixed(struct fake_kernel *k)
+{
+	unsigned char rec[64];
+	size_t n;
+
+	count_some();
+	switch (k->waits) {
+	case 1:
+		fake_ring_vfs_read(&k->rings[0], 1050 * MS);
+		perf_sample(1, 1055 * MS, 77);
+		perf_sample(2, 1045 * MS, 78);
+		break;
+	case 3:
+		n = fake_perf_lost(rec, 9, 1170 * MS, 3);
+		assert_true(fake_ring_write(perf_ring(3), rec, n));
+		fake_ring_vfs_read(&k->rings[3], 1169 * MS);
+		break;
+	case 12:
+		stop = 1;
+		break;
+	}
+}
+
+/* @text without its counter snapshot lines. */
+static char *without_counters(const char *text)
+{
+	static const char tag[] = "\"type\":\"counters\"";
+	char *out = calloc(1, strlen(text) + 1), *o = out;
+
+	assert_non_null(out);
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text + 1) : strlen(text);
+
+		if (!memmem(text, n, tag, sizeof(tag) - 1)) {
+			memcpy(o, text, n);
+			o += n;
+		}
+		text += n;
+	}
+	return out;
+}
+
+/*
+ * The live run's JSON, then the same run recorded raw and replayed: the
+ * same records, thread names included. Snapshots are taken on the loop's
+ * grid, whose waits differ without the merge's window, so the replay's
+ * counters are checked against the recorded run's own totals.
+ */
+static void test_raw_replay_equals_live(void **state)
+{
+	struct fixture *f = *state;
+	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };
+	struct rt_stream rst = { .format = RT_FORMAT_JSON };
+	struct rt_outbuf rob;
+	struct rt_raw_file rf;
+	struct rt_sys saved;
+	char path[] = "/tmp/ringtrace-perfraw-XXXXXX";
+	char *live, *replay, *line, *save = NULL;
+	uint64_t clock_sum[4] = { 0 };
+	unsigned int snapshots = 0;
+	int fd;
+
+	fk.on_wait = produce_fixed;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_non_null(fk.out);
+	live = without_counters(fk.out);
+	assert_non_null(strstr(live, "\"type\":\"sample\""));
+
+	/* The same run again, recorded. */
+	teardown(state);
+	setup(state);
+	f = *state;
+	f->st.format = RT_FORMAT_RAW;
+	h.header_size = sizeof(h);
+	h.format_version = RT_RAW_FORMAT_SOURCES;
+	h.endian = RT_RAW_ENDIAN;
+	h.page_size = FAKE_PAGE;
+	rt_raw_write_header(&f->ob, &h);
+	rt_perf_session_write_raw(&f->ps, &f->ob);
+	fk.on_wait = produce_fixed;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_true(fk.out_len > sizeof(h));
+	/* The perf summary counts what the raw path wrote, as live. */
+	assert_int_equal(f->ps.sampler.srcs[1].counts.records +
+			 f->ps.sampler.srcs[2].counts.records, 2);
+	assert_int_equal(f->ps.sampler.srcs[3].counts.lost, 9);
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, fk.out, fk.out_len), (ssize_t)fk.out_len);
+	close(fd);
+	free(fk.out);
+	fk.out = NULL;
+	fk.out_len = 0;
+
+	/* The file is a real one: read it with the real system calls. */
+	saved = rt_sys;
+	rt_sys_reset();
+	assert_int_equal(rt_raw_open(&rf, path), 0);
+	rt_sys = saved;
+	assert_int_equal(rf.hdr.format_version, RT_RAW_FORMAT_SOURCES);
+	assert_true(rf.nr_perf_srcs >= 3);
+	assert_int_equal(rf.nr_counter_srcs, 1);
+	assert_int_equal(rt_outbuf_init(&rob, FAKE_OUT_FD,
+					 RT_OUTBUF_DEFAULT_SIZE), 0);
+	rst.out = &rob;
+	assert_int_equal(rt_stream_file(&rst, &rf), RT_STREAM_OK);
+	assert_int_equal(rt_outbuf_flush(&rob), 0);
+	assert_non_null(fk.out);
+	if (getenv("SHOW"))
+		fprintf(stderr, "live:\n%s\nreplay:\n%s", live, fk.out);
+	replay = without_counters(fk.out);
+	assert_string_equal(replay, live);
+
+	for (line = strtok_r(fk.out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *v;
+		int cpu;
+
+		if (!strstr(line, "\"type\":\"counters\""))
+			continue;
+		snapshots++;
+		assert_non_null(strstr(line, "\"cycles\":null"));
+		cpu = atoi(strstr(line, "\"cpu\":") + 6);
+		assert_true(cpu >= 0 && cpu < 4);
+		v = strstr(line, "\"task-clock\":");
+		assert_non_null(v);
+		clock_sum[cpu] += strtoull(v + 13, NULL, 10);
+	}
+	assert_int_equal(snapshots, f->ps.snapshots.snapshots);
+	for (int cpu = 0; cpu < 4; cpu++) {
+		assert_true(clock_sum[cpu] > 0);
+		assert_int_equal(clock_sum[cpu],
+				 f->ps.counters.rows[cpu].total[0].value);
+	}
+	rt_outbuf_fini(&rob);
+	rt_sys_reset();
+	rt_raw_close(&rf);
+	rt_sys = saved;
+	unlink(path);
+	free(live);
+	free(replay);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test_setup_teardown(test_one_stream, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_snapshots_follow_the_grid,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_sink_instead_of_printer,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_raw_replay_equals_live,
 					    setup, teardown));
 }

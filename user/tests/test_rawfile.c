@@ -5,7 +5,11 @@
  * skipped; a file cut mid-record keeps its whole records and says how much
  * was dropped; wrong magic, byte order, version and misaligned chunk sizes
  * are refused with messages; a corrupt record's message names the file
- * and its offset in the file.
+ * and its offset in the file. Version 2 (perf rings, counter snapshots):
+ * a version 1 file's chunks of those kinds are skipped as before; perf
+ * records decode with the file's perf format and thread names; a corrupt
+ * descriptor, or records before their descriptor, are refused with the
+ * file and the offset; a corrupt perf record names its file offset.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,13 +18,15 @@
 
 #include "test.h"
 
+#include <linux/perf_event.h>
+
 #include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"
 #include "fake_ring.h"
 
 static char path[64];
 
-static void begin(struct rt_outbuf *ob)
+static void begin_version(struct rt_outbuf *ob, uint32_t version)
 {
 	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };
 	int fd;
@@ -29,12 +35,17 @@ static void begin(struct rt_outbuf *ob)
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	h.header_size = sizeof(h);
-	h.format_version = RT_RAW_FORMAT_VERSION;
+	h.format_version = version;
 	h.endian = RT_RAW_ENDIAN;
 	h.page_size = 4096;
 	strcpy(h.module_version, "1.2.3");
 	rt_outbuf_init(ob, fd, 0);
 	rt_raw_write_header(ob, &h);
+}
+
+static void begin(struct rt_outbuf *ob)
+{
+	begin_version(ob, RT_RAW_FORMAT_VERSION);
 }
 
 static void chunk(struct rt_outbuf *ob, uint32_t kind, uint32_t cpu,
@@ -253,6 +264,232 @@ static void test_corrupt_record_error_names_file_offset(void **state)
 	unlink(path);
 }
 
+/* A perf sample: TID | TIME | CPU | IP, as perf_ring.c asks for. */
+struct perf_sample {
+	struct perf_event_header	h;
+	uint64_t			ip;
+	uint32_t			pid, tid;
+	uint64_t			time;
+	uint32_t			cpu, res;
+};
+
+#define SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_IP)
+
+static void perf_sample(struct perf_sample *p, uint64_t ts, uint32_t tid)
+{
+	memset(p, 0, sizeof(*p));
+	p->h.type = PERF_RECORD_SAMPLE;
+	p->h.size = sizeof(*p);
+	p->ip = 0x401000;
+	p->pid = p->tid = tid;
+	p->time = ts;
+	p->cpu = 1;
+}
+
+static void perf_format(struct rt_outbuf *ob, uint64_t sample_type)
+{
+	struct rt_raw_perf_format pf = { .sample_type = sample_type };
+
+	strcpy(pf.event, "cpu-clock");
+	rt_raw_write_perf_format(ob, &pf);
+}
+
+/* Decoded events of the file, in order, as "kind:ts" words. */
+static char events[512];
+
+static int describe(void *arg, struct rt_source *src,
+		    const struct rt_record *rec, uint64_t ts)
+{
+	struct rt_event ev;
+	size_t n = strlen(events);
+	int ret = rt_source_decode(src, rec, &ev);
+
+	(void)arg;
+	if (ret == RT_DECODE_SKIP)
+		return 0;
+	assert_int_equal(ret, RT_DECODE_OK);
+	snprintf(events + n, sizeof(events) - n, "%s%u:%llu",
+		 n ? " " : "", ev.kind, (unsigned long long)ts);
+	if (ev.kind == RT_EVENT_SAMPLE) {
+		n = strlen(events);
+		snprintf(events + n, sizeof(events) - n, ":%s:%s", ev.comm,
+			 ev.u.sample.event);
+	}
+	return 0;
+}
+
+static void decode_all(struct rt_raw_file *f)
+{
+	struct rt_merge_result res;
+	struct rt_merge m;
+
+	events[0] = '\0';
+	rt_merge_init(&m, f->srcs, f->nr_srcs, 0);
+	rt_merge_round(&m, 0, true, describe, NULL, &res);
+	rt_merge_fini(&m);
+	assert_int_equal(res.error, 0);
+}
+
+static void test_perf_chunks_decode(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct perf_sample p[2];
+	struct rt_comm_cache *comms = calloc(1, sizeof(*comms));
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	char want[128];
+
+	(void)state;
+	assert_non_null(comms);
+	rt_comm_cache_init(comms);
+	rt_comm_set(comms, 77, "worker");
+	begin_version(&ob, RT_RAW_FORMAT_SOURCES);
+	perf_format(&ob, SAMPLE_TYPE);
+	rt_raw_write_comms(&ob, comms);
+	vfs(&r, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	perf_sample(&p[0], 1, 77);
+	perf_sample(&p[1], 3, 77);
+	chunk(&ob, RT_RAW_CHUNK_PERF_RECORDS, 1, p, sizeof(p));
+	finish(&ob, 0);
+	free(comms);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_srcs, 2);
+	assert_int_equal(f.nr_perf_srcs, 1);
+	decode_all(&f);
+	snprintf(want, sizeof(want), "%u:1:worker:cpu-clock %u:2 "
+		 "%u:3:worker:cpu-clock", RT_EVENT_SAMPLE, RT_EVENT_VFS_READ,
+		 RT_EVENT_SAMPLE);
+	assert_string_equal(events, want);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/* What a version 1 reader did with the kinds of version 2: skip them. */
+static void test_version_1_skips_new_kinds(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct perf_sample p;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+
+	(void)state;
+	begin(&ob);
+	perf_sample(&p, 1, 77);
+	chunk(&ob, RT_RAW_CHUNK_PERF_RECORDS, 1, &p, sizeof(p));
+	vfs(&r, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_srcs, 1);
+	assert_int_equal(f.nr_perf_srcs, 0);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+static void expect_bad_v2(void (*write)(struct rt_outbuf *ob),
+			  const char *words)
+{
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	char where[256];
+
+	begin_version(&ob, RT_RAW_FORMAT_SOURCES);
+	write(&ob);
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), -EINVAL);
+	snprintf(where, sizeof(where), "corrupt raw file %s: ", path);
+	if (strncmp(f.errmsg, where, strlen(where)) || !strstr(f.errmsg, words))
+		fail_msg("'%s' lacks '%s' or '%s'", f.errmsg, where, words);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+static void undecodable_format(struct rt_outbuf *ob)
+{
+	perf_format(ob, SAMPLE_TYPE | PERF_SAMPLE_READ);
+}
+
+static void records_first(struct rt_outbuf *ob)
+{
+	struct perf_sample p;
+
+	perf_sample(&p, 1, 77);
+	chunk(ob, RT_RAW_CHUNK_PERF_RECORDS, 1, &p, sizeof(p));
+	perf_format(ob, SAMPLE_TYPE);
+}
+
+static void short_format(struct rt_outbuf *ob)
+{
+	uint64_t st = SAMPLE_TYPE;
+
+	chunk(ob, RT_RAW_CHUNK_PERF_FORMAT, 0, &st, sizeof(st));
+}
+
+static void too_many_counters(struct rt_outbuf *ob)
+{
+	struct rt_raw_counter_names cn = { .nr = RT_RAW_MAX_COUNTERS + 1 };
+
+	rt_raw_write_counter_names(ob, &cn);
+}
+
+static void test_corrupt_descriptors_refused(void **state)
+{
+	char at[96];
+
+	(void)state;
+	/* Every descriptor here is the first chunk, right after the header. */
+	snprintf(at, sizeof(at), "at offset %zu", sizeof(struct rt_raw_header));
+	expect_bad_v2(undecodable_format, "perf format chunk");
+	expect_bad_v2(undecodable_format, at);
+	expect_bad_v2(short_format, "perf format chunk");
+	expect_bad_v2(short_format, "wrong size");
+	expect_bad_v2(records_first, "perf records chunk");
+	expect_bad_v2(records_first, "before its descriptor");
+	expect_bad_v2(records_first, at);
+	expect_bad_v2(too_many_counters, "counter names chunk");
+	expect_bad_v2(too_many_counters, "25 counters");
+}
+
+/* A perf record cut short in its chunk: the file and its offset. */
+static void test_corrupt_perf_record_names_file_offset(void **state)
+{
+	struct perf_sample p[2];
+	struct rt_outbuf ob, out;
+	struct rt_raw_file f;
+	struct rt_stream st = { .format = RT_FORMAT_TEXT };
+	char where[160];
+	size_t off;
+	int devnull;
+
+	(void)state;
+	begin_version(&ob, RT_RAW_FORMAT_SOURCES);
+	perf_format(&ob, SAMPLE_TYPE);
+	perf_sample(&p[0], 1, 77);
+	perf_sample(&p[1], 2, 77);
+	p[1].h.size = 0;		/* the ring cannot step over it */
+	chunk(&ob, RT_RAW_CHUNK_PERF_RECORDS, 1, p, sizeof(p));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	devnull = open("/dev/null", O_WRONLY);
+	rt_outbuf_init(&out, devnull, 0);
+	st.out = &out;
+	assert_int_equal(rt_stream_file(&st, &f), RT_STREAM_ERR_DATA);
+	off = sizeof(struct rt_raw_header) + sizeof(struct rt_raw_chunk) +
+	      sizeof(struct rt_raw_perf_format) + sizeof(struct rt_raw_chunk) +
+	      sizeof(p[0]);
+	snprintf(where, sizeof(where), "corrupt raw file %s: perf record of "
+		 "CPU 1 at file offset %zu ", path, off);
+	if (!strstr(st.errmsg, where) || !strstr(st.errmsg, "size is 0"))
+		fail_msg("'%s' lacks '%s'", st.errmsg, where);
+	rt_outbuf_fini(&out);
+	close(devnull);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_chunks_merge_across_cpus),
@@ -260,5 +497,9 @@ int main(void)
 	    cmocka_unit_test(test_bad_headers_refused),
 	    cmocka_unit_test(test_misaligned_chunk_refused),
 	    cmocka_unit_test(test_corrupt_record_in_chunk),
-	    cmocka_unit_test(test_corrupt_record_error_names_file_offset));
+	    cmocka_unit_test(test_corrupt_record_error_names_file_offset),
+	    cmocka_unit_test(test_perf_chunks_decode),
+	    cmocka_unit_test(test_version_1_skips_new_kinds),
+	    cmocka_unit_test(test_corrupt_descriptors_refused),
+	    cmocka_unit_test(test_corrupt_perf_record_names_file_offset));
 }

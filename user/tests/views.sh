@@ -20,10 +20,11 @@ ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 # golden NAME ARGS...: stdout of ringtrace-cat -i raw ARGS equals golden/NAME.txt
+# ($raw: the file, t.raw unless set)
 golden() {
 	local name=$1
 	shift
-	if ! "$cat_bin" -q -i "$tmp/t.raw" "$@" > "$tmp/$name.txt" 2> "$tmp/$name.err"; then
+	if ! "$cat_bin" -q -i "${raw:-$tmp/t.raw}" "$@" > "$tmp/$name.txt" 2> "$tmp/$name.err"; then
 		not_ok "$name: exit status $? ($(head -c 300 "$tmp/$name.err"))"
 		return
 	fi
@@ -68,6 +69,22 @@ golden filter_events -e lock
 golden filter_min_latency --min-latency 100us
 golden filter_time --time 0.0001,0.0002
 golden header --header
+
+# Raw format version 2 (mkraw --v2): perf samples, thread names and counter
+# snapshots replay in the one stream, as folded stacks, and in the header.
+if "$mkraw" --v2 "$tmp/v2.raw"; then
+	raw=$tmp/v2.raw golden v2_json --json
+	raw=$tmp/v2.raw golden v2_folded --folded
+	raw=$tmp/v2.raw golden v2_header --header
+	if "$cat_bin" -q -i "$tmp/v2.raw" --flamegraph "$tmp/v2.svg" 2> "$tmp/v2.err" &&
+		grep -q '<svg' "$tmp/v2.svg" && grep -q 'samples' "$tmp/v2.svg"; then
+		ok "--flamegraph on a file with samples is weighted by samples"
+	else
+		not_ok "--flamegraph on v2.raw: $(head -c 300 "$tmp/v2.err")"
+	fi
+else
+	not_ok "mkraw --v2"
+fi
 
 # Recorded in the VM (scripts/vm-run, module ABI 2): path records name the
 # files on every line and in the summary; stack trailers print as hex.
@@ -188,7 +205,7 @@ fi
 expect_status 2 "-p with a bad list" -i "$tmp/t.raw" -p 1,x
 expect_status 2 "-p with a trailing comma" -i "$tmp/t.raw" -p 1,
 expect_status 2 "--hist-by with an unknown key" -i "$tmp/t.raw" --hist-by colour
-expect_status 2 "--flame-weight samples without --sample" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
+expect_status 2 "--flame-weight samples on a file without samples" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
 expect_status 2 "--time with END before START" -i "$tmp/t.raw" --time 2,1
 expect_status 2 "--raw with a userspace-only filter" --raw -o "$tmp/r.raw" --comm x
 expect_status 2 "--raw with several pids" --raw -o "$tmp/r.raw" -p 1,2

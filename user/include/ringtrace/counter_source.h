@@ -19,6 +19,7 @@
 
 #include "ringtrace/merge.h"
 #include "ringtrace/perf_counters.h"
+#include "ringtrace/record.h"
 
 /* Private record type: far from ringtrace's and perf's numbers. */
 #define RT_COUNTERS_RECORD	0x7c00u
@@ -62,5 +63,9 @@ int rt_counter_source_init(struct rt_counter_source *s, struct rt_counters *cs,
 void rt_counter_source_snapshot(struct rt_counter_source *s, uint64_t now_ns);
 
 void rt_counter_source_fini(struct rt_counter_source *s);
+
+/* A counter snapshot record of @nr values named @names (a raw file's too). */
+int rt_decode_counters(const struct rt_record *rec, uint32_t nr,
+		       const char *const *names, struct rt_event *ev);
 
 #endif /* RINGTRACE_COUNTER_SOURCE_H */

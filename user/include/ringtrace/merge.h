@@ -80,6 +80,8 @@ struct rt_source {
 	void			(*describe_error)(const struct rt_source *src,
 						  char *buf, size_t len);
 	struct rt_source_counts	counts;
+	/* Raw output's chunk kind for this ring (rawfile.h); 0: RECORDS. */
+	uint32_t		raw_kind;
 
 	/* merge state */
 	struct rt_record	cur;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "ringtrace/counter_source.h"
+#include "ringtrace/outbuf.h"
 #include "ringtrace/perf_counters.h"
 #include "ringtrace/perf_ring.h"
 #include "ringtrace/stream.h"
@@ -68,6 +69,16 @@ int rt_perf_session_watch(struct rt_perf_session *ps, int epfd);
  */
 void rt_perf_session_summary(FILE *out, const struct rt_perf_session *ps,
 			     const char *prog, const char *title);
+
+/*
+ * Raw output (rawfile.h version 2): after the header, the descriptors a
+ * replay needs to decode what the hooks' sources will write as the live
+ * run decodes it (perf format and thread names, counter names). Nothing
+ * when neither sampling nor counter snapshots are on: the file stays
+ * version 1.
+ */
+void rt_perf_session_write_raw(const struct rt_perf_session *ps,
+			       struct rt_outbuf *ob);
 
 void rt_perf_session_close(struct rt_perf_session *ps);
 

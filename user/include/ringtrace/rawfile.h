@@ -12,6 +12,15 @@
  * drained, not in timestamp order: the reader merges them (every chunk of
  * a CPU, in file order, is that CPU's stream).
  *
+ * Version 2 adds the other sources a live session merges (written only
+ * when the file holds them, so a ringtrace-only file stays version 1 and
+ * older readers keep reading it; they refuse a version 2 file by its
+ * version): PERF_RECORDS chunks hold perf_event_open() ring bytes of one
+ * CPU, verbatim, decoded with the PERF_FORMAT chunk that precedes them
+ * (sample_type, sample_id_all, event name: what perf_event_attr said);
+ * COUNTERS chunks hold counter snapshot records (counter_source.h),
+ * named by the COUNTER_NAMES chunk that precedes them.
+ *
  * Everything is in the writer's byte order (the endian field tells a
  * reader of the other order to refuse the file) and 8-byte aligned.
  * Readers skip chunk kinds they do not know, using size.
@@ -24,11 +33,14 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "ringtrace/comm_cache.h"
 #include "ringtrace/merge.h"
 #include "ringtrace/outbuf.h"
+#include "ringtrace/record.h"
 
 #define RT_RAW_MAGIC		"RINGTRC"	/* 8 bytes with its NUL */
-#define RT_RAW_FORMAT_VERSION	1
+#define RT_RAW_FORMAT_VERSION	1	/* ringtrace rings only */
+#define RT_RAW_FORMAT_SOURCES	2	/* + perf rings, counter snapshots */
 #define RT_RAW_ENDIAN		0x01020304u
 
 struct rt_raw_header {
@@ -53,6 +65,39 @@ enum rt_raw_chunk_kind {
 	RT_RAW_CHUNK_PENDING	= 2,	/* payload: __u64 records dropped on
 					 * @cpu and never reported by a LOST
 					 * record (no room at the end) */
+	/* version 2 */
+	RT_RAW_CHUNK_PERF_FORMAT = 3,	/* struct rt_raw_perf_format, once,
+					 * before any PERF_RECORDS */
+	RT_RAW_CHUNK_PERF_RECORDS = 4,	/* perf ring bytes of @cpu */
+	RT_RAW_CHUNK_COUNTER_NAMES = 5,	/* struct rt_raw_counter_names, once,
+					 * before any COUNTERS */
+	RT_RAW_CHUNK_COUNTERS	= 6,	/* counter snapshot records */
+	RT_RAW_CHUNK_COMMS	= 7,	/* struct rt_raw_comm[]: thread names
+					 * known before the run (live, read
+					 * from /proc) for the perf samples */
+};
+
+struct rt_raw_comm {
+	uint32_t	tid;
+	uint32_t	__pad;
+	char		comm[16];		/* RINGTRACE_COMM_LEN */
+};
+
+#define RT_RAW_NAME_LEN		32
+#define RT_RAW_MAX_COUNTERS	24	/* RT_COUNTERS_MAX */
+
+/* How the perf rings' records were laid out (perf_event_attr). */
+struct rt_raw_perf_format {
+	uint64_t	sample_type;		/* PERF_SAMPLE_* */
+	uint32_t	sample_id_all;
+	uint32_t	__pad;
+	char		event[RT_RAW_NAME_LEN];	/* samples are printed with it */
+};
+
+struct rt_raw_counter_names {
+	uint32_t	nr;
+	uint32_t	__pad;
+	char		name[RT_RAW_MAX_COUNTERS][RT_RAW_NAME_LEN];
 };
 
 struct rt_raw_chunk {
@@ -70,6 +115,14 @@ void rt_raw_write_ring(struct rt_outbuf *ob, uint32_t cpu,
 		       const struct rt_ring *r, uint64_t from, uint64_t to);
 
 void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost);
+
+/* The descriptors of version 2 (write them right after the header). */
+void rt_raw_write_perf_format(struct rt_outbuf *ob,
+			      const struct rt_raw_perf_format *pf);
+void rt_raw_write_counter_names(struct rt_outbuf *ob,
+				const struct rt_raw_counter_names *cn);
+/* Every name in @c, one COMMS chunk. */
+void rt_raw_write_comms(struct rt_outbuf *ob, const struct rt_comm_cache *c);
 
 /*
  * The same chunks without copying the records: each ring's bytes go to the
@@ -100,6 +153,11 @@ void rt_raw_batch_add_ring(struct rt_raw_batch *b, uint32_t cpu,
 			   const struct rt_ring *r, uint64_t from,
 			   uint64_t to);
 
+/* The same for any source's ring, as a chunk of @kind. */
+void rt_raw_batch_add_chunk(struct rt_raw_batch *b, uint32_t kind,
+			    uint32_t cpu, const struct rt_ring *r,
+			    uint64_t from, uint64_t to);
+
 /* Write what is buffered and queued; empties the batch. 0 or -errno. */
 int rt_raw_batch_write(struct rt_raw_batch *b);
 
@@ -129,12 +187,26 @@ struct rt_raw_file {
 	bool			in_memory;	/* map is malloc'ed (stdin) */
 	struct rt_raw_header	hdr;		/* zero-filled past header_size */
 	uint32_t		nr_srcs;
-	struct rt_source	*srcs;		/* one per CPU found, CPU order */
+	/*
+	 * One per CPU found, CPU order: ringtrace rings, then perf rings,
+	 * then the counter snapshots (version 2).
+	 */
+	struct rt_source	*srcs;
 	struct rt_raw_cursor	*cursors;	/* parallel to srcs */
 	struct rt_raw_chunk_ref	*chunks;
 	uint32_t		nr_chunks;
 	uint64_t		pending_lost;	/* sum of PENDING chunks */
 	uint64_t		truncated_bytes; /* cut off at the end */
+	/* version 2: how to decode perf and counter chunks */
+	bool			has_perf_format;
+	struct rt_raw_perf_format perf_desc;
+	struct rt_perf_format	perf_fmt;
+	struct rt_comm_cache	*comms;		/* perf COMM records name samples */
+	bool			has_counter_names;
+	struct rt_raw_counter_names counter_names;
+	const char		*counter_name_ptrs[RT_RAW_MAX_COUNTERS];
+	uint32_t		nr_perf_srcs;
+	uint32_t		nr_counter_srcs;
 	char			errmsg[256];
 };
 

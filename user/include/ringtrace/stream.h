@@ -57,8 +57,11 @@ struct rt_stream {
 	uint64_t		duration_ns;	/* 0: until stopped */
 	volatile sig_atomic_t	*stop;
 	const sigset_t		*stop_signals;	/* NULL: none to block */
-	const struct rt_stream_hooks *hooks;	/* NULL: the session alone;
-						   not with RT_FORMAT_RAW */
+	/*
+	 * NULL: the session alone. With RT_FORMAT_RAW the hooks' sources are
+	 * written as chunks of their raw_kind (merge.h), unmerged.
+	 */
+	const struct rt_stream_hooks *hooks;
 	/*
 	 * Aggregating outputs (--folded): each decoded event goes here
 	 * instead of to the printer; the caller writes the result at the end.

@@ -7,6 +7,8 @@
  * RT_RAW_BATCH_RINGS rings. rt_raw_write_ring() copies into the output
  * buffer instead, for callers that release the ring before writing.
  */
+#include <string.h>
+
 #include "ringtrace/rawfile.h"
 
 void rt_raw_write_header(struct rt_outbuf *ob, const struct rt_raw_header *h)
@@ -43,6 +45,48 @@ void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost)
 	rt_outbuf_append(ob, &lost, sizeof(lost));
 }
 
+static void write_desc(struct rt_outbuf *ob, uint32_t kind, const void *p,
+		       uint64_t size)
+{
+	struct rt_raw_chunk c = { .kind = kind, .size = size };
+
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, p, size);
+}
+
+void rt_raw_write_perf_format(struct rt_outbuf *ob,
+			      const struct rt_raw_perf_format *pf)
+{
+	write_desc(ob, RT_RAW_CHUNK_PERF_FORMAT, pf, sizeof(*pf));
+}
+
+void rt_raw_write_counter_names(struct rt_outbuf *ob,
+				const struct rt_raw_counter_names *cn)
+{
+	write_desc(ob, RT_RAW_CHUNK_COUNTER_NAMES, cn, sizeof(*cn));
+}
+
+void rt_raw_write_comms(struct rt_outbuf *ob, const struct rt_comm_cache *c)
+{
+	struct rt_raw_chunk h = { .kind = RT_RAW_CHUNK_COMMS };
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < RT_COMM_CACHE_SLOTS; i++)
+		n += c->e[i].key != 0;
+	if (!n)
+		return;
+	h.size = (uint64_t)n * sizeof(struct rt_raw_comm);
+	rt_outbuf_append(ob, &h, sizeof(h));
+	for (uint32_t i = 0; i < RT_COMM_CACHE_SLOTS; i++) {
+		struct rt_raw_comm rc = { .tid = c->e[i].key - 1 };
+
+		if (!c->e[i].key)
+			continue;
+		memcpy(rc.comm, c->e[i].comm, sizeof(rc.comm));
+		rt_outbuf_append(ob, &rc, sizeof(rc));
+	}
+}
+
 void rt_raw_batch_init(struct rt_raw_batch *b, struct rt_outbuf *ob)
 {
 	b->ob = ob;
@@ -61,6 +105,13 @@ static void batch_piece(struct rt_raw_batch *b, const void *p, size_t n)
 void rt_raw_batch_add_ring(struct rt_raw_batch *b, uint32_t cpu,
 			   const struct rt_ring *r, uint64_t from, uint64_t to)
 {
+	rt_raw_batch_add_chunk(b, RT_RAW_CHUNK_RECORDS, cpu, r, from, to);
+}
+
+void rt_raw_batch_add_chunk(struct rt_raw_batch *b, uint32_t kind,
+			    uint32_t cpu, const struct rt_ring *r,
+			    uint64_t from, uint64_t to)
+{
 	struct rt_raw_chunk *c = &b->chunks[b->nr_chunks++];
 	uint64_t off = from & r->mask, first = r->size - off;
 
@@ -69,7 +120,7 @@ void rt_raw_batch_add_ring(struct rt_raw_batch *b, uint32_t cpu,
 		return;
 	}
 	*c = (struct rt_raw_chunk) {
-		.kind = RT_RAW_CHUNK_RECORDS, .cpu = cpu, .size = to - from,
+		.kind = kind, .cpu = cpu, .size = to - from,
 	};
 	batch_piece(b, c, sizeof(*c));
 	if (c->size <= first) {

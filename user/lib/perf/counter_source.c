@@ -11,6 +11,7 @@
 
 #include "ringtrace/barrier.h"
 #include "ringtrace/counter_source.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/record.h"
 
 #define MIN_RING	(16u * 1024)
@@ -21,10 +22,9 @@ static uint32_t record_size(const struct rt_counters *cs)
 			  cs->nr * sizeof(struct rt_counter_value));
 }
 
-static int decode(struct rt_source *src, const struct rt_record *rec,
-		  struct rt_event *ev)
+int rt_decode_counters(const struct rt_record *rec, uint32_t nr,
+		       const char *const *names, struct rt_event *ev)
 {
-	struct rt_counter_source *s = src->ctx;
 	struct rt_counters_record r;
 
 	memset(ev, 0, offsetof(struct rt_event, u));
@@ -33,7 +33,8 @@ static int decode(struct rt_source *src, const struct rt_record *rec,
 	if (rec->size < sizeof(r))
 		return RT_DECODE_ERR_SHORT;
 	memcpy(&r, rec->data, sizeof(r));
-	if (r.nr != s->cs->nr || rec->size < record_size(s->cs))
+	if (r.nr != nr || rec->size < sizeof(r) +
+	    (uint64_t)nr * sizeof(struct rt_counter_value))
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_COUNTERS;
 	ev->raw_type = rec->type;
@@ -42,11 +43,19 @@ static int decode(struct rt_source *src, const struct rt_record *rec,
 	ev->u.counters.interval_ns = r.interval_ns;
 	ev->u.counters.target_pid = r.pid;
 	ev->u.counters.nr = r.nr;
-	ev->u.counters.names = s->names;
+	ev->u.counters.names = names;
 	/* The ring and the bounce buffer are 8-byte aligned, like the record. */
 	ev->u.counters.values = (const struct rt_counter_value *)
 		((const unsigned char *)rec->data + sizeof(r));
 	return RT_DECODE_OK;
+}
+
+static int decode(struct rt_source *src, const struct rt_record *rec,
+		  struct rt_event *ev)
+{
+	struct rt_counter_source *s = src->ctx;
+
+	return rt_decode_counters(rec, s->cs->nr, s->names, ev);
 }
 
 int rt_counter_source_init(struct rt_counter_source *s, struct rt_counters *cs,
@@ -70,6 +79,7 @@ int rt_counter_source_init(struct rt_counter_source *s, struct rt_counters *cs,
 	rt_source_init(&s->src, 0);
 	s->src.decode = decode;
 	s->src.label = "counter snapshots, slot";
+	s->src.raw_kind = RT_RAW_CHUNK_COUNTERS;
 	s->src.ctx = s;
 	if (rt_ring_init(&s->src.ring, &s->head, &s->tail, s->data, size,
 			 NULL, 0)) {

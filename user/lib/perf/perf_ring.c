@@ -18,6 +18,7 @@
 
 #include "ringtrace/perf_counters.h"
 #include "ringtrace/perf_ring.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/sys.h"
 
 #define SAMPLE_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -202,6 +203,7 @@ static int map_ring(struct rt_perf_sampler *ps, uint32_t idx, int cpu, int fd)
 	src->timestamp = perf_ts;
 	src->decode = perf_decode;
 	src->label = "perf ring of";
+	src->raw_kind = RT_RAW_CHUNK_PERF_RECORDS;
 	src->ctx = ps;
 	if (rt_ring_init_mmap(&src->ring, ring->base, len, ps->page_size,
 			      NULL, 0)) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ringtrace/perf_session.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/perf_stat.h"
 
 static int add_sources(void *arg, struct rt_merge *m)
@@ -169,6 +170,32 @@ void rt_perf_session_summary(FILE *out, const struct rt_perf_session *ps,
 	if (ps->has_counters)
 		rt_perf_stat_print(out, &ps->counters, title,
 				   ps->stop_ns - ps->counters.start_ns);
+}
+
+/* See perf_session.h. */
+void rt_perf_session_write_raw(const struct rt_perf_session *ps,
+			       struct rt_outbuf *ob)
+{
+	if (ps->has_sampler) {
+		struct rt_raw_perf_format pf = {
+			.sample_type = ps->sampler.fmt.sample_type,
+			.sample_id_all = ps->sampler.fmt.sample_id_all,
+		};
+
+		if (ps->sampler.fmt.event)
+			snprintf(pf.event, sizeof(pf.event), "%s",
+				 ps->sampler.fmt.event);
+		rt_raw_write_perf_format(ob, &pf);
+		rt_raw_write_comms(ob, ps->sampler.comms);
+	}
+	if (ps->has_snapshots) {
+		struct rt_raw_counter_names cn = { .nr = ps->counters.nr };
+
+		for (uint32_t i = 0; i < ps->counters.nr; i++)
+			snprintf(cn.name[i], sizeof(cn.name[i]), "%s",
+				 ps->counters.c[i].name);
+		rt_raw_write_counter_names(ob, &cn);
+	}
 }
 
 void rt_perf_session_close(struct rt_perf_session *ps)

@@ -18,6 +18,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "ringtrace/counter_source.h"
 #include "ringtrace/cpuset.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/sys.h"
@@ -95,11 +96,15 @@ static void raw_describe_error(const struct rt_source *src, char *buf,
 	const struct rt_raw_chunk_ref *c = &cur->file->chunks[cur->cur];
 	const struct rt_ring *r = &src->ring;
 	unsigned long long at = c->offset + r->error_pos;
+
+	const char *what = src->raw_kind == RT_RAW_CHUNK_PERF_RECORDS ?
+			   "perf " : src->raw_kind == RT_RAW_CHUNK_COUNTERS ?
+			   "counters " : "";
 	int n;
 
-	n = snprintf(buf, len, "corrupt raw file %s: record of CPU %u at "
+	n = snprintf(buf, len, "corrupt raw file %s: %srecord of CPU %u at "
 		     "file offset %llu (chunk payload at %llu, %llu bytes): %s",
-		     cur->file->path, src->cpu, at,
+		     cur->file->path, what, src->cpu, at,
 		     (unsigned long long)c->offset,
 		     (unsigned long long)c->size, rt_ring_strerror(r->error));
 	if (n < 0 || (size_t)n >= len)
@@ -144,10 +149,12 @@ static int check_header(struct rt_raw_file *f, const char *path)
 	if (h.endian != RT_RAW_ENDIAN)
 		return raw_error(f, EINVAL, "%s was written on a machine of the "
 				 "other byte order", path);
-	if (h.format_version != RT_RAW_FORMAT_VERSION)
+	if (h.format_version < RT_RAW_FORMAT_VERSION ||
+	    h.format_version > RT_RAW_FORMAT_SOURCES)
 		return raw_error(f, EINVAL, "%s has raw format version %u; these "
-				 "tools read version %u", path,
-				 h.format_version, RT_RAW_FORMAT_VERSION);
+				 "tools read versions %u to %u", path,
+				 h.format_version, RT_RAW_FORMAT_VERSION,
+				 RT_RAW_FORMAT_SOURCES);
 	if (h.header_size < offsetof(struct rt_raw_header, events) ||
 	    h.header_size % 8 || h.header_size > f->len)
 		return raw_error(f, EINVAL, "%s: bad header size %u", path,
@@ -164,15 +171,101 @@ struct chain {
 	uint32_t	last;
 };
 
+/* The streams of records a file holds, each a chain per CPU. */
+enum { STREAM_RING, STREAM_PERF, STREAM_COUNTERS, NR_STREAMS };
+
+static int stream_of(uint32_t kind)
+{
+	switch (kind) {
+	case RT_RAW_CHUNK_RECORDS:		return STREAM_RING;
+	case RT_RAW_CHUNK_PERF_RECORDS:		return STREAM_PERF;
+	case RT_RAW_CHUNK_COUNTERS:		return STREAM_COUNTERS;
+	}
+	return -1;
+}
+
+/* A version 2 descriptor chunk: checked, kept for the decoders. */
+static int read_descriptor(struct rt_raw_file *f, const char *path,
+			   const struct rt_raw_chunk *c, uint64_t off)
+{
+	unsigned long long at = (unsigned long long)(off - sizeof(*c));
+	const unsigned char *p = f->map + off;
+
+	if (c->kind == RT_RAW_CHUNK_PERF_FORMAT) {
+		struct rt_raw_perf_format *pf = &f->perf_desc;
+
+		if (f->has_perf_format || c->size != sizeof(*pf))
+			return raw_error(f, EINVAL, "corrupt raw file %s: perf "
+					 "format chunk at offset %llu: %s", path,
+					 at, f->has_perf_format ? "a second one" :
+					 "wrong size");
+		memcpy(pf, p, sizeof(*pf));
+		pf->event[sizeof(pf->event) - 1] = '\0';
+		if (rt_perf_format_init(&f->perf_fmt, pf->sample_type,
+					pf->sample_id_all != 0, pf->event))
+			return raw_error(f, EINVAL, "corrupt raw file %s: perf "
+					 "format chunk at offset %llu: sample "
+					 "type %#llx cannot be decoded", path,
+					 at, (unsigned long long)pf->sample_type);
+		f->has_perf_format = true;
+		return 0;
+	}
+	/* RT_RAW_CHUNK_COUNTER_NAMES */
+	if (f->has_counter_names || c->size != sizeof(f->counter_names))
+		return raw_error(f, EINVAL, "corrupt raw file %s: counter names "
+				 "chunk at offset %llu: %s", path, at,
+				 f->has_counter_names ? "a second one" :
+				 "wrong size");
+	memcpy(&f->counter_names, p, sizeof(f->counter_names));
+	if (!f->counter_names.nr ||
+	    f->counter_names.nr > RT_RAW_MAX_COUNTERS)
+		return raw_error(f, EINVAL, "corrupt raw file %s: counter names "
+				 "chunk at offset %llu: %u counters", path, at,
+				 f->counter_names.nr);
+	for (uint32_t i = 0; i < f->counter_names.nr; i++) {
+		f->counter_names.name[i][RT_RAW_NAME_LEN - 1] = '\0';
+		f->counter_name_ptrs[i] = f->counter_names.name[i];
+	}
+	f->has_counter_names = true;
+	return 0;
+}
+
+/* Names of threads that existed before the run, for the perf samples. */
+static int read_comms(struct rt_raw_file *f, const char *path,
+		      const struct rt_raw_chunk *c, uint64_t off)
+{
+	struct rt_raw_comm rc;
+
+	if (c->size % sizeof(rc))
+		return raw_error(f, EINVAL, "corrupt raw file %s: thread names "
+				 "chunk at offset %llu: size %llu", path,
+				 (unsigned long long)(off - sizeof(*c)),
+				 (unsigned long long)c->size);
+	if (!f->comms) {
+		f->comms = malloc(sizeof(*f->comms));
+		if (!f->comms)
+			return raw_error(f, ENOMEM, "out of memory");
+		rt_comm_cache_init(f->comms);
+	}
+	for (uint64_t at = 0; at < c->size; at += sizeof(rc)) {
+		memcpy(&rc, f->map + off + at, sizeof(rc));
+		rc.comm[sizeof(rc.comm) - 1] = '\0';
+		rt_comm_set(f->comms, rc.tid, rc.comm);
+	}
+	return 0;
+}
+
 static int index_chunks(struct rt_raw_file *f, const char *path,
 			struct chain *chains)
 {
 	uint64_t off = f->hdr.header_size;
+	bool v2 = f->hdr.format_version >= RT_RAW_FORMAT_SOURCES;
 	uint32_t cap = 0;
 
 	while (off < f->len) {
 		struct rt_raw_chunk c;
 		uint64_t left;
+		int stream;
 
 		if (f->len - off < sizeof(c)) {
 			f->truncated_bytes = f->len - off;
@@ -181,6 +274,10 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 		left = f->len - off - sizeof(c);
 		memcpy(&c, f->map + off, sizeof(c));
 		off += sizeof(c);
+		/* Version 1 readers skipped the kinds of version 2: so do we. */
+		stream = stream_of(c.kind);
+		if (!v2 && stream > STREAM_RING)
+			stream = -1;
 		if (c.size % 8)
 			return raw_error(f, EINVAL, "%s: chunk at offset %llu has "
 					 "size %llu, not a multiple of 8", path,
@@ -188,7 +285,7 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 					 (unsigned long long)c.size);
 		if (c.size > left) {
 			/* The writer was stopped mid-chunk: keep whole records. */
-			uint64_t keep = c.kind == RT_RAW_CHUNK_RECORDS ?
+			uint64_t keep = stream >= 0 ?
 					whole_records(f->map + off, left) : 0;
 
 			f->truncated_bytes = left - keep;
@@ -199,12 +296,35 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 					 "for CPU %u", path,
 					 (unsigned long long)(off - sizeof(c)),
 					 c.cpu);
+		if (v2 && !f->truncated_bytes &&
+		    (c.kind == RT_RAW_CHUNK_PERF_FORMAT ||
+		     c.kind == RT_RAW_CHUNK_COUNTER_NAMES)) {
+			int ret = read_descriptor(f, path, &c, off);
+
+			if (ret)
+				return ret;
+		}
+		if (v2 && !f->truncated_bytes && c.kind == RT_RAW_CHUNK_COMMS) {
+			int ret = read_comms(f, path, &c, off);
+
+			if (ret)
+				return ret;
+		}
+		if ((stream == STREAM_PERF && !f->has_perf_format) ||
+		    (stream == STREAM_COUNTERS && !f->has_counter_names))
+			return raw_error(f, EINVAL, "corrupt raw file %s: %s chunk "
+					 "at offset %llu comes before its "
+					 "descriptor", path, stream == STREAM_PERF ?
+					 "perf records" : "counters",
+					 (unsigned long long)(off - sizeof(c)));
 		if (c.kind == RT_RAW_CHUNK_PENDING && c.size >= sizeof(uint64_t)) {
 			uint64_t lost;
 
 			memcpy(&lost, f->map + off, sizeof(lost));
 			f->pending_lost += lost;
-		} else if (c.kind == RT_RAW_CHUNK_RECORDS && c.size) {
+		} else if (stream >= 0 && c.size) {
+			struct chain *ch = &chains[stream * RT_MAX_CPUS + c.cpu];
+
 			if (f->nr_chunks == cap) {
 				struct rt_raw_chunk_ref *n;
 
@@ -217,11 +337,11 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 			f->chunks[f->nr_chunks] = (struct rt_raw_chunk_ref){
 				.offset = off, .size = c.size, .next = NO_CHUNK,
 			};
-			if (chains[c.cpu].first == NO_CHUNK)
-				chains[c.cpu].first = f->nr_chunks;
+			if (ch->first == NO_CHUNK)
+				ch->first = f->nr_chunks;
 			else
-				f->chunks[chains[c.cpu].last].next = f->nr_chunks;
-			chains[c.cpu].last = f->nr_chunks++;
+				f->chunks[ch->last].next = f->nr_chunks;
+			ch->last = f->nr_chunks++;
 		}
 		if (f->truncated_bytes)
 			break;
@@ -230,28 +350,90 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 	return 0;
 }
 
+static uint64_t raw_perf_ts(const struct rt_source *src,
+			    const struct rt_record *rec)
+{
+	const struct rt_raw_cursor *cur = src->ctx;
+
+	return rt_perf_record_ts(&cur->file->perf_fmt, rec->data, rec->size);
+}
+
+/* As live (perf_ring.c): COMM records name the samples that follow. */
+static int raw_perf_decode(struct rt_source *src, const struct rt_record *rec,
+			   struct rt_event *ev)
+{
+	struct rt_raw_file *f = ((struct rt_raw_cursor *)src->ctx)->file;
+	int ret = rt_decode_perf(&f->perf_fmt, rec->data, rec->size, src->cpu,
+				 ev);
+
+	if (ret != RT_DECODE_OK)
+		return ret;
+	if (ev->kind == RT_EVENT_COMM) {
+		rt_comm_set(f->comms, ev->tid, ev->comm);
+		return RT_DECODE_SKIP;
+	}
+	if (ev->kind == RT_EVENT_SAMPLE)
+		rt_comm_get(f->comms, ev->tid, ev->comm);
+	return RT_DECODE_OK;
+}
+
+static int raw_counters_decode(struct rt_source *src,
+			       const struct rt_record *rec, struct rt_event *ev)
+{
+	struct rt_raw_file *f = ((struct rt_raw_cursor *)src->ctx)->file;
+
+	return rt_decode_counters(rec, f->counter_names.nr,
+				  f->counter_name_ptrs, ev);
+}
+
+static void make_source(struct rt_raw_file *f, int stream, uint32_t cpu,
+			uint32_t first)
+{
+	struct rt_source *src = &f->srcs[f->nr_srcs];
+
+	rt_source_init(src, cpu);
+	src->refill = raw_refill;
+	src->describe_error = raw_describe_error;
+	src->ctx = &f->cursors[f->nr_srcs++];
+	f->cursors[src - f->srcs].file = f;
+	if (stream == STREAM_PERF) {
+		src->timestamp = raw_perf_ts;
+		src->decode = raw_perf_decode;
+		src->label = "perf ring of";
+		src->raw_kind = RT_RAW_CHUNK_PERF_RECORDS;
+		f->nr_perf_srcs++;
+	} else if (stream == STREAM_COUNTERS) {
+		src->decode = raw_counters_decode;
+		src->label = "counter snapshots, slot";
+		src->raw_kind = RT_RAW_CHUNK_COUNTERS;
+		f->nr_counter_srcs++;
+	}
+	load_chunk(src, first);
+}
+
 static int make_sources(struct rt_raw_file *f, const struct chain *chains)
 {
 	uint32_t n = 0;
 
-	for (uint32_t cpu = 0; cpu < RT_MAX_CPUS; cpu++)
-		n += chains[cpu].first != NO_CHUNK;
+	for (uint32_t i = 0; i < NR_STREAMS * RT_MAX_CPUS; i++)
+		n += chains[i].first != NO_CHUNK;
 	f->srcs = calloc(n ? n : 1, sizeof(*f->srcs));
 	f->cursors = calloc(n ? n : 1, sizeof(*f->cursors));
 	if (!f->srcs || !f->cursors)
 		return raw_error(f, ENOMEM, "out of memory");
-	for (uint32_t cpu = 0; cpu < RT_MAX_CPUS; cpu++) {
-		struct rt_source *src = &f->srcs[f->nr_srcs];
-
-		if (chains[cpu].first == NO_CHUNK)
-			continue;
-		rt_source_init(src, cpu);
-		src->refill = raw_refill;
-		src->describe_error = raw_describe_error;
-		src->ctx = &f->cursors[f->nr_srcs++];
-		f->cursors[src - f->srcs].file = f;
-		load_chunk(src, chains[cpu].first);
+	if (f->has_perf_format && !f->comms) {
+		f->comms = malloc(sizeof(*f->comms));
+		if (!f->comms)
+			return raw_error(f, ENOMEM, "out of memory");
+		rt_comm_cache_init(f->comms);
 	}
+	for (int stream = 0; stream < NR_STREAMS; stream++)
+		for (uint32_t cpu = 0; cpu < RT_MAX_CPUS; cpu++) {
+			uint32_t first = chains[stream * RT_MAX_CPUS + cpu].first;
+
+			if (first != NO_CHUNK)
+				make_source(f, stream, cpu, first);
+		}
 	return 0;
 }
 
@@ -334,10 +516,10 @@ mapped:
 	if (ret)
 		return ret;
 
-	chains = malloc(RT_MAX_CPUS * sizeof(*chains));
+	chains = malloc(NR_STREAMS * RT_MAX_CPUS * sizeof(*chains));
 	if (!chains)
 		return raw_error(f, ENOMEM, "out of memory");
-	for (uint32_t i = 0; i < RT_MAX_CPUS; i++)
+	for (uint32_t i = 0; i < NR_STREAMS * RT_MAX_CPUS; i++)
 		chains[i] = (struct chain){ NO_CHUNK, NO_CHUNK };
 	ret = index_chunks(f, path, chains);
 	if (!ret)
@@ -357,6 +539,7 @@ void rt_raw_close(struct rt_raw_file *f)
 	free(f->srcs);
 	free(f->cursors);
 	free(f->chunks);
+	free(f->comms);
 	free(f->path);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;

@@ -72,6 +72,34 @@ static int walk_raw(struct rt_source *src)
 	}
 }
 
+/*
+ * The same for a perf ring or the counter snapshots: their record types
+ * are not ringtrace's, so each is decoded (no copy, no system call) only
+ * to count it as the merge would: the perf summary's samples and losses.
+ */
+static int walk_raw_foreign(struct rt_source *src)
+{
+	struct rt_record rec;
+	struct rt_event ev;
+	int ret;
+
+	for (;;) {
+		ret = rt_ring_peek(&src->ring, &rec);
+		if (ret != RT_RING_OK)
+			return ret;
+		ret = rt_source_decode(src, &rec, &ev);
+		if (ret == RT_DECODE_OK && ev.kind == RT_EVENT_LOST)
+			src->counts.lost += ev.u.lost.count;
+		else if (ret != RT_DECODE_SKIP)
+			src->counts.records++;
+		if (ret == RT_DECODE_UNKNOWN)
+			src->counts.unknown++;
+		else if (ret < 0)
+			src->counts.malformed++;
+		rt_ring_advance(&src->ring);
+	}
+}
+
 static int emit_event(void *arg, struct rt_source *src,
 		      const struct rt_record *rec, uint64_t ts)
 {
@@ -130,19 +158,21 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
  * Release the rings whose bytes the batch just wrote (a ring with nothing
  * new is left alone by rt_ring_release()).
  */
-static void release_rings(struct rt_session *s, uint32_t from, uint32_t to)
+static void release_rings(struct rt_merge *m, uint32_t from, uint32_t to)
 {
 	for (uint32_t i = from; i < to; i++)
-		rt_ring_release(&s->srcs[i].ring);	/* (D) once per chunk */
+		rt_ring_release(&m->srcs[i]->ring);	/* (D) once per chunk */
 }
 
 /*
  * Raw output: each ring's new records, validated one by one (headers
  * only), go to the file as one chunk, straight from the mapping: up to
  * RT_RAW_BATCH_RINGS rings per writev(2), each ring released once its
- * bytes are written. No merge: the reader orders them.
+ * bytes are written. No merging: the reader orders them. Every source of
+ * the merge is written, the hooks' too (perf rings, counter snapshots),
+ * each as its kind of chunk.
  */
-static int raw_round(struct rt_stream *st, struct rt_session *s,
+static int raw_round(struct rt_stream *st, struct rt_merge *m,
 		     uint64_t *moved)
 {
 	struct rt_raw_batch b;
@@ -151,8 +181,8 @@ static int raw_round(struct rt_stream *st, struct rt_session *s,
 
 	*moved = 0;
 	rt_raw_batch_init(&b, st->out);
-	for (uint32_t i = 0; i < s->nr_rings; i++) {
-		struct rt_source *src = &s->srcs[i];
+	for (uint32_t i = 0; i < m->nr; i++) {
+		struct rt_source *src = m->srcs[i];
 		uint64_t from;
 		int ret;
 
@@ -161,9 +191,11 @@ static int raw_round(struct rt_stream *st, struct rt_session *s,
 		ret = rt_ring_refresh(&src->ring, NULL);
 		from = src->ring.pos;
 		if (ret == RT_RING_OK)
-			ret = walk_raw(src);
-		rt_raw_batch_add_ring(&b, src->cpu, &src->ring, from,
-				      src->ring.pos);
+			ret = src->raw_kind ? walk_raw_foreign(src) :
+					      walk_raw(src);
+		rt_raw_batch_add_chunk(&b, src->raw_kind ? src->raw_kind :
+				       RT_RAW_CHUNK_RECORDS, src->cpu,
+				       &src->ring, from, src->ring.pos);
 		src->counts.bytes += src->ring.pos - from;
 		*moved += src->ring.pos - from;
 		if (ret < 0 && !src->failed) {
@@ -173,12 +205,12 @@ static int raw_round(struct rt_stream *st, struct rt_session *s,
 		}
 		if (rt_raw_batch_full(&b)) {
 			rt_raw_batch_write(&b);
-			release_rings(s, first, i + 1);
+			release_rings(m, first, i + 1);
 			first = i + 1;
 		}
 	}
 	rt_raw_batch_write(&b);
-	release_rings(s, first, s->nr_rings);
+	release_rings(m, first, m->nr);
 	if (st->out->error)
 		return RT_STREAM_ERR_OUTPUT;
 	return status;
@@ -253,7 +285,7 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 	for (int round = 0; status != RT_STREAM_ERR_OUTPUT &&
 			    round < MAX_DRAIN_ROUNDS; round++) {
 		if (st->format == RT_FORMAT_RAW) {
-			ret = raw_round(st, s, &moved);
+			ret = raw_round(st, m, &moved);
 		} else {
 			ret = merge_round(st, m, ctx, rt_sys.now_ns(), true,
 					  &res, "ring of");
@@ -313,7 +345,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 			next_tick = st->hooks->tick(st->hooks->arg, now);
 		memset(&res, 0, sizeof(res));
 		if (st->format == RT_FORMAT_RAW)
-			status = raw_round(st, s, &moved);
+			status = raw_round(st, &m, &moved);
 		else
 			status = merge_round(st, &m, &ctx, now, false, &res,
 					     "ring of");

@@ -11,14 +11,21 @@
  * ino 22 before their first reads (ino 12 stays unnamed), and tar's reads
  * carry stack trailers (3 kernel frames, 2 user frames; one call path for
  * even calls, another for odd ones).
+ *
+ * mkraw --v2 FILE: the same, plus what raw format version 2 adds: perf
+ * cpu-clock samples with call chains on both CPUs (cat, named by the COMMS
+ * chunk, and tar), and two rounds of counter snapshots per CPU.
  */
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <linux/perf_event.h>
 #include <linux/ringtrace.h>
 
+#include "ringtrace/counter_source.h"
 #include "ringtrace/outbuf.h"
 #include "ringtrace/rawfile.h"
 
@@ -30,14 +37,14 @@ static size_t len0, len1;
 static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
 		 uint32_t pid, uint32_t tid, const char *comm)
 {
-	size_t n = strlen(comm);
-
 	t->ts_ns = ts;
 	t->cpu = cpu;
 	t->pid = pid;
 	t->tid = tid;
-	/* NUL-padded, and not terminated when full, as the kernel writes it. */
-	memcpy(t->comm, comm, n < sizeof(t->comm) ? n : sizeof(t->comm));
+	/* Bounded, NUL-padded (comm is not NUL-terminated when it is full). */
+	memset(t->comm, 0, sizeof(t->comm));
+	for (size_t i = 0; i < sizeof(t->comm) && comm[i]; i++)
+		t->comm[i] = comm[i];
 }
 
 static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
@@ -140,15 +147,109 @@ static void chunk(struct rt_outbuf *ob, uint32_t cpu, const void *p, size_t n)
 	rt_outbuf_append(ob, p, n);
 }
 
+/* TID | TIME | CPU | IP | CALLCHAIN, the fields are in that ABI order. */
+struct sample {
+	struct perf_event_header	h;
+	uint64_t			ip;
+	uint32_t			pid, tid;
+	uint64_t			time;
+	uint32_t			cpu, res;
+	uint64_t			nr;
+	uint64_t			ips[3];
+};
+
+static void perf_chunk(struct rt_outbuf *ob, uint32_t cpu, uint64_t t,
+		       uint32_t pid, uint32_t tid, int n)
+{
+	struct sample s[4];
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_PERF_RECORDS, .cpu = cpu,
+				  .size = (uint64_t)n * sizeof(s[0]) };
+
+	memset(s, 0, sizeof(s));
+	for (int i = 0; i < n; i++) {
+		s[i].h.type = PERF_RECORD_SAMPLE;
+		s[i].h.misc = PERF_RECORD_MISC_USER;
+		s[i].h.size = sizeof(s[i]);
+		s[i].ip = 0x401000 + 0x10 * (uint64_t)(i & 1);
+		s[i].pid = pid;
+		s[i].tid = tid;
+		s[i].time = t + 100000 * (uint64_t)i;
+		s[i].cpu = cpu;
+		s[i].nr = 3;
+		s[i].ips[0] = PERF_CONTEXT_USER;
+		s[i].ips[1] = s[i].ip;
+		s[i].ips[2] = 0x400800;
+	}
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, s, c.size);
+}
+
+static void counters_chunk(struct rt_outbuf *ob, uint64_t t)
+{
+	struct {
+		struct rt_counters_record	r;
+		struct rt_counter_value		v[2];
+	} rec[4];
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_COUNTERS,
+				  .size = sizeof(rec) };
+
+	memset(rec, 0, sizeof(rec));
+	for (int i = 0; i < 4; i++) {
+		rec[i].r.header.type = RT_COUNTERS_RECORD;
+		rec[i].r.header.size = sizeof(rec[i]);
+		rec[i].r.ts_ns = t + 1000000 * (uint64_t)(i / 2);
+		rec[i].r.interval_ns = 1000000;
+		rec[i].r.cpu = i & 1;
+		rec[i].r.pid = -1;
+		rec[i].r.nr = 2;
+		rec[i].v[0].value = rec[i].v[0].raw = 900000 + (uint64_t)i;
+		rec[i].v[1].value = rec[i].v[1].raw = 7 * (uint64_t)(i + 1);
+		for (int k = 0; k < 2; k++)
+			rec[i].v[k].enabled_ns = rec[i].v[k].running_ns = 1000000;
+	}
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, rec, sizeof(rec));
+}
+
+static void write_v2(struct rt_outbuf *ob)
+{
+	struct rt_raw_perf_format pf = {
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CPU | PERF_SAMPLE_IP |
+			       PERF_SAMPLE_CALLCHAIN,
+		.sample_id_all = 1,
+		.event = "cpu-clock",
+	};
+	struct rt_raw_counter_names cn = { .nr = 2 };
+	struct rt_raw_comm comm = { .tid = 100, .comm = "cat" };
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_COMMS,
+				  .size = sizeof(comm) };
+
+	strcpy(cn.name[0], "task-clock");
+	strcpy(cn.name[1], "page-faults");
+	rt_raw_write_perf_format(ob, &pf);
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, &comm, sizeof(comm));
+	rt_raw_write_counter_names(ob, &cn);
+	perf_chunk(ob, 0, BASE_NS + 5000, 100, 100, 4);
+	perf_chunk(ob, 1, BASE_NS + 55000, 200, 201, 3);
+	counters_chunk(ob, BASE_NS + 1000000);
+}
+
 int main(int argc, char **argv)
 {
+	bool v2 = argc == 3 && !strcmp(argv[1], "--v2");
 	struct rt_raw_header h;
 	struct rt_outbuf ob;
 	uint64_t t = BASE_NS;
 	int fd;
 
+	if (v2) {
+		argc--;
+		argv++;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: mkraw FILE\n");
+		fprintf(stderr, "usage: mkraw [--v2] FILE\n");
 		return 2;
 	}
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -157,7 +258,7 @@ int main(int argc, char **argv)
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
 	h.header_size = sizeof(h);
-	h.format_version = RT_RAW_FORMAT_VERSION;
+	h.format_version = v2 ? RT_RAW_FORMAT_SOURCES : RT_RAW_FORMAT_VERSION;
 	h.endian = RT_RAW_ENDIAN;
 	h.abi_version = 1;
 	h.page_size = 4096;
@@ -202,6 +303,8 @@ int main(int argc, char **argv)
 	lost(t + 1000, 3);
 	/* cat's second thread: one slow read */
 	vfs(cpu1, &len1, t + 2000, 1, 100, 102, "cat", 11, 4096, 4096, 1500000);
+	if (v2)
+		write_v2(&ob);
 	chunk(&ob, 0, cpu0, len0);
 	chunk(&ob, 1, cpu1, len1);
 	if (rt_outbuf_flush(&ob))
