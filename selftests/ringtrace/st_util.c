@@ -422,3 +422,21 @@ int st_probes_on(const char *sym)
 	return n + count_lines("/sys/kernel/debug/tracing/enabled_functions",
 			       sym, true);
 }
+
+void st_traced_run(struct st_run *r)
+{
+	struct st_session sess;
+	struct st_child child;
+
+	st_child_start(&child, r->child, r->child_arg);
+	r->cfg.pid = child.pid;
+	st_session_open(&sess, &r->cfg, r->ring_pages);
+	if (st_enable(&sess))
+		tap_bail("ENABLE: %s", strerror(errno));
+	st_child_go(&child);
+	r->status = st_child_wait(&child);
+	st_disable(&sess);
+	r->drained = st_drain(&sess, r->record, r->record_arg);
+	r->stats_rc = st_stats(&sess, &r->stats);
+	st_session_close(&sess);
+}
