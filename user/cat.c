@@ -223,6 +223,7 @@ static int decode_file(struct options *o)
 	if (use_views) {
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
+		cat_views_use_file(&views, &f);
 	}
 	code = stream_exit_code(&st, rt_stream_file(&st, &f), &ob);
 	if (use_views) {
@@ -256,7 +257,8 @@ static uint64_t realtime_ns(void)
 }
 
 static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
-			     uint64_t events, const struct rt_perf_session *ps)
+			     uint64_t events, const struct rt_perf_session *ps,
+			     bool maps)
 {
 	struct rt_raw_header h;
 	struct utsname u;
@@ -283,6 +285,9 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	}
 	rt_raw_write_header(ob, &h);
 	rt_perf_session_write_raw(ps, ob);
+	/* User stacks are named on replay from what was mapped at the start. */
+	if (maps)
+		rt_raw_write_maps(ob);
 }
 
 /* perf_event_open() follows the selection: per task, or per CPU. */
@@ -317,6 +322,8 @@ static int open_perf(struct options *o, struct rt_session *s,
 	} else {
 		t.per_cpu = true;
 	}
+	/* A raw file keeps the mappings made during the run (MMAP2). */
+	o->perf.sample_spec.track_mmaps = o->raw && o->symbols;
 	ret = rt_perf_session_open(ps, &o->perf, &t,
 				   page > 0 ? (size_t)page : 4096);
 	if (!ret && ps->has_sampler)
@@ -435,7 +442,9 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->raw)
 		write_raw_header(&ob, &s, o->session.events ? o->session.events :
-					  RINGTRACE_EVENT_VFS_READ, &perf);
+					  RINGTRACE_EVENT_VFS_READ, &perf,
+				 o->symbols && (o->callchain ||
+						o->session.stack_user_depth));
 	if (rt_session_enable(&s)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);
