@@ -139,6 +139,8 @@ void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
 	if (bad && !v->o->quiet)
 		fprintf(stderr, PROG ": %s: %u malformed process mapping "
 			"entries skipped\n", v->o->input, bad);
+	/* Written with MMAP2 tracking (cat.c) whenever perf rings are. */
+	v->folded.usyms->exec_tracked = f->has_perf_format;
 	f->on_mmap = add_mmap;
 	f->on_mmap_arg = v->folded.usyms;
 }

@@ -301,7 +301,9 @@ static void test_usyms_one_load_per_binary(void **state)
 					     sizeof(buf)), "qsort"));
 	/* Two binaries (this test, libc) for four lookups in two processes. */
 	assert_int_equal(u.module_loads, 2);
-	/* Replay: a thread with a name of its own uses its process's maps. */
+	/* A thread with a name of its own: hex unless exec()s were recorded. */
+	assert_null(rt_usyms_name(&u, 1002, "worker", ip, buf, sizeof(buf)));
+	u.exec_tracked = true;
 	assert_string_equal(rt_usyms_name(&u, 1002, "worker", ip, buf,
 					  sizeof(buf)),
 			    "test_paths_first_name_wins");

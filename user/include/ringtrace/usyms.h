@@ -50,6 +50,7 @@ struct rt_usyms_bin;
 
 struct rt_usyms {
 	bool			live;		/* read /proc/PID/maps */
+	bool			exec_tracked;	/* replay: MMAP2 records given */
 	struct rt_usyms_proc	*procs;		/* RT_USYMS_MAX_PROCS */
 	uint32_t		nr;
 	struct rt_usyms_bin	*bins;		/* RT_USYMS_MAX_BINS */

@@ -334,14 +334,17 @@ static uint64_t file_vaddr(const struct rt_usyms_bin *b, uint64_t off)
 
 /*
  * Replay has only what was recorded: a thread named otherwise than its
- * process (prctl(PR_SET_NAME)) uses its process's newest image.
+ * process (prctl(PR_SET_NAME)) uses its process's newest image, but only
+ * when exec()s were recorded too (MMAP2 records): otherwise the newest
+ * image known may be the one the pid had before an exec, whose maps would
+ * name the new program's addresses wrongly.
  */
 static struct rt_usyms_proc *image_of(struct rt_usyms *u, uint32_t pid,
 				      const char *comm)
 {
 	struct rt_usyms_proc *p = find(u, pid, comm);
 
-	for (uint32_t i = u->nr; !p && !u->live && i-- > 0;)
+	for (uint32_t i = u->nr; !p && !u->live && u->exec_tracked && i-- > 0;)
 		if (u->procs[i].pid == pid)
 			p = &u->procs[i];
 	return p;
