@@ -189,9 +189,10 @@ static int decode_file(struct options *o)
 	}
 	/* A file with samples weighs its flame graph by them, as live. */
 	if (o->flamegraph && !o->flame_weight_given)
-		o->flame_weight = f.nr_perf_srcs ? FLAME_SAMPLES : FLAME_LATENCY;
+		o->flame_weight = rt_raw_has_samples(&f) ? FLAME_SAMPLES :
+							    FLAME_LATENCY;
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
-	    !f.nr_perf_srcs) {
+	    !rt_raw_has_samples(&f)) {
 		fprintf(stderr, PROG ": --flame-weight samples: %s holds no perf "
 			"samples (record with --raw --sample)\n", o->input);
 		rt_raw_close(&f);
@@ -377,7 +378,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	struct rt_outbuf ob;
 	struct rt_perf_session perf;
 	struct rt_cpuset perf_cpus;
-	bool use_perf = o->perf.counters || o->perf.sample;
+	bool use_perf;
 	pid_t *perf_tids = NULL;
 	struct cat_views views;
 	struct rt_paths paths;
@@ -387,6 +388,19 @@ static int trace(struct options *o, const sigset_t *stop_set,
 
 	memset(&perf, 0, sizeof(perf));
 	memset(&views, 0, sizeof(views));
+	/*
+	 * A raw file of user stacks without samples: perf's dummy event
+	 * carries the MMAP2 records of programs exec'ed during the run, so
+	 * that replay names their frames (the file becomes version 2).
+	 */
+	if (o->raw && o->symbols && o->session.stack_user_depth &&
+	    !o->perf.sample) {
+		o->perf.sample = true;
+		o->perf.sample_spec.desc = &rt_perf_tracking_event;
+		o->perf.sample_spec.freq = 1;
+		o->perf.sample_spec.tracking_only = true;
+	}
+	use_perf = o->perf.counters || o->perf.sample;
 	if (rt_paths_init(&paths)) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_FAIL;

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # A recording replayed as a person would: ringtrace-cat --raw --sample -g
-# --counters -- views_workload, then -i FILE gives the sample count the
-# live run printed, folded stacks and a flame graph whose user frames are
+# --counters -- views_workload (and --raw --stack alone), then -i FILE
+# gives the sample count the live run printed, folded stacks and a flame
+# graph whose user frames are
 # the workload's own function names (named from the process mappings the
 # raw file keeps, with libdwfl) and whose kernel frames are named (from
 # /proc/kallsyms, when readable), and the counter snapshots; a binary
@@ -21,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
 [[ -x $here/views_workload ]] || tap_skip_all "views_workload not built"
-tap_plan 10
+tap_plan 11
 
 # A copy the test can replace later; the recording names it by this path.
 cp "$here/views_workload" "$work/vw"
@@ -76,6 +77,18 @@ tap_ok $? "the counter snapshots replay ($n)"
 grep -Eq '^vw;(.*;)?main;(views_round;)?views_spin ' "$work/live.folded"
 tap_ok $? "live --folded names the same user frames" ||
 	{ head -3 "$work/live.folded"; cat "$work/live2.err"; } | tap_diag
+
+# ringtrace records with user stacks and no samples: the dummy perf
+# event records the workload's exec (MMAP2), and the flame graph weighted
+# by vfs_read latency names its frames on replay.
+"$cat" --raw -o "$work/st.raw" --stack -- "$work/vw" 1 2>"$work/st.err"
+rc=$?
+"$cat" -i "$work/st.raw" --flamegraph "$work/st.svg" 2>"$work/st.svg.err"
+[[ $rc -eq 0 ]] && ! grep -q 'perf dummy' "$work/st.err" &&
+	grep -q '<title>views_round (' "$work/st.svg" &&
+	grep -q 'ns in vfs_read' "$work/st.svg"
+tap_ok $? "--raw --stack without --sample: replayed user stacks named (views_round)" ||
+	cat "$work/st.err" "$work/st.svg.err" | tap_diag
 
 # Without symbols the same file keeps user frames hex: the names above
 # came from the mappings, not from somewhere else.

@@ -46,6 +46,7 @@ struct rt_perf_sample_spec {
 	bool				callchain;	/* PERF_SAMPLE_CALLCHAIN */
 	uint64_t			buffer_bytes;	/* data area per CPU, 2^n pages */
 	bool				track_mmaps;	/* MMAP2 records (raw files) */
+	bool				tracking_only;	/* the dummy event: no samples */
 };
 
 struct rt_perf_ring {

@@ -253,6 +253,12 @@ struct rt_raw_file {
  * (or "standard input") and the record's offset in the file. 0 or -errno.
  */
 int rt_raw_open(struct rt_raw_file *f, const char *path);
+
+/*
+ * Whether @f holds perf samples: perf rings of a sampling event, not of
+ * the dummy event that only carries MMAP2 records (perf_events.h).
+ */
+bool rt_raw_has_samples(const struct rt_raw_file *f);
 void rt_raw_close(struct rt_raw_file *f);
 
 /*

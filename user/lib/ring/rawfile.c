@@ -20,6 +20,7 @@
 
 #include "ringtrace/counter_source.h"
 #include "ringtrace/cpuset.h"
+#include "ringtrace/perf_events.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/sys.h"
 
@@ -545,6 +546,13 @@ mapped:
 		ret = make_sources(f, chains);
 	free(chains);
 	return ret;
+}
+
+bool rt_raw_has_samples(const struct rt_raw_file *f)
+{
+	return f->nr_perf_srcs &&
+	       strncmp(f->perf_desc.event, RT_PERF_TRACKING_EVENT,
+		       sizeof(f->perf_desc.event));
 }
 
 void rt_raw_close(struct rt_raw_file *f)
