@@ -152,7 +152,7 @@ static void usyms_notes(const struct cat_views *v)
 
 	if (!u || v->o->quiet)
 		return;
-	if (v->o->input && !v->file_maps && !u->nr)
+	if (v->o->input && !v->file_maps && !u->nr && u->unmapped)
 		fprintf(stderr, PROG ": user frames stay hex: %s holds no "
 			"process mappings (recorded without stacks, with "
 			"--no-symbols, or by an older ringtrace-cat)\n",

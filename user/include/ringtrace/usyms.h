@@ -63,6 +63,7 @@ struct rt_usyms {
 	uint64_t		missing;	/* binaries not found or not ELF */
 	uint64_t		mismatched;	/* build-id differs from recorded */
 	uint64_t		bins_dropped;	/* binary table full */
+	uint64_t		unmapped;	/* frames no known mapping covers */
 };
 
 int rt_usyms_init(struct rt_usyms *u, bool live);

@@ -361,8 +361,10 @@ const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, const char *comm,
 	GElf_Sym s;
 	uint64_t off;
 
-	if (!m)
+	if (!m) {
+		u->unmapped++;
 		return NULL;
+	}
 	b = &u->bins[m->bin];
 	if (b->state == BIN_NEW)
 		load(u, b);
