@@ -189,9 +189,10 @@ static int decode_file(struct options *o)
 	}
 	/* A file with samples weighs its flame graph by them, as live. */
 	if (o->flamegraph && !o->flame_weight_given)
-		o->flame_weight = f.nr_perf_srcs ? FLAME_SAMPLES : FLAME_LATENCY;
+		o->flame_weight = rt_raw_has_samples(&f) ? FLAME_SAMPLES :
+							    FLAME_LATENCY;
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
-	    !f.nr_perf_srcs) {
+	    !rt_raw_has_samples(&f)) {
 		fprintf(stderr, PROG ": --flame-weight samples: %s holds no perf "
 			"samples (record with --raw --sample)\n", o->input);
 		rt_raw_close(&f);
@@ -223,6 +224,7 @@ static int decode_file(struct options *o)
 	if (use_views) {
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
+		cat_views_use_file(&views, &f);
 	}
 	code = stream_exit_code(&st, rt_stream_file(&st, &f), &ob);
 	if (use_views) {
@@ -256,7 +258,8 @@ static uint64_t realtime_ns(void)
 }
 
 static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
-			     uint64_t events, const struct rt_perf_session *ps)
+			     uint64_t events, const struct rt_perf_session *ps,
+			     bool maps)
 {
 	struct rt_raw_header h;
 	struct utsname u;
@@ -283,6 +286,9 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	}
 	rt_raw_write_header(ob, &h);
 	rt_perf_session_write_raw(ps, ob);
+	/* User stacks are named on replay from what was mapped at the start. */
+	if (maps)
+		rt_raw_write_maps(ob);
 }
 
 /* perf_event_open() follows the selection: per task, or per CPU. */
@@ -317,6 +323,8 @@ static int open_perf(struct options *o, struct rt_session *s,
 	} else {
 		t.per_cpu = true;
 	}
+	/* A raw file keeps the mappings made during the run (MMAP2). */
+	o->perf.sample_spec.track_mmaps = o->raw && o->symbols;
 	ret = rt_perf_session_open(ps, &o->perf, &t,
 				   page > 0 ? (size_t)page : 4096);
 	if (!ret && ps->has_sampler)
@@ -370,7 +378,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	struct rt_outbuf ob;
 	struct rt_perf_session perf;
 	struct rt_cpuset perf_cpus;
-	bool use_perf = o->perf.counters || o->perf.sample;
+	bool use_perf;
 	pid_t *perf_tids = NULL;
 	struct cat_views views;
 	struct rt_paths paths;
@@ -380,6 +388,19 @@ static int trace(struct options *o, const sigset_t *stop_set,
 
 	memset(&perf, 0, sizeof(perf));
 	memset(&views, 0, sizeof(views));
+	/*
+	 * A raw file of user stacks without samples: perf's dummy event
+	 * carries the MMAP2 records of programs exec'ed during the run, so
+	 * that replay names their frames (the file becomes version 2).
+	 */
+	if (o->raw && o->symbols && o->session.stack_user_depth &&
+	    !o->perf.sample) {
+		o->perf.sample = true;
+		o->perf.sample_spec.desc = &rt_perf_tracking_event;
+		o->perf.sample_spec.freq = 1;
+		o->perf.sample_spec.tracking_only = true;
+	}
+	use_perf = o->perf.counters || o->perf.sample;
 	if (rt_paths_init(&paths)) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_FAIL;
@@ -435,7 +456,9 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->raw)
 		write_raw_header(&ob, &s, o->session.events ? o->session.events :
-					  RINGTRACE_EVENT_VFS_READ, &perf);
+					  RINGTRACE_EVENT_VFS_READ, &perf,
+				 o->symbols && (o->callchain ||
+						o->session.stack_user_depth));
 	if (rt_session_enable(&s)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);
