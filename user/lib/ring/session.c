@@ -305,7 +305,11 @@ int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
 				 "the per-CPU buffer (%llu bytes)",
 				 o->watermark_bytes, (unsigned long long)bytes);
 	if (!o->cpus_given) {
-		ret = rt_cpuset_online(&online, s->errmsg, sizeof(s->errmsg));
+		/*
+		 * Present, not only online: a CPU offline now may come back
+		 * while we trace, and its ring must then exist already.
+		 */
+		ret = rt_cpuset_present(&online, s->errmsg, sizeof(s->errmsg));
 		if (ret)
 			return ret;
 		cpus = &online;
