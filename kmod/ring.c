@@ -63,7 +63,8 @@ struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 			      struct rt_readers *readers)
 {
 	const gfp_t gfp = RT_RING_GFP | __GFP_ZERO;
-	int node = cpu_to_node(cpu);
+	/* cpu -1: a per-thread ring (session_thread.c), any node. */
+	int node = cpu >= 0 ? cpu_to_node(cpu) : NUMA_NO_NODE;
 	struct ringtrace_mmap_page *pg;
 	struct rt_ring *ring;
 	unsigned int i;
