@@ -4,7 +4,8 @@
 # The tools as a user runs them, against the real module: ringtrace-cat
 # (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
 # SIGINT/SIGTERM stop cleanly with a summary, bad options and values out of
-# range, a corrupt raw file named with the offset, module missing, --load,
+# range, a corrupt raw file named with the offset, --per-thread (one thread's
+# ring, nothing of another), module missing, --load,
 # unload when not loaded), lock records in JSON and ringtrace-lockstat (the
 # table, what happened during a COMMAND, JSON, reset). Needs root and
 # ringtrace.ko loaded (the runner does it).
@@ -21,7 +22,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 22
+tap_plan 24
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -104,6 +105,36 @@ for sig in INT TERM; do
 		grep -q -E '[0-9]+ records' "$work/live.$sig.err"
 	tap_ok $? "SIG$sig stops a live trace cleanly (exit $rc, records and summary)"
 done
+
+# --per-thread: one ring for the selected thread, nothing of another
+# reader running at the same time. Both wait at a FIFO (a read begun
+# before tracing is not seen) until ringtrace-cat is tracing.
+mkfifo "$work/gate1" "$work/gate2"
+(read -r _ <"$work/gate1" && exec dd if="$work/file" of=/dev/null bs=1000 status=none) &
+w1=$!
+(read -r _ <"$work/gate2" && exec dd if="$work/file" of=/dev/null bs=500 status=none) &
+w2=$!
+set -m
+"$cat" --per-thread -t "$w1" --json -v -o "$work/thread.json" 2>"$work/thread.err" &
+pid=$!
+set +m
+sleep 2
+echo go >"$work/gate1"
+echo go >"$work/gate2"
+wait "$w1" "$w2"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+mine=$(grep -c "\"ino\":$ino,.*\"count\":1000," "$work/thread.json")
+others=$(grep -c -v "\"tid\":$w1," "$work/thread.json")
+[[ $rc -eq 0 && $mine -eq 11 && $others -eq 0 ]] &&
+	grep -q -E "^ +t$w1 +[0-9]+" "$work/thread.err"
+tap_ok $? "--per-thread -t: the thread's 11 reads (10 + EOF), nothing of another (exit $rc, $mine, $others foreign)"
+
+"$cat" --per-thread -t 999999 -d 1 >/dev/null 2>"$work/notid.err"
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "no thread" "$work/notid.err"
+tap_ok $? "--per-thread -t with no such thread: exit 1 ($(head -n1 "$work/notid.err"))"
 
 "$cat" --no-such-option >/dev/null 2>"$work/bad.err"
 rc=$?
