@@ -5,7 +5,8 @@
 # (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
 # SIGINT/SIGTERM stop cleanly with a summary, bad options and values out of
 # range, a corrupt raw file named with the offset, --per-thread (one thread's
-# ring, nothing of another), module missing, --load,
+# ring, nothing of another), a CPU brought online while tracing, module
+# missing, --load,
 # unload when not loaded), lock records in JSON and ringtrace-lockstat (the
 # table, what happened during a COMMAND, JSON, reset). Needs root and
 # ringtrace.ko loaded (the runner does it).
@@ -22,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 24
+tap_plan 25
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -135,6 +136,28 @@ tap_ok $? "--per-thread -t: the thread's 11 reads (10 + EOF), nothing of another
 rc=$?
 [[ $rc -eq 1 ]] && grep -q "no thread" "$work/notid.err"
 tap_ok $? "--per-thread -t with no such thread: exit 1 ($(head -n1 "$work/notid.err"))"
+
+# A CPU offline when tracing starts and brought back while it runs: the
+# rings of present CPUs are mapped, so its reads are traced once it is
+# back (with online CPUs only, they went to no ring at all).
+cpu1=/sys/devices/system/cpu/cpu1/online
+if [[ -w $cpu1 ]] && echo 0 >"$cpu1"; then
+	set -m
+	"$cat" -a --json -o "$work/hot.json" 2>"$work/hot.err" &
+	pid=$!
+	set +m
+	sleep 2
+	echo 1 >"$cpu1"
+	taskset -c 1 dd if="$work/file" of=/dev/null bs=2000 status=none
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	n=$(grep "\"ino\":$ino,.*\"count\":2000," "$work/hot.json" | grep -c '"cpu":1,')
+	[[ $rc -eq 0 && $n -eq 6 && $(cat "$cpu1") -eq 1 ]]
+	tap_ok $? "a CPU brought online while tracing is traced: dd's 6 reads on CPU 1 (exit $rc, $n)"
+else
+	tap_skip "a CPU brought online while tracing is traced" "CPU 1 cannot go offline"
+fi
 
 "$cat" --no-such-option >/dev/null 2>"$work/bad.err"
 rc=$?
