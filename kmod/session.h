@@ -167,6 +167,7 @@ static __always_inline int rt_thread_slot(const struct rt_session *s,
 			return i;
 	return -1;
 }
+
 /* ---- end issue 9 ---- */
 
 /* Does @s want events caused by @task? Cheap unless following children. */
