@@ -128,8 +128,34 @@ int st_stats(struct st_session *s, struct ringtrace_stats *st)
 	return ioctl(s->fd, RINGTRACE_IOC_GET_STATS, st) ? -errno : 0;
 }
 
+/*
+ * True once @pid sleeps in read(@fd): /proc/PID/syscall then starts with
+ * read's number (0 on x86-64) and the fd as its first argument.
+ */
+static bool st_sleeps_in_read(pid_t pid, int fd)
+{
+	char path[64], buf[256];
+	unsigned long arg0;
+	long nr;
+	ssize_t n;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return false;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return sscanf(buf, "%ld 0x%lx", &nr, &arg0) == 2 &&
+	       nr == SYS_read && arg0 == (unsigned long)fd;
+}
+
 void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
 {
+	unsigned int tries;
 	int go[2];
 	char b;
 
@@ -145,6 +171,19 @@ void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
 			_exit(99);
 		close(go[0]);
 		_exit(fn(arg));
+	}
+	/*
+	 * Return only once the child sleeps in the gate's read: entered
+	 * before tracing starts, that call is never recorded, and no vCPU
+	 * runs into vfs_read while the caller attaches (under TCG that
+	 * crashes the guest, Documentation/testing.rst). Under a loaded
+	 * host the child may not even have run yet. The bound is for
+	 * liveness only (a minute), not a timing check.
+	 */
+	for (tries = 0; !st_sleeps_in_read(c->pid, go[0]); tries++) {
+		if (tries == 60000)
+			tap_bail("child %d never reached its gate", c->pid);
+		usleep(1000);
 	}
 	close(go[0]);
 	c->go_fd = go[1];
@@ -461,4 +500,22 @@ int st_probes_on(const char *sym)
 				       sym, true);
 	return n + count_lines("/sys/kernel/debug/tracing/enabled_functions",
 			       sym, true);
+}
+
+void st_traced_run(struct st_run *r)
+{
+	struct st_session sess;
+	struct st_child child;
+
+	st_child_start(&child, r->child, r->child_arg);
+	r->cfg.pid = child.pid;
+	st_session_open(&sess, &r->cfg, r->ring_pages);
+	if (st_enable(&sess))
+		tap_bail("ENABLE: %s", strerror(errno));
+	st_child_go(&child);
+	r->status = st_child_wait(&child);
+	st_disable(&sess);
+	r->drained = st_drain(&sess, r->record, r->record_arg);
+	r->stats_rc = st_stats(&sess, &r->stats);
+	st_session_close(&sess);
 }

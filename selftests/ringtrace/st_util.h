@@ -82,6 +82,27 @@ typedef void (*st_record_fn)(const struct ringtrace_event_header *h,
 long st_drain(struct st_session *s, st_record_fn fn, void *arg);
 
 /*
+ * One traced run of a held child, the shape most selftests share: start
+ * @child held, set cfg.pid to its pid, open a session of ring_pages data
+ * pages per ring, enable, release the child, wait for it, disable, drain
+ * every record into @record, read the session's statistics, close.
+ * Set-up failures bail out (TAP).
+ */
+struct st_run {
+	int (*child)(void *arg);
+	void *child_arg;
+	struct ringtrace_config cfg;	/* .pid is set to the child's */
+	unsigned int ring_pages;
+	st_record_fn record;
+	void *record_arg;
+	int status;			/* out: the child's, -1 if killed */
+	long drained;			/* out: st_drain()'s result */
+	struct ringtrace_stats stats;	/* out: after the drain... */
+	int stats_rc;			/* ...if this is 0 (st_stats()) */
+};
+void st_traced_run(struct st_run *r);
+
+/*
  * @n reads of @size bytes (at most 256) from /dev/zero: a workload whose
  * every call is one vfs_read record. 0, or -1 if a read failed.
  */

@@ -183,6 +183,10 @@ static void test_setup_errors(void **state)
 
 	fk.mmap_errno = ENOMEM;
 	expect_setup_error(&o, ENOMEM, "try a smaller --buffer-size");
+	fk.mmap_errno = EPERM;
+	expect_setup_error(&o, EPERM, "mlock_kb KiB per CPU plus ulimit -l");
+	fk.mmap_errno = EACCES;
+	expect_setup_error(&o, EACCES, "root");
 	fk.mmap_errno = 0;
 
 	fk.compat_version = RINGTRACE_ABI_VERSION + 1;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "ringtrace/barrier.h"
 #include "ringtrace/record.h"
@@ -22,6 +23,9 @@
 	"run `sudo insmod kmod/ringtrace.ko` or `ringtrace-ctl load`"
 #define NOT_ROOT_HINT \
 	"tracing the kernel needs root (CAP_PERFMON): run it with sudo"
+
+/* The module's per-user locked-memory allowance (kmod/mlock.c). */
+#define MLOCK_KB_PARAM "/sys/module/ringtrace/parameters/mlock_kb"
 
 /* The smallest GET_INFO answer we can work with: up to nr_cpu_ids. */
 #define INFO_MIN_SIZE \
@@ -246,17 +250,37 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 static int map_error(struct rt_session *s, int err, unsigned int cpu,
 		     size_t len)
 {
+	struct rlimit memlock;
+	char limit[32] = "unknown";
+
 	switch (err) {
 	case ENOMEM:
-		return set_error(s, err, "not enough memory for a %zu-byte ring "
-				 "on CPU %u: try a smaller --buffer-size",
-				 len, cpu);
+		return set_error(s, err, "out of memory for a %zu KiB ring on "
+				 "CPU %u: try a smaller --buffer-size",
+				 len >> 10, cpu);
 	case ENODEV:
 	case ENXIO:
 	case ENOENT:
 		return set_error(s, err, "CPU %u has no ring (is it online?)",
 				 cpu);
 	case EPERM:
+		/*
+		 * The module refuses a mapping with EPERM only when it exceeds
+		 * the locked-memory allowance (kmod/mlock.c, as perf does);
+		 * permission itself was checked at open and gives EACCES.
+		 */
+		if (getrlimit(RLIMIT_MEMLOCK, &memlock) == 0) {
+			if (memlock.rlim_cur == RLIM_INFINITY)
+				snprintf(limit, sizeof(limit), "unlimited");
+			else
+				snprintf(limit, sizeof(limit), "%llu KiB",
+					 (unsigned long long)memlock.rlim_cur >> 10);
+		}
+		return set_error(s, err, "the %zu KiB ring of CPU %u exceeds the "
+				 "locked-memory limit: " MLOCK_KB_PARAM " KiB "
+				 "per CPU plus ulimit -l (%s); use a smaller "
+				 "--buffer-size, raise either, or grant "
+				 "CAP_IPC_LOCK", len >> 10, cpu, limit);
 	case EACCES:
 		return set_error(s, err, "permission denied mapping the ring of "
 				 "CPU %u: " NOT_ROOT_HINT, cpu);
