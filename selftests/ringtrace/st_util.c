@@ -253,7 +253,6 @@ void st_threads_start(struct st_child *c, int nr, int (*fn)(int, void *),
 		}
 		_exit(bad);
 	}
-	close(go[0]);
 	close(ids[1]);
 	for (i = 0; i < nr; i++) {
 		pid_t msg[2];
@@ -264,6 +263,13 @@ void st_threads_start(struct st_child *c, int nr, int (*fn)(int, void *),
 		tids[msg[0]] = msg[1];
 	}
 	close(ids[0]);
+	/* As st_child_start(): back once the main thread sleeps in its gate. */
+	for (i = 0; !st_sleeps_in_read(c->pid, go[0]); i++) {
+		if (i == 60000)
+			tap_bail("child %d never reached its gate", c->pid);
+		usleep(1000);
+	}
+	close(go[0]);
 	c->go_fd = go[1];
 }
 
