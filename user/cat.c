@@ -337,6 +337,37 @@ static int open_perf(struct options *o, struct rt_session *s,
 	return ret;
 }
 
+/*
+ * --per-thread -p PID (issue 9): the threads PID has now, one ring each.
+ * Threads it starts later are not traced (perf's --per-thread does the
+ * same); -t names them explicitly.
+ */
+static int per_thread_list(struct options *o)
+{
+	pid_t *tids = NULL;
+	uint32_t nr = 0;
+
+	if (rt_perf_list_threads(o->per_thread_pid, &tids, &nr) || !nr) {
+		fprintf(stderr, PROG ": no process with pid %d\n",
+			o->per_thread_pid);
+		free(tids);
+		return -1;
+	}
+	if (nr > RT_FILTER_MAX_IDS) {
+		fprintf(stderr, PROG ": process %d has %u threads; --per-thread "
+			"takes at most %u: pick them with -t\n",
+			o->per_thread_pid, nr, RT_FILTER_MAX_IDS);
+		free(tids);
+		return -1;
+	}
+	for (uint32_t i = 0; i < nr; i++)
+		o->thread_ids[i] = tids[i];
+	o->session.nr_tids = nr;
+	o->session.tids = o->thread_ids;
+	free(tids);
+	return 0;
+}
+
 /* "'ls -l'", "process id '12'", "'CPU(s) 0-1'", "'system wide'": perf's titles. */
 static void perf_title(const struct options *o, char *buf, size_t len)
 {
@@ -428,6 +459,11 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->session.pid > 0)
 		o->session.inherit = true;
+	if (o->per_thread_pid && per_thread_list(o)) {
+		close_output(o, &ob);
+		rt_paths_fini(&paths);
+		return EXIT_FAIL;
+	}
 
 	if (rt_session_open(&s, NULL) || rt_session_setup(&s, &o->session)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);

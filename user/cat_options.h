@@ -59,6 +59,11 @@ struct options {
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
+
+	/* issue 9: --per-thread, one ring per thread (cat.c fills the list) */
+	bool			per_thread;
+	int32_t			per_thread_pid;	/* -p PID: its threads; 0: -t */
+	int32_t			thread_ids[RT_FILTER_MAX_IDS];
 };
 
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -181,6 +182,90 @@ void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
 	 */
 	for (tries = 0; !st_sleeps_in_read(c->pid, go[0]); tries++) {
 		if (tries == 60000)
+			tap_bail("child %d never reached its gate", c->pid);
+		usleep(1000);
+	}
+	close(go[0]);
+	c->go_fd = go[1];
+}
+
+struct st_gated {
+	int idx;
+	int (*fn)(int, void *);
+	void *arg;
+	pthread_barrier_t *barrier;
+	int ret;
+	int tid_fd;
+};
+
+static void *st_gated_thread(void *p)
+{
+	struct st_gated *g = p;
+	pid_t msg[2] = { g->idx, gettid() };
+
+	/* Atomic: a pipe write of less than PIPE_BUF bytes. */
+	if (write(g->tid_fd, msg, sizeof(msg)) != sizeof(msg))
+		g->ret = 98;
+	/* A futex wait, not a read: nothing traced before the work. */
+	pthread_barrier_wait(g->barrier);
+	if (!g->ret)
+		g->ret = g->fn(g->idx, g->arg);
+	return NULL;
+}
+
+void st_threads_start(struct st_child *c, int nr, int (*fn)(int, void *),
+		      int (*main_fn)(void *), void *arg,
+		      pid_t tids[ST_MAX_THREADS])
+{
+	struct st_gated g[ST_MAX_THREADS];
+	pthread_barrier_t barrier;
+	pthread_t th[ST_MAX_THREADS];
+	int go[2], ids[2], i, bad;
+	char b;
+
+	if (nr < 1 || nr > ST_MAX_THREADS)
+		tap_bail("st_threads_start: %d threads", nr);
+	if (pipe2(go, O_CLOEXEC) || pipe2(ids, O_CLOEXEC))
+		tap_bail("pipe: %s", strerror(errno));
+	c->pid = fork();
+	if (c->pid < 0)
+		tap_bail("fork: %s", strerror(errno));
+	if (c->pid == 0) {
+		close(go[1]);
+		close(ids[0]);
+		pthread_barrier_init(&barrier, NULL, (unsigned int)nr + 1);
+		for (i = 0; i < nr; i++) {
+			g[i] = (struct st_gated){ .idx = i, .fn = fn, .arg = arg,
+						  .barrier = &barrier,
+						  .tid_fd = ids[1] };
+			if (pthread_create(&th[i], NULL, st_gated_thread, &g[i]))
+				_exit(97);
+		}
+		/* The gate: this read starts before tracing and is not seen. */
+		if (read(go[0], &b, 1) != 1)
+			_exit(99);
+		close(go[0]);
+		pthread_barrier_wait(&barrier);
+		bad = main_fn ? main_fn(arg) != 0 : 0;
+		for (i = 0; i < nr; i++) {
+			pthread_join(th[i], NULL);
+			bad += g[i].ret != 0;
+		}
+		_exit(bad);
+	}
+	close(ids[1]);
+	for (i = 0; i < nr; i++) {
+		pid_t msg[2];
+
+		if (read(ids[0], msg, sizeof(msg)) != sizeof(msg) ||
+		    msg[0] < 0 || msg[0] >= nr)
+			tap_bail("no thread id from the child");
+		tids[msg[0]] = msg[1];
+	}
+	close(ids[0]);
+	/* As st_child_start(): back once the main thread sleeps in its gate. */
+	for (i = 0; !st_sleeps_in_read(c->pid, go[0]); i++) {
+		if (i == 60000)
 			tap_bail("child %d never reached its gate", c->pid);
 		usleep(1000);
 	}

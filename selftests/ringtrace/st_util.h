@@ -56,6 +56,19 @@ struct st_child {
 };
 
 void st_child_start(struct st_child *c, int (*fn)(void *), void *arg);
+
+/*
+ * Gated threads (per-thread sessions need their ids before tracing starts):
+ * a child process starts @nr threads, reports their ids in @tids, and
+ * holds them until st_child_go(); then thread i runs @fn(i, @arg) while the
+ * main thread runs @main_fn(@arg) if not NULL. The child exits with the
+ * number of threads (main included) that returned non-zero. Neither the
+ * gate nor the thread start makes a read system call once released.
+ */
+#define ST_MAX_THREADS	8
+void st_threads_start(struct st_child *c, int nr, int (*fn)(int, void *),
+		      int (*main_fn)(void *), void *arg,
+		      pid_t tids[ST_MAX_THREADS]);
 void st_child_go(struct st_child *c);
 int st_child_wait(struct st_child *c);	/* exit status, or -1 if killed */
 

@@ -29,10 +29,11 @@
 #define RINGTRACE_DEVICE_PATH		"/dev/ringtrace"
 
 /* Bumped when anything below changes; readers check compat_version. */
-#define RINGTRACE_ABI_VERSION		2	/* 2: path records, stack trailers */
+#define RINGTRACE_ABI_VERSION		3	/* 2: path records, stack trailers; 3: per-thread rings */
 /*
  * Oldest reader ABI that can read this module's rings (compat_version):
- * ABI 2 only added record types, flags and fields an ABI 1 reader skips.
+ * ABI 2 only added record types, flags and fields an ABI 1 reader skips;
+ * ABI 3 a mode an ABI 1 reader never asks for.
  */
 #define RINGTRACE_ABI_COMPAT_VERSION	1
 
@@ -51,6 +52,11 @@
  * same ring must use the same length. Any other length, MAP_PRIVATE or
  * PROT_EXEC is refused (EINVAL / EINVAL / EPERM). Only the control page can
  * be written from userspace: a store to a data page raises SIGBUS.
+ *
+ * Per-thread sessions (RINGTRACE_CFG_PER_THREAD, ABI 3) have one ring per
+ * selected thread instead: RINGTRACE_MMAP_OFFSET(i) maps the ring of the
+ * i-th thread of ringtrace_config.tids_ptr (0 <= i < nr_tids), whose
+ * control page says cpu = RINGTRACE_CPU_NONE and tid = that thread.
  */
 #define RINGTRACE_MMAP_CPU_SHIFT	32
 #define RINGTRACE_MMAP_OFFSET(cpu)	((__u64)(cpu) << RINGTRACE_MMAP_CPU_SHIFT)
@@ -84,7 +90,18 @@ struct ringtrace_mmap_page {
 	__u64	bytes;			/* bytes written, LOST records included */
 	__u64	lost_pending;		/* dropped, not yet reported by a LOST record */
 
-	__u8	__reserved[1024 - 48];	/* keeps data_head at perf's offset */
+	__u8	__reserved[1024 - 48 - 8];	/* keeps data_head at perf's offset */
+
+	/*
+	 * ---- issue 9: per-thread rings (ABI 3) ----
+	 * Taken from the END of the reserved bytes (offsets 1016..1023);
+	 * they were zero before ABI 3, which means "a CPU's ring".
+	 * A per-thread session's ring: the thread whose records it holds,
+	 * as SET_CONFIG named it (cpu is then RINGTRACE_CPU_NONE); 0 in a
+	 * CPU's ring.
+	 */
+	__u32	tid;
+	__u32	thread_flags;		/* RINGTRACE_THREAD_*, per-thread rings */
 
 	/*
 	 * Head and tail, perf's protocol (Documentation/protocol.rst):
@@ -103,6 +120,15 @@ struct ringtrace_mmap_page {
 	__u64	data_offset;		/* offset of the data area in the mapping */
 	__u64	data_size;		/* data area size, a power of two */
 };
+
+/* ringtrace_mmap_page.cpu of a per-thread ring (issue 9, ABI 3). */
+#define RINGTRACE_CPU_NONE		0xffffffffU
+/*
+ * ringtrace_mmap_page.thread_flags: the thread has exited; nothing more
+ * will be written, what is in the ring stays until drained. Set within a
+ * flush period (ringtrace_config.flush_ms) of the exit, and by DISABLE.
+ */
+#define RINGTRACE_THREAD_EXITED		(1U << 0)
 
 #define RINGTRACE_PAGE_ENABLED		(1U << 0)	/* session is producing */
 
@@ -308,9 +334,19 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CFG_INCLUDE_SELF	(1U << 1)	/* do not exclude the opener's process */
 /* ABI 2: path records for the files vfs_read records name. */
 #define RINGTRACE_CFG_PATHS		(1U << 2)
+/*
+ * issue 9, ABI 3: one ring per thread of tids_ptr (not per CPU), holding
+ * that thread's task-context records whatever CPU it runs on; pid must
+ * be -1 and INHERIT unset. Documentation/abi.rst, "Per-thread rings".
+ */
+#define RINGTRACE_CFG_PER_THREAD	(1U << 8)
 
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
+#define RINGTRACE_CONFIG_SIZE_THREADS	96	/* issue 9: per-thread rings */
+
+/* Most threads a per-thread session may select (nr_tids). */
+#define RINGTRACE_MAX_THREADS		256
 
 /* Defaults for the ABI 2 fields left 0. */
 #define RINGTRACE_PATH_CACHE_DEFAULT	4096	/* files per session */
@@ -357,6 +393,17 @@ struct ringtrace_config {
 	__u8	stack_kernel_depth;
 	/* User frames per stack (frame-pointer walk); 0: none. */
 	__u8	stack_user_depth;
+
+	/* ---- issue 9: per-thread rings (RINGTRACE_CONFIG_SIZE_THREADS) ---- */
+	/*
+	 * RINGTRACE_CFG_PER_THREAD: thread ids (__s32, in the caller's pid
+	 * namespace, each naming a live thread: ESRCH otherwise, EINVAL if
+	 * repeated) at tids_ptr, 1..RINGTRACE_MAX_THREADS of them; ring i
+	 * is tids[i]'s. Both 0 otherwise.
+	 */
+	__u32	nr_tids;
+	__u32	__pad_threads;		/* zero */
+	__u64	tids_ptr;
 };
 
 /* Features the module offers (ringtrace_info.features). */
@@ -365,6 +412,8 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_PATHS		(1ULL << 1)	/* RINGTRACE_CFG_PATHS */
 #define RINGTRACE_FEAT_STACK_KERNEL	(1ULL << 2)	/* stack_kernel_depth */
 #define RINGTRACE_FEAT_STACK_USER	(1ULL << 3)	/* stack_user_depth */
+/* issue 9, ABI 3 */
+#define RINGTRACE_FEAT_PER_THREAD	(1ULL << 8)	/* RINGTRACE_CFG_PER_THREAD */
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
@@ -400,6 +449,7 @@ struct ringtrace_info {
 /* Session totals: the sum over the session's rings plus probe-wide counts. */
 #define RINGTRACE_STATS_SIZE_VER0	64
 #define RINGTRACE_STATS_SIZE_VER1	112	/* ABI 2: paths and stacks */
+#define RINGTRACE_STATS_SIZE_THREADS	120	/* issue 9: per-thread rings */
 
 struct ringtrace_stats {
 	__u32	size;			/* in: caller's sizeof; out: bytes filled */
@@ -428,6 +478,15 @@ struct ringtrace_stats {
 	__u64	path_races;
 	/* Stacks left out: the CPU's stack buffer was busy (nested probe). */
 	__u64	stack_missed;
+
+	/* ---- issue 9: per-thread rings (RINGTRACE_STATS_SIZE_THREADS) ---- */
+	/*
+	 * Per-thread sessions: events that passed the filters in interrupt
+	 * context (hard or soft IRQ, NMI) while a selected thread was
+	 * current. They are not the thread's and are not written to its
+	 * ring (nor counted in produced).
+	 */
+	__u64	thread_not_task;
 };
 
 /* One tracked lock's statistics (RINGTRACE_IOC_LOCK_STATS). */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* End-of-run summary (see summary.h); not a hot path, so plain stdio. */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "ringtrace/summary.h"
 
@@ -27,9 +28,15 @@ static void per_cpu(FILE *out, const struct rt_summary *s)
 		"lost", "bytes", "unknown", "malformed");
 	for (uint32_t i = 0; i < s->nr_srcs; i++) {
 		const struct rt_source_counts *c = &s->srcs[i].counts;
+		char ring[16];
 
-		fprintf(out, "  %5u %12" PRIu64 " %10" PRIu64 " %14" PRIu64
-			" %8" PRIu64 " %9" PRIu64 "\n", s->srcs[i].cpu,
+		/* A per-thread ring (issue 9) is named by its thread: t1234. */
+		if (s->srcs[i].tid)
+			snprintf(ring, sizeof(ring), "t%" PRIu32, s->srcs[i].tid);
+		else
+			snprintf(ring, sizeof(ring), "%" PRIu32, s->srcs[i].cpu);
+		fprintf(out, "  %5s %12" PRIu64 " %10" PRIu64 " %14" PRIu64
+			" %8" PRIu64 " %9" PRIu64 "\n", ring,
 			c->records, c->lost, c->bytes, c->unknown, c->malformed);
 	}
 }

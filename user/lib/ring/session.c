@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include "ringtrace/barrier.h"
+#include "ringtrace/record.h"
 #include "ringtrace/session.h"
 #include "ringtrace/sys.h"
 
@@ -203,6 +204,22 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 			cfg.stack_user_depth = o->stack_user_depth;
 	}
 
+	if (o->nr_tids) {
+		/* issue 9: one ring per thread (Documentation/abi.rst). */
+		if (s->info.size <= offsetof(struct ringtrace_info, features) ||
+		    !(s->info.features & RINGTRACE_FEAT_PER_THREAD))
+			return set_error(s, EOPNOTSUPP, "the loaded module has no "
+					 "per-thread rings (ABI 3): update the "
+					 "module");
+		if (o->pid > 0 || o->inherit)
+			return set_error(s, EINVAL, "per-thread rings select "
+					 "threads, not a process");
+		cfg.flags |= RINGTRACE_CFG_PER_THREAD;
+		cfg.pid = -1;
+		cfg.nr_tids = o->nr_tids;
+		cfg.tids_ptr = (uintptr_t)o->tids;
+	}
+
 	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, &cfg) == 0)
 		return 0;
 	switch (errno) {
@@ -214,6 +231,9 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		return set_error(s, EBUSY, "session already enabled: its "
 				 "configuration cannot change");
 	case ESRCH:
+		if (o->nr_tids)
+			return set_error(s, ESRCH, "no thread with one of the "
+					 "ids given (-t): has it exited?");
 		return set_error(s, ESRCH, "no process with pid %d", o->pid);
 	case EOPNOTSUPP:
 		return set_error(s, EOPNOTSUPP, "the module cannot produce: %s",
@@ -269,9 +289,12 @@ static int map_error(struct rt_session *s, int err, unsigned int cpu,
 			 cpu, len, strerror(err));
 }
 
-/* Map CPU @cpu's ring and attach a cursor to it. */
+/*
+ * Map CPU @cpu's ring and attach a cursor to it; with @tid > 0, the ring
+ * of that thread, at index @cpu of the session's thread list (issue 9).
+ */
 static int map_ring(struct rt_session *s, uint32_t idx, unsigned int cpu,
-		    uint64_t data_bytes)
+		    int32_t tid, uint64_t data_bytes)
 {
 	struct rt_session_ring *ring = &s->rings[idx];
 	struct rt_source *src = &s->srcs[idx];
@@ -297,11 +320,21 @@ static int map_ring(struct rt_session *s, uint32_t idx, unsigned int cpu,
 				 "them", rt_load_u32_once(&page->version), compat,
 				 RINGTRACE_ABI_VERSION);
 	page_cpu = rt_load_u32_once(&page->cpu);
-	if (page_cpu != cpu)
+	if (tid > 0) {
+		uint32_t page_tid = rt_load_u32_once(&page->tid);
+
+		if (page_cpu != RINGTRACE_CPU_NONE || page_tid != (uint32_t)tid)
+			return set_error(s, EPROTO, "the ring mapped for thread "
+					 "%d says it is thread %u's (CPU %u)",
+					 tid, page_tid, page_cpu);
+		rt_source_init(src, RT_EVENT_CPU_ANY);
+		src->tid = (uint32_t)tid;
+	} else if (page_cpu != cpu) {
 		return set_error(s, EPROTO, "the ring mapped for CPU %u says it "
 				 "is CPU %u's", cpu, page_cpu);
-
-	rt_source_init(src, cpu);
+	} else {
+		rt_source_init(src, cpu);
+	}
 	if (rt_ring_init_mmap(&src->ring, ring->base, len, s->info.page_size,
 			      NULL, 0)) {
 		rt_ring_describe_error(&src->ring, why, sizeof(why));
@@ -329,7 +362,11 @@ int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
 				 "the per-CPU buffer (%llu bytes)",
 				 o->watermark_bytes, (unsigned long long)bytes);
 	if (!o->cpus_given) {
-		ret = rt_cpuset_online(&online, s->errmsg, sizeof(s->errmsg));
+		/*
+		 * Present, not only online: a CPU offline now may come back
+		 * while we trace, and its ring must then exist already.
+		 */
+		ret = rt_cpuset_present(&online, s->errmsg, sizeof(s->errmsg));
 		if (ret)
 			return ret;
 		cpus = &online;
@@ -346,14 +383,19 @@ int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
 	if (ret)
 		return ret;
 
-	s->nr_rings = rt_cpuset_count(cpus);
+	s->nr_rings = o->nr_tids ? o->nr_tids : rt_cpuset_count(cpus);
 	s->rings = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->rings));
 	s->srcs = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->srcs));
 	if (!s->rings || !s->srcs)
 		return set_error(s, ENOMEM, "out of memory");
-	for (cpu = rt_cpuset_next(cpus, -1); cpu >= 0;
+	for (n = 0; n < o->nr_tids; n++) {
+		ret = map_ring(s, n, n, o->tids[n], bytes);
+		if (ret)
+			return ret;
+	}
+	for (cpu = rt_cpuset_next(cpus, -1); cpu >= 0 && !o->nr_tids;
 	     cpu = rt_cpuset_next(cpus, cpu)) {
-		ret = map_ring(s, n++, (unsigned int)cpu, bytes);
+		ret = map_ring(s, n++, (unsigned int)cpu, 0, bytes);
 		if (ret)
 			return ret;
 	}
