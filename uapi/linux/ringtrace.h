@@ -29,10 +29,13 @@
 #define RINGTRACE_DEVICE_PATH		"/dev/ringtrace"
 
 /* Bumped when anything below changes; readers check compat_version. */
-#define RINGTRACE_ABI_VERSION		2	/* 2: path records, stack trailers */
+#define RINGTRACE_ABI_VERSION		3	/* 2: path records, stack trailers
+						 * 3: overwrite mode, ring health */
 /*
  * Oldest reader ABI that can read this module's rings (compat_version):
- * ABI 2 only added record types, flags and fields an ABI 1 reader skips.
+ * ABI 2 only added record types, flags and fields an ABI 1 reader skips;
+ * ABI 3 only added control page fields, a config flag an ABI 1 reader
+ * never sets and a GET_STATS tail.
  */
 #define RINGTRACE_ABI_COMPAT_VERSION	1
 
@@ -84,7 +87,31 @@ struct ringtrace_mmap_page {
 	__u64	bytes;			/* bytes written, LOST records included */
 	__u64	lost_pending;		/* dropped, not yet reported by a LOST record */
 
-	__u8	__reserved[1024 - 48];	/* keeps data_head at perf's offset */
+	/*
+	 * issue 9: flight recorder and buffer health (ABI 3; 0 from older
+	 * modules). Refreshed with the counters above, and in overwrite mode
+	 * also every half ring written; GET_STATS has the exact values.
+	 */
+	/*
+	 * Most bytes the ring held unread at once (data_head - data_tail
+	 * after a reservation, from the reader's data_tail); in overwrite
+	 * mode, the most bytes of complete records it held (data_size
+	 * once it wrapped).
+	 */
+	__u64	high_water;
+	__u64	wakeups;		/* watermark wake-ups this ring sent */
+	/* RINGTRACE_CFG_OVERWRITE: records overwritten (LOST included). */
+	__u64	overwritten;
+	/*
+	 * RINGTRACE_CFG_OVERWRITE: where the oldest record still intact
+	 * starts (free-running, like data_head). Always current (not only
+	 * refreshed): the snapshot protocol in Documentation/protocol.rst
+	 * reads it after copying to discard what was overwritten meanwhile.
+	 */
+	__u64	overwrite_tail;
+	/* ---- end issue 9 ---- */
+
+	__u8	__reserved[1024 - 80];	/* keeps data_head at perf's offset */
 
 	/*
 	 * Head and tail, perf's protocol (Documentation/protocol.rst):
@@ -105,6 +132,8 @@ struct ringtrace_mmap_page {
 };
 
 #define RINGTRACE_PAGE_ENABLED		(1U << 0)	/* session is producing */
+/* issue 9: the ring overwrites its oldest records (RINGTRACE_CFG_OVERWRITE). */
+#define RINGTRACE_PAGE_OVERWRITE	(1U << 1)
 
 /*
  * Records
@@ -308,6 +337,14 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CFG_INCLUDE_SELF	(1U << 1)	/* do not exclude the opener's process */
 /* ABI 2: path records for the files vfs_read records name. */
 #define RINGTRACE_CFG_PATHS		(1U << 2)
+/*
+ * issue 9: flight recorder (ABI 3, RINGTRACE_FEAT_OVERWRITE). The rings
+ * never wait for the reader: a record that does not fit overwrites the
+ * oldest whole records; data_tail is ignored, no watermark or flush
+ * wake-ups are sent. Read them with the snapshot protocol
+ * (Documentation/protocol.rst, overwrite_tail).
+ */
+#define RINGTRACE_CFG_OVERWRITE		(1U << 3)
 
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
@@ -365,6 +402,10 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_PATHS		(1ULL << 1)	/* RINGTRACE_CFG_PATHS */
 #define RINGTRACE_FEAT_STACK_KERNEL	(1ULL << 2)	/* stack_kernel_depth */
 #define RINGTRACE_FEAT_STACK_USER	(1ULL << 3)	/* stack_user_depth */
+/* issue 9: flight recorder and buffer health (ABI 3) */
+#define RINGTRACE_FEAT_OVERWRITE	(1ULL << 4)	/* RINGTRACE_CFG_OVERWRITE */
+/* GET_STATS fills per-ring entries (ringtrace_stats.rings_ptr). */
+#define RINGTRACE_FEAT_RING_STATS	(1ULL << 5)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
@@ -428,7 +469,40 @@ struct ringtrace_stats {
 	__u64	path_races;
 	/* Stacks left out: the CPU's stack buffer was busy (nested probe). */
 	__u64	stack_missed;
+
+	/* ---- issue 9: flight recorder and buffer health (SIZE_VER2) ---- */
+	__u64	wakeups;		/* watermark wake-ups, all rings */
+	__u64	overwritten;		/* RINGTRACE_CFG_OVERWRITE, all rings */
+	/*
+	 * In: where to put one struct ringtrace_ring_stats per ring
+	 * (0: nowhere), room for nr_ring_entries entries of ring_entry_size
+	 * bytes. Out: nr_ring_entries filled, in CPU order. The module reads
+	 * these three fields from the caller's structure (the only GET_STATS
+	 * input besides size).
+	 */
+	__u64	rings_ptr;
+	__u32	ring_entry_size;	/* sizeof(struct ringtrace_ring_stats) */
+	__u32	nr_ring_entries;
 };
+
+#define RINGTRACE_STATS_SIZE_VER2	144	/* issue 9: per-ring stats */
+
+#define RINGTRACE_RING_STATS_SIZE_VER0	72
+
+/* One ring's health (GET_STATS with rings_ptr); exact, unlike the page's. */
+struct ringtrace_ring_stats {
+	__u32	cpu;
+	__u32	flags;			/* RINGTRACE_PAGE_* */
+	__u64	records;		/* as in ringtrace_mmap_page */
+	__u64	lost;
+	__u64	bytes;
+	__u64	high_water;
+	__u64	wakeups;
+	__u64	overwritten;
+	__u64	data_size;		/* ring's data area, bytes */
+	__u64	data_head;		/* bytes ever written */
+};
+/* ---- end issue 9 ---- */
 
 /* One tracked lock's statistics (RINGTRACE_IOC_LOCK_STATS). */
 struct ringtrace_lock_stat {
