@@ -59,6 +59,12 @@ struct options {
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
+
+	/* issue 9: flight recorder and buffer health */
+	bool			snapshot;	/* --snapshot */
+	uint64_t		snapshot_size;	/* --snapshot-size; 0: all */
+	uint64_t		snapshot_time_ns; /* --snapshot-time; 0: all */
+	uint64_t		stats_ns;	/* --stats INTERVAL; 0: none */
 };
 
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */

@@ -46,6 +46,11 @@ struct rt_session_opts {
 	uint64_t	stack_events;
 	uint8_t		stack_kernel_depth;
 	uint8_t		stack_user_depth;
+	/*
+	 * issue 9: flight recorder (RINGTRACE_CFG_OVERWRITE): the rings keep
+	 * the newest records, read with rt_snapshot_*() (snapshot.h).
+	 */
+	bool		overwrite;
 };
 
 /* One mapped CPU ring. */
