@@ -17,11 +17,12 @@
  * the sizes read from record headers are the kernel's own (userspace
  * cannot write the data pages). A nested writer that would have to
  * overwrite a record still being written by the writer it interrupted
- * drops its record instead (counted as lost), as does one that interrupts
- * the two stores that publish the tail (see rt_ring_publish_tail()).
+ * drops its record instead (counted as lost), as does an NMI that
+ * interrupts the two stores that publish the tail (rt_ring_publish_tail()).
  */
 #include <linux/bug.h>
 #include <linux/compiler.h>
+#include <linux/irqflags.h>
 #include <linux/ringtrace.h>
 
 #include "ring.h"
@@ -34,15 +35,17 @@
  * The load of otail and the store to the page are two instructions: a
  * nested writer that moved otail between them and wrote its record would
  * see the page go back to the older value afterwards, and a reader could
- * then accept bytes that nested writer had overwritten. So a writer marks
- * the window, and a nested writer that finds it marked and would have to
- * move the tail gives up its record (rt_ring_make_room() returns false).
- * The window is a few instructions long; such a loss is counted in lost.
+ * then accept bytes that nested writer had overwritten. Interrupts are
+ * off across the window, so only an NMI can nest there; for that case
+ * the window is marked, and a nested writer that finds it marked and
+ * would have to move the tail gives up its record (rt_ring_make_room()
+ * returns false, the record is counted in lost).
  */
 static void rt_ring_publish_tail(struct rt_ring *ring)
 {
-	unsigned long t;
+	unsigned long t, flags;
 
+	local_irq_save(flags);
 	WRITE_ONCE(ring->tail_publishing, 1);
 	/* The mark is set before otail is read (same CPU: barrier()). */
 	barrier();
@@ -57,6 +60,7 @@ static void rt_ring_publish_tail(struct rt_ring *ring)
 	WRITE_ONCE(ring->otail_pub, t);
 	barrier();
 	WRITE_ONCE(ring->tail_publishing, 0);
+	local_irq_restore(flags);
 }
 
 /**
@@ -100,6 +104,16 @@ bool rt_ring_make_room(struct rt_ring *ring, unsigned long head)
 			break;
 		hdr = ring->data + (t & (ring->size - 1));
 		size = READ_ONCE(hdr->size);
+		/*
+		 * A nested writer that ran between our load of otail and
+		 * the size load may have moved otail past t and overwritten
+		 * the record there: then the size is not t's. Interrupts
+		 * run in program order on this CPU: if otail is still t
+		 * after the size load, no such writer ran before it.
+		 */
+		barrier();
+		if (local_read(&ring->otail) != t)
+			continue;
 		/* Our own stores: anything else is a bug, not an attack. */
 		if (WARN_ON_ONCE(size < sizeof(*hdr) + sizeof(u64) ||
 				 size % RINGTRACE_RECORD_ALIGN ||
