@@ -120,6 +120,7 @@ static __always_inline void rt_ring_note_fill(struct rt_ring *ring,
 	if (unlikely(used > READ_ONCE(ring->high_water)))
 		WRITE_ONCE(ring->high_water, used);
 }
+
 /* ---- end issue 9 ---- */
 
 #endif /* _RINGTRACE_RING_H */

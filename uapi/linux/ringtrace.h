@@ -28,9 +28,11 @@
 #define RINGTRACE_DEVICE_NAME		"ringtrace"
 #define RINGTRACE_DEVICE_PATH		"/dev/ringtrace"
 
-/* Bumped when anything below changes; readers check compat_version. */
-#define RINGTRACE_ABI_VERSION		3	/* 2: path records, stack trailers
-						 * 3: overwrite mode, ring health */
+/*
+ * Bumped when anything below changes; readers check compat_version.
+ * 2: path records, stack trailers; 3: overwrite mode, ring health (issue 9).
+ */
+#define RINGTRACE_ABI_VERSION		3
 /*
  * Oldest reader ABI that can read this module's rings (compat_version):
  * ABI 2 only added record types, flags and fields an ABI 1 reader skips;
