@@ -115,7 +115,8 @@ static int open_output(const struct options *o, struct rt_outbuf *ob)
 {
 	int fd = STDOUT_FILENO;
 
-	if (o->output) {
+	/* --snapshot --raw: each snapshot makes its own file (cat_flight.c). */
+	if (o->output && !(o->snapshot && o->raw)) {
 		fd = cat_create_file(o->output, o->input);
 		if (fd < 0)
 			return -1;
@@ -313,6 +314,13 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	rt_perf_session_write_raw(ps, ob);
 }
 
+/* --snapshot --raw: the header of each snapshot's file (cat_flight.c). */
+static void write_snapshot_header(struct rt_outbuf *ob, const void *s,
+				  const void *ps, uint64_t events)
+{
+	write_raw_header(ob, s, events, ps);
+}
+
 /* perf_event_open() follows the selection: per task, or per CPU. */
 static int open_perf(struct options *o, struct rt_session *s,
 		     struct rt_perf_session *ps, struct rt_cpuset *cpus,
@@ -467,7 +475,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		rt_command_abort(&cmd);
 		goto out;
 	}
-	if (o->raw)
+	if (o->raw && !o->snapshot)
 		write_raw_header(&ob, &s, o->session.events ? o->session.events :
 					  RINGTRACE_EVENT_VFS_READ, &perf);
 	if (rt_session_enable(&s)) {
@@ -496,9 +504,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 
 	if (o->snapshot) {
 		st.start_ns = rt_sys.now_ns();
+		struct cat_raw_header rh = { write_snapshot_header, &s, &perf };
+
 		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
 					&stop_requested, &wait_set,
-					stats_on ? &stats : NULL, &snapshots);
+					stats_on ? &stats : NULL, &rh,
+					&snapshots);
 		st.end_ns = rt_sys.now_ns();
 		if (!o->quiet && !rt_session_stats(&s, &kstats))
 			fprintf(stderr, PROG ": %" PRIu64 " snapshot%s; the "

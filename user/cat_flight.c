@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cat_flight.h"
+#include "cat_views.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/snapshot.h"
 #include "ringtrace/sys.h"
 
@@ -48,6 +50,73 @@ void cat_stats_print(void *arg, uint64_t now_ns)
 	}
 }
 
+/* Whether record @k of the snapshot goes to its raw file. */
+static bool raw_keeps(const struct rt_snapshot *sn, size_t k)
+{
+	const struct ringtrace_event_header *h = (const void *)sn->recs[k].data;
+
+	/* Older path records too: they name the files of the kept ones. */
+	return k >= sn->first || h->type == RINGTRACE_RECORD_PATH;
+}
+
+/*
+ * --raw: snapshot N is the file OUTPUT.N, a raw file of its own (read it
+ * with -i): the header, then one RECORDS chunk per ring holding its kept
+ * records in time order. 0, or -1 with the reason printed.
+ */
+static int write_raw_snapshot(const struct options *o,
+			      const struct rt_snapshot *sn,
+			      const struct cat_raw_header *raw)
+{
+	uint64_t events = o->session.events ? o->session.events :
+					     RINGTRACE_EVENT_VFS_READ;
+	char path[4096];
+	struct rt_outbuf ob;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s.%" PRIu64, o->output, sn->number);
+	fd = cat_create_file(path, NULL);
+	if (fd < 0)
+		return -1;
+	if (rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		rt_sys.close(fd);
+		return -1;
+	}
+	raw->write(&ob, raw->session, raw->perf, events);
+	for (uint32_t r = 0; r < sn->nr; r++) {
+		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_RECORDS,
+					  .cpu = sn->rings[r].cpu };
+
+		for (size_t k = 0; k < sn->nr_recs; k++)
+			if (sn->recs[k].cpu == c.cpu && raw_keeps(sn, k))
+				c.size += sn->recs[k].size;
+		if (!c.size)
+			continue;
+		rt_outbuf_append(&ob, &c, sizeof(c));
+		for (size_t k = 0; k < sn->nr_recs; k++)
+			if (sn->recs[k].cpu == c.cpu && raw_keeps(sn, k))
+				rt_outbuf_append(&ob, sn->recs[k].data,
+						 sn->recs[k].size);
+	}
+	ret = rt_outbuf_flush(&ob);
+	if (ret)
+		fprintf(stderr, PROG ": writing %s: %s\n", path,
+			strerror(ob.error));
+	rt_outbuf_fini(&ob);
+	if (rt_sys.close(fd) && !ret) {
+		fprintf(stderr, PROG ": closing %s: %s\n", path,
+			strerror(errno));
+		ret = -1;
+	}
+	if (!ret && !o->quiet)
+		fprintf(stderr, PROG ": snapshot %" PRIu64 ": %s (%zu records, "
+			"%zu older not shown, %" PRIu64 " overwritten since the "
+			"previous snapshot)\n", sn->number, path,
+			sn->nr_recs - sn->first, sn->first, sn->overwritten);
+	return ret ? -1 : 0;
+}
+
 /* Milliseconds from @now to @when, at least 1, at most a minute. */
 static int ms_until(uint64_t when, uint64_t now)
 {
@@ -60,7 +129,7 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 		     struct rt_outbuf *ob, struct rt_paths *paths,
 		     volatile sig_atomic_t *snap, volatile sig_atomic_t *stop,
 		     const sigset_t *wait_signals, struct cat_stats *stats,
-		     uint64_t *snapshots)
+		     const struct cat_raw_header *raw, uint64_t *snapshots)
 {
 	struct rt_snapshot sn = { .max_bytes = o->snapshot_size,
 				  .max_age_ns = o->snapshot_time_ns };
@@ -80,7 +149,8 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 	sigprocmask(SIG_BLOCK, wait_signals, &old);
 	for (;;) {
 		now = rt_sys.now_ns();
-		if (*stop || (deadline && now >= deadline))
+		/* A snapshot asked for before a stop is still taken. */
+		if (!*snap && (*stop || (deadline && now >= deadline)))
 			break;
 		if (*snap) {
 			*snap = 0;
@@ -91,6 +161,14 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 					sn.number);
 				code = EXIT_DATA;
 				break;
+			}
+			if (o->raw) {
+				if (write_raw_snapshot(o, &sn, raw)) {
+					code = EXIT_FAIL;
+					break;
+				}
+				(*snapshots)++;
+				continue;
 			}
 			rt_snapshot_print(&sn, format, ob, paths);
 			if (rt_outbuf_flush(ob)) {

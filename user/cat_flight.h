@@ -31,17 +31,27 @@ void cat_stats_fini(struct cat_stats *cs);
 /* rt_stream.on_stats */
 void cat_stats_print(void *arg, uint64_t now_ns);
 
+/* --snapshot --raw: how to start each snapshot's raw file (cat.c). */
+struct cat_raw_header {
+	void		(*write)(struct rt_outbuf *ob, const void *session,
+				 const void *perf, uint64_t events);
+	const void	*session;
+	const void	*perf;
+};
+
 /*
  * --snapshot: the session is enabled in overwrite mode. Sleep until
  * *@snap (SIGUSR2) or *@stop (or -d) is set; print a snapshot for each
- * request. @wait_signals are blocked around the checks and unblocked while
- * sleeping. Returns an exit code; the session is disabled on return.
+ * request: text or JSON to @ob, or with --raw a raw file OUTPUT.N per
+ * snapshot, started by @raw. @wait_signals are blocked around the checks
+ * and unblocked while sleeping. Returns an exit code; the session is
+ * disabled on return.
  */
 int cat_snapshot_run(const struct options *o, struct rt_session *s,
 		     struct rt_outbuf *ob, struct rt_paths *paths,
 		     volatile sig_atomic_t *snap, volatile sig_atomic_t *stop,
 		     const sigset_t *wait_signals, struct cat_stats *stats,
-		     uint64_t *snapshots);
+		     const struct cat_raw_header *raw, uint64_t *snapshots);
 
 /*
  * Per-ring stats for the summary (sum->rings), if the module has them:

@@ -50,7 +50,8 @@ static const char usage_text[] =
 "\n"
 "Flight recorder:\n"
 "      --snapshot            keep only the newest records (the rings overwrite\n"
-"                            their oldest); print them on each SIGUSR2\n"
+"                            their oldest); print them on each SIGUSR2 (with\n"
+"                            --raw -o PREFIX: one raw file PREFIX.N each)\n"
 "      --snapshot-size SIZE  print at most SIZE bytes of records per snapshot\n"
 "      --snapshot-time DUR   print only the last DUR before the signal (e.g. 5s)\n"
 "\n"
@@ -401,9 +402,9 @@ static void check_snapshot_options(const struct options *o)
 			    o->snapshot ? "--snapshot" : "--stats");
 	if (!o->snapshot)
 		return;
-	if (o->raw)
-		usage_error("--snapshot prints text or --json snapshots; --raw "
-			    "is not supported with it yet");
+	if (o->raw && (!o->output || !strcmp(o->output, "-")))
+		usage_error("--snapshot --raw writes each snapshot to a file of "
+			    "its own: give -o PREFIX (PREFIX.1, PREFIX.2...)");
 	if (o->hist || o->summary || o->flamegraph || o->perfetto ||
 	    o->folded)
 		usage_error("--snapshot prints records: views do not apply");
