@@ -11,7 +11,8 @@
  * snapshot consecutive unless a LOST record lies between. After DISABLE
  * the last snapshot must hold exactly the newest records: the last read,
  * and the ones before it back to a full ring. RINGTRACE_TEST_NAIVE=1 copies
- * without the re-check, to show the test catches torn records.
+ * without the re-check, to show the test catches torn records;
+ * RINGTRACE_OVERWRITE_READS=N makes N reads instead of 200000.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +30,9 @@
 #include "st_util.h"
 #include "tap.h"
 
-#define NR_READS	200000
+/* RINGTRACE_OVERWRITE_READS overrides it (a longer soak). */
+#define NR_READS_DEFAULT	200000
+static long nr_reads = NR_READS_DEFAULT;
 #define RUN		"/sys/kernel/debug/ringtrace_irqsrc/run"
 #define EXPIRIES	"20000"
 
@@ -57,7 +60,7 @@ static int read_zero(void *arg)
 	(void)arg;
 	if (fd < 0 || !st_pin(0))
 		return 2;
-	for (i = 0; i < NR_READS; i++)
+	for (i = 0; i < nr_reads; i++)
 		if (pread(fd, buf, 1 + i % 64, i) != 1 + i % 64)
 			return 1;
 	return 0;
@@ -201,6 +204,10 @@ int main(void)
 	if (err && err != EEXIST)
 		tap_bail("loading ringtrace_irqsrc.ko: %s", strerror(err));
 	ck.naive = getenv("RINGTRACE_TEST_NAIVE") != NULL;
+	if (getenv("RINGTRACE_OVERWRITE_READS"))
+		nr_reads = atol(getenv("RINGTRACE_OVERWRITE_READS"));
+	if (nr_reads < 1000)
+		tap_bail("RINGTRACE_OVERWRITE_READS: at least 1000");
 
 	st_child_start(&reader, read_zero, NULL);
 	st_child_start(&timer, fire_timer, NULL);
@@ -247,7 +254,7 @@ int main(void)
 	tap_ok(rr == 0 && rt == 0 && ck.error == 0,
 	       "workloads ran (reads %d, timer %d), snapshots well formed (%d)",
 	       rr, rt, ck.error);
-	tap_ok(ck.snapshots > 1000 && st.overwritten > NR_READS / 2,
+	tap_ok(ck.snapshots > 1000 && st.overwritten > nr_reads / 2,
 	       "%llu snapshots while %llu records were overwritten",
 	       ck.snapshots, (unsigned long long)st.overwritten);
 	tap_ok(ck.torn == 0, "no torn or half-overwritten record kept (%llu)",
@@ -259,7 +266,7 @@ int main(void)
 	ck.stop = false;
 	ck.naive = false;
 	ck.error = snapshot_once(&ck);
-	tap_ok(ck.error == 0 && ck.last_pos == NR_READS - 1 && ck.torn == 0,
+	tap_ok(ck.error == 0 && ck.last_pos == nr_reads - 1 && ck.torn == 0,
 	       "the final snapshot ends with the last read (%lld)", ck.last_pos);
 	tap_ok(ck.last_bytes + sizeof(struct ringtrace_lock_record) >
 	       ck.ring->page->data_size &&
