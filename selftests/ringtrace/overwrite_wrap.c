@@ -254,7 +254,7 @@ int main(void)
 	tap_ok(rr == 0 && rt == 0 && ck.error == 0,
 	       "workloads ran (reads %d, timer %d), snapshots well formed (%d)",
 	       rr, rt, ck.error);
-	tap_ok(ck.snapshots > 1000 && st.overwritten > nr_reads / 2,
+	tap_ok(ck.snapshots > 1000 && st.overwritten > (unsigned long long)nr_reads / 2,
 	       "%llu snapshots while %llu records were overwritten",
 	       ck.snapshots, (unsigned long long)st.overwritten);
 	tap_ok(ck.torn == 0, "no torn or half-overwritten record kept (%llu)",
