@@ -22,7 +22,8 @@
 #include "vfs_read.h"
 
 #define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
-				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_OVERWRITE)
+				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_PER_THREAD | \
+				 RINGTRACE_CFG_OVERWRITE)
 #define RT_MAX_FLUSH_MS		60000
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
@@ -105,6 +106,7 @@ static long rt_ioctl_get_info(void __user *uarg)
 		.features	= (rt_contention_available() ?
 				   RINGTRACE_FEAT_LOCK_CONTENTION : 0) |
 				  rt_extras_features() |
+				  RINGTRACE_FEAT_PER_THREAD |
 				  /* issue 9: flight recorder, ring health */
 				  RINGTRACE_FEAT_OVERWRITE |
 				  RINGTRACE_FEAT_RING_STATS,
@@ -184,6 +186,17 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 		return -EINVAL;
 	if (cfg->flush_ms > RT_MAX_FLUSH_MS)
 		return -EINVAL;
+	/* issue 9: a thread list with the per-thread flag, and only then. */
+	if (cfg->__pad_threads)
+		return -EINVAL;
+	if (cfg->flags & RINGTRACE_CFG_PER_THREAD) {
+		if (cfg->pid != -1 || (cfg->flags & RINGTRACE_CFG_INHERIT) ||
+		    !cfg->nr_tids || cfg->nr_tids > RINGTRACE_MAX_THREADS ||
+		    !cfg->tids_ptr)
+			return -EINVAL;
+	} else if (cfg->nr_tids || cfg->tids_ptr) {
+		return -EINVAL;
+	}
 	return rt_session_extras_check(cfg);	/* ABI 2 */
 }
 
@@ -191,6 +204,7 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 {
 	struct ringtrace_config __user *ucfg = uarg;
 	struct ringtrace_config cfg;
+	struct rt_threads threads;
 	cpumask_var_t cpus;
 	u32 usize;
 	int err;
@@ -206,12 +220,21 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	if (err)
 		return err;
 
-	if (!alloc_cpumask_var(&cpus, GFP_KERNEL))
-		return -ENOMEM;
+	/* issue 9: the thread ids, copied and resolved before any lock. */
+	err = rt_threads_from_user(&cfg, &threads);
+	if (err)
+		return err;
+	if (!alloc_cpumask_var(&cpus, GFP_KERNEL)) {
+		err = -ENOMEM;
+		goto out_threads;
+	}
 	err = rt_copy_cpu_mask(&cfg, cpus);
 	if (!err)
-		err = rt_session_configure(s, &cfg, cpus);
+		err = rt_session_configure(s, &cfg, cpus, &threads);
 	free_cpumask_var(cpus);
+out_threads:
+	/* What the session did not take, or the selection it replaced. */
+	rt_threads_release(&threads);
 	return err;
 }
 

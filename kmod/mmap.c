@@ -12,7 +12,6 @@
  * pins: the mapping never outlives its pages.
  */
 #include <linux/mm.h>
-#include <linux/nospec.h>
 
 #include "compat.h"
 #include "mmap.h"
@@ -58,7 +57,8 @@ int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma)
 {
 	const unsigned long cpu_shift = RINGTRACE_MMAP_CPU_SHIFT - PAGE_SHIFT;
 	unsigned long nr_pages = vma_pages(vma);
-	unsigned long cpu = vma->vm_pgoff >> cpu_shift;
+	/* A CPU, or in a per-thread session a thread's index (issue 9). */
+	unsigned long slot = vma->vm_pgoff >> cpu_shift;
 	struct rt_ring *ring;
 
 	/* MAP_SHARED sets VM_MAYSHARE (VM_SHARED only if writable). */
@@ -68,18 +68,12 @@ int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma)
 		return -EPERM;
 	if (vma->vm_pgoff & ((1UL << cpu_shift) - 1))
 		return -EINVAL;
-	if (cpu >= nr_cpu_ids)
-		return -EINVAL;
-	/* Clamped before any use, cpu_possible()'s bitmap read included. */
-	cpu = array_index_nospec(cpu, nr_cpu_ids);
-	if (!cpu_possible(cpu))
-		return -EINVAL;
 	/* 1 control page + 2^n data pages. */
 	if (nr_pages < 2 || !is_power_of_2(nr_pages - 1) ||
 	    nr_pages - 1 > rt_max_ring_pages)
 		return -EINVAL;
 
-	ring = rt_session_get_ring(s, cpu, nr_pages - 1);
+	ring = rt_session_get_ring(s, slot, nr_pages - 1);
 	if (IS_ERR(ring))
 		return PTR_ERR(ring);
 

@@ -42,6 +42,27 @@
  * rtlock path set TASK_RTLOCK_WAIT just before, which tells them apart.
  */
 #define RT_CONT_RTLOCK	BIT(31)
+/*
+ * Ours too: the wait reached a begin without LCB_F_SPIN, i.e. the mutex
+ * slow path queued the task as a waiter.
+ */
+#define RT_CONT_QUEUED	BIT(30)
+
+/*
+ * With CONFIG_DEBUG_LOCK_ALLOC, mutex_lock() has no fast path: every
+ * acquisition enters __mutex_lock_common(), which reports a begin with
+ * LCB_F_SPIN and, when its trylock succeeds, an end, although nobody held
+ * the lock. A mutex wait that never queued is indistinguishable from such
+ * an uncontended acquisition there, so it is not reported (lockdep
+ * kernels lose the spin-only contentions; Documentation/tracked-locks.rst).
+ * Elsewhere the fast path failed before the first begin: a real wait.
+ */
+static bool rt_cont_uncontended(unsigned int flags)
+{
+	return IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+	       (flags & (RT_LCB_F_MUTEX | RT_LCB_F_RT | RT_CONT_QUEUED)) ==
+	       RT_LCB_F_MUTEX;
+}
 
 /*
  * Contexts that can nest on one CPU, each with its own symbol buffer:
@@ -105,8 +126,14 @@ static void rt_contention_begin(void *data, void *lock, unsigned int flags)
 	 * must not become a second slot for the same (task, lock), which
 	 * contention_end would never free.
 	 */
-	if (rt_cont_find_slot(lock))
+	if (!(flags & RT_LCB_F_SPIN))
+		flags |= RT_CONT_QUEUED;
+	c = rt_cont_find_slot(lock);
+	if (c) {
+		/* Only this task writes or reads its slot's flags. */
+		c->flags |= flags & RT_CONT_QUEUED;
 		return;
+	}
 	for (i = 0; i < RT_CONT_PROBES; i++) {
 		c = rt_cont_slot(lock, i);
 		if (!cmpxchg(&c->task, NULL, current)) {
@@ -169,6 +196,8 @@ static void rt_contention_end(void *data, void *lock, int ret)
 	/* Frees the slot: our reads of it are done. */
 	smp_store_release(&c->task, NULL);
 
+	if (rt_cont_uncontended(flags))
+		return;
 	id = siphash_1u64((unsigned long)lock, &rt_cont_key) ?: 1;
 	/* The emitter preempt-disables; the symbol buffer is per CPU. */
 	preempt_disable_notrace();

@@ -4,6 +4,7 @@
  * accounting. The barrier letters (A, B for the kernel; C, D for the reader)
  * are perf's and are explained in Documentation/protocol.rst.
  */
+#include <linux/cpumask.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
@@ -62,7 +63,8 @@ struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 			      struct rt_readers *readers)
 {
 	const gfp_t gfp = RT_RING_GFP | __GFP_ZERO;
-	int node = cpu_to_node(cpu);
+	/* cpu -1: a per-thread ring (session_thread.c), any node. */
+	int node = cpu >= 0 ? cpu_to_node(cpu) : NUMA_NO_NODE;
 	struct ringtrace_mmap_page *pg;
 	struct rt_ring *ring;
 	unsigned int i;
@@ -199,7 +201,15 @@ again:
 		ring->wakeup_head = head;
 		local64_inc(&ring->wakeups);
 		rt_ring_put_counts(ring);
-		irq_work_queue(&ring->wakeup_work);
+		/*
+		 * Not from a CPU being taken offline (inactive already): on
+		 * PREEMPT_RT this work runs in the CPU's irq_work thread,
+		 * which hotplug parks, and it would then stay pending (and
+		 * rt_ring_free()'s irq_work_sync() wait) until the CPU came
+		 * back. The session's flush timer wakes the reader instead.
+		 */
+		if (likely(cpu_active(raw_smp_processor_id())))
+			irq_work_queue(&ring->wakeup_work);
 	} else if (unlikely(local_read(&ring->lost_pending))) {
 		rt_ring_put_counts(ring);
 	} else if (unlikely(ring->overwrite &&

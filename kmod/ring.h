@@ -4,7 +4,9 @@
  *
  * One ring per CPU per session. Only code running on the ring's CPU writes
  * to it, with preemption disabled; interrupts on that CPU may nest a second
- * writer inside a first. Reservation is a local cmpxchg on the head and a
+ * writer inside a first. (Per-thread sessions, session_thread.c: one ring
+ * per thread, written by that thread only, from task context, on the CPU
+ * it runs on between two migrations.) Reservation is a local cmpxchg on the head and a
  * nesting count lets only the outermost writer publish data_head, so a
  * nested writer never exposes the outer writer's half-written record.
  */
@@ -72,7 +74,7 @@ struct rt_ring {
 	struct page	*ctl_page;
 	struct page	**data_pages;
 	unsigned int	nr_pages;	/* data pages, a power of two */
-	int		cpu;
+	int		cpu;		/* -1: a thread's ring */
 	struct rt_mlock	mlock;		/* locked memory charged for it */
 };
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * issue 9: buffer health through GET_STATS. Besides the session totals,
- * a caller that knows RINGTRACE_STATS_SIZE_VER2 may pass an array for one
+ * a caller that knows RINGTRACE_STATS_SIZE_HEALTH may pass an array for one
  * struct ringtrace_ring_stats per ring: records, lost, high-water fill and
  * wake-ups of each ring, from the kernel's own counters.
  */
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
@@ -31,7 +32,7 @@ static int rt_ring_stats_copy_in(const void __user *uarg,
 	if (err)
 		return err;
 	memset(in, 0, sizeof(*in));
-	if (usize < RINGTRACE_STATS_SIZE_VER2)
+	if (usize < RINGTRACE_STATS_SIZE_HEALTH)
 		return 0;	/* an older caller: totals only */
 	if (copy_from_user(&in->ptr,
 			   u + offsetof(struct ringtrace_stats, rings_ptr),
@@ -53,43 +54,67 @@ static int rt_ring_stats_copy_in(const void __user *uarg,
 }
 
 /*
- * Copy each ring's entry to the caller: as much of it as the caller knows,
- * and zeroes in what it reserved beyond our structure. Rings are set once
- * and live as long as the session: no session lock is needed to read
- * them, and none is held while copying to userspace.
+ * Each ring's entry, taken under the session lock (the thread list may
+ * change with SET_CONFIG otherwise) into @rs (room for @room), then copied
+ * to the caller with no lock held (copy_to_user() may fault and take
+ * mmap_lock, which mmap() holds while it takes the session lock).
  */
+static u32 rt_ring_stats_collect(struct rt_session *s,
+				 struct ringtrace_ring_stats *rs, u32 room,
+				 struct ringtrace_stats *st)
+{
+	struct ringtrace_ring_stats one;
+	struct rt_ring *ring;
+	unsigned int i;
+	u32 filled = 0;
+
+	mutex_lock(&s->lock);
+	for (i = 0; i < s->nr_slots; i++) {
+		ring = s->rings[i];
+		if (!ring)
+			continue;
+		memset(&one, 0, sizeof(one));
+		rt_ring_ring_stats(ring, &one);
+		if (s->threads.nr && i < s->threads.nr)
+			one.tid = s->threads.tids[i];
+		st->wakeups += one.wakeups;
+		st->overwritten += one.overwritten;
+		if (filled < room)
+			rs[filled++] = one;
+	}
+	mutex_unlock(&s->lock);
+	return filled;
+}
+
 static int rt_ring_stats_copy_out(struct rt_session *s,
 				  const struct rt_ring_stats_in *in,
 				  struct ringtrace_stats *st)
 {
 	u8 __user *dst = u64_to_user_ptr(in->ptr);
 	u32 n = min_t(u32, in->entry_size, sizeof(struct ringtrace_ring_stats));
-	struct ringtrace_ring_stats rs;
-	struct rt_ring *ring;
-	u32 filled = 0;
-	int cpu;
+	u32 room = dst ? min_t(u32, in->nr, rt_session_capacity()) : 0;
+	struct ringtrace_ring_stats *rs = NULL;
+	u32 filled, i;
+	int err = 0;
 
-	for_each_possible_cpu(cpu) {
-		/* Pairs with smp_store_release() in rt_session_get_ring(). */
-		ring = smp_load_acquire(&s->rings[cpu]);
-		if (!ring)
-			continue;
-		memset(&rs, 0, sizeof(rs));
-		rt_ring_ring_stats(ring, &rs);
-		st->wakeups += rs.wakeups;
-		st->overwritten += rs.overwritten;
-		if (!dst || filled >= in->nr)
-			continue;
-		if (copy_to_user(dst, &rs, n) ||
-		    clear_user(dst + n, in->entry_size - n))
-			return -EFAULT;
-		dst += in->entry_size;
-		filled++;
+	if (room) {
+		rs = kvcalloc(room, sizeof(*rs), GFP_KERNEL_ACCOUNT);
+		if (!rs)
+			return -ENOMEM;
 	}
+	filled = rt_ring_stats_collect(s, rs, room, st);
+	for (i = 0; i < filled; i++, dst += in->entry_size) {
+		if (copy_to_user(dst, &rs[i], n) ||
+		    clear_user(dst + n, in->entry_size - n)) {
+			err = -EFAULT;
+			break;
+		}
+	}
+	kvfree(rs);
 	st->rings_ptr = in->ptr;
 	st->ring_entry_size = in->entry_size;
 	st->nr_ring_entries = filled;
-	return 0;
+	return err;
 }
 
 int rt_ring_stats_request(struct rt_session *s, void __user *uarg,

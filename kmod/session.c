@@ -4,6 +4,7 @@
  * sessions the probes walk.
  */
 #include <linux/jiffies.h>
+#include <linux/nospec.h>
 #include <linux/percpu.h>
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
@@ -67,17 +68,18 @@ bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
 static void rt_session_flush(struct timer_list *t)
 {
 	struct rt_session *s = timer_container_of(s, t, flush_timer);
+	unsigned int i, nr = READ_ONCE(s->nr_slots);
 	struct rt_ring *ring;
-	int cpu;
 
-	for_each_possible_cpu(cpu) {
+	for (i = 0; i < nr; i++) {
 		/* Pairs with smp_store_release() in rt_session_get_ring(). */
-		ring = smp_load_acquire(&s->rings[cpu]);
+		ring = smp_load_acquire(&s->rings[i]);
 		if (ring && rt_ring_has_unread(ring)) {
 			rt_readers_wake(&s->readers);
 			break;
 		}
 	}
+	rt_session_threads_update(s);	/* issue 9: exited threads */
 	if (READ_ONCE(s->enabled))
 		mod_timer(&s->flush_timer,
 			  jiffies + msecs_to_jiffies(s->flush_ms));
@@ -91,14 +93,20 @@ struct rt_session *rt_session_create(void)
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 
-	s->rings = kcalloc(nr_cpu_ids, sizeof(*s->rings), GFP_KERNEL_ACCOUNT);
+	/* issue 9: room for either mode (session_thread.c). */
+	s->rings = kcalloc(rt_session_capacity(), sizeof(*s->rings),
+			   GFP_KERNEL_ACCOUNT);
 	if (!s->rings)
 		goto err_session;
+	s->nr_slots = nr_cpu_ids;
 	s->no_ring = alloc_percpu(u64);
 	if (!s->no_ring)
 		goto err_rings;
-	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL))
+	s->thread_not_task = alloc_percpu(u64);
+	if (!s->thread_not_task)
 		goto err_no_ring;
+	if (!zalloc_cpumask_var(&s->cpus, GFP_KERNEL))
+		goto err_not_task;
 	/* ABI 2: path records and stacks. */
 	if (rt_session_extras_init(s))
 		goto err_cpus;
@@ -117,6 +125,8 @@ struct rt_session *rt_session_create(void)
 
 err_cpus:
 	free_cpumask_var(s->cpus);
+err_not_task:
+	free_percpu(s->thread_not_task);
 err_no_ring:
 	free_percpu(s->no_ring);
 err_rings:
@@ -129,12 +139,14 @@ err_session:
 /* The last reference (fd and every mapping) is gone. */
 void rt_session_destroy(struct rt_session *s)
 {
-	int cpu;
+	unsigned int i;
 
 	rt_session_disable(s);
-	for_each_possible_cpu(cpu)
-		rt_ring_free(s->rings[cpu]);
+	for (i = 0; i < s->nr_slots; i++)
+		rt_ring_free(s->rings[i]);
 	rt_session_extras_destroy(s);	/* ABI 2 */
+	rt_threads_release(&s->threads);	/* issue 9 */
+	free_percpu(s->thread_not_task);
 	put_pid(s->pid);
 	put_pid(s->self);
 	free_cpumask_var(s->cpus);
@@ -157,9 +169,13 @@ static struct pid *rt_find_process(pid_t nr)
 	return tgid;
 }
 
+/*
+ * @threads (issue 9): the per-thread selection rt_threads_from_user()
+ * made, or none; on return it holds what the caller must release.
+ */
 int rt_session_configure(struct rt_session *s,
 			 const struct ringtrace_config *cfg,
-			 const struct cpumask *cpus)
+			 const struct cpumask *cpus, struct rt_threads *threads)
 {
 	struct pid *pid = NULL, *old_pid;
 	int err = 0;
@@ -175,10 +191,15 @@ int rt_session_configure(struct rt_session *s,
 		err = -EBUSY;
 		goto unlock;
 	}
+	/* issue 9: refused (EBUSY) if mapped rings belong to another mode. */
+	err = rt_session_threads_check(s, threads);
+	if (err)
+		goto unlock;
 	/* ABI 2 (first: it may fail, and then nothing has changed). */
 	err = rt_session_extras_configure(s, cfg);
 	if (err)
 		goto unlock;
+	rt_session_threads_install(s, threads);
 	old_pid = s->pid;
 	s->pid = pid;
 	pid = old_pid;	/* put below */
@@ -198,19 +219,28 @@ unlock:
 }
 
 /*
- * The ring for @cpu, allocated with @nr_pages data pages by its first
- * mapping. Rings live as long as the session: the probes can then use
- * them with no reference counting.
+ * The ring in @slot (a CPU, or in a per-thread session the index of a
+ * thread), allocated with @nr_pages data pages by its first mapping.
+ * Rings live as long as the session: the probes can then use them with no
+ * reference counting.
  */
-struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
+struct rt_ring *rt_session_get_ring(struct rt_session *s, unsigned long slot,
 				    unsigned int nr_pages)
 {
 	struct rt_mlock charge = {};
 	struct rt_ring *ring;
-	int err;
+	int cpu, err;
 
 	mutex_lock(&s->lock);
-	ring = s->rings[cpu];
+	err = rt_session_slot_check(s, slot);	/* issue 9: mode-dependent */
+	if (err) {
+		ring = ERR_PTR(err);
+		goto unlock;
+	}
+	slot = array_index_nospec(slot, s->nr_slots);
+	/* A thread's ring has no CPU: its pages come from any node. */
+	cpu = s->threads.nr ? -1 : (int)slot;
+	ring = s->rings[slot];
 	if (ring) {
 		if (ring->nr_pages != nr_pages)
 			ring = ERR_PTR(-EINVAL);
@@ -231,11 +261,13 @@ struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
 		goto unlock;
 	}
 	ring->mlock = charge;
+	if (s->threads.nr)
+		rt_session_thread_ring_init(s, ring, slot);
 	if (s->enabled)
 		rt_ring_start(ring, s->watermark ?: ring->size / 2,
 			      s->flags & RINGTRACE_CFG_OVERWRITE);
 	/* Pairs with smp_load_acquire() in the probes and the timer. */
-	smp_store_release(&s->rings[cpu], ring);
+	smp_store_release(&s->rings[slot], ring);
 unlock:
 	mutex_unlock(&s->lock);
 	return ring;
@@ -243,10 +275,10 @@ unlock:
 
 static bool rt_session_has_rings(struct rt_session *s)
 {
-	int cpu;
+	unsigned int i;
 
-	for_each_possible_cpu(cpu)
-		if (s->rings[cpu])
+	for (i = 0; i < s->nr_slots; i++)
+		if (s->rings[i])
 			return true;
 	return false;
 }
@@ -254,7 +286,8 @@ static bool rt_session_has_rings(struct rt_session *s)
 int rt_session_enable(struct rt_session *s)
 {
 	struct rt_ring *ring;
-	int cpu, err = 0;
+	unsigned int i;
+	int err = 0;
 
 	mutex_lock(&s->lock);
 	if (s->enabled)
@@ -267,8 +300,8 @@ int rt_session_enable(struct rt_session *s)
 	if (err)
 		goto unlock;
 	rt_session_extras_enable(s);	/* ABI 2 */
-	for_each_possible_cpu(cpu) {
-		ring = s->rings[cpu];
+	for (i = 0; i < s->nr_slots; i++) {
+		ring = s->rings[i];
 		if (ring)
 			rt_ring_start(ring, s->watermark ?: ring->size / 2,
 				      s->flags & RINGTRACE_CFG_OVERWRITE);
@@ -290,8 +323,8 @@ unlock:
 int rt_session_disable(struct rt_session *s)
 {
 	struct rt_ring *ring;
+	unsigned int i;
 	u64 now;
-	int cpu;
 
 	mutex_lock(&s->lock);
 	if (!s->enabled)
@@ -307,11 +340,12 @@ int rt_session_disable(struct rt_session *s)
 	rt_timer_delete_sync(&s->flush_timer);
 
 	now = ktime_get_mono_fast_ns();
-	for_each_possible_cpu(cpu) {
-		ring = s->rings[cpu];
+	for (i = 0; i < s->nr_slots; i++) {
+		ring = s->rings[i];
 		if (ring)
 			rt_ring_stop(ring, now);
 	}
+	rt_session_threads_update(s);	/* issue 9 */
 	rt_readers_wake(&s->readers);
 unlock:
 	mutex_unlock(&s->lock);
@@ -322,12 +356,16 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 {
 	struct rt_ring_counts c;
 	struct rt_ring *ring;
+	unsigned int i;
 	int cpu;
 
 	mutex_lock(&s->lock);
 	for_each_possible_cpu(cpu) {
 		st->no_ring += *per_cpu_ptr(s->no_ring, cpu);
-		ring = s->rings[cpu];
+		st->thread_not_task += *per_cpu_ptr(s->thread_not_task, cpu);
+	}
+	for (i = 0; i < s->nr_slots; i++) {
+		ring = s->rings[i];
 		if (!ring)
 			continue;
 		rt_ring_counts(ring, &c);
@@ -350,17 +388,17 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
  */
 __poll_t rt_session_poll_mask(struct rt_session *s)
 {
+	unsigned int i, nr = READ_ONCE(s->nr_slots);
 	bool enabled = READ_ONCE(s->enabled);
 	struct rt_ring *ring;
-	int cpu;
 
 	/* Full barrier: orders the queueing in poll_wait() before the checks. */
 	if (atomic_xchg(&s->readers.pending, 0))
 		return EPOLLIN | EPOLLRDNORM;
 
-	for_each_possible_cpu(cpu) {
+	for (i = 0; i < nr; i++) {
 		/* Pairs with smp_store_release() in rt_session_get_ring(). */
-		ring = smp_load_acquire(&s->rings[cpu]);
+		ring = smp_load_acquire(&s->rings[i]);
 		if (!ring)
 			continue;
 		if (enabled ? rt_ring_past_watermark(ring) :

@@ -11,6 +11,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -33,6 +34,17 @@ struct rt_extra_counts {
 };
 
 /* ---- end ABI 2 ---- */
+
+/* ---- issue 9: per-thread rings (session_thread.c) ---- */
+
+/* The threads a per-thread session selected: ring i is pids[i]'s. */
+struct rt_threads {
+	struct pid		**pids;		/* references held */
+	u32			*tids;		/* as SET_CONFIG named them */
+	unsigned int		nr;		/* 0: a per-CPU session */
+};
+
+/* ---- end issue 9 ---- */
 
 struct rt_session {
 	struct list_head	node;		/* on rt_active_sessions */
@@ -74,6 +86,18 @@ struct rt_session {
 	u8			stack_user_depth;
 	struct rt_extra_counts __percpu *xcounts;
 	/* ---- end ABI 2 ---- */
+
+	/*
+	 * ---- issue 9: per-thread rings (session_thread.c) ----
+	 * threads: set by SET_CONFIG like the filters. rings[] has room for
+	 * nr_cpu_ids and RINGTRACE_MAX_THREADS entries whatever the mode,
+	 * so that poll and the flush timer, which walk nr_slots of them
+	 * without the lock, never run past it while SET_CONFIG changes it.
+	 */
+	struct rt_threads	threads;
+	unsigned int		nr_slots;	/* rings[] in use */
+	u64 __percpu		*thread_not_task;
+	/* ---- end issue 9 ---- */
 };
 
 extern struct list_head rt_active_sessions;
@@ -94,10 +118,10 @@ struct rt_session *rt_session_create(void);
 void rt_session_destroy(struct rt_session *s);
 int rt_session_configure(struct rt_session *s,
 			 const struct ringtrace_config *cfg,
-			 const struct cpumask *cpus);
+			 const struct cpumask *cpus, struct rt_threads *threads);
 int rt_session_enable(struct rt_session *s);
 int rt_session_disable(struct rt_session *s);
-struct rt_ring *rt_session_get_ring(struct rt_session *s, int cpu,
+struct rt_ring *rt_session_get_ring(struct rt_session *s, unsigned long slot,
 				    unsigned int nr_pages);
 void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
 __poll_t rt_session_poll_mask(struct rt_session *s);
@@ -120,6 +144,37 @@ int rt_ring_stats_request(struct rt_session *s, void __user *uarg,
 
 bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor);
 
+/* ---- issue 9: per-thread rings (session_thread.c) ---- */
+unsigned int rt_session_capacity(void);
+int rt_threads_from_user(const struct ringtrace_config *cfg,
+			 struct rt_threads *t);
+void rt_threads_release(struct rt_threads *t);
+int rt_session_threads_check(struct rt_session *s, const struct rt_threads *t);
+void rt_session_threads_install(struct rt_session *s, struct rt_threads *t);
+int rt_session_slot_check(struct rt_session *s, unsigned long slot);
+void rt_session_thread_ring_init(struct rt_session *s, struct rt_ring *ring,
+				 unsigned int slot);
+void rt_session_threads_update(struct rt_session *s);
+
+/*
+ * The ring slot of @task in a per-thread session, or -1 if it is not
+ * one of the selected threads. A linear scan: at most
+ * RINGTRACE_MAX_THREADS pointer compares, only in per-thread sessions.
+ */
+static __always_inline int rt_thread_slot(const struct rt_session *s,
+					  struct task_struct *task)
+{
+	struct pid *pid = task_pid(task);
+	unsigned int i;
+
+	for (i = 0; i < s->threads.nr; i++)
+		if (s->threads.pids[i] == pid)
+			return i;
+	return -1;
+}
+
+/* ---- end issue 9 ---- */
+
 /* Does @s want events caused by @task? Cheap unless following children. */
 static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 						  struct task_struct *task)
@@ -128,6 +183,9 @@ static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 
 	if (tgid == s->exclude)
 		return false;
+	/* issue 9: a per-thread session wants its threads only. */
+	if (unlikely(s->threads.nr))
+		return rt_thread_slot(s, task) >= 0;
 	if (!s->pid || tgid == s->pid)
 		return true;
 	return (s->flags & RINGTRACE_CFG_INHERIT) &&
@@ -146,16 +204,42 @@ static __always_inline bool rt_sessions_want(u64 event, struct task_struct *task
 }
 
 /*
+ * Per-thread sessions (issue 9): the ring of the current thread, written
+ * from task context only, so that each ring keeps one writer at a time
+ * (the thread, on whatever CPU it runs, preemption disabled). An event in
+ * interrupt context while a selected thread is current is not the
+ * thread's: counted, not written. -1: nothing to write.
+ */
+static __always_inline int rt_session_thread_slot(struct rt_session *s)
+{
+	if (unlikely(!in_task())) {
+		this_cpu_inc(*s->thread_not_task);
+		return -1;
+	}
+	return rt_thread_slot(s, current);
+}
+
+/*
  * Reserve @size bytes in @s's ring for @cpu, the CPU we are running on with
- * preemption disabled. NULL: no ring there (counted) or the ring is full
- * (counted as lost). On success, fill the record and rt_ring_commit().
+ * preemption disabled (per-thread sessions: the current thread's ring).
+ * NULL: no ring there (counted), an interrupt in a per-thread session
+ * (counted) or the ring is full (counted as lost). On success, fill the
+ * record and rt_ring_commit().
  */
 static __always_inline void *rt_session_reserve(struct rt_session *s, int cpu,
 						unsigned int size, u64 ts,
 						struct rt_ring **ringp)
 {
+	struct rt_ring *ring;
+	int slot = cpu;
+
+	if (unlikely(s->threads.nr)) {
+		slot = rt_session_thread_slot(s);
+		if (slot < 0)
+			return NULL;
+	}
 	/* Pairs with the smp_store_release() in rt_session_get_ring(). */
-	struct rt_ring *ring = smp_load_acquire(&s->rings[cpu]);
+	ring = smp_load_acquire(&s->rings[slot]);
 
 	if (unlikely(!ring)) {
 		this_cpu_inc(*s->no_ring);

@@ -218,9 +218,10 @@ static int decode_file(struct options *o)
 	}
 	/* A file with samples weighs its flame graph by them, as live. */
 	if (o->flamegraph && !o->flame_weight_given)
-		o->flame_weight = f.nr_perf_srcs ? FLAME_SAMPLES : FLAME_LATENCY;
+		o->flame_weight = rt_raw_has_samples(&f) ? FLAME_SAMPLES :
+							    FLAME_LATENCY;
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
-	    !f.nr_perf_srcs) {
+	    !rt_raw_has_samples(&f)) {
 		fprintf(stderr, PROG ": --flame-weight samples: %s holds no perf "
 			"samples (record with --raw --sample)\n", o->input);
 		rt_raw_close(&f);
@@ -252,6 +253,7 @@ static int decode_file(struct options *o)
 	if (use_views) {
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
+		cat_views_use_file(&views, &f);
 	}
 	code = stream_exit_code(&st, rt_stream_file(&st, &f), &ob);
 	if (use_views) {
@@ -285,7 +287,8 @@ static uint64_t realtime_ns(void)
 }
 
 static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
-			     uint64_t events, const struct rt_perf_session *ps)
+			     uint64_t events, const struct rt_perf_session *ps,
+			     bool maps)
 {
 	struct rt_raw_header h;
 	struct utsname u;
@@ -312,13 +315,17 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	}
 	rt_raw_write_header(ob, &h);
 	rt_perf_session_write_raw(ps, ob);
+	/* User stacks are named on replay from what was mapped at the start. */
+	if (maps)
+		rt_raw_write_maps(ob);
 }
 
 /* --snapshot --raw: the header of each snapshot's file (cat_flight.c). */
 static void write_snapshot_header(struct rt_outbuf *ob, const void *s,
 				  const void *ps, uint64_t events)
 {
-	write_raw_header(ob, s, events, ps);
+	/* No process maps: user frames of snapshots stay addresses on replay. */
+	write_raw_header(ob, s, events, ps, false);
 }
 
 /* perf_event_open() follows the selection: per task, or per CPU. */
@@ -353,6 +360,8 @@ static int open_perf(struct options *o, struct rt_session *s,
 	} else {
 		t.per_cpu = true;
 	}
+	/* A raw file keeps the mappings made during the run (MMAP2). */
+	o->perf.sample_spec.track_mmaps = o->raw && o->symbols;
 	ret = rt_perf_session_open(ps, &o->perf, &t,
 				   page > 0 ? (size_t)page : 4096);
 	if (!ret && ps->has_sampler)
@@ -363,6 +372,37 @@ static int open_perf(struct options *o, struct rt_session *s,
 		snprintf(ps->errmsg, sizeof(ps->errmsg), "cannot watch the perf "
 			 "rings: %s", strerror(-ret));
 	return ret;
+}
+
+/*
+ * --per-thread -p PID (issue 9): the threads PID has now, one ring each.
+ * Threads it starts later are not traced (perf's --per-thread does the
+ * same); -t names them explicitly.
+ */
+static int per_thread_list(struct options *o)
+{
+	pid_t *tids = NULL;
+	uint32_t nr = 0;
+
+	if (rt_perf_list_threads(o->per_thread_pid, &tids, &nr) || !nr) {
+		fprintf(stderr, PROG ": no process with pid %d\n",
+			o->per_thread_pid);
+		free(tids);
+		return -1;
+	}
+	if (nr > RT_FILTER_MAX_IDS) {
+		fprintf(stderr, PROG ": process %d has %u threads; --per-thread "
+			"takes at most %u: pick them with -t\n",
+			o->per_thread_pid, nr, RT_FILTER_MAX_IDS);
+		free(tids);
+		return -1;
+	}
+	for (uint32_t i = 0; i < nr; i++)
+		o->thread_ids[i] = tids[i];
+	o->session.nr_tids = nr;
+	o->session.tids = o->thread_ids;
+	free(tids);
+	return 0;
 }
 
 /* "'ls -l'", "process id '12'", "'CPU(s) 0-1'", "'system wide'": perf's titles. */
@@ -406,7 +446,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	struct rt_outbuf ob;
 	struct rt_perf_session perf;
 	struct rt_cpuset perf_cpus;
-	bool use_perf = o->perf.counters || o->perf.sample;
+	bool use_perf;
 	pid_t *perf_tids = NULL;
 	struct cat_views views;
 	struct rt_paths paths;
@@ -422,6 +462,19 @@ static int trace(struct options *o, const sigset_t *stop_set,
 
 	memset(&perf, 0, sizeof(perf));
 	memset(&views, 0, sizeof(views));
+	/*
+	 * A raw file of user stacks without samples: perf's dummy event
+	 * carries the MMAP2 records of programs exec'ed during the run, so
+	 * that replay names their frames (the file becomes version 2).
+	 */
+	if (o->raw && o->symbols && o->session.stack_user_depth &&
+	    !o->perf.sample) {
+		o->perf.sample = true;
+		o->perf.sample_spec.desc = &rt_perf_tracking_event;
+		o->perf.sample_spec.freq = 1;
+		o->perf.sample_spec.tracking_only = true;
+	}
+	use_perf = o->perf.counters || o->perf.sample;
 	if (rt_paths_init(&paths)) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_FAIL;
@@ -449,6 +502,11 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->session.pid > 0)
 		o->session.inherit = true;
+	if (o->per_thread_pid && per_thread_list(o)) {
+		close_output(o, &ob);
+		rt_paths_fini(&paths);
+		return EXIT_FAIL;
+	}
 
 	if (rt_session_open(&s, NULL) || rt_session_setup(&s, &o->session)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
@@ -477,7 +535,9 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->raw && !o->snapshot)
 		write_raw_header(&ob, &s, o->session.events ? o->session.events :
-					  RINGTRACE_EVENT_VFS_READ, &perf);
+					  RINGTRACE_EVENT_VFS_READ, &perf,
+				 o->symbols && (o->callchain ||
+						o->session.stack_user_depth));
 	if (rt_session_enable(&s)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);

@@ -26,6 +26,10 @@ static const char usage_text[] =
 "  -p, --pid PID[,PID...]    process PID and its descendants; several pids:\n"
 "                            those processes only, filtered in " PROG "\n"
 "  -C, --cpu LIST            only these CPUs, e.g. 0,2-3\n"
+"  -t, --tid LIST            these threads only (filtered here; the module's\n"
+"                            own selection with --per-thread)\n"
+"      --per-thread          one ring per thread, not per CPU: the threads of\n"
+"                            -t LIST, or those -p PID has when tracing starts\n"
 "  -e, --events LIST         vfs_read (default), lock, lock_contention\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --include-self        also trace " PROG "'s own reads\n"
@@ -79,8 +83,7 @@ static const char usage_text[] =
 "      --no-symbols          keep user frames as addresses (no libdwfl)\n"
 "\n"
 "Replay (-i) filters:\n"
-"  -p LIST, -C LIST, -e LIST, --min-latency DUR   as when tracing\n"
-"  -t, --tid LIST            these threads only\n"
+"  -p LIST, -C LIST, -t LIST, -e LIST, --min-latency DUR   as when tracing\n"
 "      --comm NAME           this command name only\n"
 "      --time START,END      seconds after the first event (END may be empty)\n"
 "      --header              show the raw file's header and stop\n"
@@ -130,6 +133,7 @@ enum {
 	OPT_HEADER,
 	OPT_STACK,
 	OPT_KALLSYMS,
+	OPT_PER_THREAD,
 	OPT_SNAPSHOT,
 	OPT_SNAPSHOT_SIZE,
 	OPT_SNAPSHOT_TIME,
@@ -140,6 +144,7 @@ static const struct option long_options[] = {
 	{ "all-cpus",		no_argument,		NULL, 'a' },
 	{ "pid",		required_argument,	NULL, 'p' },
 	{ "cpu",		required_argument,	NULL, 'C' },
+	{ "per-thread",		no_argument,		NULL, OPT_PER_THREAD },
 	{ "events",		required_argument,	NULL, 'e' },
 	{ "min-latency",	required_argument,	NULL, OPT_MIN_LATENCY },
 	{ "include-self",	no_argument,		NULL, OPT_SELF },
@@ -439,6 +444,46 @@ static void check_view_options(struct options *o)
 			    "--time and several -p pids filter a replay (-i)");
 }
 
+/*
+ * --per-thread (issue 9): the module selects the threads, one ring each.
+ * From -t LIST, or from -p PID's threads when tracing starts (cat.c).
+ */
+static void check_per_thread(struct options *o)
+{
+	if (!o->per_thread)
+		return;
+	if (o->command)
+		usage_error("--per-thread needs threads that exist: -t LIST or "
+			    "-p PID, not a COMMAND");
+	if (o->system_wide)
+		usage_error("--per-thread selects threads: not with -a");
+	if (o->raw)
+		usage_error("--per-thread: --raw records per-CPU rings only "
+			    "(not yet per-thread ones)");
+	if (o->perf.counters || o->perf.sample)
+		usage_error("--per-thread: --counters and --sample are not "
+			    "available with per-thread rings yet");
+	if (o->filter.nr_tids && o->pid_given)
+		usage_error("--per-thread: -t LIST or -p PID, not both");
+	if (o->filter.nr_tids) {
+		for (uint32_t i = 0; i < o->filter.nr_tids; i++) {
+			if (o->filter.tids[i] > INT32_MAX || !o->filter.tids[i])
+				usage_error("-t: %u is not a thread id",
+					    o->filter.tids[i]);
+			o->thread_ids[i] = (int32_t)o->filter.tids[i];
+		}
+		o->session.nr_tids = o->filter.nr_tids;
+		o->session.tids = o->thread_ids;
+		/* The module selects them: nothing left to filter here. */
+		o->filter.nr_tids = 0;
+	} else if (o->pid_given && o->filter.nr_pids == 1) {
+		o->per_thread_pid = o->session.pid;
+		o->session.pid = -1;
+	} else {
+		usage_error("--per-thread needs -t LIST or one -p PID");
+	}
+}
+
 void cat_parse_options(int argc, char **argv, struct options *o)
 {
 	char err[256];
@@ -469,6 +514,9 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 						&o->filter.nr_tids))
 				usage_error("-t: '%s' is not a list of thread "
 					    "ids", optarg);
+			break;
+		case OPT_PER_THREAD:
+			o->per_thread = true;
 			break;
 		case OPT_COMM:
 			o->filter.comm = optarg;
@@ -679,7 +727,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	check_view_options(o);
 	check_snapshot_options(o);
 	if (o->input) {
-		if (o->system_wide || o->session.stack_events ||
+		if (o->system_wide || o->per_thread || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||
 		    o->session.watermark_bytes || o->session.flush_ms ||
 		    o->command)
@@ -692,6 +740,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	}
 	if (o->header)
 		usage_error("--header shows a raw file's header: it needs -i FILE");
+	check_per_thread(o);
 	if (o->filter.relative && o->duration_ns)
 		usage_error("--time and -d both bound the run: pick one");
 	/*

@@ -60,6 +60,10 @@ struct options {
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
 
+	/* issue 9: --per-thread, one ring per thread (cat.c fills the list) */
+	bool			per_thread;
+	int32_t			per_thread_pid;	/* -p PID: its threads; 0: -t */
+	int32_t			thread_ids[RT_FILTER_MAX_IDS];
 	/* issue 9: flight recorder and buffer health */
 	bool			snapshot;	/* --snapshot */
 	uint64_t		snapshot_size;	/* --snapshot-size; 0: all */

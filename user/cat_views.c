@@ -89,10 +89,11 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 			goto nomem;
 		v->folded_on = true;
 		/*
-		 * Live only: the maps of a replayed recording's processes are
-		 * not in the file, and this machine's pids are other processes.
+		 * Live: from /proc/PID/maps. Replay: from the file's MAPS
+		 * chunk and MMAP2 records (cat_views_use_file()), never from
+		 * this machine's pids, which are other processes.
 		 */
-		if (o->symbols && !o->input && !rt_usyms_init(&v->usyms))
+		if (o->symbols && !rt_usyms_init(&v->usyms, !o->input))
 			v->folded.usyms = &v->usyms;
 	}
 	if (o->perfetto) {
@@ -110,6 +111,64 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 nomem:
 	fprintf(stderr, PROG ": out of memory\n");
 	return -1;
+}
+
+static void add_raw_map(void *arg, const struct rt_raw_map *m,
+			const char *path)
+{
+	rt_usyms_add_map(arg, m->pid, m->comm, m->start, m->end, m->pgoff,
+			 path, m->build_id, m->build_id_len);
+}
+
+static void add_mmap(void *arg, const struct rt_event *ev)
+{
+	const struct rt_mmap_event *m = &ev->u.mmap;
+
+	rt_usyms_add_map(arg, ev->pid, ev->comm, m->start, m->start + m->len,
+			 m->pgoff, m->path, m->build_id, m->build_id_len);
+}
+
+void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
+{
+	uint32_t bad;
+
+	if (!v->folded.usyms)
+		return;
+	v->file_maps = f->nr_maps;
+	bad = rt_raw_foreach_map(f, add_raw_map, v->folded.usyms);
+	if (bad && !v->o->quiet)
+		fprintf(stderr, PROG ": %s: %u malformed process mapping "
+			"entries skipped\n", v->o->input, bad);
+	/* Written with MMAP2 tracking (cat.c) whenever perf rings are. */
+	v->folded.usyms->exec_tracked = f->has_perf_format;
+	f->on_mmap = add_mmap;
+	f->on_mmap_arg = v->folded.usyms;
+}
+
+/* What became of user frames, when something kept them hex. */
+static void usyms_notes(const struct cat_views *v)
+{
+	const struct rt_usyms *u = v->folded.usyms;
+
+	if (!u || v->o->quiet)
+		return;
+	if (v->o->input && !v->file_maps && !u->nr && u->unmapped)
+		fprintf(stderr, PROG ": user frames stay hex: %s holds no "
+			"process mappings (recorded without stacks, with "
+			"--no-symbols, or by an older ringtrace-cat)\n",
+			v->o->input);
+	if (u->missing)
+		fprintf(stderr, PROG ": %llu binaries not found (or not ELF) "
+			"on this machine: their frames stay hex\n",
+			(unsigned long long)u->missing);
+	if (u->mismatched)
+		fprintf(stderr, PROG ": %llu binaries differ from the recorded "
+			"ones (build-id): their frames stay hex\n",
+			(unsigned long long)u->mismatched);
+	if (v->o->verbose)
+		fprintf(stderr, PROG ": user symbols: %u process images, "
+			"%u binaries, %llu loaded\n", u->nr, u->nr_bins,
+			(unsigned long long)u->module_loads);
 }
 
 void cat_views_sink(void *arg, const struct rt_event *ev)
@@ -317,6 +376,8 @@ int cat_views_finish(struct cat_views *v)
 	}
 	if (o->flamegraph && write_flamegraph(v, named ? &ksyms : NULL))
 		ret = -1;
+	if (o->folded || o->flamegraph)
+		usyms_notes(v);
 	if (v->perfetto_on) {
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;

@@ -17,6 +17,7 @@
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/perfetto.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/usyms.h"
 
 struct cat_views {
@@ -30,6 +31,7 @@ struct cat_views {
 	struct rt_folded	folded;
 	bool			folded_on;
 	struct rt_usyms		usyms;
+	uint32_t		file_maps;	/* replay: MAPS chunks */
 	struct rt_perfetto	perfetto;
 	struct rt_outbuf	perfetto_out;
 	bool			perfetto_on;
@@ -51,6 +53,11 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		   enum rt_format format, struct rt_outbuf *out,
 		   struct rt_paths *paths);
 void cat_views_sink(void *arg, const struct rt_event *ev);
+/*
+ * Replay of @f: user frames are named from its process mappings (MAPS
+ * chunk now, MMAP2 records as the stream meets them).
+ */
+void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f);
 /* --interval with --hist/--summary: print them now, then start anew. */
 void cat_views_interval(void *arg, uint64_t now_ns);
 

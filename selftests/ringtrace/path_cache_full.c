@@ -95,13 +95,14 @@ static void collect(const struct ringtrace_event_header *h, int cpu, void *arg)
 int main(void)
 {
 	static struct seen seen;
-	struct ringtrace_config cfg;
+	struct st_run r = {
+		.child = workload, .ring_pages = 64,
+		.record = collect, .record_arg = &seen,
+	};
 	struct ringtrace_stats st;
-	struct st_session sess;
-	struct st_child child;
 	char name[64];
 	struct stat sb;
-	int i, fd, rc, cached = 0, uncached = 0, odd = 0, unnamed = 0;
+	int i, fd, cached = 0, uncached = 0, odd = 0, unnamed = 0;
 
 	tap_plan(6);
 	for (i = 0; i < NR_FILES; i++) {
@@ -113,18 +114,12 @@ int main(void)
 		close(fd);
 	}
 
-	st_child_start(&child, workload, NULL);
-	cfg = st_config(RINGTRACE_EVENT_VFS_READ, child.pid);
-	cfg.flags |= RINGTRACE_CFG_PATHS;
-	cfg.path_cache_entries = 1;	/* rounded up to the minimum */
-	st_session_open(&sess, &cfg, 64);
-	if (st_enable(&sess))
-		tap_bail("ENABLE: %s", strerror(errno));
-	st_child_go(&child);
-	rc = st_child_wait(&child);
-	st_disable(&sess);
-	tap_ok(rc == 0, "workload ran (exit %d)", rc);
-	tap_ok(st_drain(&sess, collect, &seen) >= 0, "rings are well formed");
+	r.cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
+	r.cfg.flags |= RINGTRACE_CFG_PATHS;
+	r.cfg.path_cache_entries = 1;	/* rounded up to the minimum */
+	st_traced_run(&r);
+	tap_ok(r.status == 0, "workload ran (exit %d)", r.status);
+	tap_ok(r.drained >= 0, "rings are well formed");
 
 	for (i = 0; i < NR_FILES; i++) {
 		const struct per_file *f = &seen.f[i];
@@ -145,14 +140,13 @@ int main(void)
 	       uncached, odd);
 	tap_ok(unnamed == 0, "every file named before its first read (%d not)",
 	       unnamed);
-	rc = st_stats(&sess, &st);
-	tap_ok(rc == 0 && st.path_cache_full == seen.uncached_records &&
+	st = r.stats;
+	tap_ok(r.stats_rc == 0 && st.path_cache_full == seen.uncached_records &&
 	       st.path_cache_full >= 2ULL * uncached &&
 	       st.path_records == (unsigned long long)seen.path_records,
 	       "stats: path_cache_full %llu (%llu UNCACHED records), path_records %llu",
 	       (unsigned long long)st.path_cache_full, seen.uncached_records,
 	       (unsigned long long)st.path_records);
-	st_session_close(&sess);
 	for (i = 0; i < NR_FILES; i++) {
 		file_name(name, sizeof(name), i);
 		unlink(name);

@@ -199,12 +199,13 @@ int main(void)
 	static struct seen seen = { .prev_cpu = -1 };
 	char real[NR_FILES][PATH_MAX], deleted_real[PATH_MAX];
 	struct file_id ids[NR_FILES], deleted_id;
-	struct ringtrace_config cfg;
+	struct st_run r = {
+		.child = workload, .ring_pages = 16,
+		.record = collect, .record_arg = &seen,
+	};
 	struct ringtrace_stats st;
-	struct st_session sess;
-	struct st_child child;
 	const struct path_seen *p;
-	int i, rc, once = 0, right = 0, pads = 0, pipes = 0;
+	int i, once = 0, right = 0, pads = 0, pipes = 0;
 
 	tap_plan(10);
 
@@ -222,17 +223,11 @@ int main(void)
 		tap_bail("realpath %s: %s", deleted_name, strerror(errno));
 	deleted_id = stat_id(deleted_name);
 
-	st_child_start(&child, workload, NULL);
-	cfg = st_config(RINGTRACE_EVENT_VFS_READ, child.pid);
-	cfg.flags |= RINGTRACE_CFG_PATHS;
-	st_session_open(&sess, &cfg, 16);
-	if (st_enable(&sess))
-		tap_bail("ENABLE: %s", strerror(errno));
-	st_child_go(&child);
-	rc = st_child_wait(&child);
-	st_disable(&sess);
-	tap_ok(rc == 0, "workload ran (exit %d)", rc);
-	tap_ok(st_drain(&sess, collect, &seen) >= 0, "rings are well formed");
+	r.cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
+	r.cfg.flags |= RINGTRACE_CFG_PATHS;
+	st_traced_run(&r);
+	tap_ok(r.status == 0, "workload ran (exit %d)", r.status);
+	tap_ok(r.drained >= 0, "rings are well formed");
 
 	for (i = 0; i < NR_FILES; i++) {
 		once += count_paths(&seen, &ids[i]) == 1;
@@ -273,8 +268,8 @@ int main(void)
 	       "a first read follows its path record on the ring (%d not)",
 	       seen.bad_order);
 
-	rc = st_stats(&sess, &st);
-	tap_ok(rc == 0 && st.path_records == (unsigned long long)seen.nr_paths &&
+	st = r.stats;
+	tap_ok(r.stats_rc == 0 && st.path_records == (unsigned long long)seen.nr_paths &&
 	       st.records == (unsigned long long)(seen.nr_paths + seen.reads) &&
 	       st.path_cache_full == 0 && st.path_unresolved == 0,
 	       "stats: path_records %llu of %llu records, cache_full %llu, unresolved %llu",
@@ -282,7 +277,6 @@ int main(void)
 	       (unsigned long long)st.records,
 	       (unsigned long long)st.path_cache_full,
 	       (unsigned long long)st.path_unresolved);
-	st_session_close(&sess);
 	for (i = 0; i < NR_FILES; i++)
 		unlink(names[i]);
 	unlink(link_name);

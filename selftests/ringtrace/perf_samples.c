@@ -251,7 +251,7 @@ static void test_lost_library(void)
 	struct rt_perf_target t = { .cpus = &cpus };
 	char err[256];
 	int64_t kernel;
-	int rc;
+	int rc, i;
 
 	memset(&seen, 0, sizeof(seen));
 	if (rt_cpuset_online(&cpus, err, sizeof(err)) ||
@@ -269,15 +269,26 @@ static void test_lost_library(void)
 	rt_perf_sampler_enable(&ps);
 	st_child_go(&child);
 
-	/* Leave the ring full for a while: samples are dropped... */
-	usleep(600000);
+	/*
+	 * Leave the ring unread until the kernel has dropped samples. How
+	 * long that takes depends on how much CPU the child gets (a fixed
+	 * 600 ms once saw no drop on a loaded host), so ask the kernel
+	 * (PERF_FORMAT_LOST, 6.0+); the bound (30 s) is for liveness only.
+	 */
+	for (i = 0; (kernel = rt_perf_sampler_lost(&ps)) == 0 && i < 6000; i++)
+		usleep(5000);
+	if (kernel < 0)
+		usleep(600000);	/* no PERF_FORMAT_LOST: the old way */
 	rt_merge_round(&m, 0, true, collect, &seen, &res);
 	/*
 	 * ...and once there is room, the next sample brings a LOST record.
-	 * Stop well before the ring (about 100 samples) can fill again, so
-	 * every drop has been reported.
+	 * Take it as soon as it is there, well before the ring (about 100
+	 * samples) can fill again, so that every drop has been reported.
 	 */
-	usleep(30000);
+	for (i = 0; !seen.lost_records && i < 2000; i++) {
+		usleep(5000);
+		rt_merge_round(&m, 0, true, collect, &seen, &res);
+	}
 	rt_perf_sampler_disable(&ps);
 	rt_merge_round(&m, 0, true, collect, &seen, &res);
 	kernel = rt_perf_sampler_lost(&ps);

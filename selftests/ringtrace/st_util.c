@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -127,8 +128,34 @@ int st_stats(struct st_session *s, struct ringtrace_stats *st)
 	return ioctl(s->fd, RINGTRACE_IOC_GET_STATS, st) ? -errno : 0;
 }
 
+/*
+ * True once @pid sleeps in read(@fd): /proc/PID/syscall then starts with
+ * read's number (0 on x86-64) and the fd as its first argument.
+ */
+static bool st_sleeps_in_read(pid_t pid, int fd)
+{
+	char path[64], buf[256];
+	unsigned long arg0;
+	long nr;
+	ssize_t n;
+	int f;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return false;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	return sscanf(buf, "%ld 0x%lx", &nr, &arg0) == 2 &&
+	       nr == SYS_read && arg0 == (unsigned long)fd;
+}
+
 void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
 {
+	unsigned int tries;
 	int go[2];
 	char b;
 
@@ -144,6 +171,103 @@ void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
 			_exit(99);
 		close(go[0]);
 		_exit(fn(arg));
+	}
+	/*
+	 * Return only once the child sleeps in the gate's read: entered
+	 * before tracing starts, that call is never recorded, and no vCPU
+	 * runs into vfs_read while the caller attaches (under TCG that
+	 * crashes the guest, Documentation/testing.rst). Under a loaded
+	 * host the child may not even have run yet. The bound is for
+	 * liveness only (a minute), not a timing check.
+	 */
+	for (tries = 0; !st_sleeps_in_read(c->pid, go[0]); tries++) {
+		if (tries == 60000)
+			tap_bail("child %d never reached its gate", c->pid);
+		usleep(1000);
+	}
+	close(go[0]);
+	c->go_fd = go[1];
+}
+
+struct st_gated {
+	int idx;
+	int (*fn)(int, void *);
+	void *arg;
+	pthread_barrier_t *barrier;
+	int ret;
+	int tid_fd;
+};
+
+static void *st_gated_thread(void *p)
+{
+	struct st_gated *g = p;
+	pid_t msg[2] = { g->idx, gettid() };
+
+	/* Atomic: a pipe write of less than PIPE_BUF bytes. */
+	if (write(g->tid_fd, msg, sizeof(msg)) != sizeof(msg))
+		g->ret = 98;
+	/* A futex wait, not a read: nothing traced before the work. */
+	pthread_barrier_wait(g->barrier);
+	if (!g->ret)
+		g->ret = g->fn(g->idx, g->arg);
+	return NULL;
+}
+
+void st_threads_start(struct st_child *c, int nr, int (*fn)(int, void *),
+		      int (*main_fn)(void *), void *arg,
+		      pid_t tids[ST_MAX_THREADS])
+{
+	struct st_gated g[ST_MAX_THREADS];
+	pthread_barrier_t barrier;
+	pthread_t th[ST_MAX_THREADS];
+	int go[2], ids[2], i, bad;
+	char b;
+
+	if (nr < 1 || nr > ST_MAX_THREADS)
+		tap_bail("st_threads_start: %d threads", nr);
+	if (pipe2(go, O_CLOEXEC) || pipe2(ids, O_CLOEXEC))
+		tap_bail("pipe: %s", strerror(errno));
+	c->pid = fork();
+	if (c->pid < 0)
+		tap_bail("fork: %s", strerror(errno));
+	if (c->pid == 0) {
+		close(go[1]);
+		close(ids[0]);
+		pthread_barrier_init(&barrier, NULL, (unsigned int)nr + 1);
+		for (i = 0; i < nr; i++) {
+			g[i] = (struct st_gated){ .idx = i, .fn = fn, .arg = arg,
+						  .barrier = &barrier,
+						  .tid_fd = ids[1] };
+			if (pthread_create(&th[i], NULL, st_gated_thread, &g[i]))
+				_exit(97);
+		}
+		/* The gate: this read starts before tracing and is not seen. */
+		if (read(go[0], &b, 1) != 1)
+			_exit(99);
+		close(go[0]);
+		pthread_barrier_wait(&barrier);
+		bad = main_fn ? main_fn(arg) != 0 : 0;
+		for (i = 0; i < nr; i++) {
+			pthread_join(th[i], NULL);
+			bad += g[i].ret != 0;
+		}
+		_exit(bad);
+	}
+	close(ids[1]);
+	for (i = 0; i < nr; i++) {
+		pid_t msg[2];
+
+		if (read(ids[0], msg, sizeof(msg)) != sizeof(msg) ||
+		    msg[0] < 0 || msg[0] >= nr)
+			tap_bail("no thread id from the child");
+		tids[msg[0]] = msg[1];
+	}
+	close(ids[0]);
+	/* As st_child_start(): back once the main thread sleeps in its gate. */
+	for (i = 0; !st_sleeps_in_read(c->pid, go[0]); i++) {
+		if (i == 60000)
+			tap_bail("child %d never reached its gate", c->pid);
+		usleep(1000);
 	}
 	close(go[0]);
 	c->go_fd = go[1];
@@ -382,4 +506,22 @@ int st_probes_on(const char *sym)
 				       sym, true);
 	return n + count_lines("/sys/kernel/debug/tracing/enabled_functions",
 			       sym, true);
+}
+
+void st_traced_run(struct st_run *r)
+{
+	struct st_session sess;
+	struct st_child child;
+
+	st_child_start(&child, r->child, r->child_arg);
+	r->cfg.pid = child.pid;
+	st_session_open(&sess, &r->cfg, r->ring_pages);
+	if (st_enable(&sess))
+		tap_bail("ENABLE: %s", strerror(errno));
+	st_child_go(&child);
+	r->status = st_child_wait(&child);
+	st_disable(&sess);
+	r->drained = st_drain(&sess, r->record, r->record_arg);
+	r->stats_rc = st_stats(&sess, &r->stats);
+	st_session_close(&sess);
 }

@@ -56,6 +56,19 @@ struct st_child {
 };
 
 void st_child_start(struct st_child *c, int (*fn)(void *), void *arg);
+
+/*
+ * Gated threads (per-thread sessions need their ids before tracing starts):
+ * a child process starts @nr threads, reports their ids in @tids, and
+ * holds them until st_child_go(); then thread i runs @fn(i, @arg) while the
+ * main thread runs @main_fn(@arg) if not NULL. The child exits with the
+ * number of threads (main included) that returned non-zero. Neither the
+ * gate nor the thread start makes a read system call once released.
+ */
+#define ST_MAX_THREADS	8
+void st_threads_start(struct st_child *c, int nr, int (*fn)(int, void *),
+		      int (*main_fn)(void *), void *arg,
+		      pid_t tids[ST_MAX_THREADS]);
 void st_child_go(struct st_child *c);
 int st_child_wait(struct st_child *c);	/* exit status, or -1 if killed */
 
@@ -67,6 +80,27 @@ int st_child_wait(struct st_child *c);	/* exit status, or -1 if killed */
 typedef void (*st_record_fn)(const struct ringtrace_event_header *h,
 			     int cpu, void *arg);
 long st_drain(struct st_session *s, st_record_fn fn, void *arg);
+
+/*
+ * One traced run of a held child, the shape most selftests share: start
+ * @child held, set cfg.pid to its pid, open a session of ring_pages data
+ * pages per ring, enable, release the child, wait for it, disable, drain
+ * every record into @record, read the session's statistics, close.
+ * Set-up failures bail out (TAP).
+ */
+struct st_run {
+	int (*child)(void *arg);
+	void *child_arg;
+	struct ringtrace_config cfg;	/* .pid is set to the child's */
+	unsigned int ring_pages;
+	st_record_fn record;
+	void *record_arg;
+	int status;			/* out: the child's, -1 if killed */
+	long drained;			/* out: st_drain()'s result */
+	struct ringtrace_stats stats;	/* out: after the drain... */
+	int stats_rc;			/* ...if this is 0 (st_stats()) */
+};
+void st_traced_run(struct st_run *r);
 
 /*
  * @n reads of @size bytes (at most 256) from /dev/zero: a workload whose

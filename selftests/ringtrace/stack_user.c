@@ -144,28 +144,19 @@ static void collect(const struct ringtrace_event_header *h, int cpu, void *arg)
 
 static void run(unsigned int depth, struct seen *seen)
 {
-	struct ringtrace_config cfg;
-	struct st_session sess;
-	struct st_child child;
-	long drained;
-	int rc;
+	struct st_run r = {
+		.child = workload, .ring_pages = 16,
+		.record = collect, .record_arg = seen,
+	};
 
 	memset(seen, 0, sizeof(*seen));
 	seen->min_user = 1 << 30;
-	st_child_start(&child, workload, NULL);
-	cfg = st_config(RINGTRACE_EVENT_VFS_READ, child.pid);
-	cfg.stack_events = RINGTRACE_EVENT_VFS_READ;
-	cfg.stack_user_depth = (__u8)depth;
-	st_session_open(&sess, &cfg, 16);
-	if (st_enable(&sess))
-		tap_bail("ENABLE: %s", strerror(errno));
-	st_child_go(&child);
-	rc = st_child_wait(&child);
-	st_disable(&sess);
-	drained = st_drain(&sess, collect, seen);
-	tap_ok(rc == 0 && drained >= 0 && seen->reads == NR_READS,
+	r.cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
+	r.cfg.stack_events = RINGTRACE_EVENT_VFS_READ;
+	r.cfg.stack_user_depth = (__u8)depth;
+	st_traced_run(&r);
+	tap_ok(r.status == 0 && r.drained >= 0 && seen->reads == NR_READS,
 	       "depth %u: workload ran, %d records", depth, seen->reads);
-	st_session_close(&sess);
 }
 
 int main(void)

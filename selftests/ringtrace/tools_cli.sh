@@ -3,8 +3,10 @@
 #
 # The tools as a user runs them, against the real module: ringtrace-cat
 # (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
-# SIGINT/SIGTERM stop cleanly with a summary, --snapshot --raw, bad options
-# and values out of range, a corrupt raw file named with the offset, module missing, --load,
+# SIGINT/SIGTERM stop cleanly with a summary, bad options and values out of
+# range, a corrupt raw file named with the offset, --per-thread (one thread's
+# ring, nothing of another), a CPU brought online while tracing,
+# --snapshot --raw, module missing, --load,
 # unload when not loaded), lock records in JSON and ringtrace-lockstat (the
 # table, what happened during a COMMAND, JSON, reset). Needs root and
 # ringtrace.ko loaded (the runner does it).
@@ -21,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 23
+tap_plan 26
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -104,6 +106,58 @@ for sig in INT TERM; do
 		grep -q -E '[0-9]+ records' "$work/live.$sig.err"
 	tap_ok $? "SIG$sig stops a live trace cleanly (exit $rc, records and summary)"
 done
+
+# --per-thread: one ring for the selected thread, nothing of another
+# reader running at the same time. Both wait at a FIFO (a read begun
+# before tracing is not seen) until ringtrace-cat is tracing.
+mkfifo "$work/gate1" "$work/gate2"
+(read -r _ <"$work/gate1" && exec dd if="$work/file" of=/dev/null bs=1000 status=none) &
+w1=$!
+(read -r _ <"$work/gate2" && exec dd if="$work/file" of=/dev/null bs=500 status=none) &
+w2=$!
+set -m
+"$cat" --per-thread -t "$w1" --json -v -o "$work/thread.json" 2>"$work/thread.err" &
+pid=$!
+set +m
+sleep 2
+echo go >"$work/gate1"
+echo go >"$work/gate2"
+wait "$w1" "$w2"
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+mine=$(grep -c "\"ino\":$ino,.*\"count\":1000," "$work/thread.json")
+others=$(grep -c -v "\"tid\":$w1," "$work/thread.json")
+[[ $rc -eq 0 && $mine -eq 11 && $others -eq 0 ]] &&
+	grep -q -E "^ +t$w1 +[0-9]+" "$work/thread.err"
+tap_ok $? "--per-thread -t: the thread's 11 reads (10 + EOF), nothing of another (exit $rc, $mine, $others foreign)"
+
+"$cat" --per-thread -t 999999 -d 1 >/dev/null 2>"$work/notid.err"
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "no thread" "$work/notid.err"
+tap_ok $? "--per-thread -t with no such thread: exit 1 ($(head -n1 "$work/notid.err"))"
+
+# A CPU offline when tracing starts and brought back while it runs: the
+# rings of present CPUs are mapped, so its reads are traced once it is
+# back (with online CPUs only, they went to no ring at all).
+cpu1=/sys/devices/system/cpu/cpu1/online
+if [[ -w $cpu1 ]] && echo 0 >"$cpu1"; then
+	set -m
+	"$cat" -a --json -o "$work/hot.json" 2>"$work/hot.err" &
+	pid=$!
+	set +m
+	sleep 2
+	echo 1 >"$cpu1"
+	taskset -c 1 dd if="$work/file" of=/dev/null bs=2000 status=none
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	n=$(grep "\"ino\":$ino,.*\"count\":2000," "$work/hot.json" | grep -c '"cpu":1,')
+	[[ $rc -eq 0 && $n -eq 6 && $(cat "$cpu1") -eq 1 ]]
+	tap_ok $? "a CPU brought online while tracing is traced: dd's 6 reads on CPU 1 (exit $rc, $n)"
+else
+	tap_skip "a CPU brought online while tracing is traced" "CPU 1 cannot go offline"
+fi
 
 "$cat" --no-such-option >/dev/null 2>"$work/bad.err"
 rc=$?

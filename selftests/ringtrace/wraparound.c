@@ -147,7 +147,11 @@ int main(void)
 
 	tap_ok(rc == 0, "workload ran (exit %d)", rc);
 	tap_ok(rd.error == 0, "the ring stayed well formed (%d)", rd.error);
-	tap_ok(sess.rings[0].page->data_head > 10 * sess.page_size,
+	/*
+	 * How often it wraps depends on how often the reader ran, which a
+	 * loaded host decides (once seen under 10): a few times is the point.
+	 */
+	tap_ok(sess.rings[0].page->data_head > 3 * sess.page_size,
 	       "the ring wrapped %llu times",
 	       (unsigned long long)(sess.rings[0].page->data_head /
 				    sess.page_size));

@@ -30,14 +30,15 @@
 
 /*
  * Bumped when anything below changes; readers check compat_version.
- * 2: path records, stack trailers; 3: overwrite mode, ring health (issue 9).
+ * 2: path records, stack trailers; 3 (issue 9): per-thread rings,
+ * overwrite mode (flight recorder), ring health.
  */
 #define RINGTRACE_ABI_VERSION		3
 /*
  * Oldest reader ABI that can read this module's rings (compat_version):
  * ABI 2 only added record types, flags and fields an ABI 1 reader skips;
- * ABI 3 only added control page fields, a config flag an ABI 1 reader
- * never sets and a GET_STATS tail.
+ * ABI 3 modes an ABI 1 reader never asks for, control page fields it
+ * ignores and a GET_STATS tail.
  */
 #define RINGTRACE_ABI_COMPAT_VERSION	1
 
@@ -56,6 +57,11 @@
  * same ring must use the same length. Any other length, MAP_PRIVATE or
  * PROT_EXEC is refused (EINVAL / EINVAL / EPERM). Only the control page can
  * be written from userspace: a store to a data page raises SIGBUS.
+ *
+ * Per-thread sessions (RINGTRACE_CFG_PER_THREAD, ABI 3) have one ring per
+ * selected thread instead: RINGTRACE_MMAP_OFFSET(i) maps the ring of the
+ * i-th thread of ringtrace_config.tids_ptr (0 <= i < nr_tids), whose
+ * control page says cpu = RINGTRACE_CPU_NONE and tid = that thread.
  */
 #define RINGTRACE_MMAP_CPU_SHIFT	32
 #define RINGTRACE_MMAP_OFFSET(cpu)	((__u64)(cpu) << RINGTRACE_MMAP_CPU_SHIFT)
@@ -113,7 +119,18 @@ struct ringtrace_mmap_page {
 	__u64	overwrite_tail;
 	/* ---- end issue 9 ---- */
 
-	__u8	__reserved[1024 - 80];	/* keeps data_head at perf's offset */
+	__u8	__reserved[1024 - 80 - 8];	/* keeps data_head at perf's offset */
+
+	/*
+	 * ---- issue 9: per-thread rings (ABI 3) ----
+	 * Taken from the END of the reserved bytes (offsets 1016..1023);
+	 * they were zero before ABI 3, which means "a CPU's ring".
+	 * A per-thread session's ring: the thread whose records it holds,
+	 * as SET_CONFIG named it (cpu is then RINGTRACE_CPU_NONE); 0 in a
+	 * CPU's ring.
+	 */
+	__u32	tid;
+	__u32	thread_flags;		/* RINGTRACE_THREAD_*, per-thread rings */
 
 	/*
 	 * Head and tail, perf's protocol (Documentation/protocol.rst):
@@ -132,6 +149,15 @@ struct ringtrace_mmap_page {
 	__u64	data_offset;		/* offset of the data area in the mapping */
 	__u64	data_size;		/* data area size, a power of two */
 };
+
+/* ringtrace_mmap_page.cpu of a per-thread ring (issue 9, ABI 3). */
+#define RINGTRACE_CPU_NONE		0xffffffffU
+/*
+ * ringtrace_mmap_page.thread_flags: the thread has exited; nothing more
+ * will be written, what is in the ring stays until drained. Set within a
+ * flush period (ringtrace_config.flush_ms) of the exit, and by DISABLE.
+ */
+#define RINGTRACE_THREAD_EXITED		(1U << 0)
 
 #define RINGTRACE_PAGE_ENABLED		(1U << 0)	/* session is producing */
 /* issue 9: the ring overwrites its oldest records (RINGTRACE_CFG_OVERWRITE). */
@@ -347,9 +373,19 @@ struct ringtrace_stack_trailer {
  * (Documentation/protocol.rst, overwrite_tail).
  */
 #define RINGTRACE_CFG_OVERWRITE		(1U << 3)
+/*
+ * issue 9, ABI 3: one ring per thread of tids_ptr (not per CPU), holding
+ * that thread's task-context records whatever CPU it runs on; pid must
+ * be -1 and INHERIT unset. Documentation/abi.rst, "Per-thread rings".
+ */
+#define RINGTRACE_CFG_PER_THREAD	(1U << 8)
 
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
+#define RINGTRACE_CONFIG_SIZE_THREADS	96	/* issue 9: per-thread rings */
+
+/* Most threads a per-thread session may select (nr_tids). */
+#define RINGTRACE_MAX_THREADS		256
 
 /* Defaults for the ABI 2 fields left 0. */
 #define RINGTRACE_PATH_CACHE_DEFAULT	4096	/* files per session */
@@ -396,6 +432,17 @@ struct ringtrace_config {
 	__u8	stack_kernel_depth;
 	/* User frames per stack (frame-pointer walk); 0: none. */
 	__u8	stack_user_depth;
+
+	/* ---- issue 9: per-thread rings (RINGTRACE_CONFIG_SIZE_THREADS) ---- */
+	/*
+	 * RINGTRACE_CFG_PER_THREAD: thread ids (__s32, in the caller's pid
+	 * namespace, each naming a live thread: ESRCH otherwise, EINVAL if
+	 * repeated) at tids_ptr, 1..RINGTRACE_MAX_THREADS of them; ring i
+	 * is tids[i]'s. Both 0 otherwise.
+	 */
+	__u32	nr_tids;
+	__u32	__pad_threads;		/* zero */
+	__u64	tids_ptr;
 };
 
 /* Features the module offers (ringtrace_info.features). */
@@ -408,6 +455,8 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_OVERWRITE	(1ULL << 4)	/* RINGTRACE_CFG_OVERWRITE */
 /* GET_STATS fills per-ring entries (ringtrace_stats.rings_ptr). */
 #define RINGTRACE_FEAT_RING_STATS	(1ULL << 5)
+/* issue 9, ABI 3 */
+#define RINGTRACE_FEAT_PER_THREAD	(1ULL << 8)	/* RINGTRACE_CFG_PER_THREAD */
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
@@ -443,6 +492,7 @@ struct ringtrace_info {
 /* Session totals: the sum over the session's rings plus probe-wide counts. */
 #define RINGTRACE_STATS_SIZE_VER0	64
 #define RINGTRACE_STATS_SIZE_VER1	112	/* ABI 2: paths and stacks */
+#define RINGTRACE_STATS_SIZE_THREADS	120	/* issue 9: per-thread rings */
 
 struct ringtrace_stats {
 	__u32	size;			/* in: caller's sizeof; out: bytes filled */
@@ -472,13 +522,23 @@ struct ringtrace_stats {
 	/* Stacks left out: the CPU's stack buffer was busy (nested probe). */
 	__u64	stack_missed;
 
-	/* ---- issue 9: flight recorder and buffer health (SIZE_VER2) ---- */
+	/* ---- issue 9: per-thread rings (RINGTRACE_STATS_SIZE_THREADS) ---- */
+	/*
+	 * Per-thread sessions: events that passed the filters in interrupt
+	 * context (hard or soft IRQ, NMI) while a selected thread was
+	 * current. They are not the thread's and are not written to its
+	 * ring (nor counted in produced).
+	 */
+	__u64	thread_not_task;
+
+	/* ---- issue 9: flight recorder, buffer health (STATS_SIZE_HEALTH) ---- */
 	__u64	wakeups;		/* watermark wake-ups, all rings */
 	__u64	overwritten;		/* RINGTRACE_CFG_OVERWRITE, all rings */
 	/*
 	 * In: where to put one struct ringtrace_ring_stats per ring
 	 * (0: nowhere), room for nr_ring_entries entries of ring_entry_size
-	 * bytes. Out: nr_ring_entries filled, in CPU order. The module reads
+	 * bytes. Out: nr_ring_entries filled, in ring order (CPU order, or
+ * the order of tids_ptr for per-thread rings). The module reads
 	 * these three fields from the caller's structure (the only GET_STATS
 	 * input besides size).
 	 */
@@ -487,13 +547,13 @@ struct ringtrace_stats {
 	__u32	nr_ring_entries;
 };
 
-#define RINGTRACE_STATS_SIZE_VER2	144	/* issue 9: per-ring stats */
+#define RINGTRACE_STATS_SIZE_HEALTH	152	/* issue 9: per-ring stats */
 
-#define RINGTRACE_RING_STATS_SIZE_VER0	72
+#define RINGTRACE_RING_STATS_SIZE_VER0	80
 
 /* One ring's health (GET_STATS with rings_ptr); exact, unlike the page's. */
 struct ringtrace_ring_stats {
-	__u32	cpu;
+	__u32	cpu;			/* RINGTRACE_CPU_NONE: a thread's ring */
 	__u32	flags;			/* RINGTRACE_PAGE_* */
 	__u64	records;		/* as in ringtrace_mmap_page */
 	__u64	lost;
@@ -503,6 +563,8 @@ struct ringtrace_ring_stats {
 	__u64	overwritten;
 	__u64	data_size;		/* ring's data area, bytes */
 	__u64	data_head;		/* bytes ever written */
+	__u32	tid;			/* a thread's ring: its tid; else 0 */
+	__u32	__pad;			/* zero */
 };
 /* ---- end issue 9 ---- */
 

@@ -77,6 +77,10 @@ static int fk_ioctl(int fd, unsigned long req, void *arg)
 			memcpy(fk.cpu_mask, (void *)(uintptr_t)fk.config.cpu_mask_ptr,
 			       fk.config.cpu_mask_bytes < sizeof(fk.cpu_mask) ?
 			       fk.config.cpu_mask_bytes : sizeof(fk.cpu_mask));
+		if ((fk.config.flags & RINGTRACE_CFG_PER_THREAD) &&
+		    fk.config.nr_tids <= FAKE_MAX_CPUS)
+			memcpy(fk.tids, (void *)(uintptr_t)fk.config.tids_ptr,
+			       fk.config.nr_tids * sizeof(fk.tids[0]));
 		fk.configured = true;
 		return 0;
 	case RINGTRACE_IOC_ENABLE:
@@ -111,6 +115,11 @@ static void *fk_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	}
 	fake_ring_init(&fk.rings[cpu], len - FAKE_PAGE, (uint32_t)cpu);
 	fk.rings[cpu].page->compat_version = fk.compat_version;
+	if (fk.config.flags & RINGTRACE_CFG_PER_THREAD) {
+		/* issue 9: ring i is the i-th thread's. */
+		fk.rings[cpu].page->cpu = RINGTRACE_CPU_NONE;
+		fk.rings[cpu].page->tid = (uint32_t)(fk.tids[cpu] + fk.tid_skew);
+	}
 	fk.mapped[cpu] = true;
 	fk.nr_mmaps++;
 	return fk.rings[cpu].base;

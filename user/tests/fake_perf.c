@@ -343,6 +343,41 @@ size_t fake_perf_lost(void *buf, uint64_t lost, uint64_t time, uint32_t cpu)
 	return off;
 }
 
+size_t fake_perf_mmap2(void *buf, uint32_t pid, uint32_t tid, uint64_t addr,
+		       uint64_t len, uint64_t pgoff, const char *path,
+		       const uint8_t *id, uint8_t id_len, uint64_t time,
+		       uint32_t cpu)
+{
+	unsigned char *p = buf;
+	size_t off = sizeof(struct perf_event_header), n = strlen(path) + 1;
+	uint64_t v[3] = { addr, len, pgoff };
+	struct perf_event_header h;
+
+	put_u32x2(p, &off, pid, tid);
+	memcpy(p + off, v, sizeof(v));
+	off += sizeof(v);
+	/* maj, min, ino, ino_generation; or size, 3 reserved, the id */
+	memset(p + off, 0, 24);
+	if (id_len) {
+		p[off] = id_len;
+		memcpy(p + off + 4, id, id_len);
+	}
+	off += 24;
+	memset(p + off, 0, 8);			/* prot, flags */
+	off += 8;
+	memset(p + off, 0, (n + 7) / 8 * 8);
+	memcpy(p + off, path, n);
+	off += (n + 7) / 8 * 8;
+	sample_id(p, &off, time, cpu);
+	header(p, PERF_RECORD_MMAP2, off);
+	if (id_len) {
+		memcpy(&h, p, sizeof(h));
+		h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		memcpy(p, &h, sizeof(h));
+	}
+	return off;
+}
+
 size_t fake_perf_comm(void *buf, uint32_t pid, uint32_t tid, const char *comm,
 		      uint64_t time, uint32_t cpu)
 {

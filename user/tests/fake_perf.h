@@ -81,6 +81,11 @@ size_t fake_perf_sample(void *buf, uint64_t sample_type, uint64_t ip,
 			const uint64_t *chain, uint32_t nr_chain);
 /* LOST / COMM with a sample_id trailer of TID | TIME | CPU. */
 size_t fake_perf_lost(void *buf, uint64_t lost, uint64_t time, uint32_t cpu);
+/* PERF_RECORD_MMAP2 of @path, with a build-id when @id_len. */
+size_t fake_perf_mmap2(void *buf, uint32_t pid, uint32_t tid, uint64_t addr,
+		       uint64_t len, uint64_t pgoff, const char *path,
+		       const uint8_t *id, uint8_t id_len, uint64_t time,
+		       uint32_t cpu);
 size_t fake_perf_comm(void *buf, uint32_t pid, uint32_t tid, const char *comm,
 		      uint64_t time, uint32_t cpu);
 

@@ -23,10 +23,13 @@ struct outcome {
 	struct options	o;		/* what it parsed, when it returned */
 };
 
-static void parse(struct outcome *r, const char *a1, const char *a2)
+/* Up to three arguments after the program name (NULL-terminated). */
+static void parse3(struct outcome *r, const char *a1, const char *a2,
+		   const char *a3)
 {
 	char *argv[] = { (char *)"ringtrace-cat", (char *)a1, (char *)a2,
-			 NULL };
+			 (char *)a3, NULL };
+	int argc = a3 ? 4 : a2 ? 3 : 2;
 	int errp[2], outp[2], st;
 	ssize_t n, got = 0;
 	pid_t pid;
@@ -42,7 +45,7 @@ static void parse(struct outcome *r, const char *a1, const char *a2)
 
 		dup2(errp[1], STDERR_FILENO);
 		dup2(devnull, STDOUT_FILENO);
-		cat_parse_options(a2 ? 3 : 2, argv, &o);
+		cat_parse_options(argc, argv, &o);
 		if (write(outp[1], &o, sizeof(o)) != sizeof(o))
 			_exit(99);
 		_exit(0);
@@ -60,6 +63,11 @@ static void parse(struct outcome *r, const char *a1, const char *a2)
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
 	r->status = WEXITSTATUS(st);
+}
+
+static void parse(struct outcome *r, const char *a1, const char *a2)
+{
+	parse3(r, a1, a2, NULL);
 }
 
 static void refused(const char *opt, const char *val, const char *says)
@@ -150,11 +158,52 @@ static void test_buffer_size_nearest(void **state)
 	assert_true(r.o.session.buffer_bytes == 1 << 20);
 }
 
+/*
+ * --per-thread (issue 9): -t LIST goes to the module (no userspace tid
+ * filter left), -p PID is expanded when tracing starts, and the
+ * combinations it cannot serve are refused with a reason.
+ */
+static void test_per_thread(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	parse3(&r, "--per-thread", "-t", "12,345");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.per_thread);
+	assert_int_equal(r.o.session.nr_tids, 2);
+	assert_int_equal(r.o.thread_ids[0], 12);
+	assert_int_equal(r.o.thread_ids[1], 345);
+	assert_int_equal(r.o.filter.nr_tids, 0);
+	assert_int_equal(r.o.session.pid, -1);
+
+	parse3(&r, "--per-thread", "-p", "77");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.o.per_thread_pid, 77);
+	assert_int_equal(r.o.session.pid, -1);
+	assert_int_equal(r.o.session.nr_tids, 0);
+
+	/* Without --per-thread, -t stays a filter on the per-CPU rings. */
+	parse(&r, "-t", "12");
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.o.filter.nr_tids, 1);
+	assert_int_equal(r.o.session.nr_tids, 0);
+
+	refused("--per-thread", NULL, "needs -t LIST or one -p PID");
+	parse3(&r, "--per-thread", "-a", NULL);
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "not with -a"));
+	parse3(&r, "--per-thread", "--raw", "-t1");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--raw"));
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
 	    cmocka_unit_test(test_huge_window_refused),
 	    cmocka_unit_test(test_flush_interval_range),
 	    cmocka_unit_test(test_in_range_values_taken),
-	    cmocka_unit_test(test_buffer_size_nearest));
+	    cmocka_unit_test(test_buffer_size_nearest),
+	    cmocka_unit_test(test_per_thread));
 }

@@ -80,11 +80,17 @@ static void test_bad_lists(void **state)
 }
 
 static const char *online_text;
+/* NULL: no present file (ENOENT). */
+static const char *present_text;
 
 static int fake_open(const char *path, int flags, mode_t mode)
 {
 	(void)flags;
 	(void)mode;
+	if (!strcmp(path, RT_CPU_PRESENT_PATH) && present_text) {
+		online_text = present_text;
+		return 42;
+	}
 	if (strcmp(path, RT_CPU_ONLINE_PATH)) {
 		errno = ENOENT;
 		return -1;
@@ -134,10 +140,35 @@ static void test_online_through_seam(void **state)
 	rt_sys_reset();
 }
 
+/* An offline CPU that can come back is present: its ring is mapped too. */
+static void test_present_includes_offline(void **state)
+{
+	struct rt_cpuset set;
+	char err[256];
+
+	(void)state;
+	rt_sys.open = fake_open;
+	rt_sys.read = fake_read;
+	rt_sys.close = fake_close;
+	present_text = "0-3\n";
+	assert_int_equal(rt_cpuset_present(&set, err, sizeof(err)), 0);
+	assert_int_equal(rt_cpuset_count(&set), 4);
+	assert_true(rt_cpuset_has(&set, 1));
+
+	/* No present file (old kernels, odd sysfs): the online CPUs. */
+	present_text = NULL;
+	online_text = "0,2\n";
+	assert_int_equal(rt_cpuset_present(&set, err, sizeof(err)), 0);
+	assert_int_equal(rt_cpuset_count(&set), 2);
+	assert_false(rt_cpuset_has(&set, 1));
+	rt_sys_reset();
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_parse_lists),
 	    cmocka_unit_test(test_iteration_skips_words),
 	    cmocka_unit_test(test_bad_lists),
-	    cmocka_unit_test(test_online_through_seam));
+	    cmocka_unit_test(test_online_through_seam),
+	    cmocka_unit_test(test_present_includes_offline));
 }

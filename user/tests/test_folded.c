@@ -15,6 +15,7 @@
 #include "test.h"
 
 #include "ringtrace/folded.h"
+#include "ringtrace/usyms.h"
 
 static const char kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
@@ -117,6 +118,34 @@ static void test_stacks(void **state)
 	rt_folded_fini(&f);
 }
 
+/*
+ * With user symbols stacks are kept per process (each is named from its
+ * own maps); the same text from two processes is still one line.
+ */
+static void test_same_stack_two_pids_one_line(void **state)
+{
+	static const uint64_t chain[] = { (uint64_t)PERF_CONTEXT_USER,
+					  0x401234, 0x400100 };
+	struct rt_usyms u;
+	struct rt_folded f;
+	struct rt_event ev;
+
+	(void)state;
+	assert_int_equal(rt_folded_init(&f), 0);
+	assert_int_equal(rt_usyms_init(&u, false), 0);
+	f.usyms = &u;
+	ev = sample("worker", 0x401234, chain, 3);
+	ev.pid = 10;
+	rt_folded_add(&f, &ev);
+	rt_folded_add(&f, &ev);
+	ev.pid = 11;
+	rt_folded_add(&f, &ev);
+	assert_int_equal(f.nr_stacks, 2);
+	assert_string_equal(written(&f, NULL), "worker;0x400100;0x401234 3\n");
+	rt_usyms_fini(&u);
+	rt_folded_fini(&f);
+}
+
 static void test_full_table_drops(void **state)
 {
 	struct rt_folded f;
@@ -160,5 +189,6 @@ int main(void)
 	RUN(cmocka_unit_test(test_ksyms),
 	    cmocka_unit_test(test_stacks),
 	    cmocka_unit_test(test_full_table_drops),
+	    cmocka_unit_test(test_same_stack_two_pids_one_line),
 	    cmocka_unit_test(test_load_through_seam));
 }

@@ -5,7 +5,8 @@
  * writes only when full or flushed, partial writes completed, EINTR
  * retried, and a write error (EPIPE) that is sticky and stops writing;
  * writev of outside pieces after the buffered bytes, in order, through
- * short writes that end mid-piece.
+ * short writes that end mid-piece; pieces copied through the buffer once
+ * a writev got EFAULT (a file system that pins a perf mapping).
  */
 #include <errno.h>
 #include <sys/uio.h>
@@ -18,6 +19,7 @@
 static char sink[1 << 21];
 static size_t sink_len;
 static int writes, fail_errno, short_writes, eintr_left;
+static const void *unpinnable;	/* writev of a piece here: EFAULT */
 
 static ssize_t fake_write(int fd, const void *buf, size_t len)
 {
@@ -50,6 +52,11 @@ static ssize_t fake_writev(int fd, const struct iovec *iov, int n)
 	if (eintr_left || fail_errno)
 		return fake_write(fd, NULL, 0);
 	writes++;
+	for (int i = 0; i < n; i++)
+		if (unpinnable && iov[i].iov_base == unpinnable) {
+			errno = EFAULT;
+			return -1;
+		}
 	if (short_writes && total > 3)
 		total = 3;
 	for (size_t left = total; left; iov++) {
@@ -67,6 +74,7 @@ static int setup(void **state)
 	(void)state;
 	sink_len = 0;
 	writes = fail_errno = short_writes = eintr_left = 0;
+	unpinnable = NULL;
 	rt_sys.write = fake_write;
 	rt_sys.writev = fake_writev;
 	return 0;
@@ -220,6 +228,35 @@ static void test_writev_pieces(void **state)
 	rt_outbuf_fini(&ob);
 }
 
+/*
+ * A file system that pins the source pages cannot take a perf ring's
+ * mapping (EFAULT): the pieces are copied through the buffer instead,
+ * in order, and every later writev on that output copies too.
+ */
+static void test_writev_efault_copies(void **state)
+{
+	static const char a[] = "perf-", b[] = "ring";
+	struct iovec iov[3] = { [1] = { (void *)a, 5 }, [2] = { (void *)b, 4 } };
+	struct iovec iov2[2] = { [1] = { (void *)b, 4 } };
+	struct rt_outbuf ob;
+
+	(void)state;
+	rt_outbuf_init(&ob, 1, 0);
+	rt_outbuf_append(&ob, "hdr:", 4);
+	unpinnable = a;
+	assert_int_equal(rt_outbuf_writev(&ob, iov, 2), 0);
+	assert_true(ob.bounce);
+	assert_int_equal(sink_len, 13);
+	assert_memory_equal(sink, "hdr:perf-ring", 13);
+	assert_int_equal(ob.bytes, 13);
+	/* The failed writev, then one write per piece. */
+	assert_int_equal(writes, 4);
+	assert_int_equal(rt_outbuf_writev(&ob, iov2, 1), 0);
+	assert_memory_equal(sink, "hdr:perf-ringring", 17);
+	assert_int_equal(writes, 5);
+	rt_outbuf_fini(&ob);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_integers),
@@ -228,6 +265,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_big_append_and_partial_writes,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_writev_pieces, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_writev_efault_copies, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_error_is_sticky, setup,
 					    teardown));

@@ -145,6 +145,45 @@ static void test_decode_lost_comm_other(void **state)
 	assert_int_equal(rt_decode_perf(&f, rec, 48, 0, &ev), RT_DECODE_UNKNOWN);
 }
 
+/* MMAP2: the mapping, its file, its build-id when the kernel gave one. */
+static void test_decode_mmap2(void **state)
+{
+	static const uint8_t id[20] = { 0xab, 0xcd, 1, 2, 3 };
+	unsigned char rec[256];
+	struct rt_perf_format f;
+	struct rt_event ev;
+	size_t n;
+
+	(void)state;
+	rt_perf_format_init(&f, ST, true, "cpu-clock");
+	n = fake_perf_mmap2(rec, 40, 41, 0x555500001000ull, 0x3000, 0x1000,
+			    "/usr/bin/tar", id, 20, 9200, 1);
+	assert_int_equal(rt_decode_perf(&f, rec, n, 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_MMAP);
+	assert_int_equal(ev.pid, 40);
+	assert_int_equal(ev.tid, 41);
+	assert_int_equal(ev.u.mmap.start, 0x555500001000ull);
+	assert_int_equal(ev.u.mmap.len, 0x3000);
+	assert_int_equal(ev.u.mmap.pgoff, 0x1000);
+	assert_string_equal(ev.u.mmap.path, "/usr/bin/tar");
+	assert_int_equal(ev.u.mmap.build_id_len, 20);
+	assert_memory_equal(ev.u.mmap.build_id, id, 20);
+	assert_int_equal(ev.ts_ns, 9200);
+	assert_int_equal(ev.cpu, 1);
+	/* Without the build-id bit: device and inode, no id. */
+	n = fake_perf_mmap2(rec, 40, 41, 0x1000, 0x1000, 0, "/lib/x.so", NULL,
+			    0, 9300, 0);
+	assert_int_equal(rt_decode_perf(&f, rec, n, 0, &ev), RT_DECODE_OK);
+	assert_null(ev.u.mmap.build_id);
+	assert_int_equal(ev.u.mmap.build_id_len, 0);
+	/* Cut into the fixed part, or a name that does not end inside. */
+	assert_int_equal(rt_decode_perf(&f, rec, 64, 0, &ev),
+			 RT_DECODE_ERR_SHORT);
+	memset(rec + 8 + 8 + 24 + 24 + 8, 'x', n - (8 + 8 + 24 + 24 + 8));
+	assert_int_equal(rt_decode_perf(&f, rec, n, 0, &ev),
+			 RT_DECODE_ERR_SHORT);
+}
+
 static void open_cpus(struct rt_perf_sampler *ps, const char *arg,
 		      uint64_t buffer, struct rt_cpuset *cpus, bool callchain)
 {
@@ -208,6 +247,10 @@ static void test_sampler_attr(void **state)
 		assert_int_equal(a->clockid, CLOCK_MONOTONIC);
 		assert_int_equal(a->comm, 1);
 		assert_int_equal(a->comm_exec, 1);
+		/* MMAP2 tracking is for raw files only (track_mmaps). */
+		assert_int_equal(a->mmap, 0);
+		assert_int_equal(a->mmap2, 0);
+		assert_int_equal(a->build_id, 0);
 		assert_int_equal(a->disabled, 1);
 		assert_int_equal(a->inherit, 0);
 		assert_int_equal(a->read_format, PERF_FORMAT_LOST);
@@ -466,6 +509,7 @@ int main(void)
 	RUN(T(test_format),
 	    T(test_decode_sample),
 	    T(test_decode_lost_comm_other),
+	    T(test_decode_mmap2),
 	    T(test_parse_spec),
 	    T(test_sampler_attr),
 	    T(test_rings_merged),

@@ -22,6 +22,7 @@
 
 #include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"
+#include "ringtrace/usyms.h"
 #include "fake_ring.h"
 
 static char path[64];
@@ -367,6 +368,82 @@ static void test_perf_chunks_decode(void **state)
 	unlink(path);
 }
 
+struct maps_seen {
+	uint32_t	pid;
+	char		exe[4096];
+	uint32_t	entries, own;
+	uint8_t		build_id[20];
+	uint32_t	build_id_len;
+};
+
+static void see_map(void *arg, const struct rt_raw_map *m, const char *p)
+{
+	struct maps_seen *s = arg;
+
+	s->entries++;
+	assert_true(m->end > m->start);
+	if (m->pid != s->pid || strcmp(p, s->exe))
+		return;
+	s->own++;
+	assert_string_equal(m->comm, "test_rawfile");
+	assert_int_equal(m->build_id_len, s->build_id_len);
+	assert_memory_equal(m->build_id, s->build_id, s->build_id_len);
+}
+
+/*
+ * The MAPS chunk: this process's own executable mapping comes back with
+ * its build-id, and a version 1 file holding it still reads as one.
+ */
+static void test_maps_chunk_round_trip(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct maps_seen s = { .pid = (uint32_t)getpid() };
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	ssize_t n;
+
+	(void)state;
+	n = readlink("/proc/self/exe", s.exe, sizeof(s.exe) - 1);
+	assert_true(n > 0);
+	s.build_id_len = rt_usyms_file_build_id(s.exe, s.build_id);
+	begin(&ob);
+	assert_true(rt_raw_write_maps(&ob) >= 1);
+	vfs(&r, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.hdr.format_version, RT_RAW_FORMAT_VERSION);
+	assert_int_equal(f.nr_srcs, 1);
+	assert_int_equal(f.nr_maps, 1);
+	assert_int_equal(rt_raw_foreach_map(&f, see_map, &s), 0);
+	assert_true(s.entries > 2);
+	assert_true(s.own >= 1);		/* text, maybe more segments */
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/* An entry whose size runs past its chunk is skipped, and counted. */
+static void test_maps_chunk_malformed(void **state)
+{
+	struct { struct rt_raw_map m; char path[8]; } e = {
+		.m = { .size = 4096, .pid = 1, .start = 1, .end = 2 },
+		.path = "/x",
+	};
+	struct maps_seen s = { .pid = 1 };
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+
+	(void)state;
+	begin(&ob);
+	chunk(&ob, RT_RAW_CHUNK_MAPS, 0, &e, sizeof(e));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(rt_raw_foreach_map(&f, see_map, &s), 1);
+	assert_int_equal(s.entries, 0);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 /* What a version 1 reader did with the kinds of version 2: skip them. */
 static void test_version_1_skips_new_kinds(void **state)
 {
@@ -500,6 +577,8 @@ int main(void)
 	    cmocka_unit_test(test_corrupt_record_error_names_file_offset),
 	    cmocka_unit_test(test_perf_chunks_decode),
 	    cmocka_unit_test(test_version_1_skips_new_kinds),
+	    cmocka_unit_test(test_maps_chunk_round_trip),
+	    cmocka_unit_test(test_maps_chunk_malformed),
 	    cmocka_unit_test(test_corrupt_descriptors_refused),
 	    cmocka_unit_test(test_corrupt_perf_record_names_file_offset));
 }

@@ -183,6 +183,10 @@ static void test_setup_errors(void **state)
 
 	fk.mmap_errno = ENOMEM;
 	expect_setup_error(&o, ENOMEM, "try a smaller --buffer-size");
+	fk.mmap_errno = EPERM;
+	expect_setup_error(&o, EPERM, "mlock_kb KiB per CPU plus ulimit -l");
+	fk.mmap_errno = EACCES;
+	expect_setup_error(&o, EACCES, "root");
 	fk.mmap_errno = 0;
 
 	fk.compat_version = RINGTRACE_ABI_VERSION + 1;
@@ -203,6 +207,46 @@ static void test_lost_pending_summed(void **state)
 	rt_session_close(&s);
 }
 
+/*
+ * Per-thread rings (issue 9): the thread list goes to the module with the
+ * flag and no pid, ring i is mapped at RINGTRACE_MMAP_OFFSET(i) and must
+ * say it is tids[i]'s; a module without the feature is named as the cause.
+ */
+static void test_per_thread_setup(void **state)
+{
+	static const int32_t tids[] = { 101, 202 };
+	struct rt_session_opts o = { .pid = -1, .nr_tids = 2, .tids = tids };
+	struct rt_session s;
+
+	(void)state;
+	expect_setup_error(&o, EOPNOTSUPP, "no per-thread rings");
+
+	fk.info.features |= RINGTRACE_FEAT_PER_THREAD;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_true(fk.config.flags & RINGTRACE_CFG_PER_THREAD);
+	assert_int_equal(fk.config.pid, -1);
+	assert_int_equal(fk.config.nr_tids, 2);
+	assert_int_equal(s.nr_rings, 2);
+	assert_int_equal(fk.nr_mmaps, 2);
+	for (uint32_t i = 0; i < 2; i++) {
+		assert_true(fk.mapped[i]);
+		assert_int_equal(s.srcs[i].tid, tids[i]);
+		assert_ptr_equal(s.srcs[i].ring.data, fk.rings[i].data);
+	}
+	assert_false(fk.mapped[2]);
+	rt_session_close(&s);
+
+	fk.tid_skew = 1;
+	expect_setup_error(&o, EPROTO, "thread 101 says it is thread 102's");
+	fk.tid_skew = 0;
+	fk.ioctl_errno[FK_CONFIG] = ESRCH;
+	expect_setup_error(&o, ESRCH, "no thread with one of the ids");
+	fk.ioctl_errno[FK_CONFIG] = 0;
+	o.pid = 5;
+	expect_setup_error(&o, EINVAL, "threads, not a process");
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test_setup_teardown(test_open_messages, setup, teardown),
@@ -214,5 +258,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_selected_setup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setup_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_per_thread_setup, setup,
 					    teardown));
 }

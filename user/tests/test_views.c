@@ -19,6 +19,7 @@
 #include "ringtrace/hist.h"
 #include "ringtrace/latency_view.h"
 #include "ringtrace/paths.h"
+#include "ringtrace/procmaps.h"
 #include "ringtrace/usyms.h"
 
 #include <unistd.h>
@@ -231,7 +232,7 @@ static void test_usyms_names_own_code(void **state)
 	uint32_t pid = (uint32_t)getpid();
 
 	(void)state;
-	assert_int_equal(rt_usyms_init(&u), 0);
+	assert_int_equal(rt_usyms_init(&u, true), 0);
 	rt_usyms_see(&u, pid, "test_views");
 	name = rt_usyms_name(&u, pid, "test_views",
 			     (uint64_t)(uintptr_t)test_paths_first_name_wins + 4,
@@ -249,6 +250,111 @@ static void test_usyms_names_own_code(void **state)
 	rt_usyms_fini(&u);
 }
 
+struct copy_ctx {
+	struct rt_usyms	*u;
+	uint32_t	pid;
+	const char	*comm;
+	const uint8_t	*build_id;
+};
+
+static void copy_map(void *arg, const struct rt_procmap *m)
+{
+	struct copy_ctx *c = arg;
+
+	rt_usyms_add_map(c->u, c->pid, c->comm, m->start, m->end, m->pgoff,
+			 m->path, c->build_id, c->build_id ? 20 : 0);
+}
+
+/* Two processes mapping the same binaries: one libdwfl load per binary. */
+static void test_usyms_one_load_per_binary(void **state)
+{
+	uint64_t ip = (uint64_t)(uintptr_t)test_paths_first_name_wins + 4;
+	struct rt_usyms u;
+	struct copy_ctx c = { &u, 1001, "first", NULL };
+	char buf[256];
+	uint32_t bins;
+
+	(void)state;
+	/* Replay: mappings given, nothing read from /proc by the symboliser. */
+	assert_int_equal(rt_usyms_init(&u, false), 0);
+	assert_int_equal(rt_procmaps_read((uint32_t)getpid(), copy_map, &c), 0);
+	bins = u.nr_bins;
+	assert_true(bins >= 2);			/* this test, libc at least */
+	c.pid = 1002;
+	c.comm = "second";
+	assert_int_equal(rt_procmaps_read((uint32_t)getpid(), copy_map, &c), 0);
+	assert_int_equal(u.nr, 2);
+	assert_int_equal(u.nr_bins, bins);	/* shared, not per process */
+	assert_int_equal(u.module_loads, 0);	/* loaded when first named */
+	assert_string_equal(rt_usyms_name(&u, 1001, "first", ip, buf,
+					  sizeof(buf)),
+			    "test_paths_first_name_wins");
+	assert_int_equal(u.module_loads, 1);
+	assert_string_equal(rt_usyms_name(&u, 1002, "second", ip, buf,
+					  sizeof(buf)),
+			    "test_paths_first_name_wins");
+	assert_non_null(strstr(rt_usyms_name(&u, 1002, "second",
+					     (uint64_t)(uintptr_t)qsort, buf,
+					     sizeof(buf)), "qsort"));
+	assert_non_null(strstr(rt_usyms_name(&u, 1001, "first",
+					     (uint64_t)(uintptr_t)qsort, buf,
+					     sizeof(buf)), "qsort"));
+	/* Two binaries (this test, libc) for four lookups in two processes. */
+	assert_int_equal(u.module_loads, 2);
+	/* A thread with a name of its own: hex unless exec()s were recorded. */
+	assert_null(rt_usyms_name(&u, 1002, "worker", ip, buf, sizeof(buf)));
+	u.exec_tracked = true;
+	assert_string_equal(rt_usyms_name(&u, 1002, "worker", ip, buf,
+					  sizeof(buf)),
+			    "test_paths_first_name_wins");
+	assert_null(rt_usyms_name(&u, 1003, "first", ip, buf, sizeof(buf)));
+	assert_int_equal(u.missing + u.mismatched, 0);
+	rt_usyms_fini(&u);
+}
+
+/* A recorded build-id the file on this machine does not have: hex. */
+static void test_usyms_build_id_mismatch(void **state)
+{
+	static const uint8_t other[20] = { 0xde, 0xad, 0xbe, 0xef };
+	uint64_t ip = (uint64_t)(uintptr_t)test_paths_first_name_wins + 4;
+	struct rt_usyms u;
+	struct copy_ctx c = { &u, 7, "old", other };
+	uint8_t id[RT_USYMS_BUILD_ID_MAX];
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(rt_usyms_init(&u, false), 0);
+	assert_int_equal(rt_procmaps_read((uint32_t)getpid(), copy_map, &c), 0);
+	assert_null(rt_usyms_name(&u, 7, "old", ip, buf, sizeof(buf)));
+	assert_int_equal(u.mismatched, 1);
+	/* The right one names it. */
+	c.pid = 8;
+	c.build_id = id;
+	assert_int_equal(rt_usyms_file_build_id("/proc/self/exe", id), 20);
+	assert_int_equal(rt_procmaps_read((uint32_t)getpid(), copy_map, &c), 0);
+	assert_string_equal(rt_usyms_name(&u, 8, "old", ip, buf, sizeof(buf)),
+			    "test_paths_first_name_wins");
+	assert_int_equal(u.mismatched, 1);
+	rt_usyms_fini(&u);
+}
+
+/* A binary that is not on this machine: counted, hex. */
+static void test_usyms_missing_binary(void **state)
+{
+	struct rt_usyms u;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(rt_usyms_init(&u, false), 0);
+	rt_usyms_add_map(&u, 5, "gone", 0x400000, 0x401000, 0,
+			 "/nonexistent/ringtrace-test", NULL, 0);
+	assert_null(rt_usyms_name(&u, 5, "gone", 0x400100, buf, sizeof(buf)));
+	assert_int_equal(u.missing, 1);
+	assert_null(rt_usyms_name(&u, 5, "gone", 0x400200, buf, sizeof(buf)));
+	assert_int_equal(u.module_loads, 1);	/* tried once */
+	rt_usyms_fini(&u);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_buckets_tile_the_range),
@@ -256,6 +362,9 @@ int main(void)
 	    cmocka_unit_test(test_table_overflows_into_other),
 	    cmocka_unit_test(test_flame_sums_folded_lines),
 	    cmocka_unit_test(test_filter_lists),
+	    cmocka_unit_test(test_usyms_one_load_per_binary),
+	    cmocka_unit_test(test_usyms_build_id_mismatch),
+	    cmocka_unit_test(test_usyms_missing_binary),
 	    cmocka_unit_test(test_paths_first_name_wins),
 	    cmocka_unit_test(test_paths_flags_shown),
 	    cmocka_unit_test(test_usyms_names_own_code));

@@ -116,10 +116,14 @@ static void mw_stop(struct mw_waiter *w)
 	put_task_struct(w->task);
 }
 
-/* One contention of @w: it sleeps in its held mutex, then gets it. */
-static void mw_contend_begin(struct mw_waiter *w)
+/*
+ * One contention of @w: it sleeps in its held mutex, then gets it.
+ * The candidates share one lockdep class and mw_run() holds two of them
+ * at once, always a then b: @subclass tells lockdep the nesting is meant.
+ */
+static void mw_contend_begin(struct mw_waiter *w, unsigned int subclass)
 {
-	mutex_lock(w->lock);
+	mutex_lock_nested(w->lock, subclass);
 	complete(&w->go);
 	mw_wait_blocked(w);
 }
@@ -150,8 +154,8 @@ static int mw_run(void)
 	b.lock = &m[mw_found ? i : 1];
 
 	/* 1. A in a, then B in b: B's slot is the one after A's. */
-	mw_contend_begin(&a);
-	mw_contend_begin(&b);
+	mw_contend_begin(&a, 0);
+	mw_contend_begin(&b, SINGLE_DEPTH_NESTING);
 	/* 2. A done; b changes hands under B's nose: B begins again. */
 	mutex_unlock(a.lock);
 	wait_for_completion(&a.done);
@@ -167,8 +171,8 @@ static int mw_run(void)
 	}
 	wait_for_completion(&b.done);
 	/* 3. Both again. */
-	mw_contend_begin(&a);
-	mw_contend_begin(&b);
+	mw_contend_begin(&a, 0);
+	mw_contend_begin(&b, SINGLE_DEPTH_NESTING);
 	mutex_unlock(a.lock);
 	wait_for_completion(&a.done);
 	mutex_unlock(b.lock);
@@ -193,7 +197,7 @@ static int mw_calibrate(unsigned int n)
 	if (err)
 		return err;
 	while (n--) {
-		mw_contend_begin(&c);
+		mw_contend_begin(&c, 0);
 		mutex_unlock(&calib_mutex);
 		wait_for_completion(&c.done);
 	}

@@ -13,6 +13,7 @@
 
 #define RT_MAX_CPUS		8192u	/* the kernel's largest NR_CPUS */
 #define RT_CPU_ONLINE_PATH	"/sys/devices/system/cpu/online"
+#define RT_CPU_PRESENT_PATH	"/sys/devices/system/cpu/present"
 
 struct rt_cpuset {
 	uint64_t	bits[RT_MAX_CPUS / 64];	/* bit n = CPU n, as the kernel wants */
@@ -52,5 +53,14 @@ void rt_cpuset_format(const struct rt_cpuset *set, char *buf, size_t len);
 
 /* Online CPUs, from RT_CPU_ONLINE_PATH (read through the syscall seam). */
 int rt_cpuset_online(struct rt_cpuset *set, char *err, size_t errlen);
+
+/*
+ * Present CPUs, from RT_CPU_PRESENT_PATH: the online ones plus those taken
+ * offline (echo 0 > .../cpuN/online) that can come back. The rings a
+ * session maps by default, so that tracing resumes on a CPU that returns
+ * (Documentation/abi.rst, "CPU hotplug"). Falls back to the online CPUs
+ * where the file is missing.
+ */
+int rt_cpuset_present(struct rt_cpuset *set, char *err, size_t errlen);
 
 #endif /* RINGTRACE_CPUSET_H */

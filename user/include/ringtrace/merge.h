@@ -62,6 +62,7 @@ struct rt_source_counts {
 struct rt_source {
 	struct rt_ring		ring;
 	uint32_t		cpu;		/* CPU of a per-CPU ring */
+	uint32_t		tid;		/* thread of a per-thread ring; 0: none */
 	rt_source_ts_fn		timestamp;
 	rt_source_decode_fn	decode;		/* rt_source_init: ringtrace records */
 	const char		*label;		/* for messages: "ring of" CPU n */

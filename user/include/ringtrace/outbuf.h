@@ -13,6 +13,7 @@
 #ifndef RINGTRACE_OUTBUF_H
 #define RINGTRACE_OUTBUF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +33,7 @@ struct rt_outbuf {
 	uint64_t	bytes;		/* written to fd so far */
 	uint64_t	writes;		/* write(2) calls made */
 	int		error;		/* first errno, sticky; 0 while fine */
+	bool		bounce;		/* writev of mappings got EFAULT: copy */
 };
 
 /* @cap is rounded up to at least 2 * RT_OUTBUF_MAX_RECORD. */

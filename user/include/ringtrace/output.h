@@ -35,6 +35,14 @@ typedef void (*rt_print_fn)(struct rt_outbuf *ob, const struct rt_event *ev);
 void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev);
 void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev);
 
+/*
+ * The @nr frames of a stack trailer part (@f, innermost first) as hex,
+ * comma-separated, each between @quote characters unless @quote is 0
+ * (text: 0x1,0x2; JSON: "0x1","0x2"). Returns the end.
+ */
+char *rt_fmt_stack_frames(char *p, const unsigned char *f, uint32_t nr,
+			  char quote);
+
 /* The printer of a per-event format; NULL for RT_FORMAT_RAW. */
 rt_print_fn rt_printer(enum rt_format format);
 

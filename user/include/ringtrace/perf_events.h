@@ -67,6 +67,16 @@ struct rt_perf_target {
 /* Every known event; ends with a NULL name. */
 extern const struct rt_perf_event_desc rt_perf_events[];
 
+/*
+ * perf's "dummy" software event: it never counts nor samples; a sampler
+ * of it only carries the side-band records (COMM, MMAP2) a raw file of
+ * ringtrace records with user stacks needs (cat.c). Not in the table:
+ * it is nothing a user asks for.
+ */
+extern const struct rt_perf_event_desc rt_perf_tracking_event;
+#define RT_PERF_TRACKING_EVENT	"dummy"
+
+
 /* Look up @len bytes of @name (perf's name or alias). NULL if unknown. */
 const struct rt_perf_event_desc *rt_perf_event_find(const char *name,
 						    size_t len);

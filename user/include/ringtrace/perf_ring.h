@@ -45,6 +45,8 @@ struct rt_perf_sample_spec {
 	uint64_t			freq;		/* samples per second */
 	bool				callchain;	/* PERF_SAMPLE_CALLCHAIN */
 	uint64_t			buffer_bytes;	/* data area per CPU, 2^n pages */
+	bool				track_mmaps;	/* MMAP2 records (raw files) */
+	bool				tracking_only;	/* the dummy event: no samples */
 };
 
 struct rt_perf_ring {
@@ -62,6 +64,7 @@ struct rt_perf_sampler {
 	bool				enable_on_exec;
 	bool				has_lost_format;	/* PERF_FORMAT_LOST accepted */
 	bool				user_only;	/* kernel excluded (paranoid) */
+	bool				mmap_build_id;	/* MMAP2 with build-ids */
 
 	uint32_t			nr_rings;
 	struct rt_perf_ring		*rings;		/* one per CPU */

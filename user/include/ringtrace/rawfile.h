@@ -21,6 +21,13 @@
  * COUNTERS chunks hold counter snapshot records (counter_source.h),
  * named by the COUNTER_NAMES chunk that precedes them.
  *
+ * A MAPS chunk (any version: it is skipped by readers that do not know
+ * it, so a ringtrace-only file stays version 1) holds struct rt_raw_map
+ * entries: the executable file mappings of every process when recording
+ * started, read from /proc, with each binary's GNU build-id, so that user
+ * frames can be named on replay (usyms.h); the mappings made during the
+ * run are perf's MMAP2 records in the PERF_RECORDS chunks (--sample).
+ *
  * Everything is in the writer's byte order (the endian field tells a
  * reader of the other order to refuse the file) and 8-byte aligned.
  * Readers skip chunk kinds they do not know, using size.
@@ -75,6 +82,21 @@ enum rt_raw_chunk_kind {
 	RT_RAW_CHUNK_COMMS	= 7,	/* struct rt_raw_comm[]: thread names
 					 * known before the run (live, read
 					 * from /proc) for the perf samples */
+	/* any version */
+	RT_RAW_CHUNK_MAPS	= 8,	/* struct rt_raw_map entries */
+};
+
+/* One executable file mapping of a process; the path follows. */
+struct rt_raw_map {
+	uint32_t	size;			/* entry, path and padding: 8n */
+	uint32_t	pid;
+	uint64_t	start, end;		/* [start, end) */
+	uint64_t	pgoff;			/* file offset at start */
+	char		comm[16];		/* the image's name then */
+	uint8_t		build_id_len;		/* 0: none read */
+	uint8_t		__pad[3];
+	uint8_t		build_id[20];
+	/* char path[]: NUL-terminated, then zeroes up to size */
 };
 
 struct rt_raw_comm {
@@ -123,6 +145,13 @@ void rt_raw_write_counter_names(struct rt_outbuf *ob,
 				const struct rt_raw_counter_names *cn);
 /* Every name in @c, one COMMS chunk. */
 void rt_raw_write_comms(struct rt_outbuf *ob, const struct rt_comm_cache *c);
+
+/*
+ * A MAPS chunk with every process's executable mappings, read from /proc
+ * now (rawmaps.c: one open per process and per binary, once, when
+ * recording starts). Returns the number of processes saved.
+ */
+uint32_t rt_raw_write_maps(struct rt_outbuf *ob);
 
 /*
  * The same chunks without copying the records: each ring's bytes go to the
@@ -205,6 +234,12 @@ struct rt_raw_file {
 	bool			has_counter_names;
 	struct rt_raw_counter_names counter_names;
 	const char		*counter_name_ptrs[RT_RAW_MAX_COUNTERS];
+	/* MAPS chunks (offset, size; next unused) */
+	struct rt_raw_chunk_ref	*maps;
+	uint32_t		nr_maps;
+	/* called for each perf MMAP2 record met while reading (replay) */
+	void			(*on_mmap)(void *arg, const struct rt_event *ev);
+	void			*on_mmap_arg;
 	uint32_t		nr_perf_srcs;
 	uint32_t		nr_counter_srcs;
 	char			errmsg[256];
@@ -218,6 +253,22 @@ struct rt_raw_file {
  * (or "standard input") and the record's offset in the file. 0 or -errno.
  */
 int rt_raw_open(struct rt_raw_file *f, const char *path);
+
+/*
+ * Whether @f holds perf samples: perf rings of a sampling event, not of
+ * the dummy event that only carries MMAP2 records (perf_events.h).
+ */
+bool rt_raw_has_samples(const struct rt_raw_file *f);
 void rt_raw_close(struct rt_raw_file *f);
+
+/*
+ * Call @fn for each entry of the file's MAPS chunks (entries checked:
+ * sizes, NUL-terminated path). Returns the number of malformed entries
+ * (the rest of their chunk is skipped).
+ */
+uint32_t rt_raw_foreach_map(const struct rt_raw_file *f,
+			    void (*fn)(void *arg, const struct rt_raw_map *m,
+				       const char *path),
+			    void *arg);
 
 #endif /* RINGTRACE_RAWFILE_H */

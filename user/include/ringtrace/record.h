@@ -29,6 +29,8 @@ enum rt_event_kind {
 	RT_EVENT_COMM,		/* PERF_RECORD_COMM: names a tid; not printed */
 	RT_EVENT_PATH,		/* a file's name (ABI 2); the stream keeps it in
 				   its path table and names later vfs_reads */
+	RT_EVENT_MMAP,		/* PERF_RECORD_MMAP2: an executable mapping
+				   (replay names user frames with it) */
 	RT_EVENT_KIND_MAX,
 };
 
@@ -109,6 +111,17 @@ struct rt_sample_event {
 	const unsigned char	*frames;	/* nr_frames __u64s, or NULL */
 };
 
+/*
+ * PERF_RECORD_MMAP2 (recorded with --raw --sample): @path and @build_id
+ * point into the record, valid while the event is handled.
+ */
+struct rt_mmap_event {
+	uint64_t		start, len, pgoff;
+	const char		*path;		/* NUL-terminated in the record */
+	const uint8_t		*build_id;	/* NULL unless the kernel gave it */
+	uint32_t		build_id_len;
+};
+
 /* Entry @i of a sample's raw callchain. */
 static inline uint64_t rt_sample_frame(const struct rt_sample_event *s,
 				       uint32_t i)
@@ -173,6 +186,7 @@ struct rt_event {
 		struct rt_sample_event		sample;
 		struct rt_counters_event	counters;
 		struct rt_path_event		path;
+		struct rt_mmap_event		mmap;
 	} u;
 	struct rt_stack		stack;		/* vfs_read and lock records */
 };

@@ -47,13 +47,21 @@ struct rt_session_opts {
 	uint8_t		stack_kernel_depth;
 	uint8_t		stack_user_depth;
 	/*
+	 * issue 9: per-thread rings. nr_tids > 0: one ring per thread of
+	 * tids (the caller's array, kept until setup returns) instead of
+	 * one per CPU; pid and inherit must then be unset. Refused if the
+	 * module lacks RINGTRACE_FEAT_PER_THREAD.
+	 */
+	uint32_t	nr_tids;
+	const int32_t	*tids;
+	/*
 	 * issue 9: flight recorder (RINGTRACE_CFG_OVERWRITE): the rings keep
 	 * the newest records, read with rt_snapshot_*() (snapshot.h).
 	 */
 	bool		overwrite;
 };
 
-/* One mapped CPU ring. */
+/* One mapped ring: a CPU's, or a thread's in per-thread mode. */
 struct rt_session_ring {
 	void				*base;
 	size_t				map_len;
@@ -67,7 +75,7 @@ struct rt_session {
 	struct ringtrace_info	info;
 	bool			enabled;
 	uint32_t		nr_rings;
-	struct rt_session_ring	*rings;		/* nr_rings, CPU order */
+	struct rt_session_ring	*rings;		/* nr_rings, CPU (or tids) order */
 	struct rt_source	*srcs;		/* parallel to rings */
 	char			errmsg[512];
 };

@@ -92,15 +92,29 @@ static int decode_path(const void *rec, size_t size, struct rt_event *ev)
 	return RT_DECODE_OK;
 }
 
+/*
+ * The @len fixed bytes of a record that may end in a stack trailer (every
+ * such record starts with its event header) into @r, and the trailer into
+ * @ev. Nonzero if either is short.
+ */
+static int fixed_part(const void *rec, size_t size, void *r, size_t len,
+		      struct rt_event *ev)
+{
+	struct ringtrace_event_header h;
+
+	if (size < len)
+		return -1;
+	memcpy(r, rec, len);
+	memcpy(&h, rec, sizeof(h));
+	return (h.misc & RINGTRACE_MISC_STACK) &&
+	       decode_stack(rec, size, len, ev);
+}
+
 static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_vfs_read_record r;
 
-	if (size < sizeof(r))
-		return RT_DECODE_ERR_SHORT;
-	memcpy(&r, rec, sizeof(r));
-	if ((r.header.misc & RINGTRACE_MISC_STACK) &&
-	    decode_stack(rec, size, sizeof(r), ev))
+	if (fixed_part(rec, size, &r, sizeof(r), ev))
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_VFS_READ;
 	copy_task(ev, &r.task);
@@ -119,11 +133,7 @@ static int decode_lock(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_lock_record r;
 
-	if (size < sizeof(r))
-		return RT_DECODE_ERR_SHORT;
-	memcpy(&r, rec, sizeof(r));
-	if ((r.header.misc & RINGTRACE_MISC_STACK) &&
-	    decode_stack(rec, size, sizeof(r), ev))
+	if (fixed_part(rec, size, &r, sizeof(r), ev))
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_LOCK;
 	copy_task(ev, &r.task);
@@ -190,6 +200,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_SAMPLE:	return "sample";
 	case RT_EVENT_COMM:	return "comm";
 	case RT_EVENT_PATH:	return "path";
+	case RT_EVENT_MMAP:	return "mmap";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:
 		break;

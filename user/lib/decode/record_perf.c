@@ -177,6 +177,45 @@ static int decode_sample(const struct rt_perf_format *f,
 	return RT_DECODE_OK;
 }
 
+/*
+ * pid, tid, addr, len, pgoff, then maj, min, ino, ino_generation or (misc
+ * PERF_RECORD_MISC_MMAP_BUILD_ID) the build-id's size and bytes, prot,
+ * flags, filename[] (NUL-terminated, padded), the sample_id trailer.
+ */
+#define MMAP2_FIXED	(HDR + 8 + 3 * U64 + 24 + 8)
+
+static int decode_mmap2(const struct rt_perf_format *f,
+			const unsigned char *p, size_t size,
+			struct rt_event *ev)
+{
+	struct rt_mmap_event *m = &ev->u.mmap;
+	size_t id = f->sample_id_all ? f->id_len : 0;
+	struct perf_event_header hdr;
+	const unsigned char *name;
+
+	if (size < MMAP2_FIXED + id + 1)
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&hdr, p, sizeof(hdr));
+	name = p + MMAP2_FIXED;
+	if (!memchr(name, '\0', size - MMAP2_FIXED - id))
+		return RT_DECODE_ERR_SHORT;
+	ev->kind = RT_EVENT_MMAP;
+	ev->pid = get_u32(p + HDR);
+	ev->tid = get_u32(p + HDR + 4);
+	memset(m, 0, sizeof(*m));
+	m->start = get_u64(p + HDR + 8);
+	m->len = get_u64(p + HDR + 8 + U64);
+	m->pgoff = get_u64(p + HDR + 8 + 2 * U64);
+	m->path = (const char *)name;
+	if ((hdr.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) &&
+	    p[HDR + 8 + 3 * U64] <= 20) {
+		m->build_id_len = p[HDR + 8 + 3 * U64];
+		m->build_id = p + HDR + 8 + 3 * U64 + 4;
+	}
+	trailer(f, p, size, false, ev);
+	return RT_DECODE_OK;
+}
+
 int rt_decode_perf(const struct rt_perf_format *f, const void *rec,
 		   size_t size, uint32_t ring_cpu, struct rt_event *ev)
 {
@@ -225,6 +264,8 @@ int rt_decode_perf(const struct rt_perf_format *f, const void *rec,
 		trailer(f, p, size, false, ev);
 		return RT_DECODE_OK;
 	}
+	case PERF_RECORD_MMAP2:
+		return decode_mmap2(f, p, size, ev);
 	}
 	ev->ts_ns = rt_perf_record_ts(f, rec, size);
 	/* The other records perf defines carry nothing we print. */

@@ -258,6 +258,32 @@ void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
 	rt_folded_foreach(f, ksyms, append_line, ob);
 }
 
+/* Same text up to the count (the last space). */
+static bool same_stack(const char *a, const char *b)
+{
+	size_t la = (size_t)(strrchr(a, ' ') - a);
+
+	return la == (size_t)(strrchr(b, ' ') - b) && !memcmp(a, b, la);
+}
+
+/* @line's stack with @count instead of its own (end of run, once a line). */
+static void emit_merged(const char *line, uint64_t count,
+			void (*fn)(void *arg, const char *line, size_t len),
+			void *arg)
+{
+	size_t n = (size_t)(strrchr(line, ' ') - line) + 1;
+	char num[24], *end = rt_fmt_u64(num, count), *out;
+
+	*end++ = '\n';
+	out = malloc(n + (size_t)(end - num));
+	if (!out)
+		return;
+	memcpy(out, line, n);
+	memcpy(out + n, num, (size_t)(end - num));
+	fn(arg, out, n + (size_t)(end - num));
+	free(out);
+}
+
 void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
 		       void (*fn)(void *arg, const char *line, size_t len),
 		       void *arg)
@@ -272,7 +298,26 @@ void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
 			lines[n++] = render(f, &f->stacks[i], ksyms);
 	qsort(lines, n, sizeof(*lines), by_text);
 	for (uint32_t i = 0; i < n; i++) {
-		if (lines[i])
+		uint64_t count;
+		bool merged;
+
+		if (!lines[i])
+			continue;
+		/*
+		 * Stacks are kept per process for naming: two processes of one
+		 * name with the same stack give one line, as in perf script.
+		 */
+		count = strtoull(strrchr(lines[i], ' ') + 1, NULL, 10);
+		merged = false;
+		while (i + 1 < n && lines[i + 1] &&
+		       same_stack(lines[i], lines[i + 1])) {
+			count += strtoull(strrchr(lines[i + 1], ' ') + 1, NULL, 10);
+			free(lines[i++]);
+			merged = true;
+		}
+		if (merged)
+			emit_merged(lines[i], count, fn, arg);
+		else
 			fn(arg, lines[i], strlen(lines[i]));
 		free(lines[i]);
 	}

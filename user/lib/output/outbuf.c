@@ -26,6 +26,7 @@ int rt_outbuf_init(struct rt_outbuf *ob, int fd, size_t cap)
 	ob->bytes = 0;
 	ob->writes = 0;
 	ob->error = 0;
+	ob->bounce = false;
 	ob->cap = cap;
 	ob->buf = malloc(cap);
 	if (!ob->buf) {
@@ -118,12 +119,34 @@ int rt_outbuf_writev(struct rt_outbuf *ob, struct iovec *iov, int n)
 			i++;
 		if (i == n)
 			break;
-		done = rt_sys.writev(ob->fd, iov + i,
-				     n - i > WRITEV_MAX ? WRITEV_MAX : n - i);
+		if (ob->bounce && i > 0) {
+			/* Our buffer is written (i > 0): it is free to copy into. */
+			size_t len = iov[i].iov_len < ob->cap ? iov[i].iov_len :
+								ob->cap;
+
+			memcpy(ob->buf, iov[i].iov_base, len);
+			done = rt_sys.write(ob->fd, ob->buf, len);
+		} else if (ob->bounce) {
+			done = rt_sys.write(ob->fd, iov[0].iov_base,
+					    iov[0].iov_len);
+		} else {
+			done = rt_sys.writev(ob->fd, iov + i,
+					     n - i > WRITEV_MAX ? WRITEV_MAX :
+								  n - i);
+		}
 		ob->writes++;
 		if (done < 0) {
 			if (errno == EINTR)
 				continue;
+			/*
+			 * Some file systems (9p, FUSE, NFS with direct I/O) pin
+			 * the source pages, and a perf ring's mapping cannot be
+			 * pinned: copy from then on, for this output.
+			 */
+			if (errno == EFAULT && !ob->bounce) {
+				ob->bounce = true;
+				continue;
+			}
 			ob->error = errno;
 			break;
 		}

@@ -97,13 +97,7 @@ static char *frames(char *p, const char *key, size_t key_len,
 	if (!nr)
 		return p;
 	p = rt_fmt_lit(p, key, key_len);
-	for (uint32_t i = 0; i < nr; i++) {
-		if (i)
-			*p++ = ',';
-		*p++ = '"';
-		p = rt_fmt_hex(p, rt_stack_frame(f, i));
-		*p++ = '"';
-	}
+	p = rt_fmt_stack_frames(p, f, nr, '"');
 	*p++ = ']';
 	return p;
 }

@@ -64,19 +64,11 @@ static char *stack_fields(char *p, const struct rt_stack *st)
 {
 	if (st->nr_kernel) {
 		p = RT_FMT_LIT(p, " kstack=");
-		for (uint32_t i = 0; i < st->nr_kernel; i++) {
-			if (i)
-				*p++ = ',';
-			p = rt_fmt_hex(p, rt_stack_frame(st->kernel, i));
-		}
+		p = rt_fmt_stack_frames(p, st->kernel, st->nr_kernel, 0);
 	}
 	if (st->nr_user) {
 		p = RT_FMT_LIT(p, " ustack=");
-		for (uint32_t i = 0; i < st->nr_user; i++) {
-			if (i)
-				*p++ = ',';
-			p = rt_fmt_hex(p, rt_stack_frame(st->user, i));
-		}
+		p = rt_fmt_stack_frames(p, st->user, st->nr_user, 0);
 	}
 	return p;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* End-of-run summary (see summary.h); not a hot path, so plain stdio. */
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "ringtrace/health.h"
 #include "ringtrace/summary.h"
@@ -28,9 +29,15 @@ static void per_cpu(FILE *out, const struct rt_summary *s)
 		"lost", "bytes", "unknown", "malformed");
 	for (uint32_t i = 0; i < s->nr_srcs; i++) {
 		const struct rt_source_counts *c = &s->srcs[i].counts;
+		char ring[16];
 
-		fprintf(out, "  %5u %12" PRIu64 " %10" PRIu64 " %14" PRIu64
-			" %8" PRIu64 " %9" PRIu64 "\n", s->srcs[i].cpu,
+		/* A per-thread ring (issue 9) is named by its thread: t1234. */
+		if (s->srcs[i].tid)
+			snprintf(ring, sizeof(ring), "t%" PRIu32, s->srcs[i].tid);
+		else
+			snprintf(ring, sizeof(ring), "%" PRIu32, s->srcs[i].cpu);
+		fprintf(out, "  %5s %12" PRIu64 " %10" PRIu64 " %14" PRIu64
+			" %8" PRIu64 " %9" PRIu64 "\n", ring,
 			c->records, c->lost, c->bytes, c->unknown, c->malformed);
 	}
 }
@@ -98,9 +105,11 @@ static void buffer_advice(FILE *out, const struct rt_summary *s)
 	size_str(size, now, sizeof(now));
 	size_str(best, want, sizeof(want));
 	fprintf(out, "%s: %" PRIu64 " records lost on %u ring%s: the reader "
-		"fell behind (CPU %u: %" PRIu64 " lost, peak fill %" PRIu64
+		"fell behind (%s %u: %" PRIu64 " lost, peak fill %" PRIu64
 		"%% of %s)\n", s->prog, lost, rings_lost,
-		rings_lost == 1 ? "" : "s", w->cpu, w_lost,
+		rings_lost == 1 ? "" : "s",
+		w->cpu == RINGTRACE_CPU_NONE ? "thread" : "CPU",
+		w->cpu == RINGTRACE_CPU_NONE ? w->tid : w->cpu, w_lost,
 		size ? hw * 100 / size : 0, now);
 	fprintf(out, "%s: --buffer-size %s would have held the peak "
 		"(high-water mark + %" PRIu64 " lost records at %" PRIu64

@@ -15,6 +15,9 @@
 	{ .name = n, .alias = a, .type = PERF_TYPE_SOFTWARE, .config = cfg, \
 	  .group = RT_PERF_GROUP_SOFTWARE, .can_sample = sample }
 
+const struct rt_perf_event_desc rt_perf_tracking_event =
+	SW(RT_PERF_TRACKING_EVENT, NULL, PERF_COUNT_SW_DUMMY, false);
+
 const struct rt_perf_event_desc rt_perf_events[] = {
 	SW("task-clock", NULL, PERF_COUNT_SW_TASK_CLOCK, true),
 	SW("cpu-clock", NULL, PERF_COUNT_SW_CPU_CLOCK, true),

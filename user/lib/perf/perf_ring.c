@@ -90,6 +90,9 @@ static int perf_decode(struct rt_source *src, const struct rt_record *rec,
 		rt_comm_set(ps->comms, ev->tid, ev->comm);
 		return RT_DECODE_SKIP;
 	}
+	/* Live, user frames are named from /proc/PID/maps (usyms.h). */
+	if (ev->kind == RT_EVENT_MMAP)
+		return RT_DECODE_SKIP;
 	if (ev->kind == RT_EVENT_SAMPLE)
 		rt_comm_get(ps->comms, ev->tid, ev->comm);
 	return RT_DECODE_OK;
@@ -110,6 +113,14 @@ static void make_attr(const struct rt_perf_sampler *ps,
 	attr->clockid = CLOCK_MONOTONIC;
 	attr->comm = 1;
 	attr->comm_exec = 1;
+	/*
+	 * A raw file names user frames on replay from the mappings: those
+	 * made during the run come as MMAP2 records (executable ones only),
+	 * with the binary's build-id where the kernel has it (Linux 5.12).
+	 */
+	attr->mmap = ps->spec.track_mmaps;
+	attr->mmap2 = ps->spec.track_mmaps;
+	attr->build_id = ps->spec.track_mmaps && ps->mmap_build_id;
 	attr->disabled = 1;
 	attr->inherit = !ps->per_cpu;
 	attr->enable_on_exec = ps->enable_on_exec;
@@ -144,6 +155,10 @@ static int open_event(struct rt_perf_sampler *ps, pid_t tid, int cpu)
 		if (fd >= 0)
 			return fd;
 		err = errno;
+		if (err == EINVAL && attr.build_id) {
+			ps->mmap_build_id = false;	/* before Linux 5.12 */
+			continue;
+		}
 		if (err == EINVAL && ps->has_lost_format) {
 			ps->has_lost_format = false;	/* before Linux 6.0 */
 			continue;
@@ -237,6 +252,7 @@ int rt_perf_sampler_open(struct rt_perf_sampler *ps,
 	ps->per_cpu = t->per_cpu;
 	ps->enable_on_exec = !t->per_cpu && t->enable_on_exec;
 	ps->has_lost_format = true;
+	ps->mmap_build_id = true;
 	if (!valid_buffer(ps->spec.buffer_bytes, page_size))
 		return fail(ps, EINVAL, "--sample-buffer %llu: must be a "
 			    "power-of-two number of %zu-byte pages",

@@ -161,7 +161,7 @@ static void sampler_summary(FILE *out, const struct rt_perf_session *ps,
 void rt_perf_session_summary(FILE *out, const struct rt_perf_session *ps,
 			     const char *prog, const char *title)
 {
-	if (ps->has_sampler)
+	if (ps->has_sampler && !ps->sampler.spec.tracking_only)
 		sampler_summary(out, ps, prog);
 	if (ps->has_snapshots && ps->snapshots.dropped)
 		fprintf(out, "%s: %" PRIu64 " counter snapshots dropped (the "

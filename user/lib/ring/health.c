@@ -37,7 +37,7 @@ int rt_session_ring_stats(struct rt_session *s, struct ringtrace_stats *st,
 		return -err;
 	}
 	/* An older module answers with a shorter structure: no entries. */
-	if (st->size < RINGTRACE_STATS_SIZE_VER2)
+	if (st->size < RINGTRACE_STATS_SIZE_HEALTH)
 		return -EOPNOTSUPP;
 	*nr = st->nr_ring_entries < room ? st->nr_ring_entries : room;
 	return 0;
@@ -96,14 +96,10 @@ int rt_health_sample(struct rt_health *h, struct rt_session *s,
 	ret = rt_session_ring_stats(s, &st, h->cur, h->nr, &nr);
 	if (ret)
 		return ret;
-	for (uint32_t i = 0; i < h->nr; i++) {
-		h->fill[i] = 0;
-		for (uint32_t r = 0; r < s->nr_rings; r++)
-			if (s->rings[r].page &&
-			    rt_load_u32_once(&s->rings[r].page->cpu) ==
-			    h->cur[i].cpu)
-				h->fill[i] = ring_fill(s->rings[r].page);
-	}
+	/* Entries come in ring order, the order the session mapped them. */
+	for (uint32_t i = 0; i < h->nr; i++)
+		h->fill[i] = i < nr && i < s->nr_rings && s->rings[i].page ?
+			     ring_fill(s->rings[i].page) : 0;
 	return 0;
 }
 
@@ -129,8 +125,10 @@ size_t rt_health_format(const struct rt_health *h, uint32_t i, char *buf,
 	uint64_t ns = h->cur_ns - h->prev_ns;
 	int n;
 
-	n = snprintf(buf, len, "cpu %u: fill %3u%% (peak %3u%%) %8" PRIu64
-		     " rec/s %8" PRIu64 " lost/s", c->cpu,
+	n = snprintf(buf, len, "%s %u: fill %3u%% (peak %3u%%) %8" PRIu64
+		     " rec/s %8" PRIu64 " lost/s",
+		     c->cpu == RINGTRACE_CPU_NONE ? "tid" : "cpu",
+		     c->cpu == RINGTRACE_CPU_NONE ? c->tid : c->cpu,
 		     percent(h->fill[i], c->data_size),
 		     percent(c->high_water, c->data_size),
 		     per_second(c->records - p->records, ns),

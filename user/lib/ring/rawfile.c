@@ -20,6 +20,7 @@
 
 #include "ringtrace/counter_source.h"
 #include "ringtrace/cpuset.h"
+#include "ringtrace/perf_events.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/sys.h"
 
@@ -310,6 +311,18 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 			if (ret)
 				return ret;
 		}
+		if (c.kind == RT_RAW_CHUNK_MAPS && !f->truncated_bytes &&
+		    c.size) {
+			struct rt_raw_chunk_ref *n;
+
+			n = realloc(f->maps, (f->nr_maps + 1) * sizeof(*n));
+			if (!n)
+				return raw_error(f, ENOMEM, "out of memory");
+			f->maps = n;
+			f->maps[f->nr_maps++] = (struct rt_raw_chunk_ref){
+				.offset = off, .size = c.size, .next = NO_CHUNK,
+			};
+		}
 		if ((stream == STREAM_PERF && !f->has_perf_format) ||
 		    (stream == STREAM_COUNTERS && !f->has_counter_names))
 			return raw_error(f, EINVAL, "corrupt raw file %s: %s chunk "
@@ -370,6 +383,13 @@ static int raw_perf_decode(struct rt_source *src, const struct rt_record *rec,
 		return ret;
 	if (ev->kind == RT_EVENT_COMM) {
 		rt_comm_set(f->comms, ev->tid, ev->comm);
+		return RT_DECODE_SKIP;
+	}
+	/* Mappings made during the run: the symboliser's, if it listens. */
+	if (ev->kind == RT_EVENT_MMAP) {
+		rt_comm_get(f->comms, ev->tid, ev->comm);
+		if (f->on_mmap)
+			f->on_mmap(f->on_mmap_arg, ev);
 		return RT_DECODE_SKIP;
 	}
 	if (ev->kind == RT_EVENT_SAMPLE)
@@ -528,6 +548,13 @@ mapped:
 	return ret;
 }
 
+bool rt_raw_has_samples(const struct rt_raw_file *f)
+{
+	return f->nr_perf_srcs &&
+	       strncmp(f->perf_desc.event, RT_PERF_TRACKING_EVENT,
+		       sizeof(f->perf_desc.event));
+}
+
 void rt_raw_close(struct rt_raw_file *f)
 {
 	if (f->map && f->in_memory)
@@ -539,6 +566,7 @@ void rt_raw_close(struct rt_raw_file *f)
 	free(f->srcs);
 	free(f->cursors);
 	free(f->chunks);
+	free(f->maps);
 	free(f->comms);
 	free(f->path);
 	memset(f, 0, sizeof(*f));

@@ -12,8 +12,10 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "ringtrace/barrier.h"
+#include "ringtrace/record.h"
 #include "ringtrace/session.h"
 #include "ringtrace/sys.h"
 
@@ -21,6 +23,9 @@
 	"run `sudo insmod kmod/ringtrace.ko` or `ringtrace-ctl load`"
 #define NOT_ROOT_HINT \
 	"tracing the kernel needs root (CAP_PERFMON): run it with sudo"
+
+/* The module's per-user locked-memory allowance (kmod/mlock.c). */
+#define MLOCK_KB_PARAM "/sys/module/ringtrace/parameters/mlock_kb"
 
 /* The smallest GET_INFO answer we can work with: up to nr_cpu_ids. */
 #define INFO_MIN_SIZE \
@@ -199,6 +204,22 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 			cfg.stack_user_depth = o->stack_user_depth;
 	}
 
+	if (o->nr_tids) {
+		/* issue 9: one ring per thread (Documentation/abi.rst). */
+		if (s->info.size <= offsetof(struct ringtrace_info, features) ||
+		    !(s->info.features & RINGTRACE_FEAT_PER_THREAD))
+			return set_error(s, EOPNOTSUPP, "the loaded module has no "
+					 "per-thread rings (ABI 3): update the "
+					 "module");
+		if (o->pid > 0 || o->inherit)
+			return set_error(s, EINVAL, "per-thread rings select "
+					 "threads, not a process");
+		cfg.flags |= RINGTRACE_CFG_PER_THREAD;
+		cfg.pid = -1;
+		cfg.nr_tids = o->nr_tids;
+		cfg.tids_ptr = (uintptr_t)o->tids;
+	}
+
 	if (o->overwrite) {
 		/* issue 9: flight recorder */
 		if (!(s->info.features & RINGTRACE_FEAT_OVERWRITE))
@@ -219,6 +240,9 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		return set_error(s, EBUSY, "session already enabled: its "
 				 "configuration cannot change");
 	case ESRCH:
+		if (o->nr_tids)
+			return set_error(s, ESRCH, "no thread with one of the "
+					 "ids given (-t): has it exited?");
 		return set_error(s, ESRCH, "no process with pid %d", o->pid);
 	case EOPNOTSUPP:
 		return set_error(s, EOPNOTSUPP, "the module cannot produce: %s",
@@ -235,17 +259,37 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 static int map_error(struct rt_session *s, int err, unsigned int cpu,
 		     size_t len)
 {
+	struct rlimit memlock;
+	char limit[32] = "unknown";
+
 	switch (err) {
 	case ENOMEM:
-		return set_error(s, err, "not enough memory for a %zu-byte ring "
-				 "on CPU %u: try a smaller --buffer-size",
-				 len, cpu);
+		return set_error(s, err, "out of memory for a %zu KiB ring on "
+				 "CPU %u: try a smaller --buffer-size",
+				 len >> 10, cpu);
 	case ENODEV:
 	case ENXIO:
 	case ENOENT:
 		return set_error(s, err, "CPU %u has no ring (is it online?)",
 				 cpu);
 	case EPERM:
+		/*
+		 * The module refuses a mapping with EPERM only when it exceeds
+		 * the locked-memory allowance (kmod/mlock.c, as perf does);
+		 * permission itself was checked at open and gives EACCES.
+		 */
+		if (getrlimit(RLIMIT_MEMLOCK, &memlock) == 0) {
+			if (memlock.rlim_cur == RLIM_INFINITY)
+				snprintf(limit, sizeof(limit), "unlimited");
+			else
+				snprintf(limit, sizeof(limit), "%llu KiB",
+					 (unsigned long long)memlock.rlim_cur >> 10);
+		}
+		return set_error(s, err, "the %zu KiB ring of CPU %u exceeds the "
+				 "locked-memory limit: " MLOCK_KB_PARAM " KiB "
+				 "per CPU plus ulimit -l (%s); use a smaller "
+				 "--buffer-size, raise either, or grant "
+				 "CAP_IPC_LOCK", len >> 10, cpu, limit);
 	case EACCES:
 		return set_error(s, err, "permission denied mapping the ring of "
 				 "CPU %u: " NOT_ROOT_HINT, cpu);
@@ -254,9 +298,12 @@ static int map_error(struct rt_session *s, int err, unsigned int cpu,
 			 cpu, len, strerror(err));
 }
 
-/* Map CPU @cpu's ring and attach a cursor to it. */
+/*
+ * Map CPU @cpu's ring and attach a cursor to it; with @tid > 0, the ring
+ * of that thread, at index @cpu of the session's thread list (issue 9).
+ */
 static int map_ring(struct rt_session *s, uint32_t idx, unsigned int cpu,
-		    uint64_t data_bytes)
+		    int32_t tid, uint64_t data_bytes)
 {
 	struct rt_session_ring *ring = &s->rings[idx];
 	struct rt_source *src = &s->srcs[idx];
@@ -282,11 +329,21 @@ static int map_ring(struct rt_session *s, uint32_t idx, unsigned int cpu,
 				 "them", rt_load_u32_once(&page->version), compat,
 				 RINGTRACE_ABI_VERSION);
 	page_cpu = rt_load_u32_once(&page->cpu);
-	if (page_cpu != cpu)
+	if (tid > 0) {
+		uint32_t page_tid = rt_load_u32_once(&page->tid);
+
+		if (page_cpu != RINGTRACE_CPU_NONE || page_tid != (uint32_t)tid)
+			return set_error(s, EPROTO, "the ring mapped for thread "
+					 "%d says it is thread %u's (CPU %u)",
+					 tid, page_tid, page_cpu);
+		rt_source_init(src, RT_EVENT_CPU_ANY);
+		src->tid = (uint32_t)tid;
+	} else if (page_cpu != cpu) {
 		return set_error(s, EPROTO, "the ring mapped for CPU %u says it "
 				 "is CPU %u's", cpu, page_cpu);
-
-	rt_source_init(src, cpu);
+	} else {
+		rt_source_init(src, cpu);
+	}
 	if (rt_ring_init_mmap(&src->ring, ring->base, len, s->info.page_size,
 			      NULL, 0)) {
 		rt_ring_describe_error(&src->ring, why, sizeof(why));
@@ -314,7 +371,11 @@ int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
 				 "the per-CPU buffer (%llu bytes)",
 				 o->watermark_bytes, (unsigned long long)bytes);
 	if (!o->cpus_given) {
-		ret = rt_cpuset_online(&online, s->errmsg, sizeof(s->errmsg));
+		/*
+		 * Present, not only online: a CPU offline now may come back
+		 * while we trace, and its ring must then exist already.
+		 */
+		ret = rt_cpuset_present(&online, s->errmsg, sizeof(s->errmsg));
 		if (ret)
 			return ret;
 		cpus = &online;
@@ -331,14 +392,19 @@ int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
 	if (ret)
 		return ret;
 
-	s->nr_rings = rt_cpuset_count(cpus);
+	s->nr_rings = o->nr_tids ? o->nr_tids : rt_cpuset_count(cpus);
 	s->rings = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->rings));
 	s->srcs = calloc(s->nr_rings ? s->nr_rings : 1, sizeof(*s->srcs));
 	if (!s->rings || !s->srcs)
 		return set_error(s, ENOMEM, "out of memory");
-	for (cpu = rt_cpuset_next(cpus, -1); cpu >= 0;
+	for (n = 0; n < o->nr_tids; n++) {
+		ret = map_ring(s, n, n, o->tids[n], bytes);
+		if (ret)
+			return ret;
+	}
+	for (cpu = rt_cpuset_next(cpus, -1); cpu >= 0 && !o->nr_tids;
 	     cpu = rt_cpuset_next(cpus, cpu)) {
-		ret = map_ring(s, n++, (unsigned int)cpu, bytes);
+		ret = map_ring(s, n++, (unsigned int)cpu, 0, bytes);
 		if (ret)
 			return ret;
 	}

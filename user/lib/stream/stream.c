@@ -149,8 +149,12 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
 		return RT_STREAM_ERR_DATA;
 	}
 	rt_ring_describe_error(&src->ring, why, sizeof(why));
-	snprintf(st->errmsg, sizeof(st->errmsg), "%s CPU %u: %s",
-		 src->label ? src->label : what, src->cpu, why);
+	if (src->tid)	/* issue 9: a per-thread ring */
+		snprintf(st->errmsg, sizeof(st->errmsg), "ring of thread %u: %s",
+			 src->tid, why);
+	else
+		snprintf(st->errmsg, sizeof(st->errmsg), "%s CPU %u: %s",
+			 src->label ? src->label : what, src->cpu, why);
 	return RT_STREAM_ERR_DATA;
 }
 

@@ -142,3 +142,18 @@ int rt_cpuset_online(struct rt_cpuset *set, char *err, size_t errlen)
 	}
 	return rt_cpuset_parse(set, buf, err, errlen);
 }
+
+int rt_cpuset_present(struct rt_cpuset *set, char *err, size_t errlen)
+{
+	char buf[4096];
+	ssize_t n = rt_sys_read_file(RT_CPU_PRESENT_PATH, buf, sizeof(buf));
+
+	if (n == -ENOENT)
+		return rt_cpuset_online(set, err, errlen);
+	if (n < 0) {
+		snprintf(err, errlen, "cannot read %s: %s", RT_CPU_PRESENT_PATH,
+			 strerror((int)-n));
+		return (int)n;
+	}
+	return rt_cpuset_parse(set, buf, err, errlen);
+}
