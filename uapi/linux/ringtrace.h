@@ -538,7 +538,7 @@ struct ringtrace_stats {
 	 * In: where to put one struct ringtrace_ring_stats per ring
 	 * (0: nowhere), room for nr_ring_entries entries of ring_entry_size
 	 * bytes. Out: nr_ring_entries filled, in ring order (CPU order, or
- * the order of tids_ptr for per-thread rings). The module reads
+	 * the order of tids_ptr for per-thread rings). The module reads
 	 * these three fields from the caller's structure (the only GET_STATS
 	 * input besides size).
 	 */
