@@ -22,7 +22,8 @@
 #include "vfs_read.h"
 
 #define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
-				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_PER_THREAD)
+				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_PER_THREAD | \
+				 RINGTRACE_CFG_OVERWRITE)
 #define RT_MAX_FLUSH_MS		60000
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
@@ -105,7 +106,10 @@ static long rt_ioctl_get_info(void __user *uarg)
 		.features	= (rt_contention_available() ?
 				   RINGTRACE_FEAT_LOCK_CONTENTION : 0) |
 				  rt_extras_features() |
-				  RINGTRACE_FEAT_PER_THREAD,
+				  RINGTRACE_FEAT_PER_THREAD |
+				  /* issue 9: flight recorder, ring health */
+				  RINGTRACE_FEAT_OVERWRITE |
+				  RINGTRACE_FEAT_RING_STATS,
 		.max_ring_pages	= rt_max_ring_pages,
 		.vfs_read_attach	= rt_vfs_read_attach_id(),
 		.vfs_read_attach_mask	= rt_vfs_read_attach_mask(),
@@ -120,7 +124,12 @@ static long rt_ioctl_get_info(void __user *uarg)
 static long rt_ioctl_get_stats(struct rt_session *s, void __user *uarg)
 {
 	struct ringtrace_stats st = {};
+	int err;
 
+	/* issue 9: per-ring entries, if the caller asks (ring_stats.c). */
+	err = rt_ring_stats_request(s, uarg, &st);
+	if (err)
+		return err;
 	rt_session_stats(s, &st);
 	return rt_copy_struct_out(uarg, &st, sizeof(st),
 				  RINGTRACE_STATS_SIZE_VER0);

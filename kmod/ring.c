@@ -144,7 +144,7 @@ struct page *rt_ring_map_page(struct rt_ring *ring, unsigned long pgoff)
 }
 
 /* Statistics for the reader; the kernel never reads them back. */
-static void rt_ring_put_counts(struct rt_ring *ring)
+void rt_ring_put_counts(struct rt_ring *ring)
 {
 	struct ringtrace_mmap_page *pg = ring->page;
 
@@ -152,6 +152,10 @@ static void rt_ring_put_counts(struct rt_ring *ring)
 	WRITE_ONCE(pg->lost, local64_read(&ring->lost));
 	WRITE_ONCE(pg->bytes, local64_read(&ring->bytes));
 	WRITE_ONCE(pg->lost_pending, local_read(&ring->lost_pending));
+	/* issue 9: buffer health */
+	WRITE_ONCE(pg->high_water, READ_ONCE(ring->high_water));
+	WRITE_ONCE(pg->wakeups, local64_read(&ring->wakeups));
+	WRITE_ONCE(pg->overwritten, local64_read(&ring->overwritten));
 }
 
 /*
@@ -195,6 +199,7 @@ again:
 	 */
 	if (unlikely(head - ring->wakeup_head >= ring->watermark)) {
 		ring->wakeup_head = head;
+		local64_inc(&ring->wakeups);
 		rt_ring_put_counts(ring);
 		/*
 		 * Not from a CPU being taken offline (inactive already): on
@@ -206,6 +211,11 @@ again:
 		if (likely(cpu_active(raw_smp_processor_id())))
 			irq_work_queue(&ring->wakeup_work);
 	} else if (unlikely(local_read(&ring->lost_pending))) {
+		rt_ring_put_counts(ring);
+	} else if (unlikely(ring->overwrite &&
+			    head - ring->counts_head >= ring->size / 2)) {
+		/* Overwrite mode wakes nobody: refresh every half ring. */
+		ring->counts_head = head;
 		rt_ring_put_counts(ring);
 	}
 
@@ -235,10 +245,13 @@ again:
  */
 static __always_inline bool rt_ring_has_room(const struct rt_ring *ring,
 					     unsigned long head,
-					     unsigned long bytes)
+					     unsigned long bytes,
+					     unsigned long *fill)
 {
 	unsigned long used = head - READ_ONCE(ring->page->data_tail);
 
+	/* Only a statistic comes of it besides the decision (high_water). */
+	*fill = used + bytes;
 	return used <= ring->size && ring->size - used >= bytes;
 }
 
@@ -266,7 +279,7 @@ static void rt_ring_put_lost(void *rec, u64 ts, u64 lost)
 void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 {
 	const unsigned int lost_size = sizeof(struct ringtrace_lost_record);
-	unsigned long offset, head, total, lost;
+	unsigned long offset, head, total, lost, fill;
 	void *rec;
 
 	WRITE_ONCE(ring->nest, READ_ONCE(ring->nest) + 1);
@@ -284,7 +297,20 @@ void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 
 	do {
 		offset = local_read(&ring->head);
-		if (unlikely(!rt_ring_has_room(ring, offset, total)))
+		head = offset + total;
+		if (ring->overwrite) {
+			/*
+			 * Flight recorder: data_tail plays no part. The
+			 * oldest whole records make way, and the tail that
+			 * says so is published, with barrier E, before any
+			 * store below (ring_overwrite.c).
+			 */
+			if (unlikely(!rt_ring_make_room(ring, head)))
+				goto fail;
+			fill = head - local_read(&ring->otail);
+			continue;
+		}
+		if (unlikely(!rt_ring_has_room(ring, offset, total, &fill)))
 			goto fail;
 		/*
 		 * A, pairs with D (the reader's store-release of data_tail):
@@ -292,7 +318,6 @@ void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 		 * the record stores below can be performed before it, and
 		 * the reader is done with the bytes we are about to reuse.
 		 */
-		head = offset + total;
 	} while (local_cmpxchg(&ring->head, offset, head) != offset);
 
 	/* local_cmpxchg() implies barrier(): the stores stay below. */
@@ -303,6 +328,7 @@ void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts)
 	}
 	local64_inc(&ring->records);
 	local64_add(total, &ring->bytes);
+	rt_ring_note_fill(ring, fill);
 	return rec;
 
 fail:
@@ -314,11 +340,17 @@ fail:
 }
 
 /* Called before the ring's session becomes visible to the probes. */
-void rt_ring_start(struct rt_ring *ring, unsigned long watermark)
+void rt_ring_start(struct rt_ring *ring, unsigned long watermark,
+		   bool overwrite)
 {
 	ring->watermark = clamp(watermark, 1UL, ring->size);
 	ring->wakeup_head = READ_ONCE(ring->published);
-	WRITE_ONCE(ring->page->flags, RINGTRACE_PAGE_ENABLED);
+	rt_ring_set_overwrite(ring, overwrite);
+	/* Overwrite mode wakes no reader: no watermark. */
+	if (overwrite)
+		ring->watermark = ULONG_MAX;
+	WRITE_ONCE(ring->page->flags, RINGTRACE_PAGE_ENABLED |
+		   (overwrite ? RINGTRACE_PAGE_OVERWRITE : 0));
 }
 
 /*
@@ -330,12 +362,20 @@ void rt_ring_start(struct rt_ring *ring, unsigned long watermark)
 void rt_ring_stop(struct rt_ring *ring, u64 ts)
 {
 	const unsigned int lost_size = sizeof(struct ringtrace_lost_record);
-	unsigned long offset = local_read(&ring->head);
+	unsigned long offset = local_read(&ring->head), fill;
+	bool room = false;
 
-	WRITE_ONCE(ring->page->flags, 0);
+	WRITE_ONCE(ring->page->flags, ring->overwrite ?
+		   RINGTRACE_PAGE_OVERWRITE : 0);
 	WRITE_ONCE(ring->nest, 1);
-	if (local_read(&ring->lost_pending) &&
-	    rt_ring_has_room(ring, offset, lost_size)) {
+	if (local_read(&ring->lost_pending)) {
+		if (ring->overwrite)
+			/* E, as in rt_ring_reserve(). */
+			room = rt_ring_make_room(ring, offset + lost_size);
+		else
+			room = rt_ring_has_room(ring, offset, lost_size, &fill);
+	}
+	if (room) {
 		/* A, as in rt_ring_reserve(): the stores follow the branch. */
 		rt_ring_put_lost(ring->data + (offset & (ring->size - 1)), ts,
 				 local_xchg(&ring->lost_pending, 0));
@@ -354,8 +394,12 @@ bool rt_ring_has_unread(const struct rt_ring *ring)
 
 bool rt_ring_past_watermark(const struct rt_ring *ring)
 {
-	unsigned long unread = READ_ONCE(ring->published) -
-			       READ_ONCE(ring->page->data_tail);
+	unsigned long unread;
+
+	/* issue 9: overwrite mode never wakes the reader for a watermark. */
+	if (ring->overwrite)
+		return false;
+	unread = READ_ONCE(ring->published) - READ_ONCE(ring->page->data_tail);
 
 	return unread >= ring->watermark && unread <= ring->size;
 }

@@ -57,6 +57,17 @@ struct rt_ring {
 	void		*data;		/* data pages, mapped twice in a row */
 	struct ringtrace_mmap_page *page;	/* control page (user-writable!) */
 
+	/* issue 9: flight recorder and buffer health (ring_overwrite.c) */
+	bool		overwrite;	/* RINGTRACE_CFG_OVERWRITE; set once */
+	u8		tail_publishing;	/* inside rt_ring_publish_tail() */
+	local_t		otail;		/* overwrite: oldest intact record */
+	unsigned long	otail_pub;	/* overwrite: otail the page shows */
+	local64_t	overwritten;	/* overwrite: records overwritten */
+	local64_t	wakeups;	/* watermark wake-ups sent */
+	unsigned long	high_water;	/* most bytes held unread */
+	unsigned long	counts_head;	/* overwrite: head at last page refresh */
+	/* ---- end issue 9 ---- */
+
 	/* Cold: set up once. */
 	struct irq_work	wakeup_work;
 	struct rt_readers *readers;	/* the session's */
@@ -77,7 +88,8 @@ void rt_ring_free(struct rt_ring *ring);
 void *rt_ring_reserve(struct rt_ring *ring, unsigned int size, u64 ts);
 void rt_ring_commit(struct rt_ring *ring);
 
-void rt_ring_start(struct rt_ring *ring, unsigned long watermark);
+void rt_ring_start(struct rt_ring *ring, unsigned long watermark,
+		   bool overwrite);
 void rt_ring_stop(struct rt_ring *ring, u64 ts);
 bool rt_ring_has_unread(const struct rt_ring *ring);
 bool rt_ring_past_watermark(const struct rt_ring *ring);
@@ -90,5 +102,27 @@ struct rt_ring_counts {
 };
 
 void rt_ring_counts(const struct rt_ring *ring, struct rt_ring_counts *c);
+
+/* ---- issue 9: flight recorder and buffer health (ring_overwrite.c) ---- */
+void rt_ring_put_counts(struct rt_ring *ring);
+void rt_ring_set_overwrite(struct rt_ring *ring, bool overwrite);
+bool rt_ring_make_room(struct rt_ring *ring, unsigned long head);
+void rt_ring_ring_stats(const struct rt_ring *ring,
+			struct ringtrace_ring_stats *rs);
+
+/* Fill statistic: @used bytes are held unread right after a reservation. */
+static __always_inline void rt_ring_note_fill(struct rt_ring *ring,
+					      unsigned long used)
+{
+	/*
+	 * A plain maximum: an interrupt that nests between the load and the
+	 * store may lose its own (smaller or equal-ish) sample, which only
+	 * makes a statistic a record short; nothing depends on it.
+	 */
+	if (unlikely(used > READ_ONCE(ring->high_water)))
+		WRITE_ONCE(ring->high_water, used);
+}
+
+/* ---- end issue 9 ---- */
 
 #endif /* _RINGTRACE_RING_H */

@@ -264,7 +264,8 @@ struct rt_ring *rt_session_get_ring(struct rt_session *s, unsigned long slot,
 	if (s->threads.nr)
 		rt_session_thread_ring_init(s, ring, slot);
 	if (s->enabled)
-		rt_ring_start(ring, s->watermark ?: ring->size / 2);
+		rt_ring_start(ring, s->watermark ?: ring->size / 2,
+			      s->flags & RINGTRACE_CFG_OVERWRITE);
 	/* Pairs with smp_load_acquire() in the probes and the timer. */
 	smp_store_release(&s->rings[slot], ring);
 unlock:
@@ -302,14 +303,18 @@ int rt_session_enable(struct rt_session *s)
 	for (i = 0; i < s->nr_slots; i++) {
 		ring = s->rings[i];
 		if (ring)
-			rt_ring_start(ring, s->watermark ?: ring->size / 2);
+			rt_ring_start(ring, s->watermark ?: ring->size / 2,
+				      s->flags & RINGTRACE_CFG_OVERWRITE);
 	}
 
 	WRITE_ONCE(s->enabled, true);
 	tracked_spin_lock(&rt_sessions_lock);
 	list_add_tail_rcu(&s->node, &rt_active_sessions);
 	tracked_spin_unlock(&rt_sessions_lock);
-	mod_timer(&s->flush_timer, jiffies + msecs_to_jiffies(s->flush_ms));
+	/* issue 9: a flight recorder's reader sleeps until it wants a snapshot. */
+	if (!(s->flags & RINGTRACE_CFG_OVERWRITE))
+		mod_timer(&s->flush_timer,
+			  jiffies + msecs_to_jiffies(s->flush_ms));
 unlock:
 	mutex_unlock(&s->lock);
 	return err;

@@ -137,6 +137,11 @@ void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st);
 u64 rt_extras_features(void);
 /* ---- end ABI 2 ---- */
 
+/* ---- issue 9: flight recorder and buffer health (ring_stats.c) ---- */
+int rt_ring_stats_request(struct rt_session *s, void __user *uarg,
+			  struct ringtrace_stats *st);
+/* ---- end issue 9 ---- */
+
 bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor);
 
 /* ---- issue 9: per-thread rings (session_thread.c) ---- */

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -18,6 +19,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "cat_flight.h"
 #include "cat_options.h"
 #include "cat_views.h"
 #include "ringtrace/command.h"
@@ -51,6 +53,15 @@ static void on_stop_signal(int sig)
 	stop_requested = 1;
 }
 
+/* issue 9: --snapshot's SIGUSR2 asks for a snapshot. */
+static volatile sig_atomic_t snapshot_requested;
+
+static void on_snapshot_signal(int sig)
+{
+	(void)sig;
+	snapshot_requested = 1;
+}
+
 static void on_child_exit(int sig)
 {
 	(void)sig;
@@ -58,6 +69,23 @@ static void on_child_exit(int sig)
 }
 
 static const int handled_signals[] = { SIGINT, SIGTERM, SIGCHLD, SIGPIPE };
+
+/*
+ * --snapshot: SIGUSR2 is ours from the start (its default action would
+ * kill us), and a COMMAND must not inherit that disposition: exec resets
+ * caught signals to the default, as for SIGINT.
+ */
+static void install_snapshot_signal(sigset_t *wait_set)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_snapshot_signal;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGUSR2, &sa, NULL);
+	sigaddset(wait_set, SIGUSR2);
+}
 
 static void install_signals(sigset_t *stop_set)
 {
@@ -87,7 +115,8 @@ static int open_output(const struct options *o, struct rt_outbuf *ob)
 {
 	int fd = STDOUT_FILENO;
 
-	if (o->output) {
+	/* --snapshot --raw: each snapshot makes its own file (cat_flight.c). */
+	if (o->output && !(o->snapshot && o->raw)) {
 		fd = cat_create_file(o->output, o->input);
 		if (fd < 0)
 			return -1;
@@ -291,6 +320,14 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 		rt_raw_write_maps(ob);
 }
 
+/* --snapshot --raw: the header of each snapshot's file (cat_flight.c). */
+static void write_snapshot_header(struct rt_outbuf *ob, const void *s,
+				  const void *ps, uint64_t events)
+{
+	/* No process maps: user frames of snapshots stay addresses on replay. */
+	write_raw_header(ob, s, events, ps, false);
+}
+
 /* perf_event_open() follows the selection: per task, or per CPU. */
 static int open_perf(struct options *o, struct rt_session *s,
 		     struct rt_perf_session *ps, struct rt_cpuset *cpus,
@@ -416,6 +453,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	bool use_views = cat_views_wanted(o);
 	char err[256], title[512];
 	int code = EXIT_FAIL, status;
+	/* issue 9: --stats, --snapshot, per-ring health in the summary */
+	struct cat_stats stats;
+	bool stats_on = false;
+	struct ringtrace_ring_stats *ring_stats = NULL;
+	sigset_t wait_set = *stop_set;
+	uint64_t snapshots = 0;
 
 	memset(&perf, 0, sizeof(perf));
 	memset(&views, 0, sizeof(views));
@@ -490,7 +533,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		rt_command_abort(&cmd);
 		goto out;
 	}
-	if (o->raw)
+	if (o->raw && !o->snapshot)
 		write_raw_header(&ob, &s, o->session.events ? o->session.events :
 					  RINGTRACE_EVENT_VFS_READ, &perf,
 				 o->symbols && (o->callchain ||
@@ -504,11 +547,40 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		rt_perf_session_enable(&perf, rt_sys.now_ns());
 		st.hooks = &perf.hooks;
 	}
+	if (o->stats_ns) {
+		if (cat_stats_init(&stats, &s, rt_sys.now_ns())) {
+			rt_command_abort(&cmd);
+			goto out;
+		}
+		stats_on = true;
+		st.stats_ns = o->stats_ns;
+		st.on_stats = cat_stats_print;
+		st.stats_arg = &stats;
+	}
 	if (o->command && rt_command_release(&cmd, err, sizeof(err))) {
 		fprintf(stderr, PROG ": cannot run %s: %s\n", o->command[0], err);
 		stop_requested = 1;
 	}
 
+	if (o->snapshot) {
+		st.start_ns = rt_sys.now_ns();
+		struct cat_raw_header rh = { write_snapshot_header, &s, &perf };
+
+		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
+					&stop_requested, &wait_set,
+					stats_on ? &stats : NULL, &rh,
+					&snapshots);
+		st.end_ns = rt_sys.now_ns();
+		if (!o->quiet && !rt_session_stats(&s, &kstats))
+			fprintf(stderr, PROG ": %" PRIu64 " snapshot%s; the "
+				"kernel wrote %" PRIu64 " records, overwrote %"
+				PRIu64 ", lost %" PRIu64 "\n", snapshots,
+				snapshots == 1 ? "" : "s",
+				(uint64_t)kstats.records,
+				(uint64_t)kstats.overwritten,
+				(uint64_t)kstats.lost);
+		goto reap;
+	}
 	status = rt_stream_live(&st, &s);
 	code = stream_exit_code(&st, status, &ob);
 	if (use_views && status == RT_STREAM_OK && cat_views_finish(&views))
@@ -520,12 +592,14 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		sum.elapsed_ns = st.end_ns - st.start_ns;
 		if (!rt_session_stats(&s, &kstats))
 			sum.kernel = &kstats;
+		cat_summary_rings(&s, &sum, &ring_stats);
 		rt_summary_print(stderr, &sum);
 		if (use_perf) {
 			perf_title(o, title, sizeof(title));
 			rt_perf_session_summary(stderr, &perf, PROG, title);
 		}
 	}
+reap:
 	if (o->command) {
 		/* SIGTERM was meant for the whole run; Ctrl-C reached it already. */
 		if (stop_signal == SIGTERM && !rt_command_reap(&cmd, true))
@@ -535,6 +609,9 @@ static int trace(struct options *o, const sigset_t *stop_set,
 			code = rt_command_exit_code(&cmd);
 	}
 out:
+	if (stats_on)
+		cat_stats_fini(&stats);
+	free(ring_stats);
 	cat_views_fini(&views);
 	rt_paths_fini(&paths);
 	rt_perf_session_close(&perf);
@@ -582,5 +659,7 @@ int main(int argc, char **argv)
 		return decode_file(&o);
 	if (o.load && load_module())
 		return EXIT_FAIL;
+	if (o.snapshot)
+		install_snapshot_signal(&stop_set);
 	return trace(&o, &stop_set, &original_mask);
 }

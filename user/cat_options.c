@@ -49,6 +49,15 @@ static const char usage_text[] =
 "      --flush-interval DUR  wake up at least this often when data waits (default 100ms)\n"
 "      --reorder-window MS   hold records this long to merge CPUs in time order\n"
 "                            (default 20; a unit is accepted: 5ms)\n"
+"      --stats INTERVAL      every INTERVAL, one line per ring on standard error:\n"
+"                            fill %, records/s, lost/s (e.g. 1s)\n"
+"\n"
+"Flight recorder:\n"
+"      --snapshot            keep only the newest records (the rings overwrite\n"
+"                            their oldest); print them on each SIGUSR2 (with\n"
+"                            --raw -o PREFIX: one raw file PREFIX.N each)\n"
+"      --snapshot-size SIZE  print at most SIZE bytes of records per snapshot\n"
+"      --snapshot-time DUR   print only the last DUR before the signal (e.g. 5s)\n"
 "\n"
 "perf_event_open alongside (merged into the same stream by time):\n"
 "      --counters LIST       count these (perf's names, or 'default'): per CPU\n"
@@ -125,6 +134,10 @@ enum {
 	OPT_STACK,
 	OPT_KALLSYMS,
 	OPT_PER_THREAD,
+	OPT_SNAPSHOT,
+	OPT_SNAPSHOT_SIZE,
+	OPT_SNAPSHOT_TIME,
+	OPT_STATS,
 };
 
 static const struct option long_options[] = {
@@ -168,6 +181,10 @@ static const struct option long_options[] = {
 	{ "header",		no_argument,		NULL, OPT_HEADER },
 	{ "stack",		no_argument,		NULL, OPT_STACK },
 	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
+	{ "snapshot",		no_argument,		NULL, OPT_SNAPSHOT },
+	{ "snapshot-size",	required_argument,	NULL, OPT_SNAPSHOT_SIZE },
+	{ "snapshot-time",	required_argument,	NULL, OPT_SNAPSHOT_TIME },
+	{ "stats",		required_argument,	NULL, OPT_STATS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -376,6 +393,31 @@ static void replay_filters(struct options *o)
 	if (o->events_given)
 		o->filter.events = o->session.events;
 	o->filter.min_latency_ns = o->session.min_latency_ns;
+}
+
+/* issue 9: --snapshot prints text or JSON snapshots of a live run. */
+static void check_snapshot_options(const struct options *o)
+{
+	if ((o->snapshot_size || o->snapshot_time_ns) && !o->snapshot)
+		usage_error("%s bounds a snapshot: it needs --snapshot",
+			    o->snapshot_size ? "--snapshot-size" :
+					       "--snapshot-time");
+	if (o->input && (o->snapshot || o->stats_ns))
+		usage_error("%s watches a live run: not with -i",
+			    o->snapshot ? "--snapshot" : "--stats");
+	if (!o->snapshot)
+		return;
+	if (o->raw && (!o->output || !strcmp(o->output, "-")))
+		usage_error("--snapshot --raw writes each snapshot to a file of "
+			    "its own: give -o PREFIX (PREFIX.1, PREFIX.2...)");
+	if (o->hist || o->summary || o->flamegraph || o->perfetto ||
+	    o->folded)
+		usage_error("--snapshot prints records: views do not apply");
+	if (o->perf.counters || o->perf.sample)
+		usage_error("--snapshot: --counters and --sample do not apply");
+	if (o->session.watermark_bytes || o->session.flush_ms)
+		usage_error("--snapshot never wakes up for data: --watermark "
+			    "and --flush-interval do not apply");
 }
 
 static void check_view_options(struct options *o)
@@ -640,6 +682,29 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			check_buffer_size("--sample-buffer", optarg,
 					  o->sample_buffer);
 			break;
+		case OPT_SNAPSHOT:
+			o->snapshot = true;
+			o->session.overwrite = true;
+			break;
+		case OPT_SNAPSHOT_SIZE:
+			o->snapshot_size = size_arg("--snapshot-size", optarg,
+						    1ull << 40);
+			if (!o->snapshot_size)
+				usage_error("--snapshot-size: must be more than 0");
+			break;
+		case OPT_SNAPSHOT_TIME:
+			o->snapshot_time_ns = duration_arg("--snapshot-time",
+							   optarg,
+							   rt_parse_seconds);
+			if (!o->snapshot_time_ns)
+				usage_error("--snapshot-time: must be more than 0");
+			break;
+		case OPT_STATS:
+			o->stats_ns = ns_in_range("--stats", optarg,
+						  duration_arg("--stats", optarg,
+							       rt_parse_seconds),
+						  MIN_FLUSH_NS, MAX_DURATION_NS);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
@@ -660,6 +725,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	if (o->json && o->raw)
 		usage_error("--json and --raw are alternatives: pick one");
 	check_view_options(o);
+	check_snapshot_options(o);
 	if (o->input) {
 		if (o->system_wide || o->per_thread || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||

@@ -64,6 +64,11 @@ struct options {
 	bool			per_thread;
 	int32_t			per_thread_pid;	/* -p PID: its threads; 0: -t */
 	int32_t			thread_ids[RT_FILTER_MAX_IDS];
+	/* issue 9: flight recorder and buffer health */
+	bool			snapshot;	/* --snapshot */
+	uint64_t		snapshot_size;	/* --snapshot-size; 0: all */
+	uint64_t		snapshot_time_ns; /* --snapshot-time; 0: all */
+	uint64_t		stats_ns;	/* --stats INTERVAL; 0: none */
 };
 
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */

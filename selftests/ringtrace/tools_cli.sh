@@ -5,8 +5,8 @@
 # (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
 # SIGINT/SIGTERM stop cleanly with a summary, bad options and values out of
 # range, a corrupt raw file named with the offset, --per-thread (one thread's
-# ring, nothing of another), a CPU brought online while tracing, module
-# missing, --load,
+# ring, nothing of another), a CPU brought online while tracing,
+# --snapshot --raw, module missing, --load,
 # unload when not loaded), lock records in JSON and ringtrace-lockstat (the
 # table, what happened during a COMMAND, JSON, reset). Needs root and
 # ringtrace.ko loaded (the runner does it).
@@ -23,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 25
+tap_plan 26
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -211,6 +211,18 @@ assert r["kernel"] is False and r["hashed"] is True, r
 EOF
 tap_ok $? "lock JSON: keys in order, lock_id a hex string, kernel and hashed flags"
 rmmod ringtrace_lockstorm
+
+# --- --snapshot --raw: a raw file per SIGUSR2 (issue 9) ---------------------
+# The traced command signals ringtrace-cat (its parent) after its reads.
+"$cat" --snapshot --raw -o "$work/snap" -- sh -c \
+	"dd if='$work/file' of=/dev/null bs=4096 status=none; kill -USR2 \$PPID; sleep 2" \
+	2>"$work/snap.err"
+rc=$?
+n=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | grep -c "\"ino\":$ino,")
+[[ $rc -eq 0 && $n -eq 4 && ! -e $work/snap.2 ]] &&
+	grep -q "^ringtrace-cat: snapshot 1: $work/snap.1 (" "$work/snap.err"
+tap_ok $? "--snapshot --raw: SIGUSR2 writes snap.1, which -i decodes (exit $rc, dd's $n reads)" ||
+	tap_diag <"$work/snap.err"
 
 # --- the module missing ---------------------------------------------------
 "$ctl" unload >/dev/null 2>&1

@@ -28,12 +28,17 @@
 #define RINGTRACE_DEVICE_NAME		"ringtrace"
 #define RINGTRACE_DEVICE_PATH		"/dev/ringtrace"
 
-/* Bumped when anything below changes; readers check compat_version. */
-#define RINGTRACE_ABI_VERSION		3	/* 2: path records, stack trailers; 3: per-thread rings */
+/*
+ * Bumped when anything below changes; readers check compat_version.
+ * 2: path records, stack trailers; 3 (issue 9): per-thread rings,
+ * overwrite mode (flight recorder), ring health.
+ */
+#define RINGTRACE_ABI_VERSION		3
 /*
  * Oldest reader ABI that can read this module's rings (compat_version):
  * ABI 2 only added record types, flags and fields an ABI 1 reader skips;
- * ABI 3 a mode an ABI 1 reader never asks for.
+ * ABI 3 modes an ABI 1 reader never asks for, control page fields it
+ * ignores and a GET_STATS tail.
  */
 #define RINGTRACE_ABI_COMPAT_VERSION	1
 
@@ -90,7 +95,31 @@ struct ringtrace_mmap_page {
 	__u64	bytes;			/* bytes written, LOST records included */
 	__u64	lost_pending;		/* dropped, not yet reported by a LOST record */
 
-	__u8	__reserved[1024 - 48 - 8];	/* keeps data_head at perf's offset */
+	/*
+	 * issue 9: flight recorder and buffer health (ABI 3; 0 from older
+	 * modules). Refreshed with the counters above, and in overwrite mode
+	 * also every half ring written; GET_STATS has the exact values.
+	 */
+	/*
+	 * Most bytes the ring held unread at once (data_head - data_tail
+	 * after a reservation, from the reader's data_tail); in overwrite
+	 * mode, the most bytes of complete records it held (data_size
+	 * once it wrapped).
+	 */
+	__u64	high_water;
+	__u64	wakeups;		/* watermark wake-ups this ring sent */
+	/* RINGTRACE_CFG_OVERWRITE: records overwritten (LOST included). */
+	__u64	overwritten;
+	/*
+	 * RINGTRACE_CFG_OVERWRITE: where the oldest record still intact
+	 * starts (free-running, like data_head). Always current (not only
+	 * refreshed): the snapshot protocol in Documentation/protocol.rst
+	 * reads it after copying to discard what was overwritten meanwhile.
+	 */
+	__u64	overwrite_tail;
+	/* ---- end issue 9 ---- */
+
+	__u8	__reserved[1024 - 80 - 8];	/* keeps data_head at perf's offset */
 
 	/*
 	 * ---- issue 9: per-thread rings (ABI 3) ----
@@ -131,6 +160,8 @@ struct ringtrace_mmap_page {
 #define RINGTRACE_THREAD_EXITED		(1U << 0)
 
 #define RINGTRACE_PAGE_ENABLED		(1U << 0)	/* session is producing */
+/* issue 9: the ring overwrites its oldest records (RINGTRACE_CFG_OVERWRITE). */
+#define RINGTRACE_PAGE_OVERWRITE	(1U << 1)
 
 /*
  * Records
@@ -335,6 +366,14 @@ struct ringtrace_stack_trailer {
 /* ABI 2: path records for the files vfs_read records name. */
 #define RINGTRACE_CFG_PATHS		(1U << 2)
 /*
+ * issue 9: flight recorder (ABI 3, RINGTRACE_FEAT_OVERWRITE). The rings
+ * never wait for the reader: a record that does not fit overwrites the
+ * oldest whole records; data_tail is ignored, no watermark or flush
+ * wake-ups are sent. Read them with the snapshot protocol
+ * (Documentation/protocol.rst, overwrite_tail).
+ */
+#define RINGTRACE_CFG_OVERWRITE		(1U << 3)
+/*
  * issue 9, ABI 3: one ring per thread of tids_ptr (not per CPU), holding
  * that thread's task-context records whatever CPU it runs on; pid must
  * be -1 and INHERIT unset. Documentation/abi.rst, "Per-thread rings".
@@ -412,6 +451,10 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_PATHS		(1ULL << 1)	/* RINGTRACE_CFG_PATHS */
 #define RINGTRACE_FEAT_STACK_KERNEL	(1ULL << 2)	/* stack_kernel_depth */
 #define RINGTRACE_FEAT_STACK_USER	(1ULL << 3)	/* stack_user_depth */
+/* issue 9: flight recorder and buffer health (ABI 3) */
+#define RINGTRACE_FEAT_OVERWRITE	(1ULL << 4)	/* RINGTRACE_CFG_OVERWRITE */
+/* GET_STATS fills per-ring entries (ringtrace_stats.rings_ptr). */
+#define RINGTRACE_FEAT_RING_STATS	(1ULL << 5)
 /* issue 9, ABI 3 */
 #define RINGTRACE_FEAT_PER_THREAD	(1ULL << 8)	/* RINGTRACE_CFG_PER_THREAD */
 
@@ -487,7 +530,43 @@ struct ringtrace_stats {
 	 * ring (nor counted in produced).
 	 */
 	__u64	thread_not_task;
+
+	/* ---- issue 9: flight recorder, buffer health (STATS_SIZE_HEALTH) ---- */
+	__u64	wakeups;		/* watermark wake-ups, all rings */
+	__u64	overwritten;		/* RINGTRACE_CFG_OVERWRITE, all rings */
+	/*
+	 * In: where to put one struct ringtrace_ring_stats per ring
+	 * (0: nowhere), room for nr_ring_entries entries of ring_entry_size
+	 * bytes. Out: nr_ring_entries filled, in ring order (CPU order, or
+	 * the order of tids_ptr for per-thread rings). The module reads
+	 * these three fields from the caller's structure (the only GET_STATS
+	 * input besides size).
+	 */
+	__u64	rings_ptr;
+	__u32	ring_entry_size;	/* sizeof(struct ringtrace_ring_stats) */
+	__u32	nr_ring_entries;
 };
+
+#define RINGTRACE_STATS_SIZE_HEALTH	152	/* issue 9: per-ring stats */
+
+#define RINGTRACE_RING_STATS_SIZE_VER0	80
+
+/* One ring's health (GET_STATS with rings_ptr); exact, unlike the page's. */
+struct ringtrace_ring_stats {
+	__u32	cpu;			/* RINGTRACE_CPU_NONE: a thread's ring */
+	__u32	flags;			/* RINGTRACE_PAGE_* */
+	__u64	records;		/* as in ringtrace_mmap_page */
+	__u64	lost;
+	__u64	bytes;
+	__u64	high_water;
+	__u64	wakeups;
+	__u64	overwritten;
+	__u64	data_size;		/* ring's data area, bytes */
+	__u64	data_head;		/* bytes ever written */
+	__u32	tid;			/* a thread's ring: its tid; else 0 */
+	__u32	__pad;			/* zero */
+};
+/* ---- end issue 9 ---- */
 
 /* One tracked lock's statistics (RINGTRACE_IOC_LOCK_STATS). */
 struct ringtrace_lock_stat {

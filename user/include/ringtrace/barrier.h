@@ -71,6 +71,23 @@ static inline uint32_t rt_load_u32_once(const __u32 *p)
 }
 
 /*
+ * issue 9: the flight recorder's snapshot protocol (overwrite mode,
+ * Documentation/protocol.rst). The kernel stores overwrite_tail, then
+ * smp_wmb() (E), then the record bytes that overwrite what lies below
+ * that tail. The reader loads data_head (C), overwrite_tail, copies the
+ * records between them, then:
+ *
+ * (F) orders every load of record bytes before the following load of
+ * overwrite_tail (an acquire fence: smp_rmb()'s role). Pairs with (E): if
+ * the copy saw any byte of a record that overwrote old ones, the tail
+ * loaded after F is past those old records, so the reader discards them.
+ */
+static inline void rt_fence_before_tail_recheck(void)
+{
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
+/*
  * Producer-side helpers, for the userspace stand-ins of the kernel (the
  * unit tests' fake producer and the benchmark). They emulate the kernel's
  * half with C11 orderings that are at least as strong:

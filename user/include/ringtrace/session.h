@@ -54,6 +54,11 @@ struct rt_session_opts {
 	 */
 	uint32_t	nr_tids;
 	const int32_t	*tids;
+	/*
+	 * issue 9: flight recorder (RINGTRACE_CFG_OVERWRITE): the rings keep
+	 * the newest records, read with rt_snapshot_*() (snapshot.h).
+	 */
+	bool		overwrite;
 };
 
 /* One mapped ring: a CPU's, or a thread's in per-thread mode. */

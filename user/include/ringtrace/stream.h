@@ -81,6 +81,13 @@ struct rt_stream {
 	uint64_t		interval_ns;
 	void			(*on_interval)(void *arg, uint64_t now_ns);
 	void			*interval_arg;
+	/*
+	 * issue 9: live only, called every stats_ns from the loop (the
+	 * --stats lines); 0: never.
+	 */
+	uint64_t		stats_ns;
+	void			(*on_stats)(void *arg, uint64_t now_ns);
+	void			*stats_arg;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */

@@ -30,6 +30,14 @@ struct rt_summary {
 	uint64_t			elapsed_ns;
 	const struct ringtrace_stats	*kernel;	/* NULL: none (-i) */
 	bool				verbose;
+	/*
+	 * issue 9: per-ring health (GET_STATS); NULL: none (-i, or an
+	 * older module). When records were lost, the summary says how big
+	 * a --buffer-size would have held the peak (health.h).
+	 */
+	const struct ringtrace_ring_stats *rings;
+	uint32_t			nr_rings;
+	uint64_t			page_size;
 };
 
 /* Sum of the per-source counters. */

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "ringtrace/health.h"
 #include "ringtrace/summary.h"
 
 struct rt_source_counts rt_summary_totals(const struct rt_summary *s)
@@ -52,6 +53,70 @@ static void kernel_totals(FILE *out, const struct ringtrace_stats *k)
 		(uint64_t)k->vfs_read_hits, (uint64_t)k->vfs_read_missed);
 }
 
+/* Size in the units --buffer-size takes back: 64K, 8M, 1G. */
+static void size_str(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "KMGT";
+	unsigned int u = 0;
+
+	if (bytes < 1024 || bytes % 1024) {
+		snprintf(buf, len, "%" PRIu64, bytes);
+		return;
+	}
+	bytes /= 1024;
+	while (bytes >= 1024 && !(bytes % 1024) && units[u + 1]) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", bytes, units[u]);
+}
+
+/*
+ * issue 9: records were lost; say where, how full the rings got, and the
+ * --buffer-size that would have held the peak of the worst ring.
+ */
+static void buffer_advice(FILE *out, const struct rt_summary *s)
+{
+	const struct ringtrace_ring_stats *w;
+	uint64_t best = 0, lost = 0, size, w_lost, hw;
+	uint32_t worst = 0, rings_lost = 0;
+	char now[32], want[32];
+
+	for (uint32_t i = 0; i < s->nr_rings; i++) {
+		const struct ringtrace_ring_stats *r = &s->rings[i];
+		uint64_t want_i = rt_health_suggest_buffer(r, s->page_size);
+
+		if (!r->lost)
+			continue;
+		rings_lost++;
+		lost += r->lost;
+		if (want_i > best) {
+			best = want_i;
+			worst = i;
+		}
+	}
+	if (!rings_lost)
+		return;
+	w = &s->rings[worst];
+	w_lost = w->lost;
+	hw = w->high_water;
+
+	size = w->data_size;
+	size_str(size, now, sizeof(now));
+	size_str(best, want, sizeof(want));
+	fprintf(out, "%s: %" PRIu64 " records lost on %u ring%s: the reader "
+		"fell behind (%s %u: %" PRIu64 " lost, peak fill %" PRIu64
+		"%% of %s)\n", s->prog, lost, rings_lost,
+		rings_lost == 1 ? "" : "s",
+		w->cpu == RINGTRACE_CPU_NONE ? "thread" : "CPU",
+		w->cpu == RINGTRACE_CPU_NONE ? w->tid : w->cpu, w_lost,
+		size ? hw * 100 / size : 0, now);
+	fprintf(out, "%s: --buffer-size %s would have held the peak "
+		"(high-water mark + %" PRIu64 " lost records at %" PRIu64
+		" bytes each)\n", s->prog, want, w_lost,
+		rt_health_mean_record(w));
+}
+
 void rt_summary_print(FILE *out, const struct rt_summary *s)
 {
 	struct rt_source_counts t = rt_summary_totals(s);
@@ -71,6 +136,8 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 		fprintf(out, "%s: warning: %llu records had no ring (a CPU came "
 			"online after the start, or is outside -C)\n", s->prog,
 			(unsigned long long)s->kernel->no_ring);
+	if (s->rings)
+		buffer_advice(out, s);
 	if (!s->verbose)
 		return;
 	per_cpu(out, s);

@@ -220,6 +220,15 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		cfg.tids_ptr = (uintptr_t)o->tids;
 	}
 
+	if (o->overwrite) {
+		/* issue 9: flight recorder */
+		if (!(s->info.features & RINGTRACE_FEAT_OVERWRITE))
+			return set_error(s, EOPNOTSUPP, "the loaded module has no "
+					 "overwrite mode (it predates ABI 3): "
+					 "update the module");
+		cfg.flags |= RINGTRACE_CFG_OVERWRITE;
+	}
+
 	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, &cfg) == 0)
 		return 0;
 	switch (errno) {

@@ -325,6 +325,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	struct rt_merge m;
 	struct rt_merge_result res;
 	uint64_t now, deadline = 0, moved, next_tick, next_interval = 0;
+	uint64_t next_stats = 0;
 	int status = RT_STREAM_OK, timeout;
 
 	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns) ||
@@ -339,6 +340,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		deadline = add_sat(st->start_ns, st->duration_ns);
 	if (st->interval_ns && st->on_interval)
 		next_interval = add_sat(st->start_ns, st->interval_ns);
+	if (st->stats_ns && st->on_stats)
+		next_stats = add_sat(st->start_ns, st->stats_ns);
 
 	for (;;) {
 		now = rt_sys.now_ns();
@@ -362,6 +365,11 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 			while (next_interval <= now)
 				next_interval += st->interval_ns;
 		}
+		if (status == RT_STREAM_OK && next_stats && now >= next_stats) {
+			st->on_stats(st->stats_arg, now);
+			while (next_stats <= now)
+				next_stats += st->stats_ns;
+		}
 		if (status == RT_STREAM_OK && rt_outbuf_flush(st->out))
 			status = RT_STREAM_ERR_OUTPUT;
 		if (status != RT_STREAM_OK)
@@ -378,6 +386,9 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		if (next_interval &&
 		    (timeout < 0 || timeout > ms_until(next_interval, now)))
 			timeout = ms_until(next_interval, now);
+		if (next_stats &&
+		    (timeout < 0 || timeout > ms_until(next_stats, now)))
+			timeout = ms_until(next_stats, now);
 		status = wait_for_data(st, s, timeout);
 		if (status != RT_STREAM_OK)
 			break;

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ringtrace-cat --snapshot (issue 9): the tool runs as a flight recorder
+ * on a process pinned to CPU 0, with one-page rings. A first SIGUSR2 (once
+ * the tool catches it) gives an empty snapshot, which also says tracing is
+ * on; then the process makes 5000 preads whose offsets are sequence
+ * numbers, and another process sends SIGUSR2. That snapshot must hold
+ * exactly the newest records: as many reads as a page holds, consecutive,
+ * ending with the last one, nothing else; its header must count them and
+ * the records overwritten meanwhile (5000 - kept, plus the path record
+ * naming /dev/zero where the module writes them). SIGTERM then ends the
+ * tool with status 0.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "st_util.h"
+#include "tap.h"
+
+#define NR_READS	5000
+#define CAT		"../../user/ringtrace-cat"
+#define REC_SIZE	sizeof(struct ringtrace_vfs_read_record)
+
+static int app(void *arg)
+{
+	char buf[64];
+	int fd = open("/dev/zero", O_RDONLY);
+
+	(void)arg;
+	if (fd < 0 || !st_pin(0))
+		return 2;
+	for (long i = 0; i < NR_READS; i++)
+		if (pread(fd, buf, 1 + i % 64, i) != 1 + i % 64)
+			return 1;
+	return 0;
+}
+
+/* Whether @pid has a handler for @sig (SigCgt in /proc/PID/status). */
+static bool catches(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			found = true;
+	fclose(f);
+	return found && (mask & (1ull << (sig - 1)));
+}
+
+/* Whether @file contains @needle (the tool flushes each snapshot). */
+static bool file_has(const char *file, const char *needle)
+{
+	static char buf[1 << 20];
+	ssize_t n;
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return false;
+	buf[n] = '\0';
+	return strstr(buf, needle) != NULL;
+}
+
+static bool wait_for(const char *file, const char *needle)
+{
+	for (int i = 0; i < 6000; i++) {
+		if (file_has(file, needle))
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
+static long long field(const char *line, const char *key)
+{
+	const char *p = strstr(line, key);
+
+	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/rt_snapshot_XXXXXX", out[96], arg_pid[16], line[1024];
+	long long kept = 0, last = -1, hdr_records = -1, hdr_overwritten = -1;
+	long long empty_records = -1, others = 0, gaps = 0;
+	unsigned long long fit = (unsigned long long)sysconf(_SC_PAGESIZE) /
+				 REC_SIZE;
+	struct ringtrace_info info = { 0 };
+	struct st_child child;
+	int snap = 0, status, rc, fd;
+	long long paths;
+	pid_t cat, killer;
+	FILE *f;
+
+	tap_plan(6);
+	if (access(CAT, X_OK))
+		tap_skip_all("%s not built (make -C user)", CAT);
+	if (!mkdtemp(dir))
+		tap_bail("mkdtemp: %s", strerror(errno));
+	snprintf(out, sizeof(out), "%s/snap.json", dir);
+	st_child_start(&child, app, NULL);
+	snprintf(arg_pid, sizeof(arg_pid), "%d", child.pid);
+	cat = fork();
+	if (cat == 0) {
+		execl(CAT, CAT, "--snapshot", "--json", "-q", "-p", arg_pid,
+		      "--buffer-size", "4K", "-o", out, (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 3000 && !catches(cat, SIGUSR2); i++)
+		usleep(10000);
+	kill(cat, SIGUSR2);
+	tap_ok(wait_for(out, "{\"snapshot_end\":1}"),
+	       "a first SIGUSR2 gives a snapshot (tracing is on)");
+
+	st_child_go(&child);
+	rc = st_child_wait(&child);
+	killer = fork();
+	if (killer == 0)
+		_exit(kill(cat, SIGUSR2) ? 1 : 0);
+	waitpid(killer, &status, 0);
+	tap_ok(rc == 0 && WIFEXITED(status) && !WEXITSTATUS(status) &&
+	       wait_for(out, "{\"snapshot_end\":2}"),
+	       "the app's %d reads done (exit %d); another process's SIGUSR2 gives snapshot 2",
+	       NR_READS, rc);
+	kill(cat, SIGTERM);
+	waitpid(cat, &status, 0);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "SIGTERM ends the tool cleanly (status %#x)", status);
+
+	f = fopen(out, "r");
+	if (!f)
+		tap_bail("%s: %s", out, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "{\"snapshot\":", 12)) {
+			snap = (int)field(line, "{\"snapshot\":");
+			if (snap == 1)
+				empty_records = field(line, "\"records\":");
+			if (snap == 2) {
+				hdr_records = field(line, "\"records\":");
+				hdr_overwritten = field(line, "\"overwritten\":");
+			}
+			continue;
+		}
+		if (!strncmp(line, "{\"snapshot_end\":", 16) || snap != 2)
+			continue;
+		if (!strstr(line, "\"type\":\"vfs_read\"") ||
+		    field(line, "\"pid\":") != child.pid) {
+			others++;
+			continue;
+		}
+		if (last >= 0 && field(line, "\"pos\":") != last + 1)
+			gaps++;
+		last = field(line, "\"pos\":");
+		kept++;
+	}
+	fclose(f);
+	tap_ok(empty_records == 0, "snapshot 1 is empty (%lld records)",
+	       empty_records);
+	tap_ok(kept == (long long)fit && last == NR_READS - 1 && gaps == 0 &&
+	       others == 0,
+	       "snapshot 2: the newest %lld reads (a page holds %llu), in a row, ending at %lld; %lld other lines",
+	       kept, fit, last, others);
+	/* The tool asks for path records: one named /dev/zero first. */
+	info.size = sizeof(info);
+	fd = st_open();
+	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
+		tap_bail("GET_INFO: %s", strerror(errno));
+	close(fd);
+	paths = info.features & RINGTRACE_FEAT_PATHS ? 1 : 0;
+	tap_ok(hdr_records == kept && hdr_overwritten == NR_READS - kept + paths,
+	       "its header: %lld records, %lld overwritten since snapshot 1 (%lld expected)",
+	       hdr_records, hdr_overwritten, NR_READS - kept + paths);
+	unlink(out);
+	rmdir(dir);
+	return tap_finish();
+}

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* issue 9: ringtrace-cat --snapshot and --stats (see cat_flight.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cat_flight.h"
+#include "cat_views.h"
+#include "ringtrace/rawfile.h"
+#include "ringtrace/snapshot.h"
+#include "ringtrace/sys.h"
+
+int cat_stats_init(struct cat_stats *cs, struct rt_session *s,
+		   uint64_t now_ns)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->s = s;
+	cs->start_ns = now_ns;
+	if (rt_health_init(&cs->h, s->nr_rings, now_ns)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
+void cat_stats_fini(struct cat_stats *cs)
+{
+	rt_health_fini(&cs->h);
+}
+
+void cat_stats_print(void *arg, uint64_t now_ns)
+{
+	struct cat_stats *cs = arg;
+	uint64_t ms = (now_ns - cs->start_ns) / 1000000;
+	char line[160];
+
+	if (cs->failed)
+		return;
+	if (rt_health_sample(&cs->h, cs->s, now_ns)) {
+		fprintf(stderr, PROG ": --stats: %s\n", cs->s->errmsg);
+		cs->failed = true;
+		return;
+	}
+	for (uint32_t i = 0; i < cs->h.nr; i++) {
+		rt_health_format(&cs->h, i, line, sizeof(line));
+		fprintf(stderr, PROG ": [%5" PRIu64 ".%03" PRIu64 "s] %s\n",
+			ms / 1000, ms % 1000, line);
+	}
+}
+
+/* Whether record @k of the snapshot goes to its raw file. */
+static bool raw_keeps(const struct rt_snapshot *sn, size_t k)
+{
+	const struct ringtrace_event_header *h = (const void *)sn->recs[k].data;
+
+	/* Older path records too: they name the files of the kept ones. */
+	return k >= sn->first || h->type == RINGTRACE_RECORD_PATH;
+}
+
+/*
+ * --raw: snapshot N is the file OUTPUT.N, a raw file of its own (read it
+ * with -i): the header, then one RECORDS chunk per ring holding its kept
+ * records in time order. 0, or -1 with the reason printed.
+ */
+static int write_raw_snapshot(const struct options *o,
+			      const struct rt_snapshot *sn,
+			      const struct cat_raw_header *raw)
+{
+	uint64_t events = o->session.events ? o->session.events :
+					     RINGTRACE_EVENT_VFS_READ;
+	char path[4096];
+	struct rt_outbuf ob;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s.%" PRIu64, o->output, sn->number);
+	fd = cat_create_file(path, NULL);
+	if (fd < 0)
+		return -1;
+	if (rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		rt_sys.close(fd);
+		return -1;
+	}
+	raw->write(&ob, raw->session, raw->perf, events);
+	for (uint32_t r = 0; r < sn->nr; r++) {
+		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_RECORDS,
+					  .cpu = sn->rings[r].cpu };
+
+		for (size_t k = 0; k < sn->nr_recs; k++)
+			if (sn->recs[k].cpu == c.cpu && raw_keeps(sn, k))
+				c.size += sn->recs[k].size;
+		if (!c.size)
+			continue;
+		rt_outbuf_append(&ob, &c, sizeof(c));
+		for (size_t k = 0; k < sn->nr_recs; k++)
+			if (sn->recs[k].cpu == c.cpu && raw_keeps(sn, k))
+				rt_outbuf_append(&ob, sn->recs[k].data,
+						 sn->recs[k].size);
+	}
+	ret = rt_outbuf_flush(&ob);
+	if (ret)
+		fprintf(stderr, PROG ": writing %s: %s\n", path,
+			strerror(ob.error));
+	rt_outbuf_fini(&ob);
+	if (rt_sys.close(fd) && !ret) {
+		fprintf(stderr, PROG ": closing %s: %s\n", path,
+			strerror(errno));
+		ret = -1;
+	}
+	if (!ret && !o->quiet)
+		fprintf(stderr, PROG ": snapshot %" PRIu64 ": %s (%zu records, "
+			"%zu older not shown, %" PRIu64 " overwritten since the "
+			"previous snapshot)\n", sn->number, path,
+			sn->nr_recs - sn->first, sn->first, sn->overwritten);
+	return ret ? -1 : 0;
+}
+
+/* Milliseconds from @now to @when, at least 1, at most a minute. */
+static int ms_until(uint64_t when, uint64_t now)
+{
+	uint64_t ms = when > now ? (when - now + 999999) / 1000000 : 1;
+
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+int cat_snapshot_run(const struct options *o, struct rt_session *s,
+		     struct rt_outbuf *ob, struct rt_paths *paths,
+		     volatile sig_atomic_t *snap, volatile sig_atomic_t *stop,
+		     const sigset_t *wait_signals, struct cat_stats *stats,
+		     const struct cat_raw_header *raw, uint64_t *snapshots)
+{
+	struct rt_snapshot sn = { .max_bytes = o->snapshot_size,
+				  .max_age_ns = o->snapshot_time_ns };
+	enum rt_format format = o->json ? RT_FORMAT_JSON : RT_FORMAT_TEXT;
+	uint64_t now = rt_sys.now_ns(), deadline = 0, next_stats = 0;
+	int code = EXIT_OK, ret, timeout;
+	sigset_t old;
+
+	if (rt_snapshot_init(&sn, s)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (o->duration_ns)
+		deadline = now + o->duration_ns;
+	if (stats)
+		next_stats = now + o->stats_ns;
+	sigprocmask(SIG_BLOCK, wait_signals, &old);
+	for (;;) {
+		now = rt_sys.now_ns();
+		/* A snapshot asked for before a stop is still taken. */
+		if (!*snap && (*stop || (deadline && now >= deadline)))
+			break;
+		if (*snap) {
+			*snap = 0;
+			ret = rt_snapshot_take(&sn, s, now);
+			if (ret < 0) {
+				fprintf(stderr, PROG ": snapshot %" PRIu64 ": a "
+					"ring holds a malformed record\n",
+					sn.number);
+				code = EXIT_DATA;
+				break;
+			}
+			if (o->raw) {
+				if (write_raw_snapshot(o, &sn, raw)) {
+					code = EXIT_FAIL;
+					break;
+				}
+				(*snapshots)++;
+				continue;
+			}
+			rt_snapshot_print(&sn, format, ob, paths);
+			if (rt_outbuf_flush(ob)) {
+				if (ob->error != EPIPE) {
+					fprintf(stderr, PROG ": writing output: "
+						"%s\n", strerror(ob->error));
+					code = EXIT_FAIL;
+				}
+				break;
+			}
+			(*snapshots)++;
+			continue;
+		}
+		if (next_stats && now >= next_stats) {
+			cat_stats_print(stats, now);
+			while (next_stats <= now)
+				next_stats += o->stats_ns;
+		}
+		/*
+		 * The rings send no wake-up in overwrite mode: this sleeps
+		 * until a signal (SIGUSR2, stop) or the next deadline.
+		 */
+		timeout = -1;
+		if (deadline)
+			timeout = ms_until(deadline, now);
+		if (next_stats && (timeout < 0 ||
+				   timeout > ms_until(next_stats, now)))
+			timeout = ms_until(next_stats, now);
+		ret = rt_session_wait(s, timeout, &old);
+		if (ret < 0 && ret != -EINTR) {
+			fprintf(stderr, PROG ": waiting: %s\n", strerror(-ret));
+			code = EXIT_FAIL;
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (s->enabled && rt_session_disable(s)) {
+		fprintf(stderr, PROG ": %s\n", s->errmsg);
+		code = EXIT_FAIL;
+	}
+	rt_snapshot_fini(&sn);
+	return code;
+}
+
+void cat_summary_rings(struct rt_session *s, struct rt_summary *sum,
+		       struct ringtrace_ring_stats **rings)
+{
+	struct ringtrace_stats st;
+	uint32_t nr;
+
+	*rings = NULL;
+	if (!(s->info.features & RINGTRACE_FEAT_RING_STATS) || !s->nr_rings)
+		return;
+	*rings = calloc(s->nr_rings, sizeof(**rings));
+	if (!*rings)
+		return;
+	if (rt_session_ring_stats(s, &st, *rings, s->nr_rings, &nr)) {
+		free(*rings);
+		*rings = NULL;
+		return;
+	}
+	sum->rings = *rings;
+	sum->nr_rings = nr;
+	sum->page_size = s->info.page_size;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * issue 9: ringtrace-cat's flight recorder (--snapshot: sleep, print the
+ * newest records on each SIGUSR2) and buffer health (--stats lines, the
+ * end-of-run advice on --buffer-size).
+ */
+#ifndef RINGTRACE_CAT_FLIGHT_H
+#define RINGTRACE_CAT_FLIGHT_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "cat_options.h"
+#include "ringtrace/health.h"
+#include "ringtrace/output.h"
+#include "ringtrace/paths.h"
+#include "ringtrace/session.h"
+#include "ringtrace/summary.h"
+
+/* --stats: one line per ring on standard error every interval. */
+struct cat_stats {
+	struct rt_session	*s;
+	struct rt_health	h;
+	uint64_t		start_ns;
+	bool			failed;		/* said so once; quiet since */
+};
+
+int cat_stats_init(struct cat_stats *cs, struct rt_session *s,
+		   uint64_t now_ns);
+void cat_stats_fini(struct cat_stats *cs);
+/* rt_stream.on_stats */
+void cat_stats_print(void *arg, uint64_t now_ns);
+
+/* --snapshot --raw: how to start each snapshot's raw file (cat.c). */
+struct cat_raw_header {
+	void		(*write)(struct rt_outbuf *ob, const void *session,
+				 const void *perf, uint64_t events);
+	const void	*session;
+	const void	*perf;
+};
+
+/*
+ * --snapshot: the session is enabled in overwrite mode. Sleep until
+ * *@snap (SIGUSR2) or *@stop (or -d) is set; print a snapshot for each
+ * request: text or JSON to @ob, or with --raw a raw file OUTPUT.N per
+ * snapshot, started by @raw. @wait_signals are blocked around the checks
+ * and unblocked while sleeping. Returns an exit code; the session is
+ * disabled on return.
+ */
+int cat_snapshot_run(const struct options *o, struct rt_session *s,
+		     struct rt_outbuf *ob, struct rt_paths *paths,
+		     volatile sig_atomic_t *snap, volatile sig_atomic_t *stop,
+		     const sigset_t *wait_signals, struct cat_stats *stats,
+		     const struct cat_raw_header *raw, uint64_t *snapshots);
+
+/*
+ * Per-ring stats for the summary (sum->rings), if the module has them:
+ * *@rings is allocated (free it), NULL otherwise.
+ */
+void cat_summary_rings(struct rt_session *s, struct rt_summary *sum,
+		       struct ringtrace_ring_stats **rings);
+
+#endif /* RINGTRACE_CAT_FLIGHT_H */

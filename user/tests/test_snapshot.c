@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * issue 9: the flight recorder's reader and buffer health, on rings in
+ * memory. A producer here writes the way the kernel does in overwrite mode
+ * (move overwrite_tail over whole records, publish it, write, publish
+ * data_head). rt_snapshot_copy_ring() must return exactly the newest
+ * records, skip those a previous snapshot showed, give up on a ring whose
+ * tail runs past its head and refuse an impossible one; rt_snapshot_select()
+ * orders rings by time and applies --snapshot-size and --snapshot-time;
+ * the --buffer-size advice and the --stats line are computed as documented.
+ */
+#include "test.h"
+
+#include "ringtrace/barrier.h"
+#include "ringtrace/health.h"
+#include "ringtrace/snapshot.h"
+#include "ringtrace/summary.h"
+#include "fake_ring.h"
+
+#define REC	sizeof(struct ringtrace_vfs_read_record)
+
+/* Overwrite-mode producer: @seq goes into pos, @ts into the timestamp. */
+static void ow_write(struct fake_ring *fr, uint64_t ts, int64_t seq)
+{
+	struct ringtrace_vfs_read_record r;
+	uint64_t tail = fr->page->overwrite_tail;
+
+	make_vfs_read(&r, ts, fr->page->cpu, 100, 101, "app");
+	r.pos = seq;
+	while (fr->head + REC - tail > fr->size) {
+		struct ringtrace_event_header h;
+
+		for (size_t i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] =
+				fr->data[(tail + i) & (fr->size - 1)];
+		tail += h.size;
+	}
+	rt_producer_publish_head(&fr->page->overwrite_tail, tail);
+	fake_ring_poke(fr, fr->head, &r, REC);
+	fr->head += REC;
+	rt_producer_publish_head(&fr->page->data_head, fr->head);
+}
+
+static int64_t seq_at(const unsigned char *p)
+{
+	struct ringtrace_vfs_read_record r;
+
+	memcpy(&r, p, sizeof(r));
+	return r.pos;
+}
+
+static void test_copy_newest(void **state)
+{
+	struct fake_ring fr;
+	struct rt_snapshot_copy c;
+	unsigned char buf[4096];
+	uint64_t fit = 4096 / REC, n = 0;
+
+	(void)state;
+	fake_ring_init(&fr, 4096, 0);
+	fr.page->flags = RINGTRACE_PAGE_OVERWRITE;
+	for (int64_t i = 0; i < 1000; i++)
+		ow_write(&fr, 1000 + (uint64_t)i, i);
+	assert_int_equal(rt_snapshot_copy_ring(fr.page, fr.data, fr.size, buf,
+					       0, &c), RT_SNAPSHOT_OK);
+	assert_int_equal(c.to, 1000 * REC);
+	assert_int_equal(c.from, c.to - fit * REC);
+	for (uint64_t p = c.from; p < c.to; p += REC, n++)
+		assert_int_equal(seq_at(buf + (p - c.base)),
+				 (int64_t)(1000 - fit + n));
+	assert_int_equal(n, fit);
+
+	/* A second snapshot after 3 more records: only those 3. */
+	for (int64_t i = 1000; i < 1003; i++)
+		ow_write(&fr, 1000 + (uint64_t)i, i);
+	assert_int_equal(rt_snapshot_copy_ring(fr.page, fr.data, fr.size, buf,
+					       c.to, &c), RT_SNAPSHOT_OK);
+	assert_int_equal(c.to - c.from, 3 * REC);
+	assert_int_equal(seq_at(buf + (c.from - c.base)), 1000);
+	fake_ring_free(&fr);
+}
+
+static void test_copy_bad_tails(void **state)
+{
+	struct fake_ring fr;
+	struct rt_snapshot_copy c;
+	unsigned char buf[4096];
+
+	(void)state;
+	fake_ring_init(&fr, 4096, 0);
+	for (int64_t i = 0; i < 100; i++)
+		ow_write(&fr, (uint64_t)i, i);
+	/* Overwritten past what we saw of head, every try: give up. */
+	fr.page->overwrite_tail = fr.head + REC;
+	assert_int_equal(rt_snapshot_copy_ring(fr.page, fr.data, fr.size, buf,
+					       0, &c), RT_SNAPSHOT_BUSY);
+	/* More than a ring between tail and head: not our kernel. */
+	fr.page->overwrite_tail = fr.head - 2 * fr.size;
+	assert_int_equal(rt_snapshot_copy_ring(fr.page, fr.data, fr.size, buf,
+					       0, &c), RT_SNAPSHOT_ERR_DATA);
+	fake_ring_free(&fr);
+}
+
+/* Two rings written alternately in time, bounds applied newest first. */
+static void test_select_merges_and_bounds(void **state)
+{
+	struct rt_snapshot sn;
+	struct rt_snapshot_rec recs[6];
+	const unsigned char dummy[1] = { 0 };
+
+	(void)state;
+	memset(&sn, 0, sizeof(sn));
+	for (int i = 0; i < 6; i++) {
+		/* ring 0 has ts 10, 30, 50; ring 1 has 20, 40, 60 (given out of order) */
+		recs[i].cpu = (uint32_t)(i / 3);
+		recs[i].ts = 10 + 20 * (uint64_t)(i % 3) + 10 * (uint64_t)(i / 3);
+		recs[i].pos = (uint64_t)i;
+		recs[i].size = 100;
+		recs[i].data = dummy;
+	}
+	sn.recs = recs;
+	sn.nr_recs = sn.cap = 6;
+	rt_snapshot_select(&sn, 100);
+	assert_int_equal(sn.first, 0);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(recs[i].ts, 10 + 10 * (uint64_t)i);
+
+	sn.max_bytes = 250;		/* two records of 100 fit */
+	rt_snapshot_select(&sn, 100);
+	assert_int_equal(sn.first, 4);
+	assert_int_equal(recs[sn.first].ts, 50);
+
+	sn.max_bytes = 0;
+	sn.max_age_ns = 45;		/* now 100: ts >= 55 */
+	rt_snapshot_select(&sn, 100);
+	assert_int_equal(sn.first, 5);
+}
+
+static void test_suggest_buffer(void **state)
+{
+	struct ringtrace_ring_stats r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.data_size = 65536;
+	r.high_water = 65536;
+	r.records = 1000;
+	r.bytes = 96000;
+	assert_int_equal(rt_health_suggest_buffer(&r, 4096), 0);
+	/* 65536 + 1000 * 96 = 161536 -> 256K */
+	r.lost = 1000;
+	assert_int_equal(rt_health_mean_record(&r), 96);
+	assert_int_equal(rt_health_suggest_buffer(&r, 4096), 262144);
+	/* Exactly a power of two stays. */
+	r.lost = 683;		/* 65536 + 65568 = 131104 -> 256K */
+	assert_int_equal(rt_health_suggest_buffer(&r, 4096), 262144);
+	r.lost = 682;		/* 65536 + 65472 = 131008 -> 128K */
+	assert_int_equal(rt_health_suggest_buffer(&r, 4096), 131072);
+}
+
+static void test_summary_advice(void **state)
+{
+	struct ringtrace_ring_stats r[2];
+	struct rt_summary sum = { .prog = "t", .elapsed_ns = RT_SUMMARY_NO_TIME };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	memset(r, 0, sizeof(r));
+	r[0].cpu = 0;
+	r[0].data_size = 65536;
+	r[1].cpu = 1;
+	r[1].data_size = 65536;
+	r[1].high_water = 65536;
+	r[1].records = 1000;
+	r[1].bytes = 96000;
+	r[1].lost = 1000;
+	sum.rings = r;
+	sum.nr_rings = 2;
+	sum.page_size = 4096;
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	rt_summary_print(out, &sum);
+	fclose(out);
+	assert_non_null(strstr(text, "t: 1000 records lost on 1 ring: the "
+			       "reader fell behind (CPU 1: 1000 lost, peak "
+			       "fill 100% of 64K)\n"));
+	assert_non_null(strstr(text, "t: --buffer-size 256K would have held "
+			       "the peak (high-water mark + 1000 lost records "
+			       "at 96 bytes each)\n"));
+	free(text);
+
+	/* Nothing lost: no advice. */
+	r[1].lost = 0;
+	text = NULL;
+	out = open_memstream(&text, &len);
+	rt_summary_print(out, &sum);
+	fclose(out);
+	assert_null(strstr(text, "--buffer-size"));
+	free(text);
+}
+
+static void test_stats_line(void **state)
+{
+	struct rt_health h;
+	char line[160];
+
+	(void)state;
+	assert_int_equal(rt_health_init(&h, 1, 0), 0);
+	h.prev[0].records = 100;
+	h.prev[0].lost = 0;
+	h.cur[0].cpu = 3;
+	h.cur[0].records = 2100;
+	h.cur[0].lost = 50;
+	h.cur[0].data_size = 4096;
+	h.cur[0].high_water = 2048;
+	h.fill[0] = 1024;
+	h.prev_ns = 1000000000;
+	h.cur_ns = 3000000000;	/* 2 s */
+	rt_health_format(&h, 0, line, sizeof(line));
+	assert_string_equal(line, "cpu 3: fill  25% (peak  50%)     1000 rec/s"
+			    "       25 lost/s");
+	rt_health_fini(&h);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_copy_newest),
+	    cmocka_unit_test(test_copy_bad_tails),
+	    cmocka_unit_test(test_select_merges_and_bounds),
+	    cmocka_unit_test(test_suggest_buffer),
+	    cmocka_unit_test(test_summary_advice),
+	    cmocka_unit_test(test_stats_line));
+}
