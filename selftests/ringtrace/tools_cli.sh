@@ -191,12 +191,18 @@ tap_ok $? "--reset zeroes them"
 # Lock records in JSON: the flags text shows, lock_id exact as a string.
 # The storm runs in kthreads (not a COMMAND's children): trace everything,
 # enabled before the storm starts, and stop it once the storm is over.
+# How long ringtrace-cat takes to enable its session is the machine's
+# business (over 1 s on the KCSAN kernel): storm again until a record of
+# it is out, for at most a minute (liveness only, not a timing check).
 set -m
-"$cat" -a --json -e lock -o "$work/locks.json" 2>/dev/null &
+"$cat" -a --json -e lock --flush-interval 10ms -o "$work/locks.json" 2>/dev/null &
 pid=$!
 set +m
-sleep 1
-echo 1 >"$storm"
+for ((i = 0; i < 120; i++)); do
+	echo 1 >"$storm"
+	grep -q '"lock":"lockstorm-0"' "$work/locks.json" 2>/dev/null && break
+	sleep 0.5
+done
 kill -INT "$pid"
 wait "$pid"
 grep '"lock":"lockstorm-0"' "$work/locks.json" | head -n 1 >"$work/lock.json"
