@@ -35,6 +35,7 @@
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
 
@@ -132,12 +133,15 @@ static int mw_run(void)
 {
 	struct mw_waiter a, b;
 	struct mutex *m;	/* candidates for a colliding lock */
-	unsigned int i, want;
-	int err;
+	u16 *first_a;		/* per slot: A's first candidate there, or 0 */
+	unsigned int i, slot;
+	int err = -ENOMEM;
 
+	/* Allocated first: a started waiter can only be stopped by its rounds. */
+	first_a = kcalloc(BIT(MW_BITS), sizeof(*first_a), GFP_KERNEL);
 	m = vmalloc(MW_CANDIDATES * sizeof(*m));
-	if (!m)
-		return -ENOMEM;
+	if (!m || !first_a)
+		goto out_free;
 	for (i = 0; i < MW_CANDIDATES; i++)
 		mutex_init(&m[i]);
 	err = mw_start(&a, &m[0], 2, "a");
@@ -146,12 +150,26 @@ static int mw_run(void)
 	err = mw_start(&b, &m[1], 2, "b");
 	if (err)
 		goto out_a;
-	want = mw_slot(a.task, &m[0]);
-	for (i = 1; i < MW_CANDIDATES; i++)
-		if (mw_slot(b.task, &m[i]) == want)
+	/*
+	 * A pair of locks, one for each, whose (task, lock) hash to the same
+	 * slot: A's candidates from the first half, B's from the second.
+	 * Choosing both (not B's alone against a fixed lock of A's) makes a
+	 * miss practically impossible (one fixed target once missed 32767
+	 * tries on 6.1).
+	 */
+	for (i = 1; i < MW_CANDIDATES / 2; i++) {
+		slot = mw_slot(a.task, &m[i]);
+		if (!first_a[slot])
+			first_a[slot] = i;
+	}
+	for (i = MW_CANDIDATES / 2; i < MW_CANDIDATES; i++)
+		if (first_a[mw_slot(b.task, &m[i])])
 			break;
 	mw_found = i < MW_CANDIDATES;
-	b.lock = &m[mw_found ? i : 1];
+	if (mw_found) {
+		a.lock = &m[first_a[mw_slot(b.task, &m[i])]];
+		b.lock = &m[i];
+	}
 
 	/* 1. A in a, then B in b: B's slot is the one after A's. */
 	mw_contend_begin(&a, 0);
@@ -185,6 +203,7 @@ out_a:
 	mw_stop(&a);
 out_free:
 	vfree(m);
+	kfree(first_a);
 	return err;
 }
 
