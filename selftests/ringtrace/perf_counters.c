@@ -131,14 +131,16 @@ static void test_task_clock(void)
 	tap_diag("task-clock %.3f ms, the child's CPU clock %.3f ms, "
 		 "wait4 %.3f ms", clk / 1e6, self / 1e6, rusage_ns / 1e6);
 	/*
-	 * Same clock (the scheduler's): at least what the child measured.
-	 * Above it, what the child ran outside its own measurement: the
-	 * gate, exec-free start and the exit path, which an emulated
-	 * kernel on a loaded host can stretch to tens of ms of CPU time
-	 * (7.2 under load: 3 of 4 runs were over a +5 ms bound).
+	 * Same clock (the scheduler's). The child's own clock also counts
+	 * what it ran before the counters were enabled (its start, the
+	 * gate), and task-clock also counts its exit path; an emulated
+	 * debug kernel on a loaded host stretches either to tens of ms
+	 * (7.2 under load: over +5 ms in 3 of 4 runs; 7.2-debug: 25 ms
+	 * below the child's clock).
 	 */
-	tap_ok(ok && clk >= self * 95 / 100 && clk <= self + self / 10 + 50000000,
-	       "task-clock within -5%%/+10%% (+50 ms) of the child's own CPU clock");
+	tap_ok(ok && clk + 50000000 >= self * 95 / 100 &&
+	       clk <= self + self / 10 + 50000000,
+	       "task-clock within -5%%/+10%% (+-50 ms) of the child's own CPU clock");
 	/* Tick-sampled utime/stime: a looser bound. */
 	tap_ok(clk + 20000000 >= rusage_ns * 80 / 100 &&
 	       clk <= rusage_ns * 120 / 100 + 20000000,
