@@ -28,6 +28,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 
@@ -48,13 +49,32 @@ static struct dentry *irqsrc_dir;
 static DEFINE_RWLOCK(irqsrc_static_rw);
 static rwlock_t *irqsrc_heap_rw;	/* set: the timer contends on it */
 
+/*
+ * An rwlock_t in hard IRQ context is fine without PREEMPT_RT (the only
+ * kernels this scenario runs on), but lockdep with PROVE_RAW_LOCK_NESTING
+ * (default since 6.9; the 7.2 debug kernel) judges it by its RT meaning
+ * and reports "Invalid wait context". The override map says, as the
+ * kernel's own non-RT-only code does, that config-wait locks are meant
+ * here. 6.1 has no such map and no such check.
+ */
+#ifdef DEFINE_WAIT_OVERRIDE_MAP
+static DEFINE_WAIT_OVERRIDE_MAP(irqsrc_not_rt_map, LD_WAIT_CONFIG);
+#define irqsrc_not_rt_begin()	lock_map_acquire_try(&irqsrc_not_rt_map)
+#define irqsrc_not_rt_end()	lock_map_release(&irqsrc_not_rt_map)
+#else
+#define irqsrc_not_rt_begin()	do { } while (0)
+#define irqsrc_not_rt_end()	do { } while (0)
+#endif
+
 static enum hrtimer_restart irqsrc_fire(struct hrtimer *t)
 {
 	rwlock_t *heap = READ_ONCE(irqsrc_heap_rw);
 
 	if (heap) {
+		irqsrc_not_rt_begin();
 		write_lock(heap);
 		write_unlock(heap);
+		irqsrc_not_rt_end();
 	} else {
 		tracked_spin_lock(&irqsrc_lock);
 		tracked_spin_unlock(&irqsrc_lock);
