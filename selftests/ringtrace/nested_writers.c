@@ -55,17 +55,8 @@ static void count(const struct ringtrace_event_header *h, int cpu, void *arg)
 
 static int fire_timer(void *arg)
 {
-	int fd, err = 0;
-
 	(void)arg;
-	if (!st_pin(0))
-		return 2;
-	fd = open(RUN, O_WRONLY);
-	if (fd < 0 || write(fd, EXPIRIES, strlen(EXPIRIES)) < 0)
-		err = 1;
-	if (fd >= 0)
-		close(fd);
-	return err;
+	return st_pinned_write(0, RUN, EXPIRIES);
 }
 
 static int read_zero(void *arg)

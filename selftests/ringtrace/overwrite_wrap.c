@@ -68,17 +68,8 @@ static int read_zero(void *arg)
 
 static int fire_timer(void *arg)
 {
-	int fd, err = 0;
-
 	(void)arg;
-	if (!st_pin(0))
-		return 2;
-	fd = open(RUN, O_WRONLY);
-	if (fd < 0 || write(fd, EXPIRIES, strlen(EXPIRIES)) < 0)
-		err = 1;
-	if (fd >= 0)
-		close(fd);
-	return err;
+	return st_pinned_write(0, RUN, EXPIRIES);
 }
 
 /* What a copy without the tail re-check would keep: everything. */

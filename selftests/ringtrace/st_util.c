@@ -153,9 +153,20 @@ static bool st_sleeps_in_read(pid_t pid, int fd)
 	       nr == SYS_read && arg0 == (unsigned long)fd;
 }
 
-void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
+/* Wait (a minute at most: liveness, not timing) until @pid sleeps in read(@fd). */
+static void st_wait_gate(pid_t pid, int fd)
 {
 	unsigned int tries;
+
+	for (tries = 0; !st_sleeps_in_read(pid, fd); tries++) {
+		if (tries == 60000)
+			tap_bail("child %d never reached its gate", pid);
+		usleep(1000);
+	}
+}
+
+void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
+{
 	int go[2];
 	char b;
 
@@ -180,11 +191,7 @@ void st_child_start(struct st_child *c, int (*fn)(void *), void *arg)
 	 * host the child may not even have run yet. The bound is for
 	 * liveness only (a minute), not a timing check.
 	 */
-	for (tries = 0; !st_sleeps_in_read(c->pid, go[0]); tries++) {
-		if (tries == 60000)
-			tap_bail("child %d never reached its gate", c->pid);
-		usleep(1000);
-	}
+	st_wait_gate(c->pid, go[0]);
 	close(go[0]);
 	c->go_fd = go[1];
 }
@@ -264,11 +271,7 @@ void st_threads_start(struct st_child *c, int nr, int (*fn)(int, void *),
 	}
 	close(ids[0]);
 	/* As st_child_start(): back once the main thread sleeps in its gate. */
-	for (i = 0; !st_sleeps_in_read(c->pid, go[0]); i++) {
-		if (i == 60000)
-			tap_bail("child %d never reached its gate", c->pid);
-		usleep(1000);
-	}
+	st_wait_gate(c->pid, go[0]);
 	close(go[0]);
 	c->go_fd = go[1];
 }
@@ -524,4 +527,18 @@ void st_traced_run(struct st_run *r)
 	r->drained = st_drain(&sess, r->record, r->record_arg);
 	r->stats_rc = st_stats(&sess, &r->stats);
 	st_session_close(&sess);
+}
+
+int st_pinned_write(int cpu, const char *path, const char *text)
+{
+	int fd, err = 0;
+
+	if (!st_pin(cpu))
+		return 2;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, text, strlen(text)) < 0)
+		err = 1;
+	if (fd >= 0)
+		close(fd);
+	return err;
 }

@@ -108,6 +108,13 @@ void st_traced_run(struct st_run *r);
  */
 int st_zero_reads(int n, size_t size);
 
+/*
+ * On @cpu, write @text to @path (a debugfs control file): 0, 1 if the
+ * write failed, 2 if the thread could not be pinned. Usable as the body
+ * of a st_child_start() function.
+ */
+int st_pinned_write(int cpu, const char *path, const char *text);
+
 /* Online CPUs as a count, from sysconf. */
 int st_online_cpus(void);
 /* Pin the calling thread to @cpu; false if not possible. */
