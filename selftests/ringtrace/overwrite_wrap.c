@@ -257,8 +257,17 @@ int main(void)
 	ck.stop = false;
 	ck.naive = false;
 	ck.error = snapshot_once(&ck);
-	tap_ok(ck.error == 0 && ck.last_pos == nr_reads - 1 && ck.torn == 0,
-	       "the final snapshot ends with the last read (%lld)", ck.last_pos);
+	/*
+	 * The ring keeps the newest records: if it holds a read, the newest
+	 * one must be the last. It may hold none when the timer's records
+	 * after the last read filled it (seen on 7.2-rt, where the timer
+	 * interrupts a slow last read many times); then they are all newer
+	 * than every read, and the next check sees a full ring of them.
+	 */
+	tap_ok(ck.error == 0 && ck.torn == 0 &&
+	       (ck.last_pos == nr_reads - 1 || ck.last_pos == -1),
+	       "the final snapshot ends with the last read (%lld; -1: only the timer's newer records)",
+	       ck.last_pos);
 	tap_ok(ck.last_bytes + sizeof(struct ringtrace_lock_record) >
 	       ck.ring->page->data_size &&
 	       ck.last_bytes <= ck.ring->page->data_size && ck.gaps == 0,
