@@ -18,6 +18,7 @@
 
 /* Cheapest first: auto takes the first one available. */
 static const struct rt_attach_ops *const rt_attach_all[] = {
+	&rt_attach_direct,
 	&rt_attach_fprobe,
 	&rt_attach_kretprobe,
 };
@@ -89,32 +90,55 @@ static const struct kernel_param_ops rt_attach_param_ops = {
 };
 module_param_cb(vfs_read_attach, &rt_attach_param_ops, NULL, 0644);
 MODULE_PARM_DESC(vfs_read_attach,
-		 "How to attach vfs_read: auto (cheapest available, default), fprobe or kretprobe; applies from the next attach");
+		 "How to attach vfs_read: auto (cheapest available, default), direct, fprobe or kretprobe; applies from the next attach");
+
+static int rt_attach_one(const struct rt_attach_ops *ops)
+{
+	return ops->attach(vfs_read_maxactive ?:
+			   max_t(unsigned int, 256, 32 * num_possible_cpus()));
+}
+
+/*
+ * The forced mechanism, or the cheapest one that attaches: a mechanism
+ * the kernel offers can still be refused (the direct call while a BPF
+ * trampoline holds vfs_read: EBUSY), and the next one then serves.
+ */
+static int rt_attach_first(void)
+{
+	int i, err = -EOPNOTSUPP;
+
+	if (rt_attach_forced) {
+		err = rt_attach_one(rt_attach_forced);
+		if (!err)
+			rt_attach_cur = rt_attach_forced;
+		else
+			pr_err("cannot attach to vfs_read with %s: %d\n",
+			       rt_attach_forced->name, err);
+		return err;
+	}
+	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++) {
+		if (!rt_attach_all[i]->available())
+			continue;
+		err = rt_attach_one(rt_attach_all[i]);
+		if (!err) {
+			rt_attach_cur = rt_attach_all[i];
+			return 0;
+		}
+		pr_notice("cannot attach to vfs_read with %s (%d), trying the next mechanism\n",
+			  rt_attach_all[i]->name, err);
+	}
+	return err;
+}
 
 int rt_vfs_read_get(void)
 {
-	const struct rt_attach_ops *ops;
 	int err = 0;
 
 	mutex_lock(&rt_attach_mutex);
-	if (rt_attach_users == 0) {
-		ops = rt_attach_choose();
-		if (!ops) {
-			err = -EOPNOTSUPP;
-			goto unlock;
-		}
-		err = ops->attach(vfs_read_maxactive ?:
-				  max_t(unsigned int, 256,
-					32 * num_possible_cpus()));
-		if (err) {
-			pr_err("cannot attach to vfs_read with %s: %d\n",
-			       ops->name, err);
-			goto unlock;
-		}
-		rt_attach_cur = ops;
-	}
-	rt_attach_users++;
-unlock:
+	if (rt_attach_users == 0)
+		err = rt_attach_first();
+	if (!err)
+		rt_attach_users++;
 	mutex_unlock(&rt_attach_mutex);
 	return err;
 }

@@ -94,6 +94,31 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
+ * ftrace direct calls (attach_direct.c). 6.5 removed the single-function
+ * register_ftrace_direct(ip, addr) and renamed the ops-based
+ * *_ftrace_direct_multi() to *_ftrace_direct(), whose unregister frees
+ * the filter when asked; on 6.1 we free it ourselves.
+ */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS
+#include <linux/ftrace.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 5, 0)
+#define rt_register_ftrace_direct	register_ftrace_direct_multi
+static inline int rt_unregister_ftrace_direct(struct ftrace_ops *ops,
+					      unsigned long addr)
+{
+	int err = unregister_ftrace_direct_multi(ops, addr);
+
+	ftrace_free_filter(ops);
+	return err;
+}
+#else
+#define rt_register_ftrace_direct	register_ftrace_direct
+#define rt_unregister_ftrace_direct(ops, addr) \
+	unregister_ftrace_direct((ops), (addr), true)
+#endif
+#endif
+
+/*
  * 7.x's compiler context analysis replaced sparse's __cond_lock() with
  * __cond_acquires() on the function; where it is gone, a conditional
  * acquire is just its condition (what non-sparse builds always had).

@@ -8,6 +8,7 @@
 #include <linux/module.h>
 
 #include "chardev.h"
+#include "vfs_read.h"
 #include "lock_events.h"
 #include "lock_stats.h"
 #include "ring.h"
@@ -62,6 +63,8 @@ static void __exit rt_exit(void)
 	rt_chardev_unregister();
 	rt_session_list_exit();
 	rt_lock_registry_exit();
+	/* Last: tasks may still be leaving the direct trampoline. */
+	rt_direct_module_exit();
 }
 
 module_init(rt_init);

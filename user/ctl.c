@@ -115,6 +115,8 @@ static const char *attach_name(uint32_t id)
 		return "kretprobe";
 	case RINGTRACE_ATTACH_FPROBE:
 		return "fprobe";
+	case RINGTRACE_ATTACH_DIRECT:
+		return "direct";
 	}
 	return NULL;
 }

@@ -89,8 +89,25 @@ static const char *mech_name(__u32 id)
 		return "kretprobe";
 	case RINGTRACE_ATTACH_FPROBE:
 		return "fprobe";
+	case RINGTRACE_ATTACH_DIRECT:
+		return "direct";
 	}
 	return "?";
+}
+
+/* The order the module tries them in (kmod/attach.c). */
+static __u32 cheapest(__u32 mask)
+{
+	static const __u32 order[] = {
+		RINGTRACE_ATTACH_DIRECT, RINGTRACE_ATTACH_FPROBE,
+		RINGTRACE_ATTACH_KRETPROBE,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (mask & (1u << order[i]))
+			return order[i];
+	return 0;
 }
 
 int main(void)
@@ -141,10 +158,8 @@ int main(void)
 	if (forced)
 		tap_ok(true, "forced: the cheapest-first choice is not ours");
 	else
-		tap_ok(info.vfs_read_attach == RINGTRACE_ATTACH_FPROBE ||
-		       !(info.vfs_read_attach_mask &
-			 (1u << RINGTRACE_ATTACH_FPROBE)),
-		       "auto picks fprobe wherever it is offered");
+		tap_ok(info.vfs_read_attach == cheapest(info.vfs_read_attach_mask),
+		       "auto picks the cheapest offered: direct, else fprobe, else the kretprobe");
 
 	/* Gate open: the child pins itself to CPU 0 and blocks in read(). */
 	st_child_go(&child);

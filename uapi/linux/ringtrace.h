@@ -469,6 +469,7 @@ struct ringtrace_config {
  */
 #define RINGTRACE_ATTACH_KRETPROBE	1	/* kprobe + kretprobe, any kernel */
 #define RINGTRACE_ATTACH_FPROBE		2	/* ftrace-based, CONFIG_FPROBE */
+#define RINGTRACE_ATTACH_DIRECT		3	/* ftrace direct call, x86-64 */
 
 struct ringtrace_info {
 	__u32	size;			/* in: caller's sizeof; out: bytes filled */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ftrace direct-call trampoline (direct_tramp_x86_64.S) and what it
+ * calls. Shared by the trampoline, attach_direct.c and the benchmark's
+ * floor module, which links the same trampoline to empty handlers.
+ *
+ * The trampoline is reached from vfs_read's fentry site with vfs_read's
+ * arguments in registers. It calls rt_direct_enter() with a slot in its
+ * own stack frame; if that returns true it calls the original function
+ * (past the fentry site), then rt_direct_exit() with the same slot, the
+ * return value and the caller's return address, and returns to
+ * vfs_read's caller. Otherwise it returns into vfs_read and is gone.
+ */
+#ifndef _RINGTRACE_DIRECT_TRAMP_H
+#define _RINGTRACE_DIRECT_TRAMP_H
+
+#include <linux/version.h>
+
+/* x86-64 kernels whose ftrace can call a trampoline of ours directly. */
+#if defined(CONFIG_X86_64) && \
+	defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#define RT_HAVE_DIRECT	1
+#endif
+
+/* The frame below the trampoline's saved %rbp. */
+#define RT_DIRECT_SLOT_SIZE	64	/* rt_direct_enter()'s per-call slot */
+#define RT_DIRECT_ARGS		64	/* vfs_read's four argument registers */
+#define RT_DIRECT_RET		64	/* its return value, once it returned */
+#define RT_DIRECT_FRAME		96
+
+#ifndef __ASSEMBLY__
+#include <linux/fs.h>
+#include <linux/types.h>
+
+/* 64 bytes, aligned: what one traced call keeps between entry and exit. */
+struct rt_direct_slot {
+	u64	words[RT_DIRECT_SLOT_SIZE / 8];
+};
+
+/*
+ * Called with preemption enabled (the trampoline runs in vfs_read's
+ * context). True: the call is traced, rt_direct_exit() follows with the
+ * same slot once vfs_read returned, on whichever CPU it returns on.
+ */
+bool rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
+		     size_t count, loff_t *ppos);
+void rt_direct_exit(struct rt_direct_slot *slot, long ret,
+		    unsigned long ret_ip);
+
+/* The trampoline's entry (never called from C) and its call target. */
+void rt_direct_tramp(void);
+extern unsigned long rt_direct_orig;
+#endif /* !__ASSEMBLY__ */
+
+#endif /* _RINGTRACE_DIRECT_TRAMP_H */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vfs_read's ftrace direct-call trampoline, with call-the-original
+ * semantics (what BPF's fexit trampolines do), for x86-64.
+ *
+ * ftrace patches vfs_read's fentry site into "call rt_direct_tramp" (or,
+ * while other ftrace users share the function, its ftrace caller returns
+ * into us with the same stack). We arrive with vfs_read's arguments in
+ * %rdi, %rsi, %rdx, %rcx and two return addresses on the stack:
+ *
+ *	 8(%rsp)	vfs_read's caller
+ *	 0(%rsp)	vfs_read past its fentry site (= rt_direct_orig)
+ *
+ * Frame, once built (direct_tramp.h):
+ *
+ *	16(%rbp)	vfs_read's caller
+ *	 8(%rbp)	rt_direct_orig
+ *	 0(%rbp)	the caller's %rbp
+ *	-32(%rbp)	vfs_read's arguments, then its return value
+ *	-96(%rbp)	the per-call slot (%rsp points here)
+ *
+ * Untraced calls (rt_direct_enter() says no) return into vfs_read at
+ * once. Traced ones call vfs_read past its fentry site and come back to
+ * .Lreturned with its return value, call rt_direct_exit(), drop the return
+ * address into vfs_read and return to its caller. A call that sleeps in
+ * vfs_read keeps .Lreturned on its stack for as long as it sleeps: the
+ * module may not go away meanwhile (attach_direct.c holds a reference
+ * until every such call has come back).
+ *
+ * Hardening, as the kernel's own ftrace and retpoline code do it:
+ * - IBT: ENDBR at the entry (its address is taken); the original is
+ *   entered with PUSH;RET, not an indirect CALL, because vfs_read+N has no
+ *   ENDBR and the module cannot emit a direct CALL to an address known
+ *   only at run time.
+ * - Return thunks: every RET is the kernel's RET macro (the return thunk
+ *   on RETHUNK kernels), including the PUSH;RET.
+ * - RSB: PUSH;RET would pop the return-stack entry of our own CALL and
+ *   leave every later return mispredicted; a pointless CALL to a stub
+ *   whose speculative return lands on INT3 rebalances it (ftrace_64.S's
+ *   .Ldo_rebalance), so vfs_read's own RET predicts .Lreturned.
+ * - Call-depth tracking (6.2+, retbleed=stuff): the entry accounts for
+ *   ftrace's CALL, which is not accounted; the intra-function CALLs are
+ *   not accounted and every RET is, so the counter can only run low,
+ *   which makes the kernel stuff the RSB sooner: never later.
+ * - ORC: the frame is %rbp-based from the PUSH on, so the unwinder walks
+ *   through it from inside vfs_read (vfs_read appears twice, as under BPF
+ *   trampolines); the hints below say what objtool cannot infer.
+ */
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <linux/version.h>
+#include <asm/ibt.h>
+#include <asm/nospec-branch.h>
+#include <asm/unwind_hints.h>
+#if __has_include(<linux/annotate.h>)
+#include <linux/annotate.h>
+#endif
+
+#include "direct_tramp.h"
+
+#ifdef RT_HAVE_DIRECT
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define RT_CALL_DEPTH_ACCOUNT	CALL_DEPTH_ACCOUNT
+#else
+#define RT_CALL_DEPTH_ACCOUNT
+#endif
+
+	.text
+SYM_CODE_START(rt_direct_tramp)
+	UNWIND_HINT_FUNC
+	ENDBR
+	RT_CALL_DEPTH_ACCOUNT
+	pushq	%rbp
+	movq	%rsp, %rbp
+	subq	$RT_DIRECT_FRAME, %rsp
+	movq	%rdi, RT_DIRECT_ARGS + 0(%rsp)
+	movq	%rsi, RT_DIRECT_ARGS + 8(%rsp)
+	movq	%rdx, RT_DIRECT_ARGS + 16(%rsp)
+	movq	%rcx, RT_DIRECT_ARGS + 24(%rsp)
+
+	/* rt_direct_enter(slot, file, count, ppos): %rdx, %rcx in place */
+	movq	%rdi, %rsi
+	movq	%rsp, %rdi
+	call	rt_direct_enter
+
+	movq	RT_DIRECT_ARGS + 0(%rsp), %rdi
+	movq	RT_DIRECT_ARGS + 8(%rsp), %rsi
+	movq	RT_DIRECT_ARGS + 16(%rsp), %rdx
+	movq	RT_DIRECT_ARGS + 24(%rsp), %rcx
+	testb	%al, %al
+	jz	.Luntraced
+
+	/* Call vfs_read past its fentry site; it returns to .Lreturned. */
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Lcall_orig
+.Lreturned:
+	/*
+	 * Reached by vfs_read's RET, which objtool cannot follow: say the
+	 * frame is what it was at the CALL (%rbp-based, caller's frame 16
+	 * bytes up). The unwinder uses the CALL's own entry for return
+	 * addresses, so this only matters for interrupts from here on.
+	 */
+	UNWIND_HINT type=UNWIND_HINT_TYPE_CALL sp_reg=ORC_REG_BP sp_offset=16
+	movq	%rax, RT_DIRECT_RET(%rsp)
+	/* rt_direct_exit(slot, ret, caller's return address) */
+	movq	%rsp, %rdi
+	movq	%rax, %rsi
+	movq	16(%rbp), %rdx
+	call	rt_direct_exit
+	movq	RT_DIRECT_RET(%rsp), %rax
+	leave
+	/* Skip vfs_read's fentry return: straight back to its caller. */
+	addq	$8, %rsp
+	UNWIND_HINT_FUNC
+	RET
+
+.Luntraced:
+	leave
+	RET
+
+.Lcall_orig:
+	/* Stack: .Lreturned; make it rt_direct_orig, .Lreturned. */
+	pushq	rt_direct_orig(%rip)
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Lrebalance
+	int3
+.Lrebalance:
+	addq	$8, %rsp
+	UNWIND_HINT_FUNC
+	RET
+SYM_CODE_END(rt_direct_tramp)
+
+	/* vfs_read past its fentry site, set before the trampoline is. */
+	.data
+	.balign 8
+SYM_DATA(rt_direct_orig, .quad 0)
+
+#endif /* RT_HAVE_DIRECT */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Detaching vfs_read while a traced call sleeps inside it, on whichever
+ * mechanism the module uses. The call must come back unharmed (its data
+ * read, its return value right), must not be recorded by a session that
+ * started after it entered (every mechanism drops the calls of a past
+ * attachment), and the next call must be. With the direct trampoline the
+ * sleeping call has the module's code as its return address: the module
+ * must then stay pinned (rmmod refused) until the call has come back, and
+ * be released after.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "st_util.h"
+#include "tap.h"
+
+#define REFCNT		"/sys/module/ringtrace/refcnt"
+#define FIRST_READ	64	/* bytes the first read asks for */
+#define SECOND_READ	32	/* and the second */
+
+static int data_pipe[2];
+
+/* Two reads of the pipe: the first blocks across the detach. */
+static int workload(void *arg)
+{
+	char buf[FIRST_READ];
+
+	(void)arg;
+	if (read(data_pipe[0], buf, FIRST_READ) != 5)
+		return 2;
+	if (read(data_pipe[0], buf, SECOND_READ) != 6)
+		return 3;
+	return 0;
+}
+
+/* In read(2) of the pipe asking for @count bytes (/proc/PID/syscall). */
+static bool blocked_in_read(pid_t pid, unsigned long long count)
+{
+	unsigned long long fd, buf, n;
+	char path[64], line[256] = "";
+	FILE *f;
+	long nr;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	return sscanf(line, "%ld %llx %llx %llx", &nr, &fd, &buf, &n) == 4 &&
+	       nr == 0 && fd == (unsigned long long)data_pipe[0] && n == count;
+}
+
+static bool wait_blocked(pid_t pid, unsigned long long count)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (blocked_in_read(pid, count))
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+static long refcnt(void)
+{
+	FILE *f = fopen(REFCNT, "r");
+	long n = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+struct seen {
+	int n;
+	long long ret[4];
+	unsigned long long count[4];
+};
+
+static void collect(const struct ringtrace_event_header *h, int cpu,
+		    void *arg)
+{
+	const struct ringtrace_vfs_read_record *r = (const void *)h;
+	struct seen *s = arg;
+
+	(void)cpu;
+	if (h->type != RINGTRACE_RECORD_VFS_READ)
+		return;
+	if (s->n < 4) {
+		s->ret[s->n] = r->ret;
+		s->count[s->n] = r->count;
+	}
+	s->n++;
+}
+
+static __u32 attached_with(struct st_session *s)
+{
+	struct ringtrace_info info = { .size = sizeof(info) };
+
+	if (ioctl(s->fd, RINGTRACE_IOC_GET_INFO, &info) ||
+	    info.size < RINGTRACE_INFO_SIZE_VER1)
+		return 0;
+	return info.vfs_read_attach;
+}
+
+int main(void)
+{
+	struct ringtrace_config cfg;
+	struct st_session s1, s2;
+	struct st_child child;
+	struct seen seen = { .n = 0 };
+	long base, pinned, after = -1;
+	bool direct;
+	int i, err;
+
+	tap_plan(7);
+	if (pipe(data_pipe))
+		tap_bail("pipe: %s", strerror(errno));
+	base = refcnt();
+	if (base < 0)
+		tap_bail("cannot read %s", REFCNT);
+
+	st_child_start(&child, workload, NULL);
+	cfg = st_config(RINGTRACE_EVENT_VFS_READ, child.pid);
+	st_session_open(&s1, &cfg, 16);
+	if (st_enable(&s1))
+		tap_bail("ENABLE: %s", strerror(errno));
+	direct = attached_with(&s1) == RINGTRACE_ATTACH_DIRECT;
+	tap_diag("attached with mechanism %u%s", attached_with(&s1),
+		 direct ? " (direct)" : "");
+	st_child_go(&child);
+	if (!wait_blocked(child.pid, FIRST_READ))
+		tap_bail("the child never blocked in its first read");
+
+	/* The only session goes: vfs_read is detached, the call sleeps on. */
+	st_disable(&s1);
+	st_session_close(&s1);
+	pinned = refcnt();
+	if (direct) {
+		tap_ok(pinned == base + 1,
+		       "direct: the sleeping call pins the module (refcnt %ld, %ld before)",
+		       pinned, base);
+		err = syscall(SYS_delete_module, "ringtrace", O_NONBLOCK) ?
+		      errno : 0;
+		tap_ok(err == EWOULDBLOCK || err == EBUSY,
+		       "direct: so rmmod is refused (%s)",
+		       err ? strerror(err) : "it unloaded!");
+	} else {
+		tap_ok(pinned == base,
+		       "no reference left behind (refcnt %ld, %ld before)",
+		       pinned, base);
+		tap_skip("rmmod refusal: only the direct trampoline pins the module");
+	}
+
+	/* A new session, then the first call returns, then a second one. */
+	st_session_open(&s2, &cfg, 16);
+	if (st_enable(&s2))
+		tap_bail("ENABLE: %s", strerror(errno));
+	if (write(data_pipe[1], "hello", 5) != 5)
+		tap_bail("cannot wake the child");
+	tap_ok(wait_blocked(child.pid, SECOND_READ),
+	       "the call that slept across the detach came back with its 5 bytes");
+	if (write(data_pipe[1], "world!", 6) != 6)
+		tap_bail("cannot wake the child");
+	tap_ok(st_child_wait(&child) == 0,
+	       "and the child's second read got its 6 bytes (both return values right)");
+	st_disable(&s2);
+	st_drain(&s2, collect, &seen);
+	st_session_close(&s2);
+	tap_ok(seen.n == 1 && seen.ret[0] == 6 && seen.count[0] == SECOND_READ,
+	       "the new session recorded the second read only (%d records, first: ret %lld, count %llu)",
+	       seen.n, seen.n ? seen.ret[0] : 0, seen.n ? seen.count[0] : 0);
+
+	/* Released through RCU callbacks: give them a moment. */
+	for (i = 0; i < 100; i++) {
+		after = refcnt();
+		if (after == base)
+			break;
+		usleep(50000);
+	}
+	tap_ok(after == base, "every reference dropped once the calls came back (refcnt %ld, %ld before)",
+	       after, base);
+	tap_ok(!st_probes_on("vfs_read"), "nothing left attached to vfs_read");
+	return tap_finish();
+}
