@@ -8,7 +8,7 @@
 #include <linux/module.h>
 
 #include "chardev.h"
-#include "vfs_read.h"
+#include "direct_call.h"
 #include "lock_events.h"
 #include "lock_stats.h"
 #include "ring.h"

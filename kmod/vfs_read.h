@@ -66,12 +66,6 @@ extern const struct rt_attach_ops rt_attach_kretprobe;
 extern const struct rt_attach_ops rt_attach_fprobe;
 extern const struct rt_attach_ops rt_attach_direct;
 
-/*
- * Module exit: wait until no task runs the direct trampoline's last
- * instructions (attach_direct.c).
- */
-void rt_direct_module_exit(void);
-
 /* attach.c: which mechanism is in use, or would be used next. */
 u32 rt_vfs_read_attach_id(void);
 u32 rt_vfs_read_attach_mask(void);

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ringtrace on vfs_read beside other users of the same function. An
+ * ftrace kprobe event and ringtrace count the same 100 reads at once,
+ * whichever mechanism the module uses. Then another direct-call user
+ * (the direct floor module, as a BPF trampoline would) holds vfs_read:
+ * the module, left to choose, falls back to its next mechanism and still
+ * records every read; the other user keeps the function.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "st_util.h"
+#include "tap.h"
+
+#define NR_READS	100
+#define GROUP		"rtcoexist"
+#define NAME		"rtcoexist_vfs_read"	/* kprobe_profile shows it alone */
+#define EVENT		GROUP "/" NAME
+#define FLOOR		"selftests/ringtrace/modules/ringtrace_floor_direct.ko"
+
+static const char *tracefs = "/sys/kernel/tracing";
+
+static int workload(void *arg)
+{
+	(void)arg;
+	return st_zero_reads(NR_READS, 64) ? 2 : 0;
+}
+
+static int tracefs_write(const char *file, const char *text, bool append)
+{
+	char path[256];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+/* The event's hit count from kprobe_profile, or -1. */
+static long long event_hits(void)
+{
+	char path[256], line[256], name[128];
+	long long hits = -1, h, m;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kprobe_profile", tracefs);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %lld %lld", name, &h, &m) == 3 &&
+		    !strcmp(name, NAME))
+			hits = h;
+	fclose(f);
+	return hits;
+}
+
+struct count {
+	int vfs_read;
+};
+
+static void collect(const struct ringtrace_event_header *h, int cpu,
+		    void *arg)
+{
+	(void)cpu;
+	if (h->type == RINGTRACE_RECORD_VFS_READ)
+		((struct count *)arg)->vfs_read++;
+}
+
+/* One traced run of the workload; the mechanism used and the records. */
+static int traced_reads(__u32 *mech, __u32 *mask)
+{
+	struct ringtrace_info info = { .size = sizeof(info) };
+	struct ringtrace_config cfg;
+	struct count c = { 0 };
+	struct st_session s;
+	struct st_child child;
+	int status;
+
+	st_child_start(&child, workload, NULL);
+	cfg = st_config(RINGTRACE_EVENT_VFS_READ, child.pid);
+	st_session_open(&s, &cfg, 16);
+	if (st_enable(&s))
+		tap_bail("ENABLE: %s", strerror(errno));
+	if (ioctl(s.fd, RINGTRACE_IOC_GET_INFO, &info))
+		tap_bail("GET_INFO: %s", strerror(errno));
+	*mech = info.vfs_read_attach;
+	*mask = info.vfs_read_attach_mask;
+	st_child_go(&child);
+	status = st_child_wait(&child);
+	st_disable(&s);
+	st_drain(&s, collect, &c);
+	st_session_close(&s);
+	return status == 0 ? c.vfs_read : -1;
+}
+
+int main(void)
+{
+	long long before, after;
+	__u32 mech, mask;
+	char param[64] = "";
+	int n, err;
+	FILE *f;
+
+	f = fopen("/sys/module/ringtrace/parameters/vfs_read_attach", "r");
+	if (f) {
+		if (!fgets(param, sizeof(param), f))
+			param[0] = '\0';
+		fclose(f);
+	}
+	if (access("/sys/kernel/tracing/kprobe_events", F_OK))
+		tracefs = "/sys/kernel/debug/tracing";
+	tap_plan(5);
+
+	/* 1: a kprobe event and ringtrace, both on, nothing else reading. */
+	err = tracefs_write("kprobe_events", "p:" EVENT " vfs_read\n", true);
+	if (err)
+		tap_bail("cannot add the kprobe event: %s", strerror(err));
+	err = tracefs_write("events/" EVENT "/enable", "1\n", false);
+	if (err)
+		tap_bail("cannot enable the kprobe event: %s", strerror(err));
+	before = event_hits();
+	n = traced_reads(&mech, &mask);
+	after = event_hits();
+	tracefs_write("events/" EVENT "/enable", "0\n", false);
+	tracefs_write("kprobe_events", "-:" EVENT "\n", true);
+	tap_diag("mechanism %u (offered 0x%x), parameter %s", mech, mask,
+		 param);
+	tap_ok(n == NR_READS, "beside a kprobe event, ringtrace recorded all %d reads (%d)",
+	       NR_READS, n);
+	tap_ok(before >= 0 && after - before >= NR_READS,
+	       "and the kprobe event saw them too (%lld hits)", after - before);
+
+	/* 2: another direct-call user holds vfs_read first. */
+	if (!(mask & (1u << RINGTRACE_ATTACH_DIRECT)) ||
+	    strncmp(param, "auto", 4)) {
+		tap_skip("fallback: the direct mechanism is not offered or not left to choose");
+		tap_skip("fallback: records");
+		tap_skip("fallback: the other user");
+		return tap_finish();
+	}
+	err = st_load_module(FLOOR, "");
+	if (err)
+		tap_bail("loading the direct floor module: %s", strerror(err));
+	n = traced_reads(&mech, &mask);
+	tap_ok(mech != RINGTRACE_ATTACH_DIRECT && (mask & (1u << mech)),
+	       "with vfs_read's direct call taken, auto falls back (mechanism %u)",
+	       mech);
+	tap_ok(n == NR_READS, "and records all %d reads (%d)", NR_READS, n);
+	err = st_unload_module("ringtrace_floor_direct");
+	tap_ok(!err, "the other user kept vfs_read until it left (unload: %s)",
+	       err ? strerror(err) : "ok");
+	return tap_finish();
+}
