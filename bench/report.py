@@ -41,6 +41,9 @@ VM_ROWS = [
     ("rt_kretprobe_idle", "  same, reader asleep", "floor_split0"),
     ("rt_fprobe", "ringtrace -a --raw, vfs_read_attach=fprobe", "floor_fprobe"),
     ("rt_fprobe_idle", "  same, reader asleep", "floor_fprobe"),
+    ("floor_direct", "floor: direct-call trampoline, entry + exit timestamps", "floor_split1"),
+    ("rt_direct", "ringtrace -a --raw, vfs_read_attach=direct", "floor_direct"),
+    ("rt_direct_idle", "  same, reader asleep", "floor_direct"),
     ("bpftrace_fentry_count", "bpftrace kfunc/kretfunc, count() only", "floor_split1"),
     ("bpftrace_fentry_printf", "bpftrace kfunc/kretfunc, printf per call", "floor_split1"),
     ("ftrace_noreader", "ftrace p:+r: kprobe events, no reader", "floor_split1"),
@@ -56,6 +59,7 @@ VM_ROWS = [
     ("ringtrace_2cpu", "ringtrace-cat -a --raw, both CPUs busy", "floor_split1_2cpu"),
     ("rt_kretprobe_2cpu", "  same, vfs_read_attach=kretprobe", "floor_split1_2cpu"),
     ("rt_fprobe_2cpu", "  same, vfs_read_attach=fprobe", "floor_split1_2cpu"),
+    ("rt_direct_2cpu", "  same, vfs_read_attach=direct", "floor_split1_2cpu"),
 ]
 PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
 
@@ -159,7 +163,8 @@ FIXED = {"cat_raw": "cat_fixed", "cat_text": "cat_fixed",
          "ringtrace_2cpu": "ringtrace_minlat", "ringtrace_idle": "ringtrace_minlat",
          "ringtrace_8m": "ringtrace_minlat", "rt_kretprobe": "ringtrace_minlat",
          "rt_fprobe": "ringtrace_minlat", "rt_kretprobe_2cpu": "ringtrace_minlat",
-         "rt_fprobe_2cpu": "ringtrace_minlat"}
+         "rt_fprobe_2cpu": "ringtrace_minlat", "rt_direct": "ringtrace_minlat",
+         "rt_direct_2cpu": "ringtrace_minlat"}
 
 
 def reader_costs(vm):
@@ -288,7 +293,7 @@ def vm_table(vm, meta):
                  "guest); added = ns/call - the baselines around it; "
                  "x floor = added / floor_split1's added (2-CPU rows: "
                  "floor_split1_2cpu's; rt_kretprobe*: floor_split0's, "
-                 "rt_fprobe*: floor_fprobe's); records, lost: the tool's own "
+                 "rt_fprobe*: floor_fprobe's, rt_direct*: floor_direct's); records, lost: the tool's own "
                  "accounting, summed over rounds; cpu/rec: the reader's CPU "
                  "time per record, its fixed start/stop cost removed."
                  % meta.get("rounds", "?"))
@@ -321,7 +326,8 @@ def targets(vm, ring, cons):
     # A denominator at or below 0 is noise (a run faster than its
     # baselines): no ratio then.
     bpf = added("bpftrace_fentry_count")
-    for mech, floor in (("kretprobe", "floor_split0"), ("fprobe", "floor_fprobe")):
+    for mech, floor in (("kretprobe", "floor_split0"), ("fprobe", "floor_fprobe"),
+                        ("direct", "floor_direct")):
         a, f = added("rt_" + mech), added(floor)
         if a is None:
             continue

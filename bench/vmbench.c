@@ -54,6 +54,7 @@
 #define RINGTRACE_KO	"kmod/ringtrace.ko"
 #define FLOOR_KO	"selftests/ringtrace/modules/ringtrace_floor.ko"
 #define FLOOR_FPROBE_KO	"selftests/ringtrace/modules/ringtrace_floor_fprobe.ko"
+#define FLOOR_DIRECT_KO	"selftests/ringtrace/modules/ringtrace_floor_direct.ko"
 #define ATTACH_PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
 #define LOOP_OUT	"/tmp/rtbench-loop.txt"
 #define TRACE_OUT	"/tmp/rtbench-trace"
@@ -427,7 +428,10 @@ static long long floor_missed(void)
 	return missed;
 }
 
-/* @split < 0: the fprobe floor (kernels with fprobe only). */
+/*
+ * @split -1: the fprobe floor (kernels with fprobe only); -2: the direct
+ * trampoline's floor (x86-64 kernels with ftrace direct calls).
+ */
 static void floor_config(const char *config, int split, int round, int ncpu)
 {
 	char param[16], log[256];
@@ -435,10 +439,14 @@ static void floor_config(const char *config, int split, int round, int ncpu)
 	char *rm[] = { "rmmod", "ringtrace_floor", NULL };
 	struct result r;
 
-	if (split < 0) {
+	if (split == -1) {
 		ins[1] = FLOOR_FPROBE_KO;
 		ins[2] = NULL;
 		rm[1] = "ringtrace_floor_fprobe";
+	} else if (split == -2) {
+		ins[1] = FLOOR_DIRECT_KO;
+		ins[2] = NULL;
+		rm[1] = "ringtrace_floor_direct";
 	}
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
@@ -470,10 +478,15 @@ static bool set_attach(const char *mech)
 	return ok;
 }
 
+static const char *const mechanisms[] = { "kretprobe", "fprobe", "direct" };
+
 static bool attach_offered(const char *mech)
 {
-	static int offered[2] = { -1, -1 };
-	int i = !strcmp(mech, "fprobe");
+	static int offered[3] = { -1, -1, -1 };
+	int i = 0;
+
+	while (i < 2 && strcmp(mech, mechanisms[i]))
+		i++;
 
 	if (offered[i] < 0) {
 		offered[i] = set_attach(mech);
@@ -1094,8 +1107,10 @@ int main(int argc, char **argv)
 		/* Each mechanism forced, with its floor. */
 		if (wanted("floor_fprobe") && attach_offered("fprobe"))
 			floor_config("floor_fprobe", -1, k, 1);
-		for (int m = 0; m < 2; m++) {
-			const char *mech = m ? "fprobe" : "kretprobe";
+		if (wanted("floor_direct") && attach_offered("direct"))
+			floor_config("floor_direct", -2, k, 1);
+		for (int m = 0; m < 3; m++) {
+			const char *mech = mechanisms[m];
 			char name[64];
 
 			if (!attach_offered(mech))
