@@ -24,7 +24,7 @@
 #include "ringtrace/record.h"
 
 #define NR_RINGS	4
-#define RING_BYTES	(4u << 20)
+#define RING_BYTES	(1u << 20)
 #define PAGE		4096u
 #define ROUNDS		20
 

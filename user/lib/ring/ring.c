@@ -204,6 +204,33 @@ void rt_ring_advance(struct rt_ring *r)
 	r->last_size = 0;
 }
 
+/*
+ * After a record of @size passed every check: the records that follow it
+ * with the same size and a plain type, up to the first that differs. The
+ * checks are check_size()'s, settled once for the run (@size is valid,
+ * and each record ends before head_seen). The next header's address comes
+ * from @size, in a register, not from the header just loaded: the loads
+ * of consecutive headers overlap instead of each waiting for the last,
+ * which is what bounds a walk whose next address is the previous load.
+ */
+static inline uint64_t skip_run(const struct rt_ring *r, uint64_t pos,
+				uint16_t size, uint32_t nr_types, uint64_t *n)
+{
+	struct ringtrace_event_header hdr;
+	uint64_t end = r->head_seen, k = 0;
+
+	while (end - pos >= size) {
+		memcpy(&hdr, r->data + (pos & r->mask), sizeof(hdr));
+		if (hdr.size != size || hdr.type == RINGTRACE_RECORD_LOST ||
+		    !hdr.type || hdr.type >= nr_types)
+			break;
+		pos += size;
+		k++;
+	}
+	*n += k;
+	return pos;
+}
+
 int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
 {
 	struct ringtrace_event_header hdr;
@@ -230,6 +257,7 @@ int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
 		pos += hdr.size;
 		n++;
 		ret = RT_RING_EMPTY;
+		pos = skip_run(r, pos, hdr.size, nr_types, &n);
 	}
 	r->pos = pos;
 	r->last_size = 0;
