@@ -111,7 +111,7 @@ int main(void)
 	struct ringtrace_info info = { .size = sizeof(info) };
 	struct st_snap s1, s2;
 	struct st_child child;
-	pid_t tids[ST_MAX_THREADS], cat, killer;
+	pid_t tids[ST_MAX_THREADS], cat;
 	int status, rc, last, fd;
 	bool totals;
 
@@ -136,17 +136,12 @@ int main(void)
 	cat = st_cat_start((const char *const[]){ "--snapshot", "--json",
 		"--per-thread", "-t", arg_tids, "--buffer-size", "4K",
 		"-o", out, NULL }, err);
-	kill(cat, SIGUSR2);
-	tap_ok(st_snapshot_wait(out, 1),
+	tap_ok(st_snapshot_ask(cat, out, 1),
 	       "a first SIGUSR2 gives a snapshot (tracing is on)");
 
 	st_child_go(&child);
 	rc = st_child_wait(&child);
-	killer = fork();
-	if (killer == 0)
-		_exit(kill(cat, SIGUSR2) ? 1 : 0);
-	waitpid(killer, &status, 0);
-	tap_ok(rc == 0 && WIFEXITED(status) && !WEXITSTATUS(status) &&
+	tap_ok(rc == 0 && st_snapshot_signal_from_other(cat) &&
 	       st_snapshot_wait(out, 2),
 	       "%d threads made %d reads each (exit %d); another process's SIGUSR2 gives snapshot 2",
 	       NR_WORKERS + 1, CALLS, rc);

@@ -56,7 +56,7 @@ int main(void)
 	struct st_child child;
 	int snap = 0, status, rc, fd;
 	long long paths;
-	pid_t cat, killer;
+	pid_t cat;
 	FILE *f;
 
 	tap_plan(6);
@@ -69,17 +69,12 @@ int main(void)
 	snprintf(arg_pid, sizeof(arg_pid), "%d", child.pid);
 	cat = st_cat_start((const char *const[]){ "--snapshot", "--json", "-q",
 		"-p", arg_pid, "--buffer-size", "4K", "-o", out, NULL }, NULL);
-	kill(cat, SIGUSR2);
-	tap_ok(st_snapshot_wait(out, 1),
+	tap_ok(st_snapshot_ask(cat, out, 1),
 	       "a first SIGUSR2 gives a snapshot (tracing is on)");
 
 	st_child_go(&child);
 	rc = st_child_wait(&child);
-	killer = fork();
-	if (killer == 0)
-		_exit(kill(cat, SIGUSR2) ? 1 : 0);
-	waitpid(killer, &status, 0);
-	tap_ok(rc == 0 && WIFEXITED(status) && !WEXITSTATUS(status) &&
+	tap_ok(rc == 0 && st_snapshot_signal_from_other(cat) &&
 	       st_snapshot_wait(out, 2),
 	       "the app's %d reads done (exit %d); another process's SIGUSR2 gives snapshot 2",
 	       NR_READS, rc);

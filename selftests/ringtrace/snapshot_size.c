@@ -66,18 +66,15 @@ int main(void)
 	cat = st_cat_start((const char *const[]){ "--snapshot", "--json", "-q",
 		"-p", arg_pid, "--buffer-size", "64K", "--snapshot-size", size,
 		"-o", out, NULL }, NULL);
-	kill(cat, SIGUSR2);
-	tap_ok(st_snapshot_wait(out, 1),
+	tap_ok(st_snapshot_ask(cat, out, 1),
 	       "a first SIGUSR2 gives a snapshot (tracing is on)");
 
 	st_child_go(&child);
 	rc = st_child_wait(&child);
-	kill(cat, SIGUSR2);
-	tap_ok(rc == 0 && st_snapshot_wait(out, 2),
+	tap_ok(rc == 0 && st_snapshot_ask(cat, out, 2),
 	       "the app's %d reads done (exit %d); SIGUSR2 gives snapshot 2",
 	       NR_READS, rc);
-	kill(cat, SIGUSR2);
-	tap_ok(st_snapshot_wait(out, 3), "a third SIGUSR2 gives snapshot 3");
+	tap_ok(st_snapshot_ask(cat, out, 3), "a third SIGUSR2 gives snapshot 3");
 	kill(cat, SIGTERM);
 	waitpid(cat, &status, 0);
 	last = st_snap_read(out, 1, &s1);

@@ -88,8 +88,7 @@ int main(void)
 	cat = st_cat_start((const char *const[]){ "--snapshot", "--json", "-q",
 		"-p", arg_pid, "--buffer-size", "64K", "--snapshot-time",
 		WINDOW_S, "-o", out, NULL }, NULL);
-	kill(cat, SIGUSR2);
-	tap_ok(st_snapshot_wait(out, 1),
+	tap_ok(st_snapshot_ask(cat, out, 1),
 	       "a first SIGUSR2 gives a snapshot (tracing is on)");
 
 	st_child_go(&child);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "st_snapshot.h"
@@ -97,6 +98,24 @@ bool st_snapshot_wait(const char *file, int n)
 		usleep(10000);
 	}
 	return false;
+}
+
+bool st_snapshot_ask(pid_t cat, const char *file, int n)
+{
+	return !kill(cat, SIGUSR2) && st_snapshot_wait(file, n);
+}
+
+bool st_snapshot_signal_from_other(pid_t cat)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		tap_bail("fork: %s", strerror(errno));
+	if (pid == 0)
+		_exit(kill(cat, SIGUSR2) ? 1 : 0);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	       !WEXITSTATUS(status);
 }
 
 long long st_json_field(const char *line, const char *key)

@@ -30,6 +30,15 @@ pid_t st_cat_start(const char *const *args, const char *err_file);
  */
 bool st_snapshot_wait(const char *file, int n);
 
+/* SIGUSR2 to @cat, then st_snapshot_wait(@file, @n). */
+bool st_snapshot_ask(pid_t cat, const char *file, int n);
+
+/*
+ * SIGUSR2 to @cat from another process (a child made for it), as seed 1's
+ * shell loop sends it: true if that process could send it.
+ */
+bool st_snapshot_signal_from_other(pid_t cat);
+
 /* The value after "key": in a JSON line (e.g. "\"pos\":"), or -1. */
 long long st_json_field(const char *line, const char *key);
 
