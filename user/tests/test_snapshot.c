@@ -139,6 +139,22 @@ static void test_select_merges_and_bounds(void **state)
 	assert_int_equal(sn.nr_not_shown, 5);
 }
 
+/* The last snapshot of @sn as JSON, in a static buffer. */
+static const char *print_json(const struct rt_snapshot *sn,
+			      struct rt_paths *paths)
+{
+	static char text[4096];
+	struct rt_outbuf ob;
+
+	rt_outbuf_init(&ob, -1, 0);
+	rt_snapshot_print(sn, RT_FORMAT_JSON, &ob, paths);
+	assert_true(ob.len < sizeof(text));
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	rt_outbuf_fini(&ob);
+	return text;
+}
+
 /* Lines of @text that are not the two delimiters. */
 static int record_lines(const char *text)
 {
@@ -163,9 +179,8 @@ static void test_header_counts_printed_records(void **state)
 	struct ringtrace_vfs_read_record r[4];
 	struct rt_snapshot_rec recs[5];
 	struct rt_snapshot sn;
-	struct rt_outbuf ob;
 	struct rt_paths paths;
-	char text[4096];
+	const char *text;
 
 	(void)state;
 	pr.header.type = RINGTRACE_RECORD_PATH;
@@ -200,11 +215,7 @@ static void test_header_counts_printed_records(void **state)
 	assert_int_equal(sn.nr_not_shown, 2);
 
 	assert_int_equal(rt_paths_init(&paths), 0);
-	rt_outbuf_init(&ob, -1, 0);
-	rt_snapshot_print(&sn, RT_FORMAT_JSON, &ob, &paths);
-	assert_true(ob.len < sizeof(text));
-	memcpy(text, ob.buf, ob.len);
-	text[ob.len] = '\0';
+	text = print_json(&sn, &paths);
 	assert_non_null(strstr(text, "\"records\":2,\"not_shown\":2,"));
 	assert_int_equal(record_lines(text), 2);
 	assert_non_null(strstr(text, "\"pos\":3,"));
@@ -212,16 +223,11 @@ static void test_header_counts_printed_records(void **state)
 	assert_null(strstr(text, "\"pos\":1,"));
 
 	/* No bound: every read, and still not the path record. */
-	ob.len = 0;
 	sn.max_bytes = 0;
 	rt_snapshot_select(&sn, 100);
-	rt_snapshot_print(&sn, RT_FORMAT_JSON, &ob, &paths);
-	assert_true(ob.len < sizeof(text));
-	memcpy(text, ob.buf, ob.len);
-	text[ob.len] = '\0';
+	text = print_json(&sn, &paths);
 	assert_non_null(strstr(text, "\"records\":4,\"not_shown\":0,"));
 	assert_int_equal(record_lines(text), 4);
-	rt_outbuf_fini(&ob);
 	rt_paths_fini(&paths);
 }
 
