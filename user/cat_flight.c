@@ -113,7 +113,7 @@ static int write_raw_snapshot(const struct options *o,
 		fprintf(stderr, PROG ": snapshot %" PRIu64 ": %s (%zu records, "
 			"%zu older not shown, %" PRIu64 " overwritten since the "
 			"previous snapshot)\n", sn->number, path,
-			sn->nr_recs - sn->first, sn->first, sn->overwritten);
+			sn->nr_shown, sn->nr_not_shown, sn->overwritten);
 	return ret ? -1 : 0;
 }
 

@@ -24,11 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "st_snapshot.h"
 #include "st_util.h"
 #include "tap.h"
 
 #define NR_READS	5000
-#define CAT		"../../user/ringtrace-cat"
 #define REC_SIZE	sizeof(struct ringtrace_vfs_read_record)
 
 static int app(void *arg)
@@ -45,59 +45,6 @@ static int app(void *arg)
 	return 0;
 }
 
-/* Whether @pid has a handler for @sig (SigCgt in /proc/PID/status). */
-static bool catches(pid_t pid, int sig)
-{
-	char path[64], line[256];
-	unsigned long long mask = 0;
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
-			found = true;
-	fclose(f);
-	return found && (mask & (1ull << (sig - 1)));
-}
-
-/* Whether @file contains @needle (the tool flushes each snapshot). */
-static bool file_has(const char *file, const char *needle)
-{
-	static char buf[1 << 20];
-	ssize_t n;
-	int fd = open(file, O_RDONLY);
-
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return false;
-	buf[n] = '\0';
-	return strstr(buf, needle) != NULL;
-}
-
-static bool wait_for(const char *file, const char *needle)
-{
-	for (int i = 0; i < 6000; i++) {
-		if (file_has(file, needle))
-			return true;
-		usleep(10000);
-	}
-	return false;
-}
-
-static long long field(const char *line, const char *key)
-{
-	const char *p = strstr(line, key);
-
-	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
-}
-
 int main(void)
 {
 	char dir[] = "/tmp/rt_snapshot_XXXXXX", out[96], arg_pid[16], line[1024];
@@ -109,37 +56,26 @@ int main(void)
 	struct st_child child;
 	int snap = 0, status, rc, fd;
 	long long paths;
-	pid_t cat, killer;
+	pid_t cat;
 	FILE *f;
 
 	tap_plan(6);
-	if (access(CAT, X_OK))
-		tap_skip_all("%s not built (make -C user)", CAT);
+	if (access(ST_CAT, X_OK))
+		tap_skip_all("%s not built (make -C user)", ST_CAT);
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp: %s", strerror(errno));
 	snprintf(out, sizeof(out), "%s/snap.json", dir);
 	st_child_start(&child, app, NULL);
 	snprintf(arg_pid, sizeof(arg_pid), "%d", child.pid);
-	cat = fork();
-	if (cat == 0) {
-		execl(CAT, CAT, "--snapshot", "--json", "-q", "-p", arg_pid,
-		      "--buffer-size", "4K", "-o", out, (char *)NULL);
-		_exit(127);
-	}
-	for (int i = 0; i < 3000 && !catches(cat, SIGUSR2); i++)
-		usleep(10000);
-	kill(cat, SIGUSR2);
-	tap_ok(wait_for(out, "{\"snapshot_end\":1}"),
+	cat = st_cat_start((const char *const[]){ "--snapshot", "--json", "-q",
+		"-p", arg_pid, "--buffer-size", "4K", "-o", out, NULL }, NULL);
+	tap_ok(st_snapshot_ask(cat, out, 1),
 	       "a first SIGUSR2 gives a snapshot (tracing is on)");
 
 	st_child_go(&child);
 	rc = st_child_wait(&child);
-	killer = fork();
-	if (killer == 0)
-		_exit(kill(cat, SIGUSR2) ? 1 : 0);
-	waitpid(killer, &status, 0);
-	tap_ok(rc == 0 && WIFEXITED(status) && !WEXITSTATUS(status) &&
-	       wait_for(out, "{\"snapshot_end\":2}"),
+	tap_ok(rc == 0 && st_snapshot_signal_from_other(cat) &&
+	       st_snapshot_wait(out, 2),
 	       "the app's %d reads done (exit %d); another process's SIGUSR2 gives snapshot 2",
 	       NR_READS, rc);
 	kill(cat, SIGTERM);
@@ -152,25 +88,25 @@ int main(void)
 		tap_bail("%s: %s", out, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "{\"snapshot\":", 12)) {
-			snap = (int)field(line, "{\"snapshot\":");
+			snap = (int)st_json_field(line, "{\"snapshot\":");
 			if (snap == 1)
-				empty_records = field(line, "\"records\":");
+				empty_records = st_json_field(line, "\"records\":");
 			if (snap == 2) {
-				hdr_records = field(line, "\"records\":");
-				hdr_overwritten = field(line, "\"overwritten\":");
+				hdr_records = st_json_field(line, "\"records\":");
+				hdr_overwritten = st_json_field(line, "\"overwritten\":");
 			}
 			continue;
 		}
 		if (!strncmp(line, "{\"snapshot_end\":", 16) || snap != 2)
 			continue;
 		if (!strstr(line, "\"type\":\"vfs_read\"") ||
-		    field(line, "\"pid\":") != child.pid) {
+		    st_json_field(line, "\"pid\":") != child.pid) {
 			others++;
 			continue;
 		}
-		if (last >= 0 && field(line, "\"pos\":") != last + 1)
+		if (last >= 0 && st_json_field(line, "\"pos\":") != last + 1)
 			gaps++;
-		last = field(line, "\"pos\":");
+		last = st_json_field(line, "\"pos\":");
 		kept++;
 	}
 	fclose(f);

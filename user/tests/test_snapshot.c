@@ -117,6 +117,7 @@ static void test_select_merges_and_bounds(void **state)
 		recs[i].pos = (uint64_t)i;
 		recs[i].size = 100;
 		recs[i].data = dummy;
+		recs[i].type = RINGTRACE_RECORD_VFS_READ;
 	}
 	sn.recs = recs;
 	sn.nr_recs = sn.cap = 6;
@@ -134,6 +135,100 @@ static void test_select_merges_and_bounds(void **state)
 	sn.max_age_ns = 45;		/* now 100: ts >= 55 */
 	rt_snapshot_select(&sn, 100);
 	assert_int_equal(sn.first, 5);
+	assert_int_equal(sn.nr_shown, 1);
+	assert_int_equal(sn.nr_not_shown, 5);
+}
+
+/* The last snapshot of @sn as JSON, in a static buffer. */
+static const char *print_json(const struct rt_snapshot *sn,
+			      struct rt_paths *paths)
+{
+	static char text[4096];
+	struct rt_outbuf ob;
+
+	rt_outbuf_init(&ob, -1, 0);
+	rt_snapshot_print(sn, RT_FORMAT_JSON, &ob, paths);
+	assert_true(ob.len < sizeof(text));
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	rt_outbuf_fini(&ob);
+	return text;
+}
+
+/* Lines of @text that are not the two delimiters. */
+static int record_lines(const char *text)
+{
+	int n = 0;
+
+	for (const char *p = text; *p; p = strchr(p, '\n') + 1)
+		if (strncmp(p, "{\"snapshot", 10))
+			n++;
+	return n;
+}
+
+/*
+ * A path record names the file of the reads after it but is not printed:
+ * the header's "records" must count the lines that follow, "not_shown"
+ * the reads the size bound left out, and a shown read is still named by
+ * an older path record. (It counted path records as shown or not shown.)
+ */
+static void test_header_counts_printed_records(void **state)
+{
+	unsigned char path_rec[64] = { 0 };
+	struct ringtrace_path_record pr = { 0 };
+	struct ringtrace_vfs_read_record r[4];
+	struct rt_snapshot_rec recs[5];
+	struct rt_snapshot sn;
+	struct rt_paths paths;
+	const char *text;
+
+	(void)state;
+	pr.header.type = RINGTRACE_RECORD_PATH;
+	pr.header.size = sizeof(path_rec);
+	pr.ts_ns = 10;
+	pr.dev_major = 8;
+	pr.dev_minor = 1;
+	pr.ino = 123;
+	pr.path_len = 9;
+	memcpy(path_rec, &pr, sizeof(pr));
+	memcpy(path_rec + sizeof(pr), "/dev/zero", 9);
+	recs[0] = (struct rt_snapshot_rec){ .ts = 10, .pos = 0,
+		.data = path_rec, .size = sizeof(path_rec),
+		.type = RINGTRACE_RECORD_PATH };
+	for (int i = 0; i < 4; i++) {
+		make_vfs_read(&r[i], 10 + 10 * (uint64_t)i, 0, 100, 101, "app");
+		r[i].pos = i;
+		recs[i + 1] = (struct rt_snapshot_rec){
+			.ts = r[i].task.ts_ns,
+			.pos = sizeof(path_rec) + (uint64_t)i * REC,
+			.data = (const unsigned char *)&r[i], .size = REC,
+			.type = RINGTRACE_RECORD_VFS_READ };
+	}
+	memset(&sn, 0, sizeof(sn));
+	sn.recs = recs;
+	sn.nr_recs = sn.cap = 5;
+	sn.number = 1;
+	sn.max_bytes = 2 * REC + 8;	/* the two newest reads */
+	rt_snapshot_select(&sn, 100);
+	assert_int_equal(sn.first, 3);
+	assert_int_equal(sn.nr_shown, 2);
+	assert_int_equal(sn.nr_not_shown, 2);
+
+	assert_int_equal(rt_paths_init(&paths), 0);
+	text = print_json(&sn, &paths);
+	assert_non_null(strstr(text, "\"records\":2,\"not_shown\":2,"));
+	assert_int_equal(record_lines(text), 2);
+	assert_non_null(strstr(text, "\"pos\":3,"));
+	assert_non_null(strstr(text, "\"path\":\"/dev/zero\""));
+	assert_null(strstr(text, "\"pos\":1,"));
+
+	/* No bound: every read, and still not the path record. */
+	sn.max_bytes = 0;
+	rt_snapshot_select(&sn, 100);
+	text = print_json(&sn, &paths);
+	assert_non_null(strstr(text, "\"records\":4,\"not_shown\":0,"));
+	assert_int_equal(record_lines(text), 4);
+	rt_paths_fini(&paths);
 }
 
 static void test_suggest_buffer(void **state)
@@ -229,6 +324,7 @@ int main(void)
 	RUN(cmocka_unit_test(test_copy_newest),
 	    cmocka_unit_test(test_copy_bad_tails),
 	    cmocka_unit_test(test_select_merges_and_bounds),
+	    cmocka_unit_test(test_header_counts_printed_records),
 	    cmocka_unit_test(test_suggest_buffer),
 	    cmocka_unit_test(test_summary_advice),
 	    cmocka_unit_test(test_stats_line));

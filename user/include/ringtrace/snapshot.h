@@ -55,6 +55,7 @@ struct rt_snapshot_rec {
 	const unsigned char	*data;
 	uint32_t		size;
 	uint32_t		cpu;
+	uint32_t		type;	/* enum ringtrace_record_type */
 };
 
 struct rt_snapshot_ring {
@@ -75,6 +76,13 @@ struct rt_snapshot {
 	size_t			nr_recs;
 	size_t			cap;
 	size_t			first;		/* recs[first..nr_recs) shown */
+	/*
+	 * What the header counts: the records printed (recs[first..) but
+	 * path records, which only name files) and those the bounds left
+	 * out (recs[..first), path records not counted either).
+	 */
+	size_t			nr_shown;
+	size_t			nr_not_shown;
 
 	/* results of the last rt_snapshot_take() */
 	uint64_t		number;		/* 1, 2, ... */

@@ -162,6 +162,7 @@ static int collect(struct rt_snapshot *sn, uint32_t i,
 		rec->data = p;
 		rec->size = h->size;
 		rec->cpu = r->cpu;
+		rec->type = h->type;
 		pos += h->size;
 	}
 	r->shown = c->to;
@@ -186,6 +187,17 @@ void rt_snapshot_select(struct rt_snapshot *sn, uint64_t now_ns)
 		bytes += rec->size;
 	}
 	sn->first = i;
+	/* Path records name files: the header counts what is printed. */
+	sn->nr_shown = 0;
+	sn->nr_not_shown = 0;
+	for (i = 0; i < sn->nr_recs; i++) {
+		if (sn->recs[i].type == RINGTRACE_RECORD_PATH)
+			continue;
+		if (i < sn->first)
+			sn->nr_not_shown++;
+		else
+			sn->nr_shown++;
+	}
 }
 
 /*
@@ -243,23 +255,24 @@ void rt_snapshot_print(const struct rt_snapshot *sn, enum rt_format format,
 		       struct rt_outbuf *ob, struct rt_paths *paths)
 {
 	rt_print_fn print = rt_printer(format);
-	size_t shown = sn->nr_recs - sn->first;
 	struct rt_event ev;
 
 	if (format == RT_FORMAT_JSON)
 		rt_outbuf_printf(ob, "{\"snapshot\":%" PRIu64 ",\"ts_ns\":%"
 				 PRIu64 ",\"records\":%zu,\"not_shown\":%zu,"
 				 "\"overwritten\":%" PRIu64 ",\"busy_rings\":%"
-				 PRIu64 "}\n", sn->number, sn->ts_ns, shown,
-				 sn->first, sn->overwritten, sn->busy_rings);
+				 PRIu64 "}\n", sn->number, sn->ts_ns,
+				 sn->nr_shown, sn->nr_not_shown,
+				 sn->overwritten, sn->busy_rings);
 	else
 		rt_outbuf_printf(ob, "# snapshot %" PRIu64 " at %" PRIu64 ".%09"
 				 PRIu64 ": %zu records, %zu older not shown, %"
 				 PRIu64 " overwritten since the previous "
 				 "snapshot%s\n", sn->number,
 				 sn->ts_ns / 1000000000u,
-				 sn->ts_ns % 1000000000u, shown, sn->first,
-				 sn->overwritten, sn->busy_rings ?
+				 sn->ts_ns % 1000000000u, sn->nr_shown,
+				 sn->nr_not_shown, sn->overwritten,
+				 sn->busy_rings ?
 				 " (some rings overwritten faster than read)" :
 				 "");
 	for (size_t i = 0; i < sn->nr_recs; i++) {
