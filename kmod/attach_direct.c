@@ -33,13 +33,13 @@ bool notrace rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
 	BUILD_BUG_ON(sizeof(*c) > sizeof(*slot));
 	/* The mechanisms' handlers run with preemption off (vfs_read.h). */
 	preempt_disable_notrace();
-	att = rt_direct_get();
-	if (att) {
-		traced = rt_vfs_read_enter(&c->call, file, count, ppos);
-		if (traced)
+	/* The filters first: a call nobody wants takes no reference. */
+	if (rt_vfs_read_enter(&c->call, file, count, ppos)) {
+		att = rt_direct_get();
+		if (att) {
 			c->att = att;
-		else
-			rt_direct_put(att);
+			traced = true;
+		}
 	}
 	preempt_enable_notrace();
 	return traced;
