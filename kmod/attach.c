@@ -16,9 +16,21 @@
 #include "probes.h"
 #include "vfs_read.h"
 
-/* Cheapest first: auto takes the first one available. */
+/* Every mechanism, cheapest first: the names the parameter accepts. */
 static const struct rt_attach_ops *const rt_attach_all[] = {
 	&rt_attach_direct,
+	&rt_attach_fprobe,
+	&rt_attach_kretprobe,
+};
+
+/*
+ * What auto tries, in order. Not the direct call yet: a traced read that
+ * sleeps in vfs_read keeps ringtrace.ko's trampoline as its return
+ * address, so after a system-wide trace any task blocked in read(2) (an
+ * idle shell) pins the module until it reads something, and rmmod fails
+ * meanwhile (attach_direct.c). It is offered when asked for.
+ */
+static const struct rt_attach_ops *const rt_attach_auto[] = {
 	&rt_attach_fprobe,
 	&rt_attach_kretprobe,
 };
@@ -40,9 +52,9 @@ static const struct rt_attach_ops *rt_attach_choose(void)
 
 	if (rt_attach_forced)
 		return rt_attach_forced;
-	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
-		if (rt_attach_all[i]->available())
-			return rt_attach_all[i];
+	for (i = 0; i < ARRAY_SIZE(rt_attach_auto); i++)
+		if (rt_attach_auto[i]->available())
+			return rt_attach_auto[i];
 	return NULL;
 }
 
@@ -90,7 +102,7 @@ static const struct kernel_param_ops rt_attach_param_ops = {
 };
 module_param_cb(vfs_read_attach, &rt_attach_param_ops, NULL, 0644);
 MODULE_PARM_DESC(vfs_read_attach,
-		 "How to attach vfs_read: auto (cheapest available, default), direct, fprobe or kretprobe; applies from the next attach");
+		 "How to attach vfs_read: auto (fprobe, else kretprobe; the default), direct (opt-in), fprobe or kretprobe; applies from the next attach");
 
 static int rt_attach_one(const struct rt_attach_ops *ops)
 {
@@ -99,9 +111,10 @@ static int rt_attach_one(const struct rt_attach_ops *ops)
 }
 
 /*
- * The forced mechanism, or the cheapest one that attaches: a mechanism
- * the kernel offers can still be refused (the direct call while a BPF
- * trampoline holds vfs_read: EBUSY), and the next one then serves.
+ * The forced mechanism, or the cheapest automatic one that attaches: a
+ * mechanism the kernel offers can still be refused, and the next one then
+ * serves. A forced one that is refused (the direct call while a BPF
+ * trampoline holds vfs_read: EBUSY) fails the enable.
  */
 static int rt_attach_first(void)
 {
@@ -116,16 +129,16 @@ static int rt_attach_first(void)
 			       rt_attach_forced->name, err);
 		return err;
 	}
-	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++) {
-		if (!rt_attach_all[i]->available())
+	for (i = 0; i < ARRAY_SIZE(rt_attach_auto); i++) {
+		if (!rt_attach_auto[i]->available())
 			continue;
-		err = rt_attach_one(rt_attach_all[i]);
+		err = rt_attach_one(rt_attach_auto[i]);
 		if (!err) {
-			rt_attach_cur = rt_attach_all[i];
+			rt_attach_cur = rt_attach_auto[i];
 			return 0;
 		}
 		pr_notice("cannot attach to vfs_read with %s (%d), trying the next mechanism\n",
-			  rt_attach_all[i]->name, err);
+			  rt_attach_auto[i]->name, err);
 	}
 	return err;
 }

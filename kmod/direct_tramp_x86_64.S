@@ -11,20 +11,19 @@
  *	 8(%rsp)	vfs_read's caller
  *	 0(%rsp)	vfs_read past its fentry site (= rt_direct_orig)
  *
- * Frame, once built (direct_tramp.h):
+ * Frame, once built (direct_tramp.h), %rsp-based:
  *
- *	16(%rbp)	vfs_read's caller
- *	 8(%rbp)	rt_direct_orig
- *	 0(%rbp)	the caller's %rbp
- *	-32(%rbp)	vfs_read's arguments, then its return value
- *	-96(%rbp)	the per-call slot (%rsp points here)
+ *	104(%rsp)	vfs_read's caller
+ *	 96(%rsp)	rt_direct_orig
+ *	 64(%rsp)	vfs_read's arguments, then its return value
+ *	  0(%rsp)	the per-call slot
  *
  * Untraced calls (rt_direct_enter() says no) return into vfs_read at
  * once. Traced ones call vfs_read past its fentry site and come back to
  * .Lreturned with its return value, call rt_direct_exit(), drop the return
  * address into vfs_read and return to its caller. A call that sleeps in
  * vfs_read keeps .Lreturned on its stack for as long as it sleeps: the
- * module may not go away meanwhile (attach_direct.c holds a reference
+ * module may not go away meanwhile (direct_call.c holds a reference
  * until every such call has come back).
  *
  * Hardening, as the kernel's own ftrace and retpoline code do it:
@@ -42,9 +41,15 @@
  *   ftrace's CALL, which is not accounted; the intra-function CALLs are
  *   not accounted and every RET is, so the counter can only run low,
  *   which makes the kernel stuff the RSB sooner: never later.
- * - ORC: the frame is %rbp-based from the PUSH on, so the unwinder walks
- *   through it from inside vfs_read (vfs_read appears twice, as under BPF
- *   trampolines); the hints below say what objtool cannot infer.
+ * - ORC: the frame is %rsp-based and %rbp is never touched, so the
+ *   unwinder walks through it from inside vfs_read (vfs_read appears
+ *   twice, as under BPF trampolines) and keeps the caller's %rbp, which
+ *   frame-pointer-based functions further up (do_syscall_64, whose
+ *   kernel-stack offset randomisation makes it one) need. The hints below
+ *   say what objtool cannot infer. An %rbp frame was tried first: the
+ *   hint needed after vfs_read's return cannot say where %rbp was saved,
+ *   and unwinds from there computed do_syscall_64's frame from our %rbp
+ *   ("stack going in the wrong direction", 7.2 with perf -g).
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
@@ -71,8 +76,6 @@ SYM_CODE_START(rt_direct_tramp)
 	UNWIND_HINT_FUNC
 	ENDBR
 	RT_CALL_DEPTH_ACCOUNT
-	pushq	%rbp
-	movq	%rsp, %rbp
 	subq	$RT_DIRECT_FRAME, %rsp
 	movq	%rdi, RT_DIRECT_ARGS + 0(%rsp)
 	movq	%rsi, RT_DIRECT_ARGS + 8(%rsp)
@@ -96,27 +99,26 @@ SYM_CODE_START(rt_direct_tramp)
 	call	.Lcall_orig
 .Lreturned:
 	/*
-	 * Reached by vfs_read's RET, which objtool cannot follow: say the
-	 * frame is what it was at the CALL (%rbp-based, caller's frame 16
-	 * bytes up). The unwinder uses the CALL's own entry for return
-	 * addresses, so this only matters for interrupts from here on.
+	 * Reached by vfs_read's RET, which objtool cannot follow: the frame
+	 * is what it was at the CALL (%rbp untouched). The unwinder uses the
+	 * CALL's own entry for return addresses, so this only matters for
+	 * interrupts from here on.
 	 */
-	UNWIND_HINT type=UNWIND_HINT_TYPE_CALL sp_reg=ORC_REG_BP sp_offset=16
+	UNWIND_HINT type=UNWIND_HINT_TYPE_CALL sp_reg=ORC_REG_SP sp_offset=RT_DIRECT_FRAME+8
 	movq	%rax, RT_DIRECT_RET(%rsp)
 	/* rt_direct_exit(slot, ret, caller's return address) */
 	movq	%rsp, %rdi
 	movq	%rax, %rsi
-	movq	16(%rbp), %rdx
+	movq	RT_DIRECT_FRAME + 8(%rsp), %rdx
 	call	rt_direct_exit
 	movq	RT_DIRECT_RET(%rsp), %rax
-	leave
-	/* Skip vfs_read's fentry return: straight back to its caller. */
-	addq	$8, %rsp
+	/* Drop the frame and vfs_read's fentry return: back to its caller. */
+	addq	$RT_DIRECT_FRAME + 8, %rsp
 	UNWIND_HINT_FUNC
 	RET
 
 .Luntraced:
-	leave
+	addq	$RT_DIRECT_FRAME, %rsp
 	RET
 
 .Lcall_orig:

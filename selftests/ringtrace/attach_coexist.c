@@ -4,8 +4,8 @@
  * ftrace kprobe event and ringtrace count the same 100 reads at once,
  * whichever mechanism the module uses. Then another direct-call user
  * (the direct floor module, as a BPF trampoline would) holds vfs_read:
- * the module, left to choose, falls back to its next mechanism and still
- * records every read; the other user keeps the function.
+ * forcing the direct mechanism fails the enable cleanly (EBUSY), auto
+ * still records every read, and the other user keeps the function.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,7 +24,34 @@
 #define EVENT		GROUP "/" NAME
 #define FLOOR		"selftests/ringtrace/modules/ringtrace_floor_direct.ko"
 
+#define PARAM		"/sys/module/ringtrace/parameters/vfs_read_attach"
+
 static const char *tracefs = "/sys/kernel/tracing";
+
+static int set_param(const char *mech)
+{
+	FILE *f = fopen(PARAM, "w");
+	int err;
+
+	if (!f)
+		return -1;
+	err = fputs(mech, f) < 0;
+	return fclose(f) || err ? -1 : 0;
+}
+
+/* A session tracing vfs_read cannot enable: the forced mechanism is refused. */
+static bool enable_fails_busy(void)
+{
+	struct ringtrace_config cfg = st_config(RINGTRACE_EVENT_VFS_READ,
+						getpid());
+	struct st_session s;
+	int err;
+
+	st_session_open(&s, &cfg, 4);
+	err = -st_enable(&s);
+	st_session_close(&s);
+	return err == EBUSY;
+}
 
 static int workload(void *arg)
 {
@@ -109,16 +136,18 @@ int main(void)
 {
 	long long before, after;
 	__u32 mech, mask;
-	char param[64] = "";
+	char param[64] = "", param_word[16] = "auto";
 	int n, err;
 	FILE *f;
 
-	f = fopen("/sys/module/ringtrace/parameters/vfs_read_attach", "r");
+	f = fopen(PARAM, "r");
 	if (f) {
 		if (!fgets(param, sizeof(param), f))
 			param[0] = '\0';
 		fclose(f);
 	}
+	/* "auto: fprobe (...)" or a forced "direct (...)": what to restore. */
+	sscanf(strncmp(param, "auto", 4) ? param : "auto", "%15s", param_word);
 	if (access("/sys/kernel/tracing/kprobe_events", F_OK))
 		tracefs = "/sys/kernel/debug/tracing";
 	tap_plan(5);
@@ -143,21 +172,25 @@ int main(void)
 	       "and the kprobe event saw them too (%lld hits)", after - before);
 
 	/* 2: another direct-call user holds vfs_read first. */
-	if (!(mask & (1u << RINGTRACE_ATTACH_DIRECT)) ||
-	    strncmp(param, "auto", 4)) {
-		tap_skip("fallback: the direct mechanism is not offered or not left to choose");
-		tap_skip("fallback: records");
-		tap_skip("fallback: the other user");
+	if (!(mask & (1u << RINGTRACE_ATTACH_DIRECT))) {
+		tap_skip("direct refused: the kernel offers no direct calls");
+		tap_skip("direct refused: records");
+		tap_skip("direct refused: the other user");
 		return tap_finish();
 	}
 	err = st_load_module(FLOOR, "");
 	if (err)
 		tap_bail("loading the direct floor module: %s", strerror(err));
+	if (set_param("direct"))
+		tap_bail("cannot force vfs_read_attach=direct");
+	tap_ok(enable_fails_busy(), "with vfs_read's direct call taken, forcing direct fails the enable (EBUSY)");
+	if (set_param("auto"))
+		tap_bail("cannot set vfs_read_attach=auto");
 	n = traced_reads(&mech, &mask);
-	tap_ok(mech != RINGTRACE_ATTACH_DIRECT && (mask & (1u << mech)),
-	       "with vfs_read's direct call taken, auto falls back (mechanism %u)",
-	       mech);
-	tap_ok(n == NR_READS, "and records all %d reads (%d)", NR_READS, n);
+	tap_ok(n == NR_READS && mech != RINGTRACE_ATTACH_DIRECT,
+	       "auto still records all %d reads (%d, mechanism %u)", NR_READS,
+	       n, mech);
+	set_param(param_word);
 	err = st_unload_module("ringtrace_floor_direct");
 	tap_ok(!err, "the other user kept vfs_read until it left (unload: %s)",
 	       err ? strerror(err) : "ok");

@@ -95,12 +95,11 @@ static const char *mech_name(__u32 id)
 	return "?";
 }
 
-/* The order the module tries them in (kmod/attach.c). */
+/* The order auto tries them in (kmod/attach.c; direct is opt-in). */
 static __u32 cheapest(__u32 mask)
 {
 	static const __u32 order[] = {
-		RINGTRACE_ATTACH_DIRECT, RINGTRACE_ATTACH_FPROBE,
-		RINGTRACE_ATTACH_KRETPROBE,
+		RINGTRACE_ATTACH_FPROBE, RINGTRACE_ATTACH_KRETPROBE,
 	};
 	unsigned int i;
 
@@ -159,7 +158,7 @@ int main(void)
 		tap_ok(true, "forced: the cheapest-first choice is not ours");
 	else
 		tap_ok(info.vfs_read_attach == cheapest(info.vfs_read_attach_mask),
-		       "auto picks the cheapest offered: direct, else fprobe, else the kretprobe");
+		       "auto picks the cheapest automatic one: fprobe, else the kretprobe (direct is opt-in)");
 
 	/* Gate open: the child pins itself to CPU 0 and blocks in read(). */
 	st_child_go(&child);
