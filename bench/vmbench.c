@@ -55,6 +55,25 @@
 #define FLOOR_KO	"selftests/ringtrace/modules/ringtrace_floor.ko"
 #define FLOOR_FPROBE_KO	"selftests/ringtrace/modules/ringtrace_floor_fprobe.ko"
 #define FLOOR_DIRECT_KO	"selftests/ringtrace/modules/ringtrace_floor_direct.ko"
+
+/*
+ * A module's path: under $RINGTRACE_KO_ROOT where scripts/build-modules
+ * built them for the booted kernel (sid's, whose headers only the sid
+ * chroot has), else in this checkout.
+ */
+static char *ko(const char *rel)
+{
+	static char paths[4][512];
+	static unsigned int next;
+	const char *root = getenv("RINGTRACE_KO_ROOT");
+	char *p;
+
+	if (!root || !*root)
+		return (char *)rel;
+	p = paths[next++ % 4];
+	snprintf(p, sizeof(paths[0]), "%s/%s", root, rel);
+	return p;
+}
 #define ATTACH_PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
 #define LOOP_OUT	"/tmp/rtbench-loop.txt"
 #define TRACE_OUT	"/tmp/rtbench-trace"
@@ -435,16 +454,16 @@ static long long floor_missed(void)
 static void floor_config(const char *config, int split, int round, int ncpu)
 {
 	char param[16], log[256];
-	char *ins[] = { "insmod", FLOOR_KO, param, NULL };
+	char *ins[] = { "insmod", ko(FLOOR_KO), param, NULL };
 	char *rm[] = { "rmmod", "ringtrace_floor", NULL };
 	struct result r;
 
 	if (split == -1) {
-		ins[1] = FLOOR_FPROBE_KO;
+		ins[1] = ko(FLOOR_FPROBE_KO);
 		ins[2] = NULL;
 		rm[1] = "ringtrace_floor_fprobe";
 	} else if (split == -2) {
-		ins[1] = FLOOR_DIRECT_KO;
+		ins[1] = ko(FLOOR_DIRECT_KO);
 		ins[2] = NULL;
 		rm[1] = "ringtrace_floor_direct";
 	}
@@ -1010,11 +1029,12 @@ static void usage(void)
 static void load_ringtrace(void)
 {
 	/* Rings up to 256 MiB, for ringtrace_idle; the default stays 1 MiB. */
-	char *ins[] = { "insmod", RINGTRACE_KO, "max_ring_pages=65536", NULL };
+	char *ins[] = { "insmod", ko(RINGTRACE_KO), "max_ring_pages=65536",
+			NULL };
 	struct stat st;
 
 	if (stat("/dev/ringtrace", &st) && run(ins, NULL, NULL))
-		die("cannot load " RINGTRACE_KO);
+		die("cannot load %s", ins[1]);
 }
 
 int main(int argc, char **argv)
