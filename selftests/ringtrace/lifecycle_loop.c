@@ -3,8 +3,8 @@
  * The whole life of the module, 200 times over: load, open, mmap a ring
  * per online CPU, configure, enable, read a little, disable, unmap, close,
  * unload. Each cycle must work, each unload must leave no module, device
- * or kprobe behind, and after the 200 cycles the free memory must be
- * where it was (a ring leaked per cycle would show as about 100 MiB; the
+ * or kprobe behind, and over the last 180 cycles the free memory must stay
+ * where it was (a ring leaked per cycle would show as about 90 MiB; the
  * tolerance is 16 MiB of noise). Leaves the module loaded, as the runner
  * expects.
  */
@@ -21,6 +21,12 @@
 #include "tap.h"
 
 #define CYCLES		200
+/*
+ * Cycles before the first measurement: the first loads leave the kernel's
+ * caches (module and vmap areas, slabs) fuller, which is not a leak; from
+ * a cold start the drop alone reached 17 MiB once (6.12, 2026-11-30).
+ */
+#define WARMUP		20
 #define DATA_PAGES	64
 #define TOLERANCE_KB	(16 * 1024)
 
@@ -100,8 +106,10 @@ int main(void)
 	err = st_unload_module("ringtrace");
 	if (err && err != ENOENT)
 		tap_bail("cannot unload ringtrace to start: %s", strerror(err));
+	for (i = 0; i < WARMUP && !failed; i++)
+		failed = cycle();
 	before = mem_free_kb();
-	for (i = 0; i < CYCLES && !failed; i++)
+	for (; i < CYCLES && !failed; i++)
 		failed = cycle();
 	after = mem_free_kb();
 	tap_ok(!failed, "%d cycles of load, open, mmap, enable, disable, unmap, close, unload%s%s",
