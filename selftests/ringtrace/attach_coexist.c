@@ -24,13 +24,11 @@
 #define EVENT		GROUP "/" NAME
 #define FLOOR		"selftests/ringtrace/modules/ringtrace_floor_direct.ko"
 
-#define PARAM		"/sys/module/ringtrace/parameters/vfs_read_attach"
-
 static const char *tracefs = "/sys/kernel/tracing";
 
 static int set_param(const char *mech)
 {
-	FILE *f = fopen(PARAM, "w");
+	FILE *f = fopen(ST_ATTACH_PARAM, "w");
 	int err;
 
 	if (!f)
@@ -138,14 +136,8 @@ int main(void)
 	__u32 mech, mask;
 	char param[64] = "", param_word[16] = "auto";
 	int n, err;
-	FILE *f;
 
-	f = fopen(PARAM, "r");
-	if (f) {
-		if (!fgets(param, sizeof(param), f))
-			param[0] = '\0';
-		fclose(f);
-	}
+	st_attach_param(param, sizeof(param));
 	/* "auto: fprobe (...)" or a forced "direct (...)": what to restore. */
 	sscanf(strncmp(param, "auto", 4) ? param : "auto", "%15s", param_word);
 	if (access("/sys/kernel/tracing/kprobe_events", F_OK))

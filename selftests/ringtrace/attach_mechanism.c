@@ -21,7 +21,6 @@
 #include "st_util.h"
 #include "tap.h"
 
-#define PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
 
 #define WORKLOAD_READ	64	/* bytes the workload asks for */
 
@@ -55,31 +54,6 @@ static void collect(const struct ringtrace_event_header *h, int cpu,
 		memcpy(&s->rec, h, sizeof(s->rec));
 		s->ring_cpu = cpu;
 	}
-}
-
-/*
- * True once @pid sleeps inside the workload's read(2) of the data pipe:
- * /proc/PID/syscall says "0 FD BUF COUNT ..." (read, its arguments). The
- * fd and count tell it from the gate's read, which the child may still be
- * in just after st_child_go().
- */
-static bool blocked_in_read(pid_t pid)
-{
-	unsigned long long fd, buf, count;
-	char path[64], line[256] = "";
-	FILE *f;
-	long nr;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	return sscanf(line, "%ld %llx %llx %llx", &nr, &fd, &buf, &count) == 4 &&
-	       nr == 0 && fd == (unsigned long long)data_pipe[0] &&
-	       count == WORKLOAD_READ;
 }
 
 static const char *mech_name(__u32 id)
@@ -120,7 +94,6 @@ int main(void)
 	cpu_set_t cpus;
 	uint64_t t1, t2, entry;
 	bool forced;
-	FILE *f;
 	int i;
 
 	if (st_online_cpus() < 2)
@@ -137,13 +110,7 @@ int main(void)
 
 	if (ioctl(s.fd, RINGTRACE_IOC_GET_INFO, &info))
 		tap_bail("GET_INFO: %s", strerror(errno));
-	f = fopen(PARAM, "r");
-	if (f) {
-		if (!fgets(param, sizeof(param), f))
-			param[0] = '\0';
-		param[strcspn(param, "\n")] = '\0';
-		fclose(f);
-	}
+	st_attach_param(param, sizeof(param));
 	forced = strncmp(param, "auto: ", 6) != 0;
 	sscanf(param + (forced ? 0 : 6), "%31s", want);
 	tap_diag("vfs_read_attach: %s", param);
@@ -162,7 +129,12 @@ int main(void)
 
 	/* Gate open: the child pins itself to CPU 0 and blocks in read(). */
 	st_child_go(&child);
-	for (i = 0; i < 3000 && !blocked_in_read(child.pid); i++)
+	/*
+	 * In the data pipe's read: the fd and count tell it from the gate's
+	 * read, which the child may still be in just after st_child_go().
+	 */
+	for (i = 0; i < 3000 &&
+		    !st_in_read(child.pid, data_pipe[0], WORKLOAD_READ); i++)
 		usleep(1000);
 	t1 = st_now_ns();
 	CPU_ZERO(&cpus);

@@ -40,31 +40,12 @@ static int workload(void *arg)
 	return 0;
 }
 
-/* In read(2) of the pipe asking for @count bytes (/proc/PID/syscall). */
-static bool blocked_in_read(pid_t pid, unsigned long long count)
-{
-	unsigned long long fd, buf, n;
-	char path[64], line[256] = "";
-	FILE *f;
-	long nr;
-
-	snprintf(path, sizeof(path), "/proc/%d/syscall", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	return sscanf(line, "%ld %llx %llx %llx", &nr, &fd, &buf, &n) == 4 &&
-	       nr == 0 && fd == (unsigned long long)data_pipe[0] && n == count;
-}
-
 static bool wait_blocked(pid_t pid, unsigned long long count)
 {
 	int i;
 
 	for (i = 0; i < 5000; i++) {
-		if (blocked_in_read(pid, count))
+		if (st_in_read(pid, data_pipe[0], count))
 			return true;
 		usleep(1000);
 	}

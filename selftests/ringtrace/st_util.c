@@ -128,14 +128,10 @@ int st_stats(struct st_session *s, struct ringtrace_stats *st)
 	return ioctl(s->fd, RINGTRACE_IOC_GET_STATS, st) ? -errno : 0;
 }
 
-/*
- * True once @pid sleeps in read(@fd): /proc/PID/syscall then starts with
- * read's number (0 on x86-64) and the fd as its first argument.
- */
-static bool st_sleeps_in_read(pid_t pid, int fd)
+bool st_in_read(pid_t pid, int fd, unsigned long count)
 {
 	char path[64], buf[256];
-	unsigned long arg0;
+	unsigned long arg0, arg1, arg2;
 	long nr;
 	ssize_t n;
 	int f;
@@ -149,8 +145,23 @@ static bool st_sleeps_in_read(pid_t pid, int fd)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	return sscanf(buf, "%ld 0x%lx", &nr, &arg0) == 2 &&
-	       nr == SYS_read && arg0 == (unsigned long)fd;
+	return sscanf(buf, "%ld 0x%lx 0x%lx 0x%lx", &nr, &arg0, &arg1,
+		      &arg2) == 4 &&
+	       nr == SYS_read && arg0 == (unsigned long)fd &&
+	       (!count || arg2 == count);
+}
+
+void st_attach_param(char *buf, size_t len)
+{
+	FILE *f = fopen(ST_ATTACH_PARAM, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
 }
 
 /* Wait (a minute at most: liveness, not timing) until @pid sleeps in read(@fd). */
@@ -158,7 +169,7 @@ static void st_wait_gate(pid_t pid, int fd)
 {
 	unsigned int tries;
 
-	for (tries = 0; !st_sleeps_in_read(pid, fd); tries++) {
+	for (tries = 0; !st_in_read(pid, fd, 0); tries++) {
 		if (tries == 60000)
 			tap_bail("child %d never reached its gate", pid);
 		usleep(1000);

@@ -171,4 +171,14 @@ const struct st_ksym *st_ksym_lookup(unsigned long long ip);
  */
 int st_probes_on(const char *sym);
 
+/*
+ * True while @pid sleeps in read(@fd) asking for @count bytes (0: any
+ * count): /proc/PID/syscall shows read's number and its arguments.
+ */
+bool st_in_read(pid_t pid, int fd, unsigned long count);
+
+/* The module's vfs_read_attach parameter, one line ("" if unreadable). */
+#define ST_ATTACH_PARAM "/sys/module/ringtrace/parameters/vfs_read_attach"
+void st_attach_param(char *buf, size_t len);
+
 #endif /* RINGTRACE_SELFTEST_UTIL_H */
