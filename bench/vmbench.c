@@ -52,6 +52,7 @@
 #define RINGTRACE_CAT	"user/ringtrace-cat"
 #define RTDRAIN		"build/bench/rtdrain"
 #define RINGTRACE_KO	"kmod/ringtrace.ko"
+#define DIRECT_KO	"kmod/ringtrace_direct.ko"
 #define FLOOR_KO	"selftests/ringtrace/modules/ringtrace_floor.ko"
 #define FLOOR_FPROBE_KO	"selftests/ringtrace/modules/ringtrace_floor_fprobe.ko"
 #define FLOOR_DIRECT_KO	"selftests/ringtrace/modules/ringtrace_floor_direct.ko"
@@ -1031,10 +1032,17 @@ static void load_ringtrace(void)
 	/* Rings up to 256 MiB, for ringtrace_idle; the default stays 1 MiB. */
 	char *ins[] = { "insmod", ko(RINGTRACE_KO), "max_ring_pages=65536",
 			NULL };
+	/* First: the direct call is offered while it is loaded. */
+	char *ins_direct[] = { "insmod", ko(DIRECT_KO), NULL };
 	struct stat st;
 
-	if (stat("/dev/ringtrace", &st) && run(ins, NULL, NULL))
-		die("cannot load %s", ins[1]);
+	if (stat("/dev/ringtrace", &st)) {
+		if (stat("/sys/module/ringtrace_direct", &st) &&
+		    run(ins_direct, NULL, NULL))
+			say("cannot load %s: no direct call", ins_direct[1]);
+		if (run(ins, NULL, NULL))
+			die("cannot load %s", ins[1]);
+	}
 }
 
 int main(int argc, char **argv)

@@ -16,21 +16,13 @@
 #include "probes.h"
 #include "vfs_read.h"
 
-/* Every mechanism, cheapest first: the names the parameter accepts. */
+/*
+ * Every mechanism, cheapest first: the names the parameter accepts and
+ * the order auto tries them in. The direct call is offered while
+ * ringtrace_direct.ko is loaded (attach_direct.c).
+ */
 static const struct rt_attach_ops *const rt_attach_all[] = {
 	&rt_attach_direct,
-	&rt_attach_fprobe,
-	&rt_attach_kretprobe,
-};
-
-/*
- * What auto tries, in order. Not the direct call yet: a traced read that
- * sleeps in vfs_read keeps ringtrace.ko's trampoline as its return
- * address, so after a system-wide trace any task blocked in read(2) (an
- * idle shell) pins the module until it reads something, and rmmod fails
- * meanwhile (attach_direct.c). It is offered when asked for.
- */
-static const struct rt_attach_ops *const rt_attach_auto[] = {
 	&rt_attach_fprobe,
 	&rt_attach_kretprobe,
 };
@@ -52,14 +44,14 @@ static const struct rt_attach_ops *rt_attach_choose(void)
 
 	if (rt_attach_forced)
 		return rt_attach_forced;
-	for (i = 0; i < ARRAY_SIZE(rt_attach_auto); i++)
-		if (rt_attach_auto[i]->available())
-			return rt_attach_auto[i];
+	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
+		if (rt_attach_all[i]->available())
+			return rt_attach_all[i];
 	return NULL;
 }
 
 /*
- * vfs_read_attach=auto|kretprobe|fprobe. Takes effect at the next attach:
+ * vfs_read_attach=auto|direct|fprobe|kretprobe. Takes effect at the next attach:
  * sessions tracing now keep the mechanism they started with.
  */
 static int rt_attach_param_set(const char *val, const struct kernel_param *kp)
@@ -102,7 +94,7 @@ static const struct kernel_param_ops rt_attach_param_ops = {
 };
 module_param_cb(vfs_read_attach, &rt_attach_param_ops, NULL, 0644);
 MODULE_PARM_DESC(vfs_read_attach,
-		 "How to attach vfs_read: auto (fprobe, else kretprobe; the default), direct (opt-in), fprobe or kretprobe; applies from the next attach");
+		 "How to attach vfs_read: auto (the default: direct while ringtrace_direct.ko is loaded, else fprobe, else kretprobe), direct, fprobe or kretprobe; applies from the next attach");
 
 static int rt_attach_one(const struct rt_attach_ops *ops)
 {
@@ -129,16 +121,16 @@ static int rt_attach_first(void)
 			       rt_attach_forced->name, err);
 		return err;
 	}
-	for (i = 0; i < ARRAY_SIZE(rt_attach_auto); i++) {
-		if (!rt_attach_auto[i]->available())
+	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++) {
+		if (!rt_attach_all[i]->available())
 			continue;
-		err = rt_attach_one(rt_attach_auto[i]);
+		err = rt_attach_one(rt_attach_all[i]);
 		if (!err) {
-			rt_attach_cur = rt_attach_auto[i];
+			rt_attach_cur = rt_attach_all[i];
 			return 0;
 		}
 		pr_notice("cannot attach to vfs_read with %s (%d), trying the next mechanism\n",
-			  rt_attach_auto[i]->name, err);
+			  rt_attach_all[i]->name, err);
 	}
 	return err;
 }

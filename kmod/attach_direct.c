@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vfs_read through an ftrace direct call to our own trampoline
- * (direct_tramp_x86_64.S): the fentry site calls it without ftrace's list
- * walk, kprobe state or return-address hijack, and it calls vfs_read
+ * (kmod/direct_tramp_x86_64.S): the fentry site calls it without ftrace's
+ * list walk, kprobe state or return-address hijack, and it calls vfs_read
  * itself, so the call's entry data lives in the trampoline's stack frame
- * (BPF's fentry/fexit do the same). x86-64 only; where ftrace has no
- * direct calls, or another direct user (a BPF trampoline) holds vfs_read,
- * attach.c falls back to fprobe or the kretprobe. Installing the call and
- * the lifetime of the code sleeping calls return through: direct_call.c.
+ * (BPF's fentry/fexit do the same). x86-64 only.
+ *
+ * The trampoline is in ringtrace_direct.ko, which this module finds with
+ * symbol_get() when it attaches: a call sleeping in vfs_read then pins
+ * that small module, never this one (direct_call.h). Where it is not
+ * loaded, is built for another interface, the kernel has no direct calls,
+ * or another direct user (a BPF trampoline) holds vfs_read, attach.c
+ * falls back to fprobe or the kretprobe.
  */
-#include <linux/preempt.h>
+#include <linux/module.h>
 #include <linux/ringtrace.h>
 
 #include "direct_call.h"
@@ -17,67 +21,78 @@
 
 #ifdef RT_HAVE_DIRECT
 
-/* What one traced call keeps in the trampoline's frame. */
-struct rt_direct_call {
-	struct rt_vfs_read_call	call;
-	struct rt_direct_att	*att;
+/* ringtrace_direct.ko's interface, with a reference, while attached. */
+static const struct rt_direct_api *rt_direct_svc;
+
+/* Called by ringtrace_direct.ko with preemption off, as vfs_read.h asks. */
+static bool notrace rt_direct_on_enter(void *data, struct file *file,
+				       size_t count, loff_t *ppos)
+{
+	return rt_vfs_read_enter(data, file, count, ppos);
+}
+
+static void notrace rt_direct_on_exit(void *data, long ret,
+				      unsigned long ret_ip)
+{
+	rt_vfs_read_exit(data, ret, ret_ip);
+}
+
+static const struct rt_direct_handlers rt_direct_handlers = {
+	.enter	= rt_direct_on_enter,
+	.exit	= rt_direct_on_exit,
 };
 
-bool notrace rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
-			     size_t count, loff_t *ppos)
+/* ringtrace_direct.ko's interface with a reference on it, or NULL. */
+static const struct rt_direct_api *rt_direct_get_api(void)
 {
-	struct rt_direct_call *c = (struct rt_direct_call *)slot;
-	struct rt_direct_att *att;
-	bool traced = false;
+	const struct rt_direct_api *api = symbol_get(rt_direct_api);
 
-	BUILD_BUG_ON(sizeof(*c) > sizeof(*slot));
-	/* The mechanisms' handlers run with preemption off (vfs_read.h). */
-	preempt_disable_notrace();
-	/* The filters first: a call nobody wants takes no reference. */
-	if (rt_vfs_read_enter(&c->call, file, count, ppos)) {
-		att = rt_direct_get();
-		if (att) {
-			c->att = att;
-			traced = true;
-		}
+	BUILD_BUG_ON(sizeof(struct rt_vfs_read_call) > RT_DIRECT_DATA_SIZE);
+	if (api && (api->version != RT_DIRECT_API_VERSION ||
+		    api->data_size < sizeof(struct rt_vfs_read_call))) {
+		pr_warn_once("%s.ko has interface %u, not %u: not using it\n",
+			     RT_DIRECT_MODULE, api->version,
+			     RT_DIRECT_API_VERSION);
+		symbol_put(rt_direct_api);
+		api = NULL;
 	}
-	preempt_enable_notrace();
-	return traced;
+	return api;
 }
 
-void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
-			    unsigned long ret_ip)
-{
-	struct rt_direct_call *c = (struct rt_direct_call *)slot;
-
-	/*
-	 * A call that entered before a detach writes nothing, even if a new
-	 * session has attached since: the other mechanisms drop such calls
-	 * with their return hooks, and the records must not differ.
-	 */
-	if (likely(!rt_direct_dying(c->att))) {
-		preempt_disable_notrace();
-		rt_vfs_read_exit(&c->call, ret, ret_ip);
-		preempt_enable_notrace();
-	}
-	/* May free the attachment and the module: nothing after it. */
-	rt_direct_put(c->att);
-}
-
+/* Offered while ringtrace_direct.ko is loaded (modprobe loads it first). */
 static bool rt_direct_available(void)
 {
+	const struct rt_direct_api *api = rt_direct_get_api();
+
+	if (!api)
+		return false;
+	symbol_put(rt_direct_api);
 	return true;
 }
 
-/* rmmod is refused while a call that entered through us sleeps. */
+/* Under attach.c's mutex, like rt_direct_detach(). */
 static int rt_direct_attach(unsigned int maxactive)
 {
-	return rt_direct_register(true);
+	const struct rt_direct_api *api = rt_direct_get_api();
+	int err;
+
+	if (!api)
+		return -ENOENT;
+	err = api->attach(&rt_direct_handlers);
+	if (err) {
+		symbol_put(rt_direct_api);
+		return err;
+	}
+	rt_direct_svc = api;
+	return 0;
 }
 
+/* On return our handlers are done with: this module may go. */
 static void rt_direct_detach(void)
 {
-	rt_direct_unregister(false);
+	rt_direct_svc->detach();
+	rt_direct_svc = NULL;
+	symbol_put(rt_direct_api);
 }
 
 /* The stack holds each call's data: there is no slot to run out of. */

@@ -1,30 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Installing and removing the direct call from vfs_read's fentry site to
- * our trampoline (direct_tramp_x86_64.S), and keeping the code it returns
- * through alive. Shared by ringtrace.ko (attach_direct.c) and the
- * benchmark's floor module, which differ only in their handlers and in
- * how they wait for sleeping calls (below).
+ * our trampoline (direct_tramp_x86_64.S), calling its user's handlers, and
+ * keeping the code sleeping calls return through alive. Built into
+ * ringtrace_direct.ko (direct_main.c), whose user is ringtrace.ko
+ * (attach_direct.c), and into the benchmark's floor module.
  *
- * Lifetime. A traced call that sleeps in vfs_read has the trampoline's
- * .Lreturned on its stack until it wakes, however long after detach that
- * is. Each attachment has a percpu_ref: one reference for the attachment
- * itself, one per traced call from its entry handler to the end of its
- * exit handler. ringtrace.ko pins itself while the attachment lives
- * (rmmod is refused until the last such call came back; its sessions pin
- * it while attached anyway); the floor module attaches from its init and
- * instead waits in its exit for the count to drain. What runs of our code
- * after the last put (the rest of the exit handler, the trampoline's last
- * instructions, in tasks that may be preempted there) is waited for by
- * rt_direct_module_exit(): pending releases (rcu_barrier()), then one
+ * Lifetime of this code. A traced call that sleeps in vfs_read has the
+ * trampoline's .Lreturned on its stack until it wakes, however long after
+ * detach that is. Each attachment has a percpu_ref: one reference for the
+ * attachment itself, one per traced call from its entry to the end of its
+ * exit. ringtrace_direct.ko pins itself while an attachment lives (rmmod
+ * is refused until the last such call came back); the floor module
+ * instead waits in its exit for the count to drain. What runs of our
+ * code after the last put (the rest of rt_direct_exit(), the trampoline's
+ * last instructions, in tasks that may be preempted there) is waited for
+ * by rt_direct_module_exit(): pending releases (rcu_barrier()), then one
  * voluntary context switch of every task (synchronize_rcu_tasks()), which
  * no task makes inside our text.
+ *
+ * Lifetime of the user's code. Its handlers are called only inside
+ * RCU-sched read sections (preemption off), and only while the call's
+ * attachment is live: rt_direct_unregister() kills it, then waits for a
+ * grace period, after which no call is in a handler and none enters one.
+ * The user may be unloaded then, with calls still asleep in vfs_read.
  */
 #include <linux/completion.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -34,6 +41,14 @@
 
 #ifdef RT_HAVE_DIRECT
 
+struct rt_direct_att {
+	struct percpu_ref			ref;
+	const struct rt_direct_handlers		*h;
+	struct completion			*drained; /* unregister waits */
+	bool					pinned;	/* holds THIS_MODULE */
+};
+
+static DEFINE_MUTEX(rt_direct_mutex);	/* register against unregister */
 static struct ftrace_ops rt_direct_ops;
 /* The attachment new calls take a reference on; RCU (sched) protected. */
 static struct rt_direct_att __rcu *rt_direct_cur;
@@ -55,16 +70,47 @@ static void rt_direct_release(struct percpu_ref *ref)
 		module_put(THIS_MODULE);
 }
 
-struct rt_direct_att *rt_direct_get(void)
+/*
+ * Called by the trampoline with preemption enabled (it runs in vfs_read's
+ * context). The user's filters first: a call nobody wants takes no
+ * reference.
+ */
+bool notrace rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
+			     size_t count, loff_t *ppos)
 {
 	struct rt_direct_att *att;
+	bool traced = false;
 
-	/* The caller runs with preemption off: an RCU-sched reader. */
+	preempt_disable_notrace();
+	/* An RCU-sched reader: rt_direct_unregister() waits for us. */
 	att = rcu_dereference_sched(rt_direct_cur);
-	/* Not once detach has begun: that call then runs untraced. */
-	if (att && percpu_ref_tryget_live(&att->ref))
-		return att;
-	return NULL;
+	if (att && att->h->enter(slot->data, file, count, ppos) &&
+	    percpu_ref_tryget_live(&att->ref)) {
+		slot->att = att;
+		traced = true;
+	}
+	preempt_enable_notrace();
+	return traced;
+}
+
+void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
+			    unsigned long ret_ip)
+{
+	struct rt_direct_att *att = slot->att;
+
+	/*
+	 * A call that entered before a detach calls nothing, even if the
+	 * user has attached again since: its handlers may be gone, and the
+	 * other mechanisms drop such calls with their return hooks too.
+	 * The dying check and the call are one RCU-sched read section,
+	 * which rt_direct_unregister() waits for after the kill.
+	 */
+	preempt_disable_notrace();
+	if (likely(!percpu_ref_is_dying(&att->ref)))
+		att->h->exit(slot->data, ret, ret_ip);
+	preempt_enable_notrace();
+	/* May free the attachment and the module: nothing after it. */
+	percpu_ref_put(&att->ref);
 }
 
 /*
@@ -109,21 +155,27 @@ static int rt_direct_find(unsigned long *func, unsigned long *orig)
 	return 0;
 }
 
-int rt_direct_register(bool pin_module)
+int rt_direct_register(const struct rt_direct_handlers *h, bool pin_module)
 {
 	struct rt_direct_att *att;
 	unsigned long func, orig;
 	int err;
 
+	mutex_lock(&rt_direct_mutex);
+	err = -EBUSY;
+	if (rcu_access_pointer(rt_direct_cur))
+		goto unlock;
 	err = rt_direct_find(&func, &orig);
 	if (err)
-		return err;
+		goto unlock;
+	err = -ENOMEM;
 	att = kzalloc(sizeof(*att), GFP_KERNEL);
 	if (!att)
-		return -ENOMEM;
+		goto unlock;
 	err = percpu_ref_init(&att->ref, rt_direct_release, 0, GFP_KERNEL);
 	if (err)
 		goto free_att;
+	att->h = h;
 	att->pinned = pin_module;
 	if (pin_module)
 		__module_get(THIS_MODULE);
@@ -142,6 +194,7 @@ int rt_direct_register(bool pin_module)
 					(unsigned long)rt_direct_tramp);
 	if (err)
 		goto free_filter;
+	mutex_unlock(&rt_direct_mutex);
 	return 0;
 
 free_filter:
@@ -151,34 +204,57 @@ unpublish:
 	synchronize_rcu();
 	/* No call can have taken a reference: this is the last one. */
 	percpu_ref_kill(&att->ref);
-	return err;
+	goto unlock;
 free_att:
 	kfree(att);
+unlock:
+	mutex_unlock(&rt_direct_mutex);
 	return err;
 }
 
 /*
- * Returns once no new call enters our handlers. Calls already inside
- * vfs_read come back through the trampoline later, see a dying reference
- * and drop it; with @wait, returns only once they all have.
+ * Returns once no call is in the user's handlers and none will enter
+ * them. Calls already inside vfs_read come back through the trampoline
+ * later, see a dying reference and drop it; with @wait, returns only once
+ * they all have.
  */
 void rt_direct_unregister(bool wait)
 {
 	DECLARE_COMPLETION_ONSTACK(drained);
 	struct rt_direct_att *att;
 
-	att = rcu_dereference_protected(rt_direct_cur, true);
+	mutex_lock(&rt_direct_mutex);
+	att = rcu_dereference_protected(rt_direct_cur,
+					lockdep_is_held(&rt_direct_mutex));
+	if (WARN_ON_ONCE(!att))
+		goto unlock;
 	WARN_ON(rt_unregister_ftrace_direct(&rt_direct_ops,
 					    (unsigned long)rt_direct_tramp));
 	RCU_INIT_POINTER(rt_direct_cur, NULL);
-	/* rt_direct_get() callers are RCU-sched readers of rt_direct_cur. */
-	synchronize_rcu();
-	/* No one else sees att any more; the release reads this field. */
+	/* Read by the release, which can only run after the kill. */
 	if (wait)
 		att->drained = &drained;
 	percpu_ref_kill(&att->ref);
+	/*
+	 * Pairs with the RCU-sched read sections of rt_direct_enter() (which
+	 * read rt_direct_cur) and rt_direct_exit() (which checks the kill):
+	 * after this grace period neither runs a handler of this attachment.
+	 */
+	synchronize_rcu();
 	if (wait)
 		wait_for_completion(&drained);
+unlock:
+	mutex_unlock(&rt_direct_mutex);
+}
+
+static int rt_direct_api_attach(const struct rt_direct_handlers *h)
+{
+	return rt_direct_register(h, true);
+}
+
+static void rt_direct_api_detach(void)
+{
+	rt_direct_unregister(false);
 }
 
 void rt_direct_module_exit(void)
@@ -191,8 +267,30 @@ void rt_direct_module_exit(void)
 
 #else /* !RT_HAVE_DIRECT */
 
+/* The module loads everywhere; ringtrace.ko then uses another mechanism. */
+static int rt_direct_api_attach(const struct rt_direct_handlers *h)
+{
+	return -EOPNOTSUPP;
+}
+
+static void rt_direct_api_detach(void)
+{
+}
+
 void rt_direct_module_exit(void)
 {
 }
 
 #endif /* RT_HAVE_DIRECT */
+
+const struct rt_direct_api rt_direct_api = {
+	.version	= RT_DIRECT_API_VERSION,
+	.data_size	= RT_DIRECT_DATA_SIZE,
+	.attach		= rt_direct_api_attach,
+	.detach		= rt_direct_api_detach,
+};
+
+/* The floor module links this file privately, beside ringtrace_direct.ko. */
+#ifndef RT_DIRECT_PRIVATE
+EXPORT_SYMBOL_GPL(rt_direct_api);
+#endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The ftrace direct-call trampoline (direct_tramp_x86_64.S) and what it
- * calls. Shared by the trampoline, attach_direct.c and the benchmark's
- * floor module, which links the same trampoline to empty handlers.
+ * calls (direct_call.c). Both are built into ringtrace_direct.ko, and
+ * into the benchmark's floor module with handlers that take timestamps.
  *
  * The trampoline is reached from vfs_read's fentry site with vfs_read's
  * arguments in registers. It calls rt_direct_enter() with a slot in its
@@ -32,9 +32,16 @@
 #include <linux/fs.h>
 #include <linux/types.h>
 
-/* 64 bytes, aligned: what one traced call keeps between entry and exit. */
+struct rt_direct_att;
+
+/*
+ * 64 bytes, aligned: what one traced call keeps between entry and exit,
+ * in the trampoline's frame. The handlers own @data; direct_call.c keeps
+ * the attachment the call entered through.
+ */
 struct rt_direct_slot {
-	u64	words[RT_DIRECT_SLOT_SIZE / 8];
+	u64			data[RT_DIRECT_SLOT_SIZE / 8 - 1];
+	struct rt_direct_att	*att;
 };
 
 /*

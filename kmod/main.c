@@ -8,7 +8,6 @@
 #include <linux/module.h>
 
 #include "chardev.h"
-#include "direct_call.h"
 #include "lock_events.h"
 #include "lock_stats.h"
 #include "ring.h"
@@ -63,8 +62,6 @@ static void __exit rt_exit(void)
 	rt_chardev_unregister();
 	rt_session_list_exit();
 	rt_lock_registry_exit();
-	/* Last: tasks may still be leaving the direct trampoline. */
-	rt_direct_module_exit();
 }
 
 module_init(rt_init);
@@ -74,3 +71,5 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The ringtrace authors");
 MODULE_DESCRIPTION("vfs_read and lock tracing into perf-style mmap rings");
 MODULE_VERSION(RINGTRACE_VERSION);
+/* modprobe loads the direct-call trampoline first (attach_direct.c). */
+MODULE_SOFTDEP("pre: ringtrace_direct");

@@ -2,7 +2,9 @@
 /*
  * The vfs_read attach mechanism: GET_INFO names the one in use while a
  * session traces (the forced one, from the module's vfs_read_attach
- * parameter, or else the cheapest the kernel offers), and that mechanism
+ * parameter, or else the cheapest the kernel offers: the direct call
+ * wherever the kernel has direct calls, with ringtrace_direct.ko loaded
+ * by the runner as ringtrace-ctl does), and that mechanism
  * keeps each call's entry data with the call: a read that blocks on a
  * pipe and is moved to another CPU while it sleeps still gives exactly one
  * record, written on the CPU it returned on, whose latency covers the
@@ -69,11 +71,12 @@ static const char *mech_name(__u32 id)
 	return "?";
 }
 
-/* The order auto tries them in (kmod/attach.c; direct is opt-in). */
+/* The order auto tries them in (kmod/attach.c). */
 static __u32 cheapest(__u32 mask)
 {
 	static const __u32 order[] = {
-		RINGTRACE_ATTACH_FPROBE, RINGTRACE_ATTACH_KRETPROBE,
+		RINGTRACE_ATTACH_DIRECT, RINGTRACE_ATTACH_FPROBE,
+		RINGTRACE_ATTACH_KRETPROBE,
 	};
 	unsigned int i;
 
@@ -98,7 +101,7 @@ int main(void)
 
 	if (st_online_cpus() < 2)
 		tap_skip_all("needs 2 CPUs to move a sleeping call");
-	tap_plan(7);
+	tap_plan(8);
 	if (pipe(data_pipe))
 		tap_bail("pipe: %s", strerror(errno));
 
@@ -125,7 +128,15 @@ int main(void)
 		tap_ok(true, "forced: the cheapest-first choice is not ours");
 	else
 		tap_ok(info.vfs_read_attach == cheapest(info.vfs_read_attach_mask),
-		       "auto picks the cheapest automatic one: fprobe, else the kretprobe (direct is opt-in)");
+		       "auto picks the cheapest offered: direct, else fprobe, else the kretprobe");
+	if (!st_kernel_has_direct_calls())
+		tap_skip("the direct call: this kernel has no ftrace direct calls");
+	else
+		tap_ok(access("/sys/module/ringtrace_direct", F_OK) == 0 &&
+		       (info.vfs_read_attach_mask &
+			(1u << RINGTRACE_ATTACH_DIRECT)),
+		       "the kernel has direct calls: ringtrace_direct.ko is loaded and the direct call offered (mask 0x%x)",
+		       info.vfs_read_attach_mask);
 
 	/* Gate open: the child pins itself to CPU 0 and blocks in read(). */
 	st_child_go(&child);

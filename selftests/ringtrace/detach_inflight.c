@@ -4,10 +4,12 @@
  * mechanism the module uses. The call must come back unharmed (its data
  * read, its return value right), must not be recorded by a session that
  * started after it entered (every mechanism drops the calls of a past
- * attachment), and the next call must be. With the direct trampoline the
- * sleeping call has the module's code as its return address: the module
- * must then stay pinned (rmmod refused) until the call has come back, and
- * be released after.
+ * attachment), and the next call must be. ringtrace.ko itself must be
+ * unloadable meanwhile, whatever the mechanism: the test unloads and
+ * reloads it while the call sleeps. With the direct call the sleeping
+ * call has the trampoline as its return address, so ringtrace_direct.ko
+ * (which holds it) must stay pinned, rmmod refused, until the call has
+ * come back, and be released after.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include "tap.h"
 
 #define REFCNT		"/sys/module/ringtrace/refcnt"
+#define DIRECT_REFCNT	"/sys/module/ringtrace_direct/refcnt"
 #define FIRST_READ	64	/* bytes the first read asks for */
 #define SECOND_READ	32	/* and the second */
 
@@ -52,9 +55,9 @@ static bool wait_blocked(pid_t pid, unsigned long long count)
 	return false;
 }
 
-static long refcnt(void)
+static long refcnt(const char *file)
 {
-	FILE *f = fopen(REFCNT, "r");
+	FILE *f = fopen(file, "r");
 	long n = -1;
 
 	if (f) {
@@ -97,22 +100,36 @@ static __u32 attached_with(struct st_session *s)
 	return info.vfs_read_attach;
 }
 
+/* vfs_read_attach=NAME if the runner forced a mechanism, else "". */
+static void forced_param(char *buf, size_t len)
+{
+	char param[128], name[32] = "";
+
+	st_attach_param(param, sizeof(param));
+	buf[0] = '\0';
+	if (strncmp(param, "auto: ", 6) && sscanf(param, "%31s", name) == 1)
+		snprintf(buf, len, "vfs_read_attach=%s", name);
+}
+
 int main(void)
 {
 	struct ringtrace_config cfg;
 	struct st_session s1, s2;
 	struct st_child child;
 	struct seen seen = { .n = 0 };
-	long base, pinned, after = -1;
+	long base, dbase = -1, after = -1, dafter = -1;
+	char params[64];
 	bool direct;
 	int i, err;
 
-	tap_plan(7);
+	tap_plan(8);
 	if (pipe(data_pipe))
 		tap_bail("pipe: %s", strerror(errno));
-	base = refcnt();
+	base = refcnt(REFCNT);
 	if (base < 0)
 		tap_bail("cannot read %s", REFCNT);
+	forced_param(params, sizeof(params));
+	dbase = refcnt(DIRECT_REFCNT);	/* -1: not loaded */
 
 	st_child_start(&child, workload, NULL);
 	cfg = st_config(RINGTRACE_EVENT_VFS_READ, child.pid);
@@ -129,22 +146,26 @@ int main(void)
 	/* The only session goes: vfs_read is detached, the call sleeps on. */
 	st_disable(&s1);
 	st_session_close(&s1);
-	pinned = refcnt();
+	after = refcnt(REFCNT);
+	tap_ok(after == base,
+	       "no reference on ringtrace.ko left behind (refcnt %ld, %ld before)",
+	       after, base);
+	err = st_unload_module("ringtrace");
+	tap_ok(!err, "ringtrace.ko unloads while the call sleeps in vfs_read (%s)",
+	       err ? strerror(err) : "done");
 	if (direct) {
-		tap_ok(pinned == base + 1,
-		       "direct: the sleeping call pins the module (refcnt %ld, %ld before)",
-		       pinned, base);
-		err = syscall(SYS_delete_module, "ringtrace", O_NONBLOCK) ?
-		      errno : 0;
-		tap_ok(err == EWOULDBLOCK || err == EBUSY,
-		       "direct: so rmmod is refused (%s)",
-		       err ? strerror(err) : "it unloaded!");
+		dafter = refcnt(DIRECT_REFCNT);
+		err = st_unload_module("ringtrace_direct");
+		tap_ok(dafter == dbase + 1 && (err == EWOULDBLOCK || err == EBUSY),
+		       "direct: the sleeping call pins ringtrace_direct.ko (refcnt %ld, %ld before) and its rmmod is refused (%s)",
+		       dafter, dbase, err ? strerror(err) : "it unloaded!");
 	} else {
-		tap_ok(pinned == base,
-		       "no reference left behind (refcnt %ld, %ld before)",
-		       pinned, base);
-		tap_skip("rmmod refusal: only the direct trampoline pins the module");
+		tap_skip("ringtrace_direct.ko pinned: only the direct call returns through it");
 	}
+	err = st_load_module("kmod/ringtrace.ko", params);
+	if (err && err != EEXIST)
+		tap_bail("reloading ringtrace.ko (%s): %s", params,
+			 strerror(err));
 
 	/* A new session, then the first call returns, then a second one. */
 	st_session_open(&s2, &cfg, 16);
@@ -167,13 +188,15 @@ int main(void)
 
 	/* Released through RCU callbacks: give them a moment. */
 	for (i = 0; i < 100; i++) {
-		after = refcnt();
-		if (after == base)
+		after = refcnt(REFCNT);
+		dafter = direct ? refcnt(DIRECT_REFCNT) : dbase;
+		if (after == base && dafter == dbase)
 			break;
 		usleep(50000);
 	}
-	tap_ok(after == base, "every reference dropped once the calls came back (refcnt %ld, %ld before)",
-	       after, base);
+	tap_ok(after == base && dafter == dbase,
+	       "every reference dropped once the calls came back (ringtrace %ld, %ld before; ringtrace_direct %ld, %ld before)",
+	       after, base, dafter, dbase);
 	tap_ok(!st_probes_on("vfs_read"), "nothing left attached to vfs_read");
 	return tap_finish();
 }

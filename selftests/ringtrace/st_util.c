@@ -478,6 +478,33 @@ bool st_ksyms_load(void)
 	return nr_ksyms > 0;
 }
 
+bool st_ksym_exists(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256];
+	bool found = false;
+
+	if (!f)
+		return false;
+	/* "ADDR TYPE NAME", and " [MODULE]" after the name of a module's. */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*c %255s", sym) == 1 &&
+			!strcmp(sym, name) && !strchr(line, '[');
+	fclose(f);
+	return found;
+}
+
+bool st_kernel_has_direct_calls(void)
+{
+#ifdef __x86_64__
+	/* 6.1 has the _multi names, 6.5+ the plain ones. */
+	return st_ksym_exists("register_ftrace_direct") ||
+	       st_ksym_exists("register_ftrace_direct_multi");
+#else
+	return false;
+#endif
+}
+
 const struct st_ksym *st_ksym_lookup(unsigned long long ip)
 {
 	size_t lo = 0, hi = nr_ksyms;

@@ -161,6 +161,13 @@ struct st_ksym {
 
 /* Load /proc/kallsyms; false if it hides addresses (kptr_restrict). */
 bool st_ksyms_load(void);
+/* Whether the kernel (not a module) has symbol @name; names only. */
+bool st_ksym_exists(const char *name);
+/*
+ * Whether ringtrace can attach vfs_read with a direct call here: x86-64,
+ * and ftrace's direct-call API is built in.
+ */
+bool st_kernel_has_direct_calls(void);
 /* The symbol an address is in (the closest start below it), or NULL. */
 const struct st_ksym *st_ksym_lookup(unsigned long long ip);
 

@@ -4,8 +4,9 @@
  * path passes the parameters, "already loaded" is not an error, each
  * kernel refusal (not root, wrong kernel, in use) gets its own advice,
  * unloading a module that is not loaded says so without trying,
- * loading without a path uses the installed module, and the checkout's
- * kmod/ringtrace.ko is found next to the tool.
+ * loading without a path uses the installed module, the checkout's
+ * kmod/ringtrace.ko is found next to the tool, and ringtrace_direct.ko
+ * is loaded first from beside the path and unloaded after.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -21,7 +22,10 @@ static struct kmod_module *const MOD = (struct kmod_module *)0x2000;
 static struct kmod_list *const LIST = (struct kmod_list *)0x3000;
 
 static int insert_ret, remove_ret, lookup_ret, refs, state_ret;
-static char got_path[256], got_options[256];
+static int direct_insert_ret, direct_remove_ret;
+static char got_path[256], got_options[256], first_path[256];
+static char last_name[64];
+static int paths;
 static bool probed;
 static int removes;
 
@@ -39,6 +43,8 @@ static struct kmod_ctx *f_unref_ctx(struct kmod_ctx *c)
 static int f_from_path(struct kmod_ctx *c, const char *p, struct kmod_module **m)
 {
 	assert_ptr_equal(c, CTX);
+	if (paths++ == 0)
+		snprintf(first_path, sizeof(first_path), "%s", p);
 	snprintf(got_path, sizeof(got_path), "%s", p);
 	*m = MOD;
 	return 0;
@@ -46,7 +52,9 @@ static int f_from_path(struct kmod_ctx *c, const char *p, struct kmod_module **m
 static int f_from_name(struct kmod_ctx *c, const char *n, struct kmod_module **m)
 {
 	(void)c;
-	assert_string_equal(n, "ringtrace");
+	if (strcmp(n, "ringtrace") && strcmp(n, "ringtrace_direct"))
+		fail_msg("looked up module '%s'", n);
+	snprintf(last_name, sizeof(last_name), "%s", n);
 	*m = MOD;
 	return 0;
 }
@@ -76,6 +84,8 @@ static int f_insert(struct kmod_module *m, unsigned int flags, const char *o)
 {
 	(void)m;
 	(void)flags;
+	if (strstr(got_path, "ringtrace_direct.ko"))
+		return direct_insert_ret;
 	snprintf(got_options, sizeof(got_options), "%s", o ? o : "");
 	return insert_ret;
 }
@@ -91,6 +101,8 @@ static int f_remove(struct kmod_module *m, unsigned int flags)
 	(void)m;
 	(void)flags;
 	removes++;
+	if (!strcmp(last_name, "ringtrace_direct"))
+		return direct_remove_ret;
 	return remove_ret;
 }
 static int f_state(const struct kmod_module *m)
@@ -108,10 +120,11 @@ static int setup(void **state)
 {
 	(void)state;
 	insert_ret = remove_ret = lookup_ret = refs = 0;
+	direct_insert_ret = direct_remove_ret = 0;
 	state_ret = KMOD_MODULE_LIVE;
 	probed = false;
-	removes = 0;
-	got_path[0] = got_options[0] = '\0';
+	removes = paths = 0;
+	got_path[0] = got_options[0] = first_path[0] = last_name[0] = '\0';
 	rt_sys_kmod = (struct rt_sys_kmod){
 		.new_ctx = f_new, .unref_ctx = f_unref_ctx,
 		.new_from_path = f_from_path, .new_from_name = f_from_name,
@@ -145,6 +158,8 @@ static void test_load_by_path(void **state)
 {
 	(void)state;
 	expect_load(0, 0, "loaded /x/ringtrace.ko");
+	/* No /x/ringtrace_direct.ko: only ringtrace.ko is inserted. */
+	assert_int_equal(paths, 1);
 	assert_string_equal(got_path, "/x/ringtrace.ko");
 	assert_string_equal(got_options, "a=1 b=2");
 	assert_false(probed);
@@ -152,6 +167,68 @@ static void test_load_by_path(void **state)
 	expect_load(-EPERM, -EPERM, "needs root");
 	expect_load(-ENOEXEC, -ENOEXEC, "another kernel version");
 	expect_load(-EINVAL, -EINVAL, "see dmesg");
+}
+
+/* A checkout's kmod/ with both modules; @direct: with ringtrace_direct.ko. */
+static void make_kmod_dir(char *dir, bool direct)
+{
+	char p[512];
+	FILE *fp;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/ringtrace.ko", dir);
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fclose(fp);
+	if (!direct)
+		return;
+	snprintf(p, sizeof(p), "%s/ringtrace_direct.ko", dir);
+	fp = fopen(p, "w");
+	assert_non_null(fp);
+	fclose(fp);
+}
+
+static void remove_kmod_dir(const char *dir)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s/ringtrace.ko", dir);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s/ringtrace_direct.ko", dir);
+	unlink(p);
+	rmdir(dir);
+}
+
+/* ringtrace_direct.ko beside the path goes in first; a refusal is a note. */
+static void test_load_direct_beside(void **state)
+{
+	char dir[] = "/tmp/ringtrace-kmod-XXXXXX", ko[512], direct[512];
+	char msg[1024];
+
+	(void)state;
+	make_kmod_dir(dir, true);
+	snprintf(ko, sizeof(ko), "%s/ringtrace.ko", dir);
+	snprintf(direct, sizeof(direct), "%s/ringtrace_direct.ko", dir);
+	assert_int_equal(rt_kmod_load(ko, "a=1", msg, sizeof(msg)), 0);
+	assert_int_equal(paths, 2);
+	assert_string_equal(first_path, direct);
+	assert_string_equal(got_path, ko);
+	assert_string_equal(got_options, "a=1");
+	assert_non_null(strstr(msg, " and "));
+	assert_non_null(strstr(msg, direct));
+
+	/* Already loaded: nothing to say about it. */
+	paths = 0;
+	direct_insert_ret = -EEXIST;
+	assert_int_equal(rt_kmod_load(ko, "", msg, sizeof(msg)), 0);
+	assert_int_equal(paths, 2);
+	assert_null(strstr(msg, "direct"));
+
+	/* Refused: ringtrace.ko still loads, and the message says why. */
+	direct_insert_ret = -ENOEXEC;
+	assert_int_equal(rt_kmod_load(ko, "", msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "without the direct call"));
+	remove_kmod_dir(dir);
 }
 
 static void test_load_installed(void **state)
@@ -172,6 +249,14 @@ static void test_unload(void **state)
 
 	(void)state;
 	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), 0);
+	assert_int_equal(removes, 2);
+	assert_string_equal(msg, "unloaded ringtrace and ringtrace_direct");
+	/* Calls asleep since before the detach keep the trampoline module. */
+	removes = 0;
+	direct_remove_ret = -EAGAIN;
+	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), 0);
+	assert_int_equal(removes, 2);
+	assert_non_null(strstr(msg, "ringtrace_direct stays loaded"));
 	remove_ret = -EBUSY;
 	refs = 2;
 	assert_int_equal(rt_kmod_unload(msg, sizeof(msg)), -EBUSY);
@@ -250,6 +335,8 @@ static void test_checkout_path(void **state)
 int main(void)
 {
 	RUN(cmocka_unit_test_setup_teardown(test_load_by_path, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_load_direct_beside, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_load_installed, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_unload, setup, teardown),

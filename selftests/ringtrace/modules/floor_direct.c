@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The benchmark floor of the direct mechanism: ringtrace's own trampoline
- * and attachment code (kmod/direct_tramp_x86_64.S, kmod/direct_call.c,
- * built into this module too) with handlers that only keep the entry
- * timestamp in the call's slot and add the latency to a per-CPU sum.
- * What it costs is the direct mechanism itself, with the per-call
- * reference ringtrace takes. Unlike ringtrace.ko it attaches from its
- * init, so its exit waits for calls sleeping in vfs_read to come back.
- * Loading fails with ENODEV where the kernel has no direct calls.
+ * The benchmark floor of the direct mechanism: ringtrace_direct.ko's
+ * trampoline and attachment code (kmod/direct_tramp_x86_64.S and
+ * kmod/direct_call.c, built into this module too, privately) with
+ * handlers that only keep the entry timestamp in the call's slot and add
+ * the latency to a per-CPU sum. What it costs is the direct mechanism
+ * itself: the trampoline, the per-call reference and the calls through
+ * the handler pointers that ringtrace.ko's records go through as well.
+ * Unlike ringtrace_direct.ko it attaches from its init, so its exit waits
+ * for calls sleeping in vfs_read to come back. Being a separate direct
+ * user of vfs_read, it also stands for a BPF trampoline in the
+ * attach_coexist selftest. Loading fails with ENODEV where the kernel has
+ * no direct calls.
  */
 #include <linux/module.h>
 #include <linux/percpu.h>
-#include <linux/preempt.h>
 #include <linux/timekeeping.h>
 
 #include "direct_call.h"
@@ -19,41 +22,27 @@
 #ifdef RT_HAVE_DIRECT
 static DEFINE_PER_CPU(u64, floor_sum_ns);
 
-struct floor_call {
-	u64			ts;
-	struct rt_direct_att	*att;
-};
-
-bool notrace rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
-			     size_t count, loff_t *ppos)
+/* Preemption is off in both (direct_call.c). */
+static bool notrace floor_enter(void *data, struct file *file, size_t count,
+				loff_t *ppos)
 {
-	struct floor_call *c = (struct floor_call *)slot;
-
-	BUILD_BUG_ON(sizeof(*c) > sizeof(*slot));
-	preempt_disable_notrace();
-	c->att = rt_direct_get();
-	preempt_enable_notrace();
-	if (!c->att)
-		return false;
-	c->ts = ktime_get_mono_fast_ns();
+	*(u64 *)data = ktime_get_mono_fast_ns();
 	return true;
 }
 
-void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
-			    unsigned long ret_ip)
+static void notrace floor_exit(void *data, long ret, unsigned long ret_ip)
 {
-	struct floor_call *c = (struct floor_call *)slot;
-	u64 now = ktime_get_mono_fast_ns();
-
-	preempt_disable_notrace();
-	this_cpu_add(floor_sum_ns, now - c->ts);
-	preempt_enable_notrace();
-	rt_direct_put(c->att);
+	this_cpu_add(floor_sum_ns, ktime_get_mono_fast_ns() - *(u64 *)data);
 }
+
+static const struct rt_direct_handlers floor_handlers = {
+	.enter	= floor_enter,
+	.exit	= floor_exit,
+};
 
 static int __init floor_direct_init(void)
 {
-	return rt_direct_register(false);
+	return rt_direct_register(&floor_handlers, false);
 }
 
 static void __exit floor_direct_exit(void)

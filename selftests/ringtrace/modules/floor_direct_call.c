@@ -1,3 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* ringtrace.ko's direct-call attachment, built into the floor module. */
+/*
+ * ringtrace_direct.ko's attachment code, built into the floor module
+ * without exporting its interface (ringtrace_direct.ko exports it).
+ */
+#define RT_DIRECT_PRIVATE
 #include "direct_call.c"

@@ -11,6 +11,12 @@
 #include <stddef.h>
 
 #define RT_KMOD_NAME	"ringtrace"
+/*
+ * The direct-call trampoline on vfs_read, a module of its own that
+ * ringtrace.ko uses when it is loaded (kmod/direct_call.h): loaded first
+ * and unloaded after it.
+ */
+#define RT_KMOD_DIRECT_NAME	"ringtrace_direct"
 
 /*
  * The module of the checkout a tool runs from: <checkout>/kmod/ringtrace.ko
@@ -18,10 +24,20 @@
  */
 const char *rt_kmod_checkout_path(const char *exe, char *buf, size_t len);
 
-/* Insert @path, or (NULL) the installed module found by modprobe rules. */
+/*
+ * Insert @path, or (NULL) the installed module found by modprobe rules.
+ * ringtrace_direct.ko goes in first: from beside @path if it is there
+ * (a failure there is only noted: vfs_read then attaches another way),
+ * or as the installed module's soft dependency.
+ */
 int rt_kmod_load(const char *path, const char *options,
 		 char *msg, size_t len);
 
+/*
+ * Remove ringtrace.ko, then ringtrace_direct.ko if it is loaded and idle
+ * (calls that slept in vfs_read across the last detach keep it until they
+ * return: only noted).
+ */
 int rt_kmod_unload(char *msg, size_t len);
 
 struct rt_kmod_status {

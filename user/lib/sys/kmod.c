@@ -58,19 +58,52 @@ static int load_error(int err, const char *what, char *msg, size_t len)
 	return -err;
 }
 
+/*
+ * ringtrace_direct.ko from beside @path, when it is there; @note says
+ * what happened, for the message.
+ */
+static void load_direct_beside(struct kmod_ctx *ctx, const char *path,
+			       char *note, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	int dir = slash ? (int)(slash - path + 1) : 0;
+	struct kmod_module *mod;
+	char direct[4096];
+	int ret;
+
+	note[0] = '\0';
+	if ((size_t)snprintf(direct, sizeof(direct), "%.*s%s.ko", dir, path,
+			     RT_KMOD_DIRECT_NAME) >= sizeof(direct) ||
+	    access(direct, R_OK))
+		return;
+	ret = rt_sys_kmod.new_from_path(ctx, direct, &mod);
+	if (ret == 0) {
+		ret = rt_sys_kmod.insert(mod, 0, "");
+		rt_sys_kmod.unref(mod);
+	}
+	if (ret == 0)
+		snprintf(note, len, " and %s", direct);
+	else if (ret != -EEXIST)
+		snprintf(note, len, " (not %s: %s; vfs_read is attached "
+			 "without the direct call)", direct, strerror(-ret));
+}
+
 static int load_path(struct kmod_ctx *ctx, const char *path,
 		     const char *options, char *msg, size_t len)
 {
 	struct kmod_module *mod;
-	int ret = rt_sys_kmod.new_from_path(ctx, path, &mod);
+	char note[4200];
+	int ret;
 
+	load_direct_beside(ctx, path, note, sizeof(note));
+	ret = rt_sys_kmod.new_from_path(ctx, path, &mod);
 	if (ret < 0)
 		return load_error(-ret, path, msg, len);
 	ret = rt_sys_kmod.insert(mod, 0, options);
 	rt_sys_kmod.unref(mod);
 	if (ret < 0)
 		return load_error(-ret, path, msg, len);
-	snprintf(msg, len, "loaded %s", path);
+	snprintf(msg, len, "loaded %s%s", path, note);
 	return 0;
 }
 
@@ -111,6 +144,31 @@ int rt_kmod_load(const char *path, const char *options, char *msg, size_t len)
 		     load_installed(ctx, options, msg, len);
 	rt_sys_kmod.unref_ctx(ctx);
 	return ret;
+}
+
+/*
+ * After ringtrace.ko: ringtrace_direct.ko, if it is loaded. Returns the
+ * sentence to add to the message ("" if there was nothing to say).
+ */
+static const char *unload_direct(struct kmod_ctx *ctx)
+{
+	struct kmod_module *mod;
+	const char *said = "";
+	int ret;
+
+	if (rt_sys_kmod.new_from_name(ctx, RT_KMOD_DIRECT_NAME, &mod) < 0)
+		return said;
+	if (rt_sys_kmod.initstate(mod) == KMOD_MODULE_LIVE) {
+		ret = rt_sys_kmod.remove(mod, 0);
+		if (ret == 0)
+			said = " and " RT_KMOD_DIRECT_NAME;
+		else if (ret == -EBUSY || ret == -EAGAIN)
+			said = "; " RT_KMOD_DIRECT_NAME " stays loaded until "
+			       "the reads traced before the detach, still "
+			       "asleep, return";
+	}
+	rt_sys_kmod.unref(mod);
+	return said;
 }
 
 /* A libkmod context and the ringtrace module in it; 0 or -errno + @msg. */
@@ -161,10 +219,11 @@ int rt_kmod_unload(char *msg, size_t len)
 	refs = rt_sys_kmod.refcnt(mod);
 	ret = rt_sys_kmod.remove(mod, 0);
 	rt_sys_kmod.unref(mod);
+	if (ret == 0)
+		snprintf(msg, len, "unloaded ringtrace%s", unload_direct(ctx));
 	rt_sys_kmod.unref_ctx(ctx);
 	switch (-ret) {
 	case 0:
-		snprintf(msg, len, "unloaded ringtrace");
 		return 0;
 	case ENOENT:
 		snprintf(msg, len, "ringtrace is not loaded");
