@@ -300,7 +300,7 @@ def vm_table(vm, meta):
     return lines
 
 
-def targets(vm, ring, cons):
+def targets(vm, ring, cons, meta=None):
     out = []
 
     def added(n):
@@ -336,6 +336,27 @@ def targets(vm, ring, cons):
             if d is None:
                 continue
             t = {"target": "ringtrace (%s) <= %.1fx %s" % (mech, limit, what)}
+            if d > 0:
+                t.update(value=round(a / d, 2), met=a / d <= limit)
+            else:
+                t.update(value="n/a (%+.0f ns: noise)" % d, met=False)
+            out.append(t)
+    # The "Done when": the default mechanism (what the plain
+    # ringtrace rows attached with, vmbench's auto_attach), reader running
+    # and asleep.
+    auto = (meta or {}).get("auto_attach")
+    floor = {"kretprobe": "floor_split0", "fprobe": "floor_fprobe",
+             "direct": "floor_direct"}.get(auto)
+    for row, how in (("ringtrace", "reader running"), ("ringtrace_idle", "reader asleep")):
+        a = added(row)
+        if a is None or floor is None:
+            continue
+        for what, d, limit in (("its floor (%s)" % floor, added(floor), 1.2),
+                               ("bpftrace fentry/fexit count-only", bpf, 1.0)):
+            if d is None:
+                continue
+            t = {"target": "default ringtrace (auto: %s), %s, <= %.1fx %s"
+                           % (auto, how, limit, what)}
             if d > 0:
                 t.update(value=round(a / d, 2), met=a / d <= limit)
             else:
@@ -434,7 +455,7 @@ def main():
                                            r["reader_fixed_ms"], r["records"],
                                            fmt(r["lost"])))
         lines.append("")
-    tg = targets(vm, ring, cons)
+    tg = targets(vm, ring, cons, meta)
     result["targets"] = tg
     if tg:
         lines.append("== Targets ==")

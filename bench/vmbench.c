@@ -500,6 +500,26 @@ static bool set_attach(const char *mech)
 
 static const char *const mechanisms[] = { "kretprobe", "fprobe", "direct" };
 
+/*
+ * What the plain "ringtrace" rows attach with ("auto: direct (next
+ * attach)"): the report compares them with that mechanism's floor.
+ */
+static void record_auto_attach(void)
+{
+	char line[128] = "", name[32];
+	FILE *f = fopen(ATTACH_PARAM, "r");
+
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+	}
+	if (sscanf(line, "auto: %31s", name) == 1) {
+		fprintf(results, "auto_attach=%s\n", name);
+		say("ringtrace's automatic vfs_read mechanism: %s", name);
+	}
+}
+
 static bool attach_offered(const char *mech)
 {
 	static int offered[3] = { -1, -1, -1 };
@@ -1094,6 +1114,7 @@ int main(int argc, char **argv)
 	if (!results)
 		die("%s: %s", path, strerror(errno));
 	load_ringtrace();
+	record_auto_attach();
 	say("%d CPUs, %ld calls x %d repetitions per run, %d rounds",
 	    nr_cpus, calls, reps, rounds);
 
