@@ -19,6 +19,7 @@
 #define PROG	"ringtrace-ctl"
 /* Which vfs_read mechanism, and whether forced (kmod/attach.c). */
 #define ATTACH_PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
+#define DIRECT_REFCNT	"/sys/module/" RT_KMOD_DIRECT_NAME "/refcnt"
 
 static const char usage_text[] =
 "Usage: " PROG " load [PATH] [PARAM=VALUE...]\n"
@@ -110,6 +111,29 @@ static void print_attach_param(void)
 	fclose(f);
 }
 
+/*
+ * ringtrace_direct.ko, the direct call's trampoline: its references are
+ * ringtrace's attachment (and symbol_get) while tracing, and afterwards
+ * the reads that were traced and still sleep in vfs_read.
+ */
+static void print_direct_module(void)
+{
+	FILE *f = fopen(DIRECT_REFCNT, "r");
+	long refs = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &refs) != 1)
+			refs = -1;
+		fclose(f);
+	}
+	if (refs < 0)
+		printf("%-16s not loaded: vfs_read cannot use the direct call\n",
+		       RT_KMOD_DIRECT_NAME);
+	else
+		printf("%-16s loaded (%ld references)\n", RT_KMOD_DIRECT_NAME,
+		       refs);
+}
+
 static const char *attach_name(uint32_t id)
 {
 	switch (id) {
@@ -160,6 +184,7 @@ static int cmd_status(void)
 							     "is present");
 		print_attach_param();
 	}
+	print_direct_module();
 	return st.loaded ? 0 : 1;
 }
 
