@@ -19,7 +19,6 @@
 #define PROG	"ringtrace-ctl"
 /* Which vfs_read mechanism, and whether forced (kmod/attach.c). */
 #define ATTACH_PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
-#define DIRECT_REFCNT	"/sys/module/" RT_KMOD_DIRECT_NAME "/refcnt"
 
 static const char usage_text[] =
 "Usage: " PROG " load [PATH] [PARAM=VALUE...]\n"
@@ -118,20 +117,15 @@ static void print_attach_param(void)
  */
 static void print_direct_module(void)
 {
-	FILE *f = fopen(DIRECT_REFCNT, "r");
-	long refs = -1;
+	struct rt_kmod_status st;
+	char msg[512];
 
-	if (f) {
-		if (fscanf(f, "%ld", &refs) != 1)
-			refs = -1;
-		fclose(f);
-	}
-	if (refs < 0)
-		printf("%-16s not loaded: vfs_read cannot use the direct call\n",
-		       RT_KMOD_DIRECT_NAME);
+	if (rt_kmod_status(RT_KMOD_DIRECT_NAME, &st, msg, sizeof(msg)))
+		fprintf(stderr, PROG ": %s\n", msg);
+	else if (st.loaded)
+		printf("%s\n", msg);
 	else
-		printf("%-16s loaded (%ld references)\n", RT_KMOD_DIRECT_NAME,
-		       refs);
+		printf("%s: vfs_read cannot use the direct call\n", msg);
 }
 
 static const char *attach_name(uint32_t id)
@@ -173,7 +167,7 @@ static int cmd_status(void)
 	struct rt_kmod_status st;
 	char msg[512];
 
-	if (rt_kmod_status(&st, msg, sizeof(msg))) {
+	if (rt_kmod_status(RT_KMOD_NAME, &st, msg, sizeof(msg))) {
 		fprintf(stderr, PROG ": %s\n", msg);
 		return 1;
 	}

@@ -293,12 +293,17 @@ static void test_status(void **state)
 
 	(void)state;
 	refs = 1;
-	assert_int_equal(rt_kmod_status(&st, msg, sizeof(msg)), 0);
+	assert_int_equal(rt_kmod_status(RT_KMOD_NAME, &st, msg, sizeof(msg)), 0);
 	assert_true(st.loaded);
 	assert_int_equal(st.refcnt, 1);
 	assert_string_equal(st.state, "live");
+	/* The same for the trampoline module, by its own name. */
+	assert_int_equal(rt_kmod_status(RT_KMOD_DIRECT_NAME, &st, msg,
+					sizeof(msg)), 0);
+	assert_string_equal(last_name, "ringtrace_direct");
+	assert_string_equal(msg, "ringtrace_direct is loaded (live, 1 references)");
 	state_ret = -ENOENT;
-	assert_int_equal(rt_kmod_status(&st, msg, sizeof(msg)), 0);
+	assert_int_equal(rt_kmod_status(RT_KMOD_NAME, &st, msg, sizeof(msg)), 0);
 	assert_false(st.loaded);
 	assert_string_equal(msg, "ringtrace is not loaded");
 }

@@ -46,6 +46,8 @@ struct rt_kmod_status {
 	char	state[16];		/* "live", "coming", "going", "builtin" */
 };
 
-int rt_kmod_status(struct rt_kmod_status *st, char *msg, size_t len);
+/* Module @name (RT_KMOD_NAME, RT_KMOD_DIRECT_NAME): loaded, state, refs. */
+int rt_kmod_status(const char *name, struct rt_kmod_status *st, char *msg,
+		   size_t len);
 
 #endif /* RINGTRACE_KMOD_H */

@@ -171,9 +171,9 @@ static const char *unload_direct(struct kmod_ctx *ctx)
 	return said;
 }
 
-/* A libkmod context and the ringtrace module in it; 0 or -errno + @msg. */
-static int lookup_ringtrace(struct kmod_ctx **ctx, struct kmod_module **mod,
-			    char *msg, size_t len)
+/* A libkmod context and module @name in it; 0 or -errno + @msg. */
+static int lookup_module(const char *name, struct kmod_ctx **ctx,
+			 struct kmod_module **mod, char *msg, size_t len)
 {
 	int ret;
 
@@ -182,10 +182,10 @@ static int lookup_ringtrace(struct kmod_ctx **ctx, struct kmod_module **mod,
 		snprintf(msg, len, "cannot initialise libkmod");
 		return -ENOMEM;
 	}
-	ret = rt_sys_kmod.new_from_name(*ctx, RT_KMOD_NAME, mod);
+	ret = rt_sys_kmod.new_from_name(*ctx, name, mod);
 	if (ret < 0) {
 		rt_sys_kmod.unref_ctx(*ctx);
-		snprintf(msg, len, "cannot look up ringtrace: %s", strerror(-ret));
+		snprintf(msg, len, "cannot look up %s: %s", name, strerror(-ret));
 	}
 	return ret;
 }
@@ -196,7 +196,7 @@ int rt_kmod_unload(char *msg, size_t len)
 	struct kmod_module *mod;
 	int ret, refs, state;
 
-	ret = lookup_ringtrace(&ctx, &mod, msg, len);
+	ret = lookup_module(RT_KMOD_NAME, &ctx, &mod, msg, len);
 	if (ret < 0)
 		return ret;
 	/*
@@ -244,7 +244,8 @@ int rt_kmod_unload(char *msg, size_t len)
 	return ret;
 }
 
-int rt_kmod_status(struct rt_kmod_status *st, char *msg, size_t len)
+int rt_kmod_status(const char *name, struct rt_kmod_status *st, char *msg,
+		   size_t len)
 {
 	struct kmod_ctx *ctx;
 	struct kmod_module *mod;
@@ -252,7 +253,7 @@ int rt_kmod_status(struct rt_kmod_status *st, char *msg, size_t len)
 
 	memset(st, 0, sizeof(*st));
 	st->refcnt = -1;
-	ret = lookup_ringtrace(&ctx, &mod, msg, len);
+	ret = lookup_module(name, &ctx, &mod, msg, len);
 	if (ret < 0)
 		return ret;
 	state = rt_sys_kmod.initstate(mod);
@@ -265,9 +266,9 @@ int rt_kmod_status(struct rt_kmod_status *st, char *msg, size_t len)
 	rt_sys_kmod.unref(mod);
 	rt_sys_kmod.unref_ctx(ctx);
 	if (st->loaded)
-		snprintf(msg, len, "ringtrace is loaded (%s, %d references)",
+		snprintf(msg, len, "%s is loaded (%s, %d references)", name,
 			 st->state, st->refcnt);
 	else
-		snprintf(msg, len, "ringtrace is not loaded");
+		snprintf(msg, len, "%s is not loaded", name);
 	return 0;
 }
