@@ -300,6 +300,11 @@ def vm_table(vm, meta):
     return lines
 
 
+# Each vfs_read mechanism's floor module, in the order the table lists them.
+MECH_FLOOR = {"kretprobe": "floor_split0", "fprobe": "floor_fprobe",
+              "direct": "floor_direct"}
+
+
 def targets(vm, ring, cons, meta=None):
     out = []
 
@@ -326,42 +331,34 @@ def targets(vm, ring, cons, meta=None):
     # A denominator at or below 0 is noise (a run faster than its
     # baselines): no ratio then.
     bpf = added("bpftrace_fentry_count")
-    for mech, floor in (("kretprobe", "floor_split0"), ("fprobe", "floor_fprobe"),
-                        ("direct", "floor_direct")):
-        a, f = added("rt_" + mech), added(floor)
-        if a is None:
-            continue
-        for what, d, limit in (("its mechanism's floor (%s)" % floor, f, 1.2),
+
+    def against_floor_and_bpf(label, a, floor, floor_words):
+        for what, d, limit in (("%s (%s)" % (floor_words, floor), added(floor), 1.2),
                                ("bpftrace fentry/fexit count-only", bpf, 1.0)):
             if d is None:
                 continue
-            t = {"target": "ringtrace (%s) <= %.1fx %s" % (mech, limit, what)}
+            t = {"target": "%s <= %.1fx %s" % (label, limit, what)}
             if d > 0:
                 t.update(value=round(a / d, 2), met=a / d <= limit)
             else:
                 t.update(value="n/a (%+.0f ns: noise)" % d, met=False)
             out.append(t)
+
+    for mech, floor in MECH_FLOOR.items():
+        a = added("rt_" + mech)
+        if a is not None:
+            against_floor_and_bpf("ringtrace (%s)" % mech, a, floor,
+                                  "its mechanism's floor")
     # The "Done when": the default mechanism (what the plain
     # ringtrace rows attached with, vmbench's auto_attach), reader running
     # and asleep.
     auto = (meta or {}).get("auto_attach")
-    floor = {"kretprobe": "floor_split0", "fprobe": "floor_fprobe",
-             "direct": "floor_direct"}.get(auto)
-    for row, how in (("ringtrace", "reader running"), ("ringtrace_idle", "reader asleep")):
-        a = added(row)
-        if a is None or floor is None:
-            continue
-        for what, d, limit in (("its floor (%s)" % floor, added(floor), 1.2),
-                               ("bpftrace fentry/fexit count-only", bpf, 1.0)):
-            if d is None:
-                continue
-            t = {"target": "default ringtrace (auto: %s), %s, <= %.1fx %s"
-                           % (auto, how, limit, what)}
-            if d > 0:
-                t.update(value=round(a / d, 2), met=a / d <= limit)
-            else:
-                t.update(value="n/a (%+.0f ns: noise)" % d, met=False)
-            out.append(t)
+    if auto in MECH_FLOOR:
+        for row, how in (("ringtrace", "reader running"), ("ringtrace_idle", "reader asleep")):
+            a = added(row)
+            if a is not None:
+                against_floor_and_bpf("default ringtrace (auto: %s), %s," % (auto, how),
+                                      a, MECH_FLOOR[auto], "its floor")
     for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
         if name in vm and vm[name]["lost"] is not None:
             lost, rec = vm[name]["lost"], vm[name]["records"] or 0
