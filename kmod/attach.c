@@ -51,8 +51,8 @@ static const struct rt_attach_ops *rt_attach_choose(void)
 }
 
 /*
- * vfs_read_attach=auto|direct|fprobe|kretprobe. Takes effect at the next attach:
- * sessions tracing now keep the mechanism they started with.
+ * vfs_read_attach=auto|direct|fprobe|kretprobe. Takes effect at the next
+ * attach: sessions tracing now keep the mechanism they started with.
  */
 static int rt_attach_param_set(const char *val, const struct kernel_param *kp)
 {
