@@ -8,16 +8,15 @@
  *
  * Lifetime of this code. A traced call that sleeps in vfs_read has the
  * trampoline's .Lreturned on its stack until it wakes, however long after
- * detach that is. Each attachment has a percpu_ref: one reference for the
- * attachment itself, one per traced call from its entry to the end of its
- * exit. ringtrace_direct.ko pins itself while an attachment lives (rmmod
- * is refused until the last such call came back); the floor module
- * instead waits in its exit for the count to drain. What runs of our
- * code after the last put (the rest of rt_direct_exit(), the trampoline's
- * last instructions, in tasks that may be preempted there) is waited for
- * by rt_direct_module_exit(): pending releases (rcu_barrier()), then one
- * voluntary context switch of every task (synchronize_rcu_tasks()), which
- * no task makes inside our text.
+ * detach that is. So each attachment counts the calls in flight through
+ * it, from their entry to the end of their exit (struct rt_direct_att):
+ * ringtrace_direct.ko pins itself while an attachment lives (rmmod is
+ * refused until the last such call came back); the floor module instead
+ * waits in its exit for the count to drain. What runs of our code after
+ * the last count (the rest of rt_direct_exit(), the trampoline's last
+ * instructions, in tasks that may be preempted there) is waited for by
+ * rt_direct_module_exit(): one voluntary context switch of every task
+ * (synchronize_rcu_tasks()), which no task makes inside our text.
  *
  * Lifetime of the user's code. Its handlers are called only inside
  * RCU-sched read sections (preemption off), and only while the call's
@@ -30,7 +29,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/percpu-refcount.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -41,8 +40,28 @@
 
 #ifdef RT_HAVE_DIRECT
 
+/*
+ * The calls in flight through an attachment are counted like a
+ * percpu_ref, but with the counting done inside the RCU-sched sections
+ * (preemption off) that the trampoline's C halves need anyway, so that no
+ * call pays percpu_ref's own rcu_read_lock()/rcu_read_unlock(), which
+ * PREEMPT_RCU kernels (Debian's) make out of line: about 150 ns a call
+ * under TCG, as much as the rest of the floor's bookkeeping.
+ *
+ * While live: a per-CPU count, +1 at entry and -1 at exit on whichever CPU
+ * each runs (only the sum means anything). Once dying (rt_direct_kill()):
+ * exits decrement @dying_count instead, which starts at a bias no number
+ * of calls can reach, so that it cannot hit zero before the per-CPU sum,
+ * read after a grace period in which every per-CPU update has ended, has
+ * replaced the bias. The last call out, or the kill if there is none,
+ * releases the attachment.
+ */
+#define RT_DIRECT_BIAS		(LONG_MAX / 2)
+
 struct rt_direct_att {
-	struct percpu_ref			ref;
+	long __percpu				*live;
+	atomic_long_t				dying_count;
+	bool					dying;
 	const struct rt_direct_handlers		*h;
 	struct completion			*drained; /* unregister waits */
 	bool					pinned;	/* holds THIS_MODULE */
@@ -50,18 +69,17 @@ struct rt_direct_att {
 
 static DEFINE_MUTEX(rt_direct_mutex);	/* register against unregister */
 static struct ftrace_ops rt_direct_ops;
-/* The attachment new calls take a reference on; RCU (sched) protected. */
+/* The attachment new calls are counted in; RCU (sched) protected. */
 static struct rt_direct_att __rcu *rt_direct_cur;
 
-/* The last reference of a detached attachment is gone: nobody is in it. */
-static void rt_direct_release(struct percpu_ref *ref)
+/* The last call of a dying attachment is gone: nobody is in it. */
+static void rt_direct_release(struct rt_direct_att *att)
 {
-	struct rt_direct_att *att = container_of(ref, struct rt_direct_att,
-						 ref);
 	struct completion *drained = att->drained;
 	bool pinned = att->pinned;
 
-	percpu_ref_exit(&att->ref);
+	/* Both may be called with preemption off (rt_direct_exit()). */
+	free_percpu(att->live);
 	kfree(att);
 	if (drained)
 		complete(drained);
@@ -72,8 +90,7 @@ static void rt_direct_release(struct percpu_ref *ref)
 
 /*
  * Called by the trampoline with preemption enabled (it runs in vfs_read's
- * context). The user's filters first: a call nobody wants takes no
- * reference.
+ * context). The user's filters first: a call nobody wants is not counted.
  */
 bool notrace rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
 			     size_t count, loff_t *ppos)
@@ -82,10 +99,15 @@ bool notrace rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
 	bool traced = false;
 
 	preempt_disable_notrace();
-	/* An RCU-sched reader: rt_direct_unregister() waits for us. */
+	/*
+	 * An RCU-sched reader: rt_direct_kill() waits for us. An attachment
+	 * still published is counted per CPU (see above), even if its kill
+	 * has begun: the kill sums the per-CPU counts only after this
+	 * section has ended.
+	 */
 	att = rcu_dereference_sched(rt_direct_cur);
-	if (att && att->h->enter(slot->data, file, count, ppos) &&
-	    percpu_ref_tryget_live(&att->ref)) {
+	if (att && att->h->enter(slot->data, file, count, ppos)) {
+		this_cpu_inc(*att->live);
 		slot->att = att;
 		traced = true;
 	}
@@ -102,15 +124,46 @@ void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
 	 * A call that entered before a detach calls nothing, even if the
 	 * user has attached again since: its handlers may be gone, and the
 	 * other mechanisms drop such calls with their return hooks too.
-	 * The dying check and the call are one RCU-sched read section,
-	 * which rt_direct_unregister() waits for after the kill.
+	 * The dying check, the call and the per-CPU count are one RCU-sched
+	 * read section, which rt_direct_kill() waits for after setting
+	 * ->dying.
 	 */
 	preempt_disable_notrace();
-	if (likely(!percpu_ref_is_dying(&att->ref)))
+	if (likely(!READ_ONCE(att->dying))) {
 		att->h->exit(slot->data, ret, ret_ip);
+		this_cpu_dec(*att->live);
+	} else if (atomic_long_dec_and_test(&att->dying_count)) {
+		/* May free the module: nothing but returns after this. */
+		rt_direct_release(att);
+	}
 	preempt_enable_notrace();
-	/* May free the attachment and the module: nothing after it. */
-	percpu_ref_put(&att->ref);
+}
+
+/*
+ * @att is no longer published: no call will be counted in it any more.
+ * Returns after a grace period, once no call is in its handlers and none
+ * will enter them; the attachment lives on until its last call left.
+ */
+static void rt_direct_kill(struct rt_direct_att *att)
+{
+	long sum = 0;
+	int cpu;
+
+	WRITE_ONCE(att->dying, true);
+	/*
+	 * Pairs with the RCU-sched read sections of rt_direct_enter() (which
+	 * read rt_direct_cur, cleared by our caller) and rt_direct_exit()
+	 * (which reads ->dying): after this grace period neither runs a
+	 * handler of @att nor touches its per-CPU counts, so their sum is
+	 * final: the calls still to come back, each through ->dying_count.
+	 */
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(att->live, cpu);
+	/* Fully ordered, like the exits' decrements: one of us releases. */
+	if (atomic_long_add_return(sum - RT_DIRECT_BIAS,
+				   &att->dying_count) == 0)
+		rt_direct_release(att);
 }
 
 /*
@@ -172,9 +225,10 @@ int rt_direct_register(const struct rt_direct_handlers *h, bool pin_module)
 	att = kzalloc(sizeof(*att), GFP_KERNEL);
 	if (!att)
 		goto unlock;
-	err = percpu_ref_init(&att->ref, rt_direct_release, 0, GFP_KERNEL);
-	if (err)
+	att->live = alloc_percpu(long);
+	if (!att->live)
 		goto free_att;
+	atomic_long_set(&att->dying_count, RT_DIRECT_BIAS);
 	att->h = h;
 	att->pinned = pin_module;
 	if (pin_module)
@@ -201,9 +255,8 @@ free_filter:
 	ftrace_free_filter(&rt_direct_ops);
 unpublish:
 	RCU_INIT_POINTER(rt_direct_cur, NULL);
-	synchronize_rcu();
-	/* No call can have taken a reference: this is the last one. */
-	percpu_ref_kill(&att->ref);
+	/* No call came through: this releases it. */
+	rt_direct_kill(att);
 	goto unlock;
 free_att:
 	kfree(att);
@@ -231,16 +284,10 @@ void rt_direct_unregister(bool wait)
 	WARN_ON(rt_unregister_ftrace_direct(&rt_direct_ops,
 					    (unsigned long)rt_direct_tramp));
 	RCU_INIT_POINTER(rt_direct_cur, NULL);
-	/* Read by the release, which can only run after the kill. */
+	/* Read by the release, which can only run after the kill began. */
 	if (wait)
 		att->drained = &drained;
-	percpu_ref_kill(&att->ref);
-	/*
-	 * Pairs with the RCU-sched read sections of rt_direct_enter() (which
-	 * read rt_direct_cur) and rt_direct_exit() (which checks the kill):
-	 * after this grace period neither runs a handler of this attachment.
-	 */
-	synchronize_rcu();
+	rt_direct_kill(att);
 	if (wait)
 		wait_for_completion(&drained);
 unlock:
@@ -259,9 +306,7 @@ static void rt_direct_api_detach(void)
 
 void rt_direct_module_exit(void)
 {
-	/* Releases queued by percpu_ref_kill() have run... */
-	rcu_barrier();
-	/* ...and no task is still on the trampoline's last instructions. */
+	/* No task is still on the trampoline's last instructions. */
 	synchronize_rcu_tasks();
 }
 
