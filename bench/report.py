@@ -266,6 +266,20 @@ def fmt(v, spec=".0f", none="-"):
     return none if v is None else format(v, spec)
 
 
+def load_host_meta(rundir):
+    """scripts/bench's meta.txt: key=value words (older runs lack some)."""
+    meta = {}
+    try:
+        with open(os.path.join(rundir, "meta.txt")) as f:
+            for word in f.read().split():
+                key, sep, value = word.partition("=")
+                if sep:
+                    meta[key] = value
+    except OSError:
+        pass
+    return meta
+
+
 def vm_table(vm, meta):
     lines = []
     hdr = ("%-18s %-52s %9s %9s %17s %7s %9s %9s %9s"
@@ -392,9 +406,13 @@ def main():
         vm = combine_vm(runs)
         result["vm"] = vm
         result["vm_meta"] = meta
-        lines.append("== In the VM (QEMU TCG, 2 vCPUs): read(fd, buf, 64) on "
-                     "/dev/zero, %s calls x %s repetitions per run =="
-                     % (meta.get("calls", "?"), meta.get("reps", "?")))
+        host_meta = load_host_meta(rundir)
+        lines.append("== In the VM (QEMU TCG, %s-threaded, -cpu %s, 2 vCPUs): "
+                     "read(fd, buf, 64) on /dev/zero, %s calls x %s "
+                     "repetitions per run =="
+                     % (host_meta.get("tcg_thread", "single"),
+                        host_meta.get("vm_cpu", "max"),
+                        meta.get("calls", "?"), meta.get("reps", "?")))
         lines += vm_table(vm, meta)
         lines.append("")
     prof = os.path.join(rundir, "vm", "logs", "profile.txt")
