@@ -88,6 +88,8 @@ static void test_default_setup(void **state)
 	assert_int_equal(fk.config.pid, -1);
 	assert_int_equal(fk.config.flags, 0);
 	assert_int_equal(fk.config.cpu_mask_ptr, 0);
+	/* Woken every 256 KiB, not every half of the 4 MiB ring. */
+	assert_int_equal(fk.config.watermark_bytes, 256 * 1024);
 	assert_int_equal(s.nr_rings, 4);
 	assert_int_equal(fk.nr_mmaps, 4);
 	for (uint32_t cpu = 0; cpu < 4; cpu++) {
@@ -102,6 +104,19 @@ static void test_default_setup(void **state)
 	rt_session_close(&s);
 	for (int cpu = 0; cpu < 4; cpu++)
 		assert_false(fk.mapped[cpu]);		/* all unmapped */
+}
+
+/* A ring smaller than twice the default watermark is woken at half. */
+static void test_small_ring_watermark(void **state)
+{
+	struct rt_session_opts o = { .pid = -1, .buffer_bytes = 64 * 1024 };
+	struct rt_session s;
+
+	(void)state;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.watermark_bytes, 32 * 1024);
+	rt_session_close(&s);
 }
 
 static void test_selected_setup(void **state)
@@ -255,6 +270,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_bad_info_refused, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_default_setup, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_small_ring_watermark, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_selected_setup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setup_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,

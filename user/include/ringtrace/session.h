@@ -20,6 +20,17 @@
 #include "ringtrace/merge.h"
 
 #define RT_DEFAULT_BUFFER_BYTES	(4u << 20)	/* per-CPU data area */
+/*
+ * The reader is woken once a ring holds this much unread (or half the
+ * ring, if smaller), unless told otherwise: a bounded batch, not a
+ * fraction of the ring. The rest of a large ring is then slack for a
+ * reader that is not scheduled at once, and each wake-up's burst of work
+ * stays short, which EEVDF (6.6+) schedules sooner: woken every 2 MiB
+ * (half the default ring) a reader lost records behind 2 busy CPUs on
+ * 7.2, woken every 256 KiB it did not (Documentation/performance.rst).
+ * perf record wakes up about as often (half its 512 KiB default).
+ */
+#define RT_DEFAULT_WATERMARK_BYTES	(256u << 10)
 
 /* What a tool asks for; turned into struct ringtrace_config. */
 struct rt_session_opts {
@@ -30,7 +41,7 @@ struct rt_session_opts {
 	bool		cpus_given;		/* false: all online CPUs */
 	struct rt_cpuset cpus;			/* rings to map (and kernel filter) */
 	uint64_t	min_latency_ns;
-	uint32_t	watermark_bytes;	/* 0: the kernel's default */
+	uint32_t	watermark_bytes;	/* 0: RT_DEFAULT_WATERMARK_BYTES */
 	uint32_t	flush_ms;		/* 0: the kernel's default */
 	uint64_t	buffer_bytes;		/* per CPU; 0: RT_DEFAULT_BUFFER_BYTES */
 	uint64_t	lock_min_wait_ns;

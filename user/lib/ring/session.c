@@ -162,8 +162,15 @@ static const char *event_names(uint64_t events, char *buf, size_t len)
 	return buf;
 }
 
+/* What a session with rings of @bytes asks for when not told. */
+static uint32_t default_watermark(uint64_t bytes)
+{
+	return bytes / 2 < RT_DEFAULT_WATERMARK_BYTES ? (uint32_t)(bytes / 2) :
+		RT_DEFAULT_WATERMARK_BYTES;
+}
+
 static int configure(struct rt_session *s, const struct rt_session_opts *o,
-		     uint64_t events)
+		     uint64_t events, uint64_t bytes)
 {
 	struct ringtrace_config cfg;
 	char names[128];
@@ -187,7 +194,8 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		cfg.cpu_mask_ptr = (uintptr_t)o->cpus.bits;
 	}
 	cfg.min_latency_ns = o->min_latency_ns;
-	cfg.watermark_bytes = o->watermark_bytes;
+	cfg.watermark_bytes = o->watermark_bytes ? o->watermark_bytes :
+			      default_watermark(bytes);
 	cfg.flush_ms = o->flush_ms;
 	cfg.lock_min_wait_ns = o->lock_min_wait_ns;
 	cfg.lock_min_hold_ns = o->lock_min_hold_ns;
@@ -388,7 +396,7 @@ int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
 					 s->info.nr_cpu_ids - 1);
 	}
 
-	ret = configure(s, o, events);
+	ret = configure(s, o, events, bytes);
 	if (ret)
 		return ret;
 
