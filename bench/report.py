@@ -376,7 +376,7 @@ def targets(vm, ring, cons, meta=None):
     for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
         if name in vm and vm[name]["lost"] is not None:
             lost, rec = vm[name]["lost"], vm[name]["records"] or 0
-            out.append({"target": "0 records lost at full rate, default 1 MiB "
+            out.append({"target": "0 records lost at full rate, default 4 MiB "
                                   "buffer, %s" % label,
                         "value": "%d lost of %d" % (lost, lost + rec),
                         "met": lost == 0})

@@ -1049,7 +1049,7 @@ static void usage(void)
 
 static void load_ringtrace(void)
 {
-	/* Rings up to 256 MiB, for ringtrace_idle; the default stays 1 MiB. */
+	/* Rings up to 256 MiB, for ringtrace_idle; the others keep the default. */
 	char *ins[] = { "insmod", ko(RINGTRACE_KO), "max_ring_pages=65536",
 			NULL };
 	/* First: the direct call is offered while it is loaded. */
