@@ -33,6 +33,7 @@
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/static_call.h>
 #include <linux/uaccess.h>
 
 #include "compat.h"
@@ -62,10 +63,36 @@ struct rt_direct_att {
 	long __percpu				*live;
 	atomic_long_t				dying_count;
 	bool					dying;
-	const struct rt_direct_handlers		*h;
 	struct completion			*drained; /* unregister waits */
 	bool					pinned;	/* holds THIS_MODULE */
 };
+
+/* What the static calls below call while nobody is attached: never. */
+static bool notrace rt_direct_enter_none(void *data, struct file *file,
+					 size_t count, loff_t *ppos)
+{
+	return false;
+}
+
+static void notrace rt_direct_exit_none(void *data, long ret,
+					unsigned long ret_ip)
+{
+}
+
+/*
+ * The live attachment's handlers, called directly, not through a pointer:
+ * an indirect call is a retpoline on kernels that use them (every Debian
+ * kernel under TCG: "Spectre V2 : Mitigation: Retpolines"), two per
+ * traced call. rt_direct_register() points them at the user's handlers
+ * before vfs_read is patched, so no call runs them meanwhile; after a
+ * detach's grace period, when none runs a handler any more, they point at
+ * the stubs above again, before the user (ringtrace.ko) may unload. Only
+ * one attachment is live at a time (rt_direct_mutex, -EBUSY), and calls of
+ * a dying one call nothing, so the handlers a call reaches are always its
+ * own attachment's.
+ */
+DEFINE_STATIC_CALL(rt_direct_enter_call, rt_direct_enter_none);
+DEFINE_STATIC_CALL(rt_direct_exit_call, rt_direct_exit_none);
 
 static DEFINE_MUTEX(rt_direct_mutex);	/* register against unregister */
 static struct ftrace_ops rt_direct_ops;
@@ -106,7 +133,8 @@ bool notrace rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
 	 * section has ended.
 	 */
 	att = rcu_dereference_sched(rt_direct_cur);
-	if (att && att->h->enter(slot->data, file, count, ppos)) {
+	if (att &&
+	    static_call(rt_direct_enter_call)(slot->data, file, count, ppos)) {
 		this_cpu_inc(*att->live);
 		slot->att = att;
 		traced = true;
@@ -130,7 +158,7 @@ void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
 	 */
 	preempt_disable_notrace();
 	if (likely(!READ_ONCE(att->dying))) {
-		att->h->exit(slot->data, ret, ret_ip);
+		static_call(rt_direct_exit_call)(slot->data, ret, ret_ip);
 		this_cpu_dec(*att->live);
 	} else if (atomic_long_dec_and_test(&att->dying_count)) {
 		/* May free the module: nothing but returns after this. */
@@ -164,6 +192,13 @@ static void rt_direct_kill(struct rt_direct_att *att)
 	if (atomic_long_add_return(sum - RT_DIRECT_BIAS,
 				   &att->dying_count) == 0)
 		rt_direct_release(att);
+}
+
+/* After a kill: no call runs the user's handlers, none will. */
+static void rt_direct_unset_handlers(void)
+{
+	static_call_update(rt_direct_enter_call, rt_direct_enter_none);
+	static_call_update(rt_direct_exit_call, rt_direct_exit_none);
 }
 
 /*
@@ -229,7 +264,6 @@ int rt_direct_register(const struct rt_direct_handlers *h, bool pin_module)
 	if (!att->live)
 		goto free_att;
 	atomic_long_set(&att->dying_count, RT_DIRECT_BIAS);
-	att->h = h;
 	att->pinned = pin_module;
 	if (pin_module)
 		__module_get(THIS_MODULE);
@@ -238,6 +272,8 @@ int rt_direct_register(const struct rt_direct_handlers *h, bool pin_module)
 	 * which orders these stores before (text_poke's serialisation).
 	 */
 	WRITE_ONCE(rt_direct_orig, orig);
+	static_call_update(rt_direct_enter_call, h->enter);
+	static_call_update(rt_direct_exit_call, h->exit);
 	rcu_assign_pointer(rt_direct_cur, att);
 
 	memset(&rt_direct_ops, 0, sizeof(rt_direct_ops));
@@ -257,6 +293,7 @@ unpublish:
 	RCU_INIT_POINTER(rt_direct_cur, NULL);
 	/* No call came through: this releases it. */
 	rt_direct_kill(att);
+	rt_direct_unset_handlers();
 	goto unlock;
 free_att:
 	kfree(att);
@@ -288,6 +325,7 @@ void rt_direct_unregister(bool wait)
 	if (wait)
 		att->drained = &drained;
 	rt_direct_kill(att);
+	rt_direct_unset_handlers();
 	if (wait)
 		wait_for_completion(&drained);
 unlock:

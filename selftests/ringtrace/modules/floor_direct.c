@@ -5,8 +5,8 @@
  * kmod/direct_call.c, built into this module too, privately) with
  * handlers that only keep the entry timestamp in the call's slot and add
  * the latency to a per-CPU sum. What it costs is the direct mechanism
- * itself: the trampoline, the per-call reference and the calls through
- * the handler pointers that ringtrace.ko's records go through as well.
+ * itself: the trampoline, the per-call count and the static calls into
+ * the handlers that ringtrace.ko's records go through as well.
  * Unlike ringtrace_direct.ko it attaches from its init, so its exit waits
  * for calls sleeping in vfs_read to come back. Being a separate direct
  * user of vfs_read, it also stands for a BPF trampoline in the
