@@ -268,16 +268,11 @@ def fmt(v, spec=".0f", none="-"):
 
 def load_host_meta(rundir):
     """scripts/bench's meta.txt: key=value words (older runs lack some)."""
-    meta = {}
     try:
         with open(os.path.join(rundir, "meta.txt")) as f:
-            for word in f.read().split():
-                key, sep, value = word.partition("=")
-                if sep:
-                    meta[key] = value
+            return parse_kv(f.read())
     except OSError:
-        pass
-    return meta
+        return {}
 
 
 def vm_table(vm, meta):

@@ -167,10 +167,18 @@ void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
 	preempt_enable_notrace();
 }
 
+/* No call runs the user's handlers, and none will (rt_direct_kill()). */
+static void rt_direct_unset_handlers(void)
+{
+	static_call_update(rt_direct_enter_call, rt_direct_enter_none);
+	static_call_update(rt_direct_exit_call, rt_direct_exit_none);
+}
+
 /*
  * @att is no longer published: no call will be counted in it any more.
  * Returns after a grace period, once no call is in its handlers and none
- * will enter them; the attachment lives on until its last call left.
+ * will enter them, and the static calls point at the stubs again; the
+ * attachment lives on until its last call left.
  */
 static void rt_direct_kill(struct rt_direct_att *att)
 {
@@ -186,19 +194,13 @@ static void rt_direct_kill(struct rt_direct_att *att)
 	 * final: the calls still to come back, each through ->dying_count.
 	 */
 	synchronize_rcu();
+	rt_direct_unset_handlers();
 	for_each_possible_cpu(cpu)
 		sum += *per_cpu_ptr(att->live, cpu);
 	/* Fully ordered, like the exits' decrements: one of us releases. */
 	if (atomic_long_add_return(sum - RT_DIRECT_BIAS,
 				   &att->dying_count) == 0)
 		rt_direct_release(att);
-}
-
-/* After a kill: no call runs the user's handlers, none will. */
-static void rt_direct_unset_handlers(void)
-{
-	static_call_update(rt_direct_enter_call, rt_direct_enter_none);
-	static_call_update(rt_direct_exit_call, rt_direct_exit_none);
 }
 
 /*
@@ -293,7 +295,6 @@ unpublish:
 	RCU_INIT_POINTER(rt_direct_cur, NULL);
 	/* No call came through: this releases it. */
 	rt_direct_kill(att);
-	rt_direct_unset_handlers();
 	goto unlock;
 free_att:
 	kfree(att);
@@ -325,7 +326,6 @@ void rt_direct_unregister(bool wait)
 	if (wait)
 		att->drained = &drained;
 	rt_direct_kill(att);
-	rt_direct_unset_handlers();
 	if (wait)
 		wait_for_completion(&drained);
 unlock:
