@@ -116,6 +116,19 @@ static inline int rt_unregister_ftrace_direct(struct ftrace_ops *ops,
 #define rt_unregister_ftrace_direct(ops, addr) \
 	unregister_ftrace_direct((ops), (addr), true)
 #endif
+
+/*
+ * ftrace_ops.ops_func, which lets a direct call share a function with an
+ * IPMODIFY user (a livepatch): 7.x added the function's address as its
+ * second argument. The member's type says which shape this kernel has:
+ * a typedef is invisible to the preprocessor, the compiler sees it.
+ */
+typedef int (*rt_ops_func_ip_t)(struct ftrace_ops *op, unsigned long ip,
+				enum ftrace_ops_cmd cmd);
+#define rt_ftrace_ops_func(with_ip, without_ip)				\
+	__builtin_choose_expr(__builtin_types_compatible_p(		\
+		typeof(((struct ftrace_ops *)NULL)->ops_func),		\
+		rt_ops_func_ip_t), (with_ip), (without_ip))
 #endif
 
 /*

@@ -25,6 +25,7 @@
  * The user may be unloaded then, with calls still asleep in vfs_read.
  */
 #include <linux/completion.h>
+#include <linux/delay.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -96,16 +97,21 @@ DEFINE_STATIC_CALL(rt_direct_exit_call, rt_direct_exit_none);
 
 static DEFINE_MUTEX(rt_direct_mutex);	/* register against unregister */
 static struct ftrace_ops rt_direct_ops;
+
 /* The attachment new calls are counted in; RCU (sched) protected. */
 static struct rt_direct_att __rcu *rt_direct_cur;
 
-/* The last call of a dying attachment is gone: nobody is in it. */
+/*
+ * The last call of a dying attachment is gone: nobody is in it. Process
+ * context with preemption enabled: on PREEMPT_RT free_percpu()'s
+ * pcpu_lock and the slab allocator's local locks sleep.
+ */
 static void rt_direct_release(struct rt_direct_att *att)
 {
 	struct completion *drained = att->drained;
 	bool pinned = att->pinned;
 
-	/* Both may be called with preemption off (rt_direct_exit()). */
+	might_sleep();
 	free_percpu(att->live);
 	kfree(att);
 	if (drained)
@@ -147,6 +153,7 @@ void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
 			    unsigned long ret_ip)
 {
 	struct rt_direct_att *att = slot->att;
+	bool last = false;
 
 	/*
 	 * A call that entered before a detach calls nothing, even if the
@@ -160,11 +167,19 @@ void notrace rt_direct_exit(struct rt_direct_slot *slot, long ret,
 	if (likely(!READ_ONCE(att->dying))) {
 		static_call(rt_direct_exit_call)(slot->data, ret, ret_ip);
 		this_cpu_dec(*att->live);
-	} else if (atomic_long_dec_and_test(&att->dying_count)) {
-		/* May free the module: nothing but returns after this. */
-		rt_direct_release(att);
+	} else {
+		last = atomic_long_dec_and_test(&att->dying_count);
 	}
 	preempt_enable_notrace();
+	/*
+	 * Released outside the RCU-sched section: nothing else can reach
+	 * @att once its count is zero, and freeing may sleep on RT. The
+	 * trampoline calls us with preemption enabled, from vfs_read's
+	 * context, where sleeping is allowed. May free the module: nothing
+	 * but returns after this.
+	 */
+	if (last)
+		rt_direct_release(att);
 }
 
 /* No call runs the user's handlers, and none will (rt_direct_kill()). */
@@ -204,11 +219,11 @@ static void rt_direct_kill(struct rt_direct_att *att)
 }
 
 /*
- * vfs_read past its fentry site, from a kprobe that is never armed:
- * registering a disabled kprobe resolves the symbol (vfs_read is not
- * exported) and checks it is probe-able without changing any text.
+ * vfs_read's fentry site, from a kprobe that is never armed: registering
+ * a disabled kprobe resolves the symbol (vfs_read is not exported) and
+ * checks it is probe-able without changing any text.
  */
-static int rt_direct_find(unsigned long *func, unsigned long *orig)
+static int rt_direct_find(unsigned long *func)
 {
 	struct kprobe kp = {
 		.symbol_name	= "vfs_read",
@@ -217,7 +232,7 @@ static int rt_direct_find(unsigned long *func, unsigned long *orig)
 	unsigned long ip;
 	u8 insn[5];
 	u32 endbr;
-	int err;
+	int err, tries;
 
 	err = register_kprobe(&kp);
 	if (err)
@@ -231,31 +246,79 @@ static int rt_direct_find(unsigned long *func, unsigned long *orig)
 		ip += 4;
 	/*
 	 * A 5-byte NOP or a CALL (another ftrace user is on): anything
-	 * else means we misunderstood this kernel's layout.
+	 * else means we misunderstood this kernel's layout. An INT3 in the
+	 * first byte is text_poke_bp() at work: another tool is patching
+	 * the site right now, which takes a few synchronisations of every
+	 * CPU; look again a little later.
 	 */
-	if (copy_from_kernel_nofault(insn, (void *)ip, sizeof(insn)))
-		return -EFAULT;
+	for (tries = 0; tries < 50; tries++) {
+		if (copy_from_kernel_nofault(insn, (void *)ip, sizeof(insn)))
+			return -EFAULT;
+		if (insn[0] != 0xcc)
+			break;
+		msleep(20);
+	}
+	if (insn[0] == 0xcc) {
+		pr_warn("vfs_read: its fentry site at %pS is still being patched by another tool after 1 s (%*ph): try again\n",
+			(void *)ip, (int)sizeof(insn), insn);
+		return -EAGAIN;
+	}
 	if (insn[0] != 0xe8 && memcmp(insn, "\x0f\x1f\x44\x00\x00", 5)) {
 		pr_warn("vfs_read: no fentry site at %pS (%*ph)\n", (void *)ip,
 			(int)sizeof(insn), insn);
 		return -EOPNOTSUPP;
 	}
 	*func = ip;
-	*orig = ip + sizeof(insn);
 	return 0;
+}
+
+/*
+ * ftrace asks before an IPMODIFY user (a livepatch) and this direct call
+ * share vfs_read, whichever comes first, with its direct_mutex held (so
+ * nothing here may take rt_direct_mutex, which is held around ftrace
+ * calls). Sharing needs nothing of us: the trampoline always calls the
+ * address the ftrace caller left at its return slot, which is the
+ * patched regs->ip, so the livepatch's replacement is what runs, traced.
+ * Without this callback ftrace refuses either side with -EBUSY.
+ */
+static int rt_direct_ops_cmd(struct ftrace_ops *op, enum ftrace_ops_cmd cmd)
+{
+	switch (cmd) {
+	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_SELF:
+	case FTRACE_OPS_CMD_ENABLE_SHARE_IPMODIFY_PEER:
+		pr_info("vfs_read's direct call shares the function with an IPMODIFY ftrace user (a livepatch): its replacement runs, traced\n");
+		return 0;
+	case FTRACE_OPS_CMD_DISABLE_SHARE_IPMODIFY_PEER:
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* The callback's two shapes (compat.h: 7.x passes the function's address). */
+static int __maybe_unused rt_direct_ops_func(struct ftrace_ops *op,
+					     enum ftrace_ops_cmd cmd)
+{
+	return rt_direct_ops_cmd(op, cmd);
+}
+
+static int __maybe_unused rt_direct_ops_func_ip(struct ftrace_ops *op,
+						unsigned long ip,
+						enum ftrace_ops_cmd cmd)
+{
+	return rt_direct_ops_cmd(op, cmd);
 }
 
 int rt_direct_register(const struct rt_direct_handlers *h, bool pin_module)
 {
 	struct rt_direct_att *att;
-	unsigned long func, orig;
+	unsigned long func;
 	int err;
 
 	mutex_lock(&rt_direct_mutex);
 	err = -EBUSY;
 	if (rcu_access_pointer(rt_direct_cur))
 		goto unlock;
-	err = rt_direct_find(&func, &orig);
+	err = rt_direct_find(&func);
 	if (err)
 		goto unlock;
 	err = -ENOMEM;
@@ -270,15 +333,16 @@ int rt_direct_register(const struct rt_direct_handlers *h, bool pin_module)
 	if (pin_module)
 		__module_get(THIS_MODULE);
 	/*
-	 * Read by the trampoline only once ftrace has patched the site in,
-	 * which orders these stores before (text_poke's serialisation).
+	 * Called through only once ftrace has patched the site in, which
+	 * orders these updates before (text_poke's serialisation).
 	 */
-	WRITE_ONCE(rt_direct_orig, orig);
 	static_call_update(rt_direct_enter_call, h->enter);
 	static_call_update(rt_direct_exit_call, h->exit);
 	rcu_assign_pointer(rt_direct_cur, att);
 
 	memset(&rt_direct_ops, 0, sizeof(rt_direct_ops));
+	rt_direct_ops.ops_func = rt_ftrace_ops_func(rt_direct_ops_func_ip,
+						    rt_direct_ops_func);
 	err = ftrace_set_filter_ip(&rt_direct_ops, func, 0, 0);
 	if (err)
 		goto unpublish;

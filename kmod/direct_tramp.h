@@ -54,9 +54,8 @@ bool rt_direct_enter(struct rt_direct_slot *slot, struct file *file,
 void rt_direct_exit(struct rt_direct_slot *slot, long ret,
 		    unsigned long ret_ip);
 
-/* The trampoline's entry (never called from C) and its call target. */
+/* The trampoline's entry (never called from C). */
 void rt_direct_tramp(void);
-extern unsigned long rt_direct_orig;
 #endif /* !__ASSEMBLY__ */
 
 #endif /* _RINGTRACE_DIRECT_TRAMP_H */

@@ -9,19 +9,23 @@
  * %rdi, %rsi, %rdx, %rcx and two return addresses on the stack:
  *
  *	 8(%rsp)	vfs_read's caller
- *	 0(%rsp)	vfs_read past its fentry site (= rt_direct_orig)
+ *	 0(%rsp)	where the call goes on: vfs_read past its fentry site,
+ *			or, while a livepatch (an IPMODIFY ftrace user)
+ *			shares vfs_read, its replacement, which the ftrace
+ *			caller wrote there from the patched regs->ip
  *
  * Frame, once built (direct_tramp.h), %rsp-based:
  *
  *	104(%rsp)	vfs_read's caller
- *	 96(%rsp)	rt_direct_orig
+ *	 96(%rsp)	where the call goes on
  *	 64(%rsp)	vfs_read's arguments, then its return value
  *	  0(%rsp)	the per-call slot
  *
- * Untraced calls (rt_direct_enter() says no) return into vfs_read at
- * once. Traced ones call vfs_read past its fentry site and come back to
- * .Lreturned with its return value, call rt_direct_exit(), drop the return
- * address into vfs_read and return to its caller. A call that sleeps in
+ * Untraced calls (rt_direct_enter() says no) return to that address at
+ * once. Traced ones call it (so a livepatch's replacement is what runs,
+ * as under BPF's trampolines with BPF_TRAMP_F_ORIG_STACK) and come back
+ * to .Lreturned with its return value, call rt_direct_exit(), drop the
+ * address and return to vfs_read's caller. A call that sleeps in
  * vfs_read keeps .Lreturned on its stack for as long as it sleeps: the
  * module may not go away meanwhile (direct_call.c holds a reference
  * until every such call has come back).
@@ -122,8 +126,12 @@ SYM_CODE_START(rt_direct_tramp)
 	RET
 
 .Lcall_orig:
-	/* Stack: .Lreturned; make it rt_direct_orig, .Lreturned. */
-	pushq	rt_direct_orig(%rip)
+	/*
+	 * Stack: .Lreturned, the frame, where the call goes on; make it
+	 * that address, .Lreturned. PUSH computes the address before it
+	 * moves %rsp.
+	 */
+	pushq	RT_DIRECT_FRAME + 8(%rsp)
 	ANNOTATE_INTRA_FUNCTION_CALL
 	call	.Lrebalance
 	int3
@@ -132,10 +140,5 @@ SYM_CODE_START(rt_direct_tramp)
 	UNWIND_HINT_FUNC
 	RET
 SYM_CODE_END(rt_direct_tramp)
-
-	/* vfs_read past its fentry site, set before the trampoline is. */
-	.data
-	.balign 8
-SYM_DATA(rt_direct_orig, .quad 0)
 
 #endif /* RT_HAVE_DIRECT */
