@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Attaching vfs_read for the sessions that want it: the first session to
- * enable attaches through the cheapest mechanism this kernel offers (or
- * the one the vfs_read_attach parameter forces), the last one to stop
+ * enable attaches, through the mechanism it asks for, or the one the
+ * vfs_read_attach parameter forces, or else the cheapest one this kernel
+ * offers that shares vfs_read with every other tool; the last one to stop
  * detaches. The mechanisms themselves are in attach_*.c.
+ *
+ * A good neighbour: a mechanism that locks other tools out of vfs_read
+ * while attached (->excludes: the direct call, ftrace's one direct
+ * trampoline per function) is never chosen automatically, and says what
+ * it excludes in the kernel log when it attaches.
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -18,8 +24,9 @@
 
 /*
  * Every mechanism, cheapest first: the names the parameter accepts and
- * the order auto tries them in. The direct call is offered while
- * ringtrace_direct.ko is loaded (attach_direct.c).
+ * the order auto tries the shared ones in. The direct call is offered
+ * while ringtrace_direct.ko is loaded (attach_direct.c), and only on
+ * request.
  */
 static const struct rt_attach_ops *const rt_attach_all[] = {
 	&rt_attach_direct,
@@ -38,14 +45,29 @@ static const struct rt_attach_ops *rt_attach_cur;	/* while attached */
 static unsigned int rt_attach_users;
 static u64 rt_attach_missed_earlier;	/* by past attachments */
 
-static const struct rt_attach_ops *rt_attach_choose(void)
+/* What auto picks now: the cheapest offered one that excludes nobody. */
+static const struct rt_attach_ops *rt_attach_auto(void)
 {
 	int i;
 
-	if (rt_attach_forced)
-		return rt_attach_forced;
 	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
-		if (rt_attach_all[i]->available())
+		if (!rt_attach_all[i]->excludes && rt_attach_all[i]->available())
+			return rt_attach_all[i];
+	return NULL;
+}
+
+static const struct rt_attach_ops *rt_attach_choose(void)
+{
+	return rt_attach_forced ?: rt_attach_auto();
+}
+
+/* The mechanism RINGTRACE_ATTACH_* @id names, or NULL. */
+static const struct rt_attach_ops *rt_attach_by_id(u32 id)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
+		if (rt_attach_all[i]->id == id)
 			return rt_attach_all[i];
 	return NULL;
 }
@@ -94,7 +116,7 @@ static const struct kernel_param_ops rt_attach_param_ops = {
 };
 module_param_cb(vfs_read_attach, &rt_attach_param_ops, NULL, 0644);
 MODULE_PARM_DESC(vfs_read_attach,
-		 "How to attach vfs_read: auto (the default: direct while ringtrace_direct.ko is loaded, else fprobe, else kretprobe), direct, fprobe or kretprobe; applies from the next attach");
+		 "How to attach vfs_read: auto (the default: fprobe where the kernel has it, else kretprobe; both share vfs_read with other tools), fprobe, kretprobe or direct (needs ringtrace_direct.ko; locks BPF fentry/fexit/LSM programs out of vfs_read while attached); applies from the next attach");
 
 static int rt_attach_one(const struct rt_attach_ops *ops)
 {
@@ -102,27 +124,42 @@ static int rt_attach_one(const struct rt_attach_ops *ops)
 			   max_t(unsigned int, 256, 32 * num_possible_cpus()));
 }
 
+static int rt_attach_with(const struct rt_attach_ops *ops)
+{
+	int err = rt_attach_one(ops);
+
+	if (err == -EBUSY && ops->excludes) {
+		pr_err("cannot attach to vfs_read with %s: another tool holds what it needs (a BPF fentry/fexit/LSM program?); the default mechanism shares vfs_read\n",
+		       ops->name);
+		return err;
+	}
+	if (err) {
+		pr_err("cannot attach to vfs_read with %s: %d\n", ops->name, err);
+		return err;
+	}
+	rt_attach_cur = ops;
+	if (ops->excludes)
+		pr_notice("vfs_read attached with %s, which %s while attached (ftrace keeps one direct call per function: bpftrace kfunc:, libbpf tools and BPF security agents cannot attach to vfs_read until ringtrace detaches; livepatches, kprobes and fprobes share it)\n",
+			  ops->name, ops->excludes);
+	return 0;
+}
+
 /*
- * The forced mechanism, or the cheapest automatic one that attaches: a
- * mechanism the kernel offers can still be refused, and the next one then
- * serves. A forced one that is refused (the direct call while a BPF
- * trampoline holds vfs_read: EBUSY) fails the enable.
+ * The asked-for or forced mechanism, or the cheapest shared one that
+ * attaches: a mechanism the kernel offers can still be refused, and the
+ * next one then serves. One that was asked for and is refused fails the
+ * enable.
  */
-static int rt_attach_first(void)
+static int rt_attach_first(const struct rt_attach_ops *want)
 {
 	int i, err = -EOPNOTSUPP;
 
-	if (rt_attach_forced) {
-		err = rt_attach_one(rt_attach_forced);
-		if (!err)
-			rt_attach_cur = rt_attach_forced;
-		else
-			pr_err("cannot attach to vfs_read with %s: %d\n",
-			       rt_attach_forced->name, err);
-		return err;
-	}
+	want = want ?: rt_attach_forced;
+	if (want)
+		return want->available() ? rt_attach_with(want) : -EOPNOTSUPP;
 	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++) {
-		if (!rt_attach_all[i]->available())
+		if (rt_attach_all[i]->excludes ||
+		    !rt_attach_all[i]->available())
 			continue;
 		err = rt_attach_one(rt_attach_all[i]);
 		if (!err) {
@@ -135,13 +172,26 @@ static int rt_attach_first(void)
 	return err;
 }
 
-int rt_vfs_read_get(void)
+/*
+ * A session starts tracing vfs_read with mechanism @attach
+ * (RINGTRACE_ATTACH_*; 0: whichever). One mechanism serves every session:
+ * while others trace, asking for another one is EBUSY.
+ */
+int rt_vfs_read_get(u32 attach)
 {
+	const struct rt_attach_ops *want = NULL;
 	int err = 0;
 
+	if (attach) {
+		want = rt_attach_by_id(attach);
+		if (!want)
+			return -EINVAL;
+	}
 	mutex_lock(&rt_attach_mutex);
 	if (rt_attach_users == 0)
-		err = rt_attach_first();
+		err = rt_attach_first(want);
+	else if (want && want != rt_attach_cur)
+		err = -EBUSY;
 	if (!err)
 		rt_attach_users++;
 	mutex_unlock(&rt_attach_mutex);

@@ -9,9 +9,11 @@
  * The trampoline is in ringtrace_direct.ko, which this module finds with
  * symbol_get() when it attaches: a call sleeping in vfs_read then pins
  * that small module, never this one (direct_call.h). Where it is not
- * loaded, is built for another interface, the kernel has no direct calls,
- * or another direct user (a BPF trampoline) holds vfs_read, attach.c
- * falls back to fprobe or the kretprobe.
+ * loaded, is built for another interface or the kernel has no direct
+ * calls, it is not offered. It is used only when asked for: while
+ * attached it holds vfs_read's one direct-call slot, which BPF's
+ * trampolines need (attach.c, ->excludes). It shares vfs_read with
+ * livepatches (direct_call.c's ops_func).
  */
 #include <linux/module.h>
 #include <linux/ringtrace.h>
@@ -131,4 +133,6 @@ const struct rt_attach_ops rt_attach_direct = {
 	.attach		= rt_direct_attach,
 	.detach		= rt_direct_detach,
 	.missed		= rt_direct_missed,
+	/* attach.c's log line says the rest. */
+	.excludes	= "locks BPF fentry/fexit/LSM programs out of vfs_read",
 };

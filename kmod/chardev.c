@@ -187,7 +187,10 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	if (cfg->flush_ms > RT_MAX_FLUSH_MS)
 		return -EINVAL;
 	/* issue 9: a thread list with the per-thread flag, and only then. */
-	if (cfg->__pad_threads)
+	if (cfg->__pad_threads || cfg->__pad_attach)
+		return -EINVAL;
+	/* issue 19: a mechanism by name; offered or not is for ENABLE. */
+	if (cfg->vfs_read_attach > RINGTRACE_ATTACH_DIRECT)
 		return -EINVAL;
 	if (cfg->flags & RINGTRACE_CFG_PER_THREAD) {
 		if (cfg->pid != -1 || (cfg->flags & RINGTRACE_CFG_INHERIT) ||

@@ -18,7 +18,7 @@ u64 rt_probes_available(void)
 	return events;
 }
 
-int rt_probes_get(u64 events)
+int rt_probes_get(u64 events, u32 attach)
 {
 	int err;
 
@@ -26,7 +26,7 @@ int rt_probes_get(u64 events)
 		return -EOPNOTSUPP;
 
 	if (events & RINGTRACE_EVENT_VFS_READ) {
-		err = rt_vfs_read_get();
+		err = rt_vfs_read_get(attach);
 		if (err)
 			return err;
 	}

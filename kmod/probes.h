@@ -9,12 +9,13 @@
 
 #include <linux/types.h>
 
-int rt_probes_get(u64 events);
+/* @attach: RINGTRACE_ATTACH_* wanted for vfs_read, 0: the module's choice. */
+int rt_probes_get(u64 events, u32 attach);
 void rt_probes_put(u64 events);
 u64 rt_probes_available(void);
 
 /* vfs_read, through the mechanism attach.c picks. */
-int rt_vfs_read_get(void);
+int rt_vfs_read_get(u32 attach);
 void rt_vfs_read_put(void);
 void rt_vfs_read_counts(u64 *hits, u64 *missed);
 

@@ -205,6 +205,7 @@ int rt_session_configure(struct rt_session *s,
 	pid = old_pid;	/* put below */
 	s->events = cfg->events;
 	s->flags = cfg->flags;
+	s->vfs_read_attach = cfg->vfs_read_attach;
 	s->exclude = cfg->flags & RINGTRACE_CFG_INCLUDE_SELF ? NULL : s->self;
 	s->min_latency_ns = cfg->min_latency_ns;
 	s->lock_min_wait_ns = cfg->lock_min_wait_ns;
@@ -296,7 +297,7 @@ int rt_session_enable(struct rt_session *s)
 		err = -EINVAL;
 		goto unlock;
 	}
-	err = rt_probes_get(s->events);
+	err = rt_probes_get(s->events, s->vfs_read_attach);
 	if (err)
 		goto unlock;
 	rt_session_extras_enable(s);	/* ABI 2 */

@@ -56,6 +56,7 @@ struct rt_session {
 	 */
 	u64			events;		/* RINGTRACE_EVENT_* */
 	u32			flags;		/* RINGTRACE_CFG_* */
+	u32			vfs_read_attach; /* RINGTRACE_ATTACH_*, 0: any */
 	struct pid		*pid;		/* process to trace, NULL: any */
 	struct pid		*self;		/* the opener (reference held) */
 	struct pid		*exclude;	/* self, unless INCLUDE_SELF */

@@ -60,6 +60,12 @@ struct rt_attach_ops {
 	void		(*detach)(void);
 	/* Calls the current attachment could not follow (no free slot). */
 	u64		(*missed)(void);
+	/*
+	 * NULL: shares vfs_read with every other tool. Else what it locks
+	 * out while attached, for the kernel log ("which ..."); auto never
+	 * picks such a mechanism.
+	 */
+	const char	*excludes;
 };
 
 extern const struct rt_attach_ops rt_attach_kretprobe;

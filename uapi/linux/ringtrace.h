@@ -383,6 +383,7 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
 #define RINGTRACE_CONFIG_SIZE_THREADS	96	/* issue 9: per-thread rings */
+#define RINGTRACE_CONFIG_SIZE_ATTACH	104	/* issue 19: vfs_read_attach */
 
 /* Most threads a per-thread session may select (nr_tids). */
 #define RINGTRACE_MAX_THREADS		256
@@ -443,6 +444,20 @@ struct ringtrace_config {
 	__u32	nr_tids;
 	__u32	__pad_threads;		/* zero */
 	__u64	tids_ptr;
+
+	/* ---- issue 19: vfs_read's mechanism (RINGTRACE_CONFIG_SIZE_ATTACH) ---- */
+	/*
+	 * RINGTRACE_ATTACH_*: attach vfs_read with this mechanism, or fail
+	 * the ENABLE; 0: the module's choice (its vfs_read_attach parameter,
+	 * by default the cheapest mechanism that shares vfs_read with every
+	 * other tool: the direct call is only used when asked for). One
+	 * mechanism serves every session at a time: asking for another one
+	 * than the sessions tracing vfs_read now use gives EBUSY, as does the
+	 * direct call while another tool (a BPF trampoline) holds vfs_read's.
+	 * EOPNOTSUPP: this kernel (or module set) does not offer it.
+	 */
+	__u32	vfs_read_attach;
+	__u32	__pad_attach;		/* zero */
 };
 
 /* Features the module offers (ringtrace_info.features). */
@@ -469,6 +484,13 @@ struct ringtrace_config {
  */
 #define RINGTRACE_ATTACH_KRETPROBE	1	/* kprobe + kretprobe, any kernel */
 #define RINGTRACE_ATTACH_FPROBE		2	/* ftrace-based, CONFIG_FPROBE */
+/*
+ * The direct call excludes other tools while attached: ftrace keeps one
+ * direct-call trampoline per function, so BPF fentry/fexit/LSM programs
+ * (bpftrace kfunc:, libbpf tools, BPF security agents) cannot attach to
+ * vfs_read meanwhile, and it cannot attach while one is. Livepatches,
+ * kprobes, fprobes and ftrace events share it. Never chosen by default.
+ */
 #define RINGTRACE_ATTACH_DIRECT		3	/* ftrace direct call, x86-64 */
 
 struct ringtrace_info {
