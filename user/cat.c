@@ -22,6 +22,7 @@
 #include "cat_flight.h"
 #include "cat_options.h"
 #include "cat_views.h"
+#include "ringtrace/attach.h"
 #include "ringtrace/command.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/kmod.h"
@@ -428,6 +429,25 @@ static void perf_title(const struct options *o, char *buf, size_t len)
 	}
 }
 
+/*
+ * A mechanism that locks other tools out of vfs_read says so at start,
+ * on standard error: the operator who asked for it should know whom it
+ * blocks (kmod/attach.c logs the same).
+ */
+static void note_attach(struct rt_session *s, uint64_t events)
+{
+	uint32_t id;
+	const char *excludes;
+
+	if (events && !(events & RINGTRACE_EVENT_VFS_READ))
+		return;
+	id = rt_session_vfs_read_attach(s);
+	excludes = rt_attach_excludes(id);
+	if (excludes)
+		fprintf(stderr, PROG ": vfs_read is attached with %s: %s\n",
+			rt_attach_name(id), excludes);
+}
+
 static int trace(struct options *o, const sigset_t *stop_set,
 		 const sigset_t *original_mask)
 {
@@ -543,6 +563,8 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		rt_command_abort(&cmd);
 		goto out;
 	}
+	if (!o->quiet)
+		note_attach(&s, o->session.events);
 	if (use_perf) {
 		rt_perf_session_enable(&perf, rt_sys.now_ns());
 		st.hooks = &perf.hooks;

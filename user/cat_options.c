@@ -12,6 +12,7 @@
 #include <linux/ringtrace.h>
 
 #include "cat_options.h"
+#include "ringtrace/attach.h"
 #include "ringtrace/parse.h"
 
 static const char usage_text[] =
@@ -36,6 +37,10 @@ static const char usage_text[] =
 "      --load                load ringtrace.ko first if it is not loaded (the\n"
 "                            checkout's next to this tool, else the installed one)\n"
 "      --stack               records carry the call's kernel and user stacks\n"
+"      --attach MECH         attach vfs_read with fprobe, kretprobe or direct\n"
+"                            (default auto: the cheapest that shares vfs_read\n"
+"                            with other tools; direct locks BPF fentry/fexit\n"
+"                            programs out of vfs_read while it traces)\n"
 "  -- COMMAND [ARGS]         run COMMAND, held until tracing is enabled so its\n"
 "                            very first reads are seen; trace it and its children,\n"
 "                            stop when it exits, exit with its exit status\n"
@@ -139,6 +144,7 @@ enum {
 	OPT_SNAPSHOT_SIZE,
 	OPT_SNAPSHOT_TIME,
 	OPT_STATS,
+	OPT_ATTACH,
 };
 
 static const struct option long_options[] = {
@@ -186,6 +192,7 @@ static const struct option long_options[] = {
 	{ "snapshot-size",	required_argument,	NULL, OPT_SNAPSHOT_SIZE },
 	{ "snapshot-time",	required_argument,	NULL, OPT_SNAPSHOT_TIME },
 	{ "stats",		required_argument,	NULL, OPT_STATS },
+	{ "attach",		required_argument,	NULL, OPT_ATTACH },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -706,6 +713,11 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 							       rt_parse_seconds),
 						  MIN_FLUSH_NS, MAX_DURATION_NS);
 			break;
+		case OPT_ATTACH:
+			if (rt_attach_parse(optarg, &o->session.vfs_read_attach))
+				usage_error("--attach: '%s' is not auto, fprobe, "
+					    "kretprobe or direct", optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
@@ -731,7 +743,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		if (o->system_wide || o->per_thread || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||
 		    o->session.watermark_bytes || o->session.flush_ms ||
-		    o->command)
+		    o->session.vfs_read_attach || o->command)
 			usage_error("-i decodes a file: tracing options and a "
 				    "command do not apply");
 		if (o->raw)

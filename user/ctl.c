@@ -13,6 +13,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "ringtrace/attach.h"
 #include "ringtrace/kmod.h"
 #include "ringtrace/session.h"
 
@@ -33,7 +34,9 @@ static const char usage_text[] =
 "  unload   remove the module (refused while a session has it open or mapped),\n"
 "           then ringtrace_direct if no traced read still sleeps in it\n"
 "  status   whether it is loaded, how many references hold it, and how\n"
-"           vfs_read is attached (load ... vfs_read_attach=fprobe forces one)\n"
+"           vfs_read is attached (load ... vfs_read_attach=kretprobe forces\n"
+"           one; auto never takes the direct call, which locks BPF\n"
+"           fentry/fexit programs out of vfs_read: vfs_read_attach=direct)\n"
 "  info     what the loaded module reports (ABI, page size, CPUs, events,\n"
 "           the vfs_read attach mechanism and those the kernel offers)\n"
 "\n"
@@ -105,8 +108,13 @@ static void print_attach_param(void)
 
 	if (!f)
 		return;	/* a module from before the parameter */
-	if (fgets(line, sizeof(line), f))
+	if (fgets(line, sizeof(line), f)) {
 		printf("%-16s %s", "vfs_read attach", line);
+		/* "direct (attached)": say whom it locks out (attach.h). */
+		if (!strncmp(line, "direct ", 7) && strstr(line, "(attached)"))
+			printf("%-16s %s\n", "excludes",
+			       rt_attach_excludes(RINGTRACE_ATTACH_DIRECT));
+	}
 	fclose(f);
 }
 
@@ -128,32 +136,19 @@ static void print_direct_module(void)
 		printf("%s: vfs_read cannot use the direct call\n", msg);
 }
 
-static const char *attach_name(uint32_t id)
-{
-	switch (id) {
-	case RINGTRACE_ATTACH_KRETPROBE:
-		return "kretprobe";
-	case RINGTRACE_ATTACH_FPROBE:
-		return "fprobe";
-	case RINGTRACE_ATTACH_DIRECT:
-		return "direct";
-	}
-	return NULL;
-}
-
 static void print_attach_info(const struct ringtrace_info *info)
 {
 	const char *name;
 
 	if (info->size < RINGTRACE_INFO_SIZE_VER1)
 		return;	/* the module does not say */
-	name = attach_name(info->vfs_read_attach);
+	name = rt_attach_name(info->vfs_read_attach);
 	printf("%-16s %s\n", "vfs_read attach", name ? name : "none");
 	printf("%-16s", "attach offered");
 	for (uint32_t id = 0; id < 32; id++) {
 		if (!(info->vfs_read_attach_mask & (1u << id)))
 			continue;
-		name = attach_name(id);
+		name = rt_attach_name(id);
 		if (name)
 			printf(" %s", name);
 		else

@@ -208,6 +208,53 @@ static void test_setup_errors(void **state)
 	expect_setup_error(&o, EPROTO, "rebuild");
 }
 
+/*
+ * issue 19: --attach MECH goes to the module in the config; one the
+ * module does not offer is refused at setup, naming what it needs; an
+ * EBUSY at enable names the cause: another tool on vfs_read's direct
+ * call, or other sessions with another mechanism.
+ */
+static void test_attach_request(void **state)
+{
+	struct rt_session_opts o = { .pid = -1,
+				     .vfs_read_attach = RINGTRACE_ATTACH_DIRECT };
+	struct rt_session s;
+
+	(void)state;
+	fk.info.vfs_read_attach = RINGTRACE_ATTACH_KRETPROBE;
+	fk.info.vfs_read_attach_mask = 1u << RINGTRACE_ATTACH_KRETPROBE;
+	expect_setup_error(&o, EOPNOTSUPP, "needs ringtrace_direct.ko");
+	o.vfs_read_attach = RINGTRACE_ATTACH_FPROBE;
+	expect_setup_error(&o, EOPNOTSUPP, "this kernel does not offer it");
+
+	fk.info.vfs_read_attach_mask |= 1u << RINGTRACE_ATTACH_DIRECT;
+	o.vfs_read_attach = RINGTRACE_ATTACH_DIRECT;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.vfs_read_attach, RINGTRACE_ATTACH_DIRECT);
+	assert_int_equal(fk.config.__pad_attach, 0);
+
+	/* The module says kretprobe is attached: other sessions have it. */
+	fk.ioctl_errno[FK_ENABLE] = EBUSY;
+	assert_int_equal(rt_session_enable(&s), -EBUSY);
+	if (!strstr(s.errmsg, "other ringtrace sessions trace it with kretprobe"))
+		fail_msg("'%s'", s.errmsg);
+	/* The module says direct (its next choice): another tool holds it. */
+	fk.info.vfs_read_attach = RINGTRACE_ATTACH_DIRECT;
+	assert_int_equal(rt_session_enable(&s), -EBUSY);
+	if (!strstr(s.errmsg, "another tool holds vfs_read's direct call"))
+		fail_msg("'%s'", s.errmsg);
+	fk.ioctl_errno[FK_ENABLE] = 0;
+	rt_session_close(&s);
+
+	/* Not asked for: the module's choice, the field left 0. */
+	o.vfs_read_attach = 0;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.vfs_read_attach, 0);
+	rt_session_close(&s);
+}
+
 static void test_lost_pending_summed(void **state)
 {
 	struct rt_session_opts o = { .pid = -1 };
@@ -274,6 +321,7 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_selected_setup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setup_errors, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_attach_request, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_per_thread_setup, setup,

@@ -70,6 +70,12 @@ struct rt_session_opts {
 	 * the newest records, read with rt_snapshot_*() (snapshot.h).
 	 */
 	bool		overwrite;
+	/*
+	 * issue 19: RINGTRACE_ATTACH_* to attach vfs_read with, 0: the
+	 * module's choice (a mechanism that shares vfs_read). Enabling
+	 * fails if it cannot be had (attach.h says what each one costs).
+	 */
+	uint32_t	vfs_read_attach;
 };
 
 /* One mapped ring: a CPU's, or a thread's in per-thread mode. */
@@ -85,6 +91,7 @@ struct rt_session {
 	const char		*path;
 	struct ringtrace_info	info;
 	bool			enabled;
+	uint32_t		vfs_read_attach; /* asked for (opts), 0: any */
 	uint32_t		nr_rings;
 	struct rt_session_ring	*rings;		/* nr_rings, CPU (or tids) order */
 	struct rt_source	*srcs;		/* parallel to rings */
@@ -101,6 +108,11 @@ int rt_session_open(struct rt_session *s, const char *path);
 int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o);
 
 int rt_session_enable(struct rt_session *s);
+/*
+ * RINGTRACE_ATTACH_* vfs_read is attached with now (or would be next), 0
+ * if the module does not say.
+ */
+uint32_t rt_session_vfs_read_attach(struct rt_session *s);
 int rt_session_disable(struct rt_session *s);
 int rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
 

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 
+#include "ringtrace/attach.h"
 #include "ringtrace/barrier.h"
 #include "ringtrace/record.h"
 #include "ringtrace/session.h"
@@ -237,6 +238,25 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		cfg.flags |= RINGTRACE_CFG_OVERWRITE;
 	}
 
+	if (o->vfs_read_attach && (events & RINGTRACE_EVENT_VFS_READ)) {
+		/* issue 19: a mechanism by name; the ENABLE says if it is had. */
+		if (s->info.size < RINGTRACE_INFO_SIZE_VER1 ||
+		    !(s->info.vfs_read_attach_mask & (1u << o->vfs_read_attach)))
+			return set_error(s, EOPNOTSUPP, "vfs_read cannot be "
+					 "attached with %s here: %s",
+					 rt_attach_name(o->vfs_read_attach),
+					 o->vfs_read_attach ==
+					 RINGTRACE_ATTACH_DIRECT ?
+					 "it needs ringtrace_direct.ko loaded "
+					 "(ringtrace-ctl load) and an x86-64 "
+					 "kernel with ftrace direct calls" :
+					 "this kernel does not offer it "
+					 "(ringtrace-ctl info lists what it "
+					 "offers)");
+		cfg.vfs_read_attach = o->vfs_read_attach;
+	}
+	s->vfs_read_attach = cfg.vfs_read_attach;
+
 	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, &cfg) == 0)
 		return 0;
 	switch (errno) {
@@ -426,13 +446,51 @@ int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o)
 	return 0;
 }
 
+/*
+ * EBUSY for a mechanism asked by name: other sessions trace vfs_read with
+ * another one, or (the direct call) another tool holds vfs_read's direct
+ * call. GET_INFO says which mechanism is attached now.
+ */
+static int enable_busy_error(struct rt_session *s)
+{
+	const char *want = rt_attach_name(s->vfs_read_attach);
+	uint32_t id = rt_session_vfs_read_attach(s);
+	const char *cur = id != s->vfs_read_attach ? rt_attach_name(id) : NULL;
+
+	if (s->vfs_read_attach == RINGTRACE_ATTACH_DIRECT && !cur)
+		return set_error(s, EBUSY, "cannot attach vfs_read with the "
+				 "direct call: another tool holds vfs_read's "
+				 "direct call (a BPF fentry/fexit/LSM program, "
+				 "e.g. bpftrace kfunc:vfs_read); trace without "
+				 "--attach direct: the default shares vfs_read");
+	return set_error(s, EBUSY, "cannot attach vfs_read with %s: other "
+			 "ringtrace sessions trace it with %s now, and one "
+			 "mechanism serves them all: leave --attach out, or "
+			 "wait until they end", want, cur ? cur : "another one");
+}
+
 int rt_session_enable(struct rt_session *s)
 {
-	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_ENABLE, NULL) < 0)
-		return set_error(s, errno, "cannot enable tracing: %s",
-				 strerror(errno));
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_ENABLE, NULL) < 0) {
+		int err = errno;
+
+		if (err == EBUSY && s->vfs_read_attach)
+			return enable_busy_error(s);
+		return set_error(s, err, "cannot enable tracing: %s",
+				 strerror(err));
+	}
 	s->enabled = true;
 	return 0;
+}
+
+uint32_t rt_session_vfs_read_attach(struct rt_session *s)
+{
+	struct ringtrace_info info = { .size = sizeof(info) };
+
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_GET_INFO, &info) ||
+	    info.size < RINGTRACE_INFO_SIZE_VER1)
+		return 0;
+	return info.vfs_read_attach;
 }
 
 int rt_session_disable(struct rt_session *s)
