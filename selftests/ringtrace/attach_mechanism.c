@@ -2,9 +2,10 @@
 /*
  * The vfs_read attach mechanism: GET_INFO names the one in use while a
  * session traces (the forced one, from the module's vfs_read_attach
- * parameter, or else the cheapest the kernel offers: the direct call
- * wherever the kernel has direct calls, with ringtrace_direct.ko loaded
- * by the runner as ringtrace-ctl does), and that mechanism
+ * parameter, or else the cheapest the kernel offers that shares vfs_read
+ * with other tools: fprobe, else the kretprobe; the direct call, offered
+ * where the kernel has direct calls and ringtrace_direct.ko is loaded (by
+ * the runner, as ringtrace-ctl does), only when forced), and that mechanism
  * keeps each call's entry data with the call: a read that blocks on a
  * pipe and is moved to another CPU while it sleeps still gives exactly one
  * record, written on the CPU it returned on, whose latency covers the
@@ -71,12 +72,15 @@ static const char *mech_name(__u32 id)
 	return "?";
 }
 
-/* The order auto tries them in (kmod/attach.c). */
+/*
+ * The order auto tries them in (kmod/attach.c): the cheapest that shares
+ * vfs_read with other tools. Never the direct call, even when offered: it
+ * holds vfs_read's one direct-call trampoline, which BPF's need.
+ */
 static __u32 cheapest(__u32 mask)
 {
 	static const __u32 order[] = {
-		RINGTRACE_ATTACH_DIRECT, RINGTRACE_ATTACH_FPROBE,
-		RINGTRACE_ATTACH_KRETPROBE,
+		RINGTRACE_ATTACH_FPROBE, RINGTRACE_ATTACH_KRETPROBE,
 	};
 	unsigned int i;
 
@@ -128,7 +132,7 @@ int main(void)
 		tap_ok(true, "forced: the cheapest-first choice is not ours");
 	else
 		tap_ok(info.vfs_read_attach == cheapest(info.vfs_read_attach_mask),
-		       "auto picks the cheapest offered: direct, else fprobe, else the kretprobe");
+		       "auto picks the cheapest shared one offered: fprobe, else the kretprobe, never direct");
 	if (!st_kernel_has_direct_calls())
 		tap_skip("the direct call: this kernel has no ftrace direct calls");
 	else
