@@ -358,6 +358,16 @@ def targets(vm, ring, cons, meta=None):
         if a is not None:
             against_floor_and_bpf("ringtrace (%s)" % mech, a, floor,
                                   "its mechanism's floor")
+    # Issue 19: the direct call is opt-in (it excludes BPF trampolines);
+    # worth asking for only if clearly cheaper than BPF's count-only.
+    a = added("rt_direct")
+    if a is not None and bpf:
+        t = {"target": "ringtrace (direct, opt-in) <= 0.7x bpftrace fentry/fexit count-only"}
+        if bpf > 0:
+            t.update(value=round(a / bpf, 2), met=a / bpf <= 0.7)
+        else:
+            t.update(value="n/a (%+.0f ns: noise)" % bpf, met=False)
+        out.append(t)
     # The issue's "Done when": the default mechanism (what the plain
     # ringtrace rows attached with, vmbench's auto_attach), reader running
     # and asleep.
