@@ -545,6 +545,10 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 	size_t skip = strlen("ringtrace-cat: ");
 	long long missed;
 
+	/* The summary starts with a number; notes (the direct call's) do not. */
+	while (p && !isdigit((unsigned char)p[skip]))
+		p = strstr(p + skip, "ringtrace-cat: ");
+
 	/* rtdrain's line has the same shape. */
 	if (!p && text && (p = strstr(text, "rtdrain: ")))
 		skip = strlen("rtdrain: ");

@@ -23,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 26
+tap_plan 28
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -85,6 +85,34 @@ tap_ok $? "corrupt raw file: exit 3, file and offset named (exit $rc: $(head -n1
 rc=$?
 [[ $rc -eq 2 ]] && grep -q -- "-d 18446744073709551615ns: must be at most" "$work/range.err"
 tap_ok $? "-d near 2^64 ns: exit 2, the bound named ($(head -n1 "$work/range.err"))"
+
+# issue 19: --attach. The direct call, asked for, traces and says whom it
+# locks out; a mechanism that is not offered is refused, naming why.
+mask=$("$ctl" info 2>/dev/null | sed -n 's/^attach offered *//p')
+if [[ " $mask " == *" direct "* ]]; then
+	"$cat" --attach direct --json -- dd if="$work/file" of=/dev/null \
+		bs=4096 status=none >"$work/direct.json" 2>"$work/direct.err"
+	rc=$?
+	[[ $rc -eq 0 ]] && [[ $(grep -c "\"ino\":$ino," "$work/direct.json") -eq 4 ]] &&
+		grep -q "vfs_read is attached with direct: .*BPF fentry/fexit/LSM programs" \
+			"$work/direct.err"
+	tap_ok $? "--attach direct: dd's 4 reads, and what it excludes on stderr (exit $rc: $(head -n1 "$work/direct.err"))"
+else
+	tap_skip "--attach direct" "the direct call is not offered here ($mask)"
+fi
+if [[ " $mask " != *" fprobe "* ]]; then
+	"$cat" --attach fprobe -- true >/dev/null 2>"$work/fprobe.err"
+	rc=$?
+	[[ $rc -eq 1 ]] && grep -q "cannot be attached with fprobe here" "$work/fprobe.err"
+	tap_ok $? "--attach fprobe where fprobe is not offered: exit 1, said why ($(head -n1 "$work/fprobe.err"))"
+else
+	"$cat" --attach fprobe --json -- dd if="$work/file" of=/dev/null \
+		bs=4096 status=none >"$work/fprobe.json" 2>"$work/fprobe.err"
+	rc=$?
+	[[ $rc -eq 0 && $(grep -c "\"ino\":$ino," "$work/fprobe.json") -eq 4 ]] &&
+		! grep -q "vfs_read is attached with" "$work/fprobe.err"
+	tap_ok $? "--attach fprobe: dd's 4 reads, no exclusion note (exit $rc)"
+fi
 "$cat" --flush-interval 5000000s >/dev/null 2>"$work/range.err"
 rc=$?
 [[ $rc -eq 2 ]] && grep -q "must be at most 60s" "$work/range.err"
