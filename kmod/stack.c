@@ -135,6 +135,24 @@ static bool rt_stack_machinery(struct rt_stack_buf *b, unsigned long ip)
 	return false;
 }
 
+/*
+ * A capture in interrupt context that interrupted a task inside fgraph's
+ * return_to_handler: ORC cannot step from there ("stack going in the
+ * wrong direction?", printed once per boot, scripts/vm/splat-ignore) and
+ * stops, so the stack ends with the interrupted return_to_handler and
+ * the task's frames below it are missing. Flag it as truncated. A
+ * complete kernel stack never ends there (it ends at the entry code),
+ * and only the last frame is looked up, only in interrupt context.
+ */
+static bool rt_stack_cut_at_fgraph(struct rt_stack_buf *b, unsigned int n,
+				   unsigned int max)
+{
+	if (in_task() || !n || n == max)
+		return false;
+	sprint_symbol(b->sym, b->kernel[n - 1]);
+	return rt_stack_sym_is(b->sym, "return_to_handler");
+}
+
 static u16 rt_stack_kernel(struct rt_stack_buf *b, unsigned int depth,
 			   unsigned long anchor, u32 *flags,
 			   const unsigned long **start)
@@ -159,7 +177,8 @@ static u16 rt_stack_kernel(struct rt_stack_buf *b, unsigned int depth,
 		while (i < n && rt_stack_machinery(b, b->kernel[i]))
 			i++;
 	/* A full buffer may have had more frames beyond it. */
-	if (n - i > depth || n == depth + RT_STACK_SLACK)
+	if (n - i > depth || n == depth + RT_STACK_SLACK ||
+	    rt_stack_cut_at_fgraph(b, n, depth + RT_STACK_SLACK))
 		*flags |= RINGTRACE_STACK_KERNEL_TRUNCATED;
 	*start = b->kernel + i;
 	return min(n - i, depth);
