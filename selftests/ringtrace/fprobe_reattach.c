@@ -27,7 +27,6 @@
 #define KEEP		"rtkeep"
 #define KEEP_EVENT	"f:" KEEP " vfs_write%return\n"
 
-static const char *tracefs = "/sys/kernel/tracing";
 static int data_pipe[2];
 
 /* Two reads of the pipe: the first one sleeps across detach + attach. */
@@ -41,39 +40,6 @@ static int workload(void *arg)
 	if (read(data_pipe[0], buf, SECOND_READ) != 6)
 		return 3;
 	return 0;
-}
-
-static bool wait_blocked(pid_t pid, unsigned long long count)
-{
-	int i;
-
-	for (i = 0; i < 5000; i++) {
-		if (st_in_read(pid, data_pipe[0], count))
-			return true;
-		usleep(1000);
-	}
-	return false;
-}
-
-static int write_file(const char *path, const char *text, bool append)
-{
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-static int tracefs_write(const char *file, const char *text, bool append)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
-	return write_file(path, text, append);
 }
 
 struct seen {
@@ -112,12 +78,10 @@ int main(void)
 	if (sscanf(strncmp(param, "auto", 4) ? param : "auto", "%15s",
 		   restore) != 1)
 		strcpy(restore, "auto");
-	err = write_file(ST_ATTACH_PARAM, "fprobe", false);
+	err = st_write_file(ST_ATTACH_PARAM, "fprobe", false);
 	if (err)
 		tap_skip_all("fprobe not offered by this kernel (%s)",
 			     strerror(err));
-	if (access("/sys/kernel/tracing/dynamic_events", F_OK))
-		tracefs = "/sys/kernel/debug/tracing";
 	if (pipe(data_pipe))
 		tap_bail("pipe: %s", strerror(errno));
 
@@ -127,10 +91,10 @@ int main(void)
 	 * vfs_read or vfs_write on the other vCPU (TCG, testing.rst).
 	 */
 	st_child_start(&child, workload, NULL);
-	err = tracefs_write("dynamic_events", KEEP_EVENT, true);
+	err = st_tracefs_write("dynamic_events", KEEP_EVENT, true);
 	if (err) {
 		st_child_go(&child);
-		write_file(ST_ATTACH_PARAM, restore, false);
+		st_write_file(ST_ATTACH_PARAM, restore, false);
 		if (write(data_pipe[1], "hello", 5) != 5 ||
 		    write(data_pipe[1], "world!", 6) != 6)
 			tap_bail("cannot release the child");
@@ -139,7 +103,7 @@ int main(void)
 			     strerror(err));
 	}
 	tap_plan(5);
-	err = tracefs_write("events/fprobes/" KEEP "/enable", "1\n", false);
+	err = st_tracefs_write("events/fprobes/" KEEP "/enable", "1\n", false);
 	if (err)
 		tap_bail("cannot enable the fprobe event: %s", strerror(err));
 
@@ -148,7 +112,7 @@ int main(void)
 	if (st_enable(&s1))
 		tap_bail("ENABLE: %s", strerror(errno));
 	st_child_go(&child);
-	if (!wait_blocked(child.pid, FIRST_READ))
+	if (!st_wait_in_read(child.pid, data_pipe[0], FIRST_READ))
 		tap_bail("the child never blocked in its first read");
 
 	/* Detach and attach again; the first read sleeps on throughout. */
@@ -163,7 +127,7 @@ int main(void)
 
 	if (write(data_pipe[1], "hello", 5) != 5)
 		tap_bail("cannot wake the child");
-	tap_ok(wait_blocked(child.pid, SECOND_READ),
+	tap_ok(st_wait_in_read(child.pid, data_pipe[0], SECOND_READ),
 	       "the read that slept across detach + attach came back with its 5 bytes");
 	if (write(data_pipe[1], "world!", 6) != 6)
 		tap_bail("cannot wake the child");
@@ -180,9 +144,9 @@ int main(void)
 	       "its record is the second read (ret %lld, count %llu)",
 	       seen.n ? seen.ret[0] : 0, seen.n ? seen.count[0] : 0);
 
-	tracefs_write("events/fprobes/" KEEP "/enable", "0\n", false);
-	err = tracefs_write("dynamic_events", "-:fprobes/" KEEP "\n", true);
-	write_file(ST_ATTACH_PARAM, restore, false);
+	st_tracefs_write("events/fprobes/" KEEP "/enable", "0\n", false);
+	err = st_tracefs_write("dynamic_events", "-:fprobes/" KEEP "\n", true);
+	st_write_file(ST_ATTACH_PARAM, restore, false);
 	tap_ok(!err && !st_probes_on("vfs_read"),
 	       "the fprobe event removed (%s), nothing left attached to vfs_read",
 	       err ? strerror(err) : "done");

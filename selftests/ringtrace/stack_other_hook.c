@@ -23,46 +23,10 @@
 #define NAME		"rtother_vfs_read"
 #define EVENT		"kprobes/" NAME
 
-static const char *tracefs = "/sys/kernel/tracing";
-
 struct seen {
 	int reads, with_stack, first_caller, machinery;
 	char first[64], bad[64];
 };
-
-static int tracefs_write(const char *file, const char *text, bool append)
-{
-	char path[256];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-/* The event's hit count from kprobe_profile, or -1. */
-static long long event_hits(void)
-{
-	char path[256], line[256], name[128];
-	long long hits = -1, h, m;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/kprobe_profile", tracefs);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %lld %lld", name, &h, &m) == 3 &&
-		    !strcmp(name, NAME))
-			hits = h;
-	fclose(f);
-	return hits;
-}
 
 /* A frame of the probe machinery rather than of the traced call. */
 static bool machinery(const struct st_ksym *sym)
@@ -142,31 +106,29 @@ int main(void)
 	close(fd);
 	if (!st_ksyms_load())
 		tap_skip_all("/proc/kallsyms hides addresses (kptr_restrict)");
-	if (access("/sys/kernel/tracing/kprobe_events", F_OK))
-		tracefs = "/sys/kernel/debug/tracing";
 
 	tap_plan(5);
 	/*
 	 * The other tool's return hook, on before the workload exists: its
 	 * text patching must not meet a vCPU running vfs_read (TCG).
 	 */
-	err = tracefs_write("kprobe_events", "r:" EVENT " vfs_read\n", true);
+	err = st_tracefs_write("kprobe_events", "r:" EVENT " vfs_read\n", true);
 	if (err)
 		tap_bail("cannot add the kretprobe event: %s", strerror(err));
-	err = tracefs_write("events/" EVENT "/enable", "1\n", false);
+	err = st_tracefs_write("events/" EVENT "/enable", "1\n", false);
 	if (err)
 		tap_bail("cannot enable the kretprobe event: %s",
 			 strerror(err));
-	before = event_hits();
+	before = st_kprobe_hits(NAME);
 
 	r.cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
 	r.cfg.stack_events = RINGTRACE_EVENT_VFS_READ;
 	r.cfg.stack_kernel_depth = 16;
 	st_traced_run(&r);	/* the child has exited when it returns */
 
-	after = event_hits();
-	tracefs_write("events/" EVENT "/enable", "0\n", false);
-	tracefs_write("kprobe_events", "-:" EVENT "\n", true);
+	after = st_kprobe_hits(NAME);
+	st_tracefs_write("events/" EVENT "/enable", "0\n", false);
+	st_tracefs_write("kprobe_events", "-:" EVENT "\n", true);
 	st_attach_param(param, sizeof(param));
 	tap_diag("vfs_read attach: %s", param);
 
