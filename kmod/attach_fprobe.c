@@ -27,14 +27,15 @@
  * fgraph (6.14+): the call's return hook is an entry on the task's shadow
  * stack holding the fprobe's address and the entry data. It stays there,
  * and fprobe_return() runs it, as long as fgraph's fprobe ops stay
- * registered, which any other fprobe with an exit handler (a tracefs
- * fprobe event on any function) keeps them; fprobe_return() only checks
- * that some registered fprobe has that address (fprobe_registered()).
- * With one static fprobe registered again at the same address, the old
- * call ran our exit handler with the old attachment's entry data, and
- * fprobe's own sanity check on that entry could WARN (panic_on_warn).
+ * registered; any other fprobe with an exit handler (a tracefs fprobe
+ * event on any function) keeps them so. fprobe_return() only checks that
+ * some registered fprobe has that address (fprobe_registered()). With one
+ * static fprobe registered again at the same address, the old call ran
+ * our exit handler with the old attachment's entry data, and fprobe's own
+ * size check on that entry (the WARN at fprobe.c:683 of 7.2.13, reached
+ * only for a registered fprobe) could fire (panic_on_warn).
  *
- * Two guards, both needed for a proof on fgraph and harmless on rethook:
+ * Two guards, harmless on rethook:
  *
  * - The entry data carries the attachment's generation, and the exit
  *   handler drops a call whose generation is not the current one. The
@@ -48,11 +49,14 @@
  *   fprobe_return() under rcu_sched), and one that can see the new
  *   registration began after the grace period, so it sees the new
  *   generation too. No barrier is needed in the handlers.
+ *   This one alone keeps every such call out of the records.
  * - Successive attachments alternate between two fprobes, so a call that
  *   slept across one detach + attach points at an fprobe that is not
  *   registered: fprobe_return() skips it without looking at its data
- *   (no handler call, no check that could WARN). One that sleeps across
- *   two finds its fprobe registered again; the generation drops it.
+ *   (no handler call, and fprobe's size check is not reached). One that
+ *   sleeps across two finds its fprobe registered again: the generation
+ *   drops it, but fprobe's check runs on it first (not seen to fire;
+ *   what could make it fire is fprobe's own matter).
  *
  * Allocating a new fprobe per attachment instead would not prove more:
  * fgraph keeps no reference, so the old one could only be freed at an
