@@ -62,6 +62,7 @@ struct rt_ring {
 	u8		tail_publishing;	/* inside rt_ring_publish_tail() */
 	local_t		otail;		/* overwrite: oldest intact record */
 	unsigned long	otail_pub;	/* overwrite: otail the page shows */
+	unsigned long	otail_fenced;	/* overwrite: otail_pub with E after it */
 	local64_t	overwritten;	/* overwrite: records overwritten */
 	local64_t	wakeups;	/* watermark wake-ups sent */
 	unsigned long	high_water;	/* most bytes held unread */

@@ -41,7 +41,7 @@
  * would have to move the tail gives up its record (rt_ring_make_room()
  * returns false, the record is counted in lost).
  */
-static void rt_ring_publish_tail(struct rt_ring *ring)
+static unsigned long rt_ring_publish_tail(struct rt_ring *ring)
 {
 	unsigned long t, flags;
 
@@ -61,6 +61,7 @@ static void rt_ring_publish_tail(struct rt_ring *ring)
 	barrier();
 	WRITE_ONCE(ring->tail_publishing, 0);
 	local_irq_restore(flags);
+	return t;
 }
 
 /**
@@ -76,6 +77,12 @@ static void rt_ring_publish_tail(struct rt_ring *ring)
  * Return: false if the record cannot be written without overwriting a
  * record still in flight on this CPU (or while a publication is
  * interrupted): the caller drops it as lost.
+ *
+ * Every successful return has E behind it, even when this writer stores
+ * no tail: the tail that covers its record may have been stored by the
+ * writer it interrupted, between that writer's tail store and its E
+ * (ring->otail_pub already says so there). Only ring->otail_fenced, set
+ * after an E, lets a writer skip its own.
  */
 bool rt_ring_make_room(struct rt_ring *ring, unsigned long head)
 {
@@ -83,9 +90,24 @@ bool rt_ring_make_room(struct rt_ring *ring, unsigned long head)
 	unsigned long published, t;
 	unsigned int size;
 
-	/* Fast path: the page already shows a tail far enough on. */
-	if (head - READ_ONCE(ring->otail_pub) <= ring->size)
+	/*
+	 * Fast path: a tail far enough on is published and an E followed its
+	 * store. That E ran on this CPU before our record stores in program
+	 * order (an interrupt runs after the code it interrupts; a per-thread
+	 * ring's thread migrates only between records, through the
+	 * scheduler's full barriers), so it orders them too: nothing to do.
+	 */
+	if (head - READ_ONCE(ring->otail_fenced) <= ring->size)
 		return true;
+	/*
+	 * Published, but maybe not fenced: we interrupted a writer between
+	 * its tail store and its E (or ran before any E for it). Fence
+	 * ourselves; without this E a weakly ordered CPU could make our
+	 * record stores visible before that tail store.
+	 */
+	t = READ_ONCE(ring->otail_pub);
+	if (head - t <= ring->size)
+		goto fence;
 	/* We interrupted rt_ring_publish_tail(): see there. */
 	if (READ_ONCE(ring->tail_publishing))
 		return false;
@@ -127,15 +149,22 @@ bool rt_ring_make_room(struct rt_ring *ring, unsigned long head)
 		if (local_cmpxchg(&ring->otail, t, t + size) == t)
 			local64_inc(&ring->overwritten);
 	}
-	rt_ring_publish_tail(ring);
+	t = rt_ring_publish_tail(ring);
+fence:
 	/*
 	 * E, pairs with F (the reader's smp_rmb() between copying records
-	 * and re-reading overwrite_tail): the tail store above is visible
-	 * before any record store that overwrites the bytes below it, so a
-	 * reader that copied one of those stores sees a tail that tells it
-	 * to discard them.
+	 * and re-reading overwrite_tail): the tail store (ours, or the one
+	 * of the writer we interrupted) is visible before any record store
+	 * that overwrites the bytes below it, so a reader that copied one of
+	 * those stores sees a tail that tells it to discard them.
 	 */
 	smp_wmb();
+	/*
+	 * After E: t was published (page, then otail_pub) before it. A
+	 * nested writer may store a higher value meanwhile and we go back
+	 * to t: a lower fenced tail only costs a later writer an E.
+	 */
+	WRITE_ONCE(ring->otail_fenced, t);
 	return true;
 }
 
@@ -154,6 +183,7 @@ void rt_ring_set_overwrite(struct rt_ring *ring, bool overwrite)
 		ring->counts_head = head;
 		WRITE_ONCE(ring->page->overwrite_tail, head);
 		WRITE_ONCE(ring->otail_pub, head);
+		WRITE_ONCE(ring->otail_fenced, head);
 	}
 	ring->overwrite = overwrite;
 }

@@ -12,6 +12,19 @@
  * return address the caller gives (vfs_read's, which the return probe
  * knows), or else those inside this module.
  *
+ * The return address a mechanism hands us is what it found in vfs_read's
+ * return slot. Another tool hooking the same return (a kretprobe, an
+ * fexit program, a function_graph user) may have put its trampoline
+ * there, while the unwinder shows the real caller (it translates those
+ * trampolines back): the anchor is then not found (issue 19, item 6). We
+ * then cut, besides this module's frames, those of ringtrace_direct.ko
+ * (the direct call's trampoline and exit, which call us), the
+ * trampoline's own return address into vfs_read's fentry site (the
+ * probed function is not its own caller) and any return trampoline the
+ * unwinder left as it is. ringtrace_direct.ko and the trampolines have no
+ * exported address test, so those frames are named with sprint_symbol(),
+ * only on this path, and only until the first frame that is none of them.
+ *
  * User stacks: a frame-pointer walk from the registers the task entered
  * the kernel with, reading each frame with copy_from_user_nofault(), which
  * never sleeps nor faults pages in: what is not resident ends the walk
@@ -19,6 +32,8 @@
  * (its own code is not exported either). Code built without frame
  * pointers gives a short or wrong chain, as with perf; x86-64 only.
  */
+#include <linux/ctype.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -26,19 +41,28 @@
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
+#include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/ringtrace.h>
 
+#include "direct_call.h"
 #include "percpu_buf.h"
 #include "stack.h"
 
 /* Frames of our handler and the probe machinery under the probed call. */
 #define RT_STACK_SLACK		24
+/*
+ * The return of vfs_read's fentry call (after endbr64 and a 5-byte call):
+ * "vfs_read+0xN/..." with N below 16. vfs_read is not exported on 6.1,
+ * so it is recognised by name.
+ */
+#define RT_STACK_FENTRY_SYM	"vfs_read+0x"
 #define RT_STACK_LEVELS		4	/* interrupt_context_level() values */
 
 struct rt_stack_buf {
 	unsigned long	kernel[RINGTRACE_STACK_MAX_DEPTH + RT_STACK_SLACK];
 	unsigned long	user[RINGTRACE_STACK_MAX_DEPTH];
+	char		sym[KSYM_SYMBOL_LEN];	/* rt_stack_machinery() */
 	bool		busy;
 };
 
@@ -71,24 +95,90 @@ u64 rt_stack_features(void)
 	       (IS_ENABLED(CONFIG_X86_64) ? RINGTRACE_FEAT_STACK_USER : 0);
 }
 
+/* sprint_symbol()'s @sym names the function @name ("name+off/size"). */
+static bool rt_stack_sym_is(const char *sym, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(sym, name, len) && sym[len] == '+';
+}
+
+/*
+ * A frame of the probe machinery above the probed call's caller, outside
+ * this module: ringtrace_direct.ko, or a return trampoline of the kernel
+ * that the unwinder did not translate. sprint_symbol() gives
+ * "name+off/size [module]"; it takes no lock that could sleep.
+ */
+static bool rt_stack_machinery(struct rt_stack_buf *b, unsigned long ip)
+{
+	static const char direct[] = " [" RT_DIRECT_MODULE "]";
+	static const char *const tramps[] = {
+		"__kretprobe_trampoline", "kretprobe_trampoline",
+		"arch_rethook_trampoline", "rethook_trampoline",
+		"return_to_handler",
+	};
+	size_t len, i;
+
+	sprint_symbol(b->sym, ip);
+	/* The direct trampoline was called from vfs_read's fentry site. */
+	len = sizeof(RT_STACK_FENTRY_SYM) - 1;
+	if (!strncmp(b->sym, RT_STACK_FENTRY_SYM, len) &&
+	    isxdigit(b->sym[len]) && b->sym[len + 1] == '/')
+		return true;
+	len = strlen(b->sym);
+	if (len >= sizeof(direct) - 1 &&
+	    !strcmp(b->sym + len - (sizeof(direct) - 1), direct))
+		return true;
+	for (i = 0; i < ARRAY_SIZE(tramps); i++)
+		if (rt_stack_sym_is(b->sym, tramps[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A capture in interrupt context that interrupted a task inside fgraph's
+ * return_to_handler: ORC cannot step from there ("stack going in the
+ * wrong direction?", printed once per boot, scripts/vm/splat-ignore) and
+ * stops, so the stack ends with the interrupted return_to_handler and
+ * the task's frames below it are missing. Flag it as truncated. A
+ * complete kernel stack never ends there (it ends at the entry code),
+ * and only the last frame is looked up, only in interrupt context.
+ */
+static bool rt_stack_cut_at_fgraph(struct rt_stack_buf *b, unsigned int n,
+				   unsigned int max)
+{
+	if (in_task() || !n || n == max)
+		return false;
+	sprint_symbol(b->sym, b->kernel[n - 1]);
+	return rt_stack_sym_is(b->sym, "return_to_handler");
+}
+
 static u16 rt_stack_kernel(struct rt_stack_buf *b, unsigned int depth,
 			   unsigned long anchor, u32 *flags,
 			   const unsigned long **start)
 {
 	unsigned int n, i = 0;
+	bool lost = false;
 
 	n = stack_trace_save(b->kernel, depth + RT_STACK_SLACK, 0);
 	if (anchor) {
 		while (i < n && b->kernel[i] != anchor)
 			i++;
-		if (i == n)	/* not found: keep what is not ours */
+		if (i == n) {	/* not found: keep what is not ours */
 			i = 0;
+			lost = true;
+		}
 	}
 	if (!i)
 		while (i < n && within_module(b->kernel[i], THIS_MODULE))
 			i++;
+	/* Another hook at the return slot: see the top of this file. */
+	if (lost)
+		while (i < n && rt_stack_machinery(b, b->kernel[i]))
+			i++;
 	/* A full buffer may have had more frames beyond it. */
-	if (n - i > depth || n == depth + RT_STACK_SLACK)
+	if (n - i > depth || n == depth + RT_STACK_SLACK ||
+	    rt_stack_cut_at_fgraph(b, n, depth + RT_STACK_SLACK))
 		*flags |= RINGTRACE_STACK_KERNEL_TRUNCATED;
 	*start = b->kernel + i;
 	return min(n - i, depth);

@@ -24,8 +24,6 @@
 #define EVENT		GROUP "/" NAME
 #define FLOOR		"selftests/ringtrace/modules/ringtrace_floor_direct.ko"
 
-static const char *tracefs = "/sys/kernel/tracing";
-
 static int set_param(const char *mech)
 {
 	FILE *f = fopen(ST_ATTACH_PARAM, "w");
@@ -55,40 +53,6 @@ static int workload(void *arg)
 {
 	(void)arg;
 	return st_zero_reads(NR_READS, 64) ? 2 : 0;
-}
-
-static int tracefs_write(const char *file, const char *text, bool append)
-{
-	char path[256];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", tracefs, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
-/* The event's hit count from kprobe_profile, or -1. */
-static long long event_hits(void)
-{
-	char path[256], line[256], name[128];
-	long long hits = -1, h, m;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/kprobe_profile", tracefs);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %lld %lld", name, &h, &m) == 3 &&
-		    !strcmp(name, NAME))
-			hits = h;
-	fclose(f);
-	return hits;
 }
 
 struct count {
@@ -140,22 +104,20 @@ int main(void)
 	st_attach_param(param, sizeof(param));
 	/* "auto: fprobe (...)" or a forced "direct (...)": what to restore. */
 	sscanf(strncmp(param, "auto", 4) ? param : "auto", "%15s", param_word);
-	if (access("/sys/kernel/tracing/kprobe_events", F_OK))
-		tracefs = "/sys/kernel/debug/tracing";
 	tap_plan(5);
 
 	/* 1: a kprobe event and ringtrace, both on, nothing else reading. */
-	err = tracefs_write("kprobe_events", "p:" EVENT " vfs_read\n", true);
+	err = st_tracefs_write("kprobe_events", "p:" EVENT " vfs_read\n", true);
 	if (err)
 		tap_bail("cannot add the kprobe event: %s", strerror(err));
-	err = tracefs_write("events/" EVENT "/enable", "1\n", false);
+	err = st_tracefs_write("events/" EVENT "/enable", "1\n", false);
 	if (err)
 		tap_bail("cannot enable the kprobe event: %s", strerror(err));
-	before = event_hits();
+	before = st_kprobe_hits(NAME);
 	n = traced_reads(&mech, &mask);
-	after = event_hits();
-	tracefs_write("events/" EVENT "/enable", "0\n", false);
-	tracefs_write("kprobe_events", "-:" EVENT "\n", true);
+	after = st_kprobe_hits(NAME);
+	st_tracefs_write("events/" EVENT "/enable", "0\n", false);
+	st_tracefs_write("kprobe_events", "-:" EVENT "\n", true);
 	tap_diag("mechanism %u (offered 0x%x), parameter %s", mech, mask,
 		 param);
 	tap_ok(n == NR_READS, "beside a kprobe event, ringtrace recorded all %d reads (%d)",

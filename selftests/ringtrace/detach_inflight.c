@@ -43,18 +43,6 @@ static int workload(void *arg)
 	return 0;
 }
 
-static bool wait_blocked(pid_t pid, unsigned long long count)
-{
-	int i;
-
-	for (i = 0; i < 5000; i++) {
-		if (st_in_read(pid, data_pipe[0], count))
-			return true;
-		usleep(1000);
-	}
-	return false;
-}
-
 static long refcnt(const char *file)
 {
 	FILE *f = fopen(file, "r");
@@ -140,7 +128,7 @@ int main(void)
 	tap_diag("attached with mechanism %u%s", attached_with(&s1),
 		 direct ? " (direct)" : "");
 	st_child_go(&child);
-	if (!wait_blocked(child.pid, FIRST_READ))
+	if (!st_wait_in_read(child.pid, data_pipe[0], FIRST_READ))
 		tap_bail("the child never blocked in its first read");
 
 	/* The only session goes: vfs_read is detached, the call sleeps on. */
@@ -173,7 +161,7 @@ int main(void)
 		tap_bail("ENABLE: %s", strerror(errno));
 	if (write(data_pipe[1], "hello", 5) != 5)
 		tap_bail("cannot wake the child");
-	tap_ok(wait_blocked(child.pid, SECOND_READ),
+	tap_ok(st_wait_in_read(child.pid, data_pipe[0], SECOND_READ),
 	       "the call that slept across the detach came back with its 5 bytes");
 	if (write(data_pipe[1], "world!", 6) != 6)
 		tap_bail("cannot wake the child");

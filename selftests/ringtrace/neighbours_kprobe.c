@@ -15,29 +15,13 @@
 #include <unistd.h>
 
 #include "st_neighbour.h"
+#include "st_util.h"
 #include "tap.h"
 
 #define GROUP		"rtneigh"
 #define EVENT		GROUP "/vfs_read"
 
-static char tracefs[64] = "/sys/kernel/tracing";
 static char inst[128];
-
-/* open(2), not fopen(): glibc's append mode seeks, which tracefs refuses. */
-static int tf_write(const char *rel, const char *text, bool append)
-{
-	char path[256];
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", tracefs, rel);
-	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
 
 static int kp_start(pid_t pid, char *why, size_t len)
 {
@@ -45,17 +29,17 @@ static int kp_start(pid_t pid, char *why, size_t len)
 	const char *step = "kprobe_events";
 	int err;
 
-	err = tf_write("kprobe_events", "p:" EVENT " vfs_read\n", true);
+	err = st_tracefs_write("kprobe_events", "p:" EVENT " vfs_read\n", true);
 	if (!err && mkdir(inst, 0755) && errno != EEXIST) {
 		err = errno;
 		step = inst;
 	}
 	snprintf(filter, sizeof(filter), "common_pid == %d\n", (int)pid);
 	snprintf(rel, sizeof(rel), "instances/rtneigh/events/%s/filter", EVENT);
-	if (!err && (err = tf_write(rel, filter, false)))
+	if (!err && (err = st_tracefs_write(rel, filter, false)))
 		step = "filter";
 	snprintf(rel, sizeof(rel), "instances/rtneigh/events/%s/enable", EVENT);
-	if (!err && (err = tf_write(rel, "1\n", false)))
+	if (!err && (err = st_tracefs_write(rel, "1\n", false)))
 		step = "enable";
 	if (err)
 		snprintf(why, len, "kprobe event, %s: %s", step, strerror(err));
@@ -69,7 +53,7 @@ static long kp_stop(char *why, size_t len)
 	FILE *f;
 
 	snprintf(rel, sizeof(rel), "instances/rtneigh/events/%s/enable", EVENT);
-	tf_write(rel, "0\n", false);
+	st_tracefs_write(rel, "0\n", false);
 	snprintf(path, sizeof(path), "%s/trace", inst);
 	f = fopen(path, "r");
 	if (!f) {
@@ -83,7 +67,7 @@ static long kp_stop(char *why, size_t len)
 	}
 	if (rmdir(inst))
 		tap_diag("rmdir %s: %s", inst, strerror(errno));
-	tf_write("kprobe_events", "-:" EVENT "\n", true);
+	st_tracefs_write("kprobe_events", "-:" EVENT "\n", true);
 	return n;
 }
 
@@ -102,8 +86,8 @@ int main(void)
 		.shares_with	= kp_shares,
 	};
 
-	if (access("/sys/kernel/tracing/kprobe_events", F_OK))
-		snprintf(tracefs, sizeof(tracefs), "/sys/kernel/debug/tracing");
-	snprintf(inst, sizeof(inst), "%s/instances/rtneigh", tracefs);
+	snprintf(inst, sizeof(inst), "%s/instances/rtneigh",
+		 access("/sys/kernel/tracing/kprobe_events", F_OK) ?
+		 "/sys/kernel/debug/tracing" : "/sys/kernel/tracing");
 	return st_neighbour_main(&nb);
 }

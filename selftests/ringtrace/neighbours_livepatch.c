@@ -74,7 +74,7 @@ static long lp_stop(char *why, size_t len)
 
 	if (!lp_settled())
 		tap_diag("the livepatch's transition did not end");
-	err = st_write_file(LP_SYSFS "/enabled", "0\n");
+	err = st_write_file(LP_SYSFS "/enabled", "0\n", false);
 	if (err)
 		snprintf(why, len, "disabling the livepatch: %s", strerror(err));
 	if (!lp_settled())

@@ -18,18 +18,6 @@ static const char *const mech_names[] = {
 	[RINGTRACE_ATTACH_DIRECT]	= "direct",
 };
 
-int st_write_file(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
-
-	if (fd < 0)
-		return errno;
-	if (write(fd, text, strlen(text)) < 0)
-		err = errno;
-	close(fd);
-	return err;
-}
-
 static int workload(void *arg)
 {
 	(void)arg;

@@ -43,7 +43,4 @@ struct st_neighbour {
  */
 int st_neighbour_main(const struct st_neighbour *nb);
 
-/* Write @text to @path: 0 or errno. */
-int st_write_file(const char *path, const char *text);
-
 #endif

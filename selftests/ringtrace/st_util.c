@@ -151,6 +151,63 @@ bool st_in_read(pid_t pid, int fd, unsigned long count)
 	       (!count || arg2 == count);
 }
 
+bool st_wait_in_read(pid_t pid, int fd, unsigned long count)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (st_in_read(pid, fd, count))
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+int st_write_file(const char *path, const char *text, bool append)
+{
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
+	if (fd < 0)
+		return errno;
+	if (write(fd, text, strlen(text)) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static const char *st_tracefs(void)
+{
+	return access("/sys/kernel/tracing/kprobe_events", F_OK) ?
+	       "/sys/kernel/debug/tracing" : "/sys/kernel/tracing";
+}
+
+int st_tracefs_write(const char *file, const char *text, bool append)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", st_tracefs(), file);
+	return st_write_file(path, text, append);
+}
+
+long long st_kprobe_hits(const char *name)
+{
+	char path[256], line[256], event[128];
+	long long hits = -1, h, m;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kprobe_profile", st_tracefs());
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %lld %lld", event, &h, &m) == 3 &&
+		    !strcmp(event, name))
+			hits = h;
+	fclose(f);
+	return hits;
+}
+
 void st_attach_param(char *buf, size_t len)
 {
 	FILE *f = fopen(ST_ATTACH_PARAM, "r");

@@ -183,6 +183,18 @@ int st_probes_on(const char *sym);
  * count): /proc/PID/syscall shows read's number and its arguments.
  */
 bool st_in_read(pid_t pid, int fd, unsigned long count);
+/* Wait (5 s at most: liveness, not timing) until st_in_read() says so. */
+bool st_wait_in_read(pid_t pid, int fd, unsigned long count);
+
+/* Write @text to @path (appending or truncating): 0 or an errno. */
+int st_write_file(const char *path, const char *text, bool append);
+/*
+ * The same for @file under tracefs (/sys/kernel/tracing, or debugfs'
+ * tracing where that is missing).
+ */
+int st_tracefs_write(const char *file, const char *text, bool append);
+/* Hits of kprobe event @name from tracefs' kprobe_profile, or -1. */
+long long st_kprobe_hits(const char *name);
 
 /* The module's vfs_read_attach parameter, one line ("" if unreadable). */
 #define ST_ATTACH_PARAM "/sys/module/ringtrace/parameters/vfs_read_attach"
