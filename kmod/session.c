@@ -384,7 +384,9 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 /*
  * Readable after a wake-up (watermark, flush timer, DISABLE) not yet
  * reported, while a ring holds more than its watermark, and, once
- * disabled, while anything is left to drain.
+ * disabled, while anything is left to drain. An overwrite-mode reader
+ * writes nothing back, so it has no "left to drain": its session is
+ * readable only after a wake-up not yet reported (rt_ring_has_unread()).
  */
 __poll_t rt_session_poll_mask(struct rt_session *s)
 {
