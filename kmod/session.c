@@ -63,7 +63,9 @@ bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
 
 /*
  * While enabled, wake readers at least every flush_ms when anything is
- * unread, so a trickle of records below the watermark is never stranded.
+ * unread, so a trickle of records below the watermark is never stranded,
+ * and flag the rings of exited threads. Overwrite mode runs it too, for
+ * the flags only: nothing is "unread" there (rt_ring_has_unread()).
  */
 static void rt_session_flush(struct timer_list *t)
 {
@@ -311,10 +313,13 @@ int rt_session_enable(struct rt_session *s)
 	tracked_spin_lock(&rt_sessions_lock);
 	list_add_tail_rcu(&s->node, &rt_active_sessions);
 	tracked_spin_unlock(&rt_sessions_lock);
-	/* issue 9: a flight recorder's reader sleeps until it wants a snapshot. */
-	if (!(s->flags & RINGTRACE_CFG_OVERWRITE))
-		mod_timer(&s->flush_timer,
-			  jiffies + msecs_to_jiffies(s->flush_ms));
+	/*
+	 * In overwrite mode too (issue 19): the timer also flags exited
+	 * threads within a flush period. It wakes no flight recorder's
+	 * reader, who sleeps until it wants a snapshot: rt_ring_has_unread()
+	 * is false for an overwrite ring.
+	 */
+	mod_timer(&s->flush_timer, jiffies + msecs_to_jiffies(s->flush_ms));
 unlock:
 	mutex_unlock(&s->lock);
 	return err;
