@@ -48,7 +48,6 @@ static int sleeper(void *arg)
 int main(void)
 {
 	struct ringtrace_config cfg = st_config(RINGTRACE_EVENT_VFS_READ, -1);
-	struct ringtrace_info info = { .size = sizeof(info) };
 	size_t page_size = (size_t)sysconf(_SC_PAGESIZE);
 	size_t len = (1 + PAGES) * page_size;
 	struct ringtrace_mmap_page *pg;
@@ -59,13 +58,10 @@ int main(void)
 	int fd, waited, readable;
 	void *p;
 
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	if (!(info.features & RINGTRACE_FEAT_PER_THREAD) ||
-	    !(info.features & RINGTRACE_FEAT_OVERWRITE))
-		tap_skip_all("the module has no per-thread or overwrite rings");
+	st_require_features(RINGTRACE_FEAT_PER_THREAD | RINGTRACE_FEAT_OVERWRITE,
+			    "per-thread overwrite rings");
 	tap_plan(3);
+	fd = st_open();
 
 	st_threads_start(&child, 1, worker, sleeper, NULL, tids);
 	cfg.flags = RINGTRACE_CFG_PER_THREAD | RINGTRACE_CFG_OVERWRITE;

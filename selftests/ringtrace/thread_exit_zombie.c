@@ -112,20 +112,14 @@ static int child_exits(void *arg)
 
 int main(void)
 {
-	struct ringtrace_info info = { .size = sizeof(info) };
 	pid_t tids[ST_MAX_THREADS];
 	struct st_child child;
 	struct traced t, t2;
 	siginfo_t si;
-	int waited, fd;
+	int waited;
 	bool ok;
 
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	close(fd);
-	if (!(info.features & RINGTRACE_FEAT_PER_THREAD))
-		tap_skip_all("the module has no per-thread rings");
+	st_require_features(RINGTRACE_FEAT_PER_THREAD, "per-thread rings");
 	tap_plan(4);
 
 	/* 1: the group leader exits with SYS_exit, its thread runs on. */
