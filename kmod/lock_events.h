@@ -21,8 +21,10 @@ void rt_lock_events_put(void);
 /* The registry (tracked_lock.c). */
 int rt_lock_registry_init(void);
 void rt_lock_registry_exit(void);
-unsigned int rt_lock_for_each(void (*fn)(struct tracked_spinlock *l, void *arg),
-			      void *arg);
+/* @id: the lock's, read once by rt_lock_for_each(); never 0. */
+typedef void (*rt_lock_visit_fn)(struct tracked_spinlock *l, u64 id,
+				 void *arg);
+unsigned int rt_lock_for_each(rt_lock_visit_fn fn, void *arg);
 
 /* Kernel lock contention tracepoints (probe_lock_contention.c). */
 bool rt_contention_available(void);

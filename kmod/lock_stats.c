@@ -28,13 +28,13 @@
 
 #define RT_LOCK_STATS_MAX	65536	/* entries one query may ask for */
 
-static void rt_lock_stat_read(struct tracked_spinlock *l,
+static void rt_lock_stat_read(struct tracked_spinlock *l, u64 id,
 			      struct ringtrace_lock_stat *e)
 {
 	const struct tracked_lock_stats *st = &l->stats;
 
 	memset(e, 0, sizeof(*e));
-	e->lock_id = READ_ONCE(l->id);
+	e->lock_id = id;	/* rt_lock_for_each()'s: never 0 */
 	e->acquisitions = READ_ONCE(st->acquisitions);
 	e->contended = READ_ONCE(st->contended);
 	e->wait_total_ns = READ_ONCE(st->wait_total_ns);
@@ -45,13 +45,13 @@ static void rt_lock_stat_read(struct tracked_spinlock *l,
 }
 
 /* Report and zero in one critical section: no increment is lost. */
-static void rt_lock_stat_read_reset(struct tracked_spinlock *l,
+static void rt_lock_stat_read_reset(struct tracked_spinlock *l, u64 id,
 				    struct ringtrace_lock_stat *e)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&l->lock, flags);
-	rt_lock_stat_read(l, e);
+	rt_lock_stat_read(l, id, e);
 	memset(&l->stats, 0, sizeof(l->stats));
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
@@ -63,16 +63,17 @@ struct rt_lock_snapshot {
 	bool reset;
 };
 
-static void rt_lock_snapshot_one(struct tracked_spinlock *l, void *arg)
+static void rt_lock_snapshot_one(struct tracked_spinlock *l, u64 id,
+				 void *arg)
 {
 	struct rt_lock_snapshot *snap = arg;
 
 	if (snap->filled >= snap->room)
 		return;
 	if (snap->reset)
-		rt_lock_stat_read_reset(l, &snap->out[snap->filled++]);
+		rt_lock_stat_read_reset(l, id, &snap->out[snap->filled++]);
 	else
-		rt_lock_stat_read(l, &snap->out[snap->filled++]);
+		rt_lock_stat_read(l, id, &snap->out[snap->filled++]);
 }
 
 long rt_ioctl_lock_stats(void __user *uarg)
@@ -130,12 +131,13 @@ long rt_ioctl_lock_stats(void __user *uarg)
 	return err;
 }
 
-static void rt_lock_stat_show_one(struct tracked_spinlock *l, void *arg)
+static void rt_lock_stat_show_one(struct tracked_spinlock *l, u64 id,
+				  void *arg)
 {
 	struct seq_file *m = arg;
 	struct ringtrace_lock_stat e;
 
-	rt_lock_stat_read(l, &e);
+	rt_lock_stat_read(l, id, &e);
 	seq_printf(m, "%-32s %8llu %12llu %10llu %14llu %12llu %14llu %12llu\n",
 		   e.name, e.lock_id, e.acquisitions, e.contended,
 		   e.wait_total_ns, e.wait_max_ns, e.hold_total_ns,

@@ -386,9 +386,19 @@ void rt_ring_stop(struct rt_ring *ring, u64 ts)
 	rt_ring_put_counts(ring);
 }
 
-/* data_tail is untrusted: these only decide whether to wake a reader. */
+/*
+ * data_tail is untrusted: these only decide whether to wake a reader.
+ *
+ * issue 19: an overwrite-mode reader never writes data_tail (it copies
+ * from overwrite_tail to data_head, protocol.rst), so a head past the tail
+ * says nothing there: such a ring is never "unread" by this measure, and
+ * its reader is readable only through a wake-up poll() has not reported
+ * yet (DISABLE's; rt_session_poll_mask()).
+ */
 bool rt_ring_has_unread(const struct rt_ring *ring)
 {
+	if (ring->overwrite)
+		return false;
 	return READ_ONCE(ring->published) != READ_ONCE(ring->page->data_tail);
 }
 

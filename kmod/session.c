@@ -63,7 +63,9 @@ bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
 
 /*
  * While enabled, wake readers at least every flush_ms when anything is
- * unread, so a trickle of records below the watermark is never stranded.
+ * unread, so a trickle of records below the watermark is never stranded,
+ * and flag the rings of exited threads. Overwrite mode runs it too, for
+ * the flags only: nothing is "unread" there (rt_ring_has_unread()).
  */
 static void rt_session_flush(struct timer_list *t)
 {
@@ -312,10 +314,13 @@ int rt_session_enable(struct rt_session *s)
 	tracked_spin_lock(&rt_sessions_lock);
 	list_add_tail_rcu(&s->node, &rt_active_sessions);
 	tracked_spin_unlock(&rt_sessions_lock);
-	/* issue 9: a flight recorder's reader sleeps until it wants a snapshot. */
-	if (!(s->flags & RINGTRACE_CFG_OVERWRITE))
-		mod_timer(&s->flush_timer,
-			  jiffies + msecs_to_jiffies(s->flush_ms));
+	/*
+	 * In overwrite mode too (issue 19): the timer also flags exited
+	 * threads within a flush period. It wakes no flight recorder's
+	 * reader, who sleeps until it wants a snapshot: rt_ring_has_unread()
+	 * is false for an overwrite ring.
+	 */
+	mod_timer(&s->flush_timer, jiffies + msecs_to_jiffies(s->flush_ms));
 unlock:
 	mutex_unlock(&s->lock);
 	return err;
@@ -385,7 +390,9 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 /*
  * Readable after a wake-up (watermark, flush timer, DISABLE) not yet
  * reported, while a ring holds more than its watermark, and, once
- * disabled, while anything is left to drain.
+ * disabled, while anything is left to drain. An overwrite-mode reader
+ * writes nothing back, so it has no "left to drain": its session is
+ * readable only after a wake-up not yet reported (rt_ring_has_unread()).
  */
 __poll_t rt_session_poll_mask(struct rt_session *s)
 {

@@ -155,6 +155,29 @@ void rt_session_thread_ring_init(struct rt_session *s, struct rt_ring *ring,
 }
 
 /*
+ * Whether the thread @pid names has exited (issue 19): its task is gone,
+ * or it is a zombie. A zombie still hangs on its struct pid (a group
+ * leader until the rest of its group is gone, any process until it is
+ * reaped), so "the pid has a task" is not the test: exit_state is, set by
+ * exit_notify() once the thread has run its last code that could raise
+ * an event of ours. pid_task() under rcu_read_lock() takes no reference
+ * and no lock, never sleeps and allocates nothing: fine in the flush
+ * timer's softirq, on PREEMPT_RT too (a task_struct is freed only after
+ * a grace period, delayed_put_task_struct()).
+ */
+static bool rt_thread_exited(struct pid *pid)
+{
+	struct task_struct *task;
+	bool exited;
+
+	rcu_read_lock();
+	task = pid_task(pid, PIDTYPE_PID);
+	exited = !task || READ_ONCE(task->exit_state);
+	rcu_read_unlock();
+	return exited;
+}
+
+/*
  * Mark the rings of threads that have exited (flush timer, DISABLE): the
  * reader then knows nothing more will come and can drain and let go. The
  * ring itself stays with the session until it is closed. A hint only:
@@ -168,7 +191,7 @@ void rt_session_threads_update(struct rt_session *s)
 	for (i = 0; i < s->threads.nr; i++) {
 		/* Pairs with smp_store_release() in rt_session_get_ring(). */
 		ring = smp_load_acquire(&s->rings[i]);
-		if (ring && !pid_has_task(s->threads.pids[i], PIDTYPE_PID))
+		if (ring && rt_thread_exited(s->threads.pids[i]))
 			WRITE_ONCE(ring->page->thread_flags,
 				   RINGTRACE_THREAD_EXITED);
 	}

@@ -123,17 +123,24 @@ EXPORT_SYMBOL_GPL(__tracked_spin_trylock);
 
 /*
  * Visit every registered lock, under RCU: @fn must not sleep. Returns how
- * many locks there are.
+ * many locks were visited. @fn gets the lock's id as read here, once: a
+ * lock rt_lock_del() took out of the list can still be reached by a
+ * walker until the grace period ends, with its id already 0 (issue 19);
+ * such a lock has left the registry and is skipped, and a lock read with
+ * a non-zero id is reported under that id even if it leaves meanwhile.
  */
-unsigned int rt_lock_for_each(void (*fn)(struct tracked_spinlock *l, void *arg),
-			      void *arg)
+unsigned int rt_lock_for_each(rt_lock_visit_fn fn, void *arg)
 {
 	struct tracked_spinlock *l;
 	unsigned int n = 0;
+	u64 id;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(l, &rt_lock_registry, node) {
-		fn(l, arg);
+		id = READ_ONCE(l->id);
+		if (!id)
+			continue;
+		fn(l, id, arg);
 		n++;
 	}
 	rcu_read_unlock();

@@ -33,6 +33,18 @@ int st_open(void)
 	return fd;
 }
 
+void st_require_features(uint64_t features, const char *what)
+{
+	struct ringtrace_info info = { .size = sizeof(info) };
+	int fd = st_open();
+
+	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
+		tap_bail("GET_INFO: %s", strerror(errno));
+	close(fd);
+	if ((info.features & features) != features)
+		tap_skip_all("the module has no %s", what);
+}
+
 struct ringtrace_config st_config(uint64_t events, pid_t pid)
 {
 	struct ringtrace_config cfg = {

@@ -39,6 +39,9 @@ int st_enable(struct st_session *s);
 int st_disable(struct st_session *s);
 int st_stats(struct st_session *s, struct ringtrace_stats *st);
 
+/* Skip the whole test (TAP) unless GET_INFO offers every bit of @features. */
+void st_require_features(uint64_t features, const char *what);
+
 /* A config for @events with the size field set and everything else 0. */
 struct ringtrace_config st_config(uint64_t events, pid_t pid);
 
