@@ -71,19 +71,12 @@ static long kp_stop(char *why, size_t len)
 	return n;
 }
 
-static bool kp_shares(unsigned int mech)
-{
-	(void)mech;
-	return true;
-}
-
 int main(void)
 {
 	static const struct st_neighbour nb = {
 		.name		= "the kprobe event",
 		.start		= kp_start,
 		.stop		= kp_stop,
-		.shares_with	= kp_shares,
 	};
 
 	snprintf(inst, sizeof(inst), "%s/instances/rtneigh",

@@ -88,19 +88,12 @@ static long lp_stop(char *why, size_t len)
 	return n;
 }
 
-static bool lp_shares(unsigned int mech)
-{
-	(void)mech;
-	return true;
-}
-
 int main(void)
 {
 	static const struct st_neighbour nb = {
 		.name		= "the livepatch",
 		.start		= lp_start,
 		.stop		= lp_stop,
-		.shares_with	= lp_shares,
 	};
 
 	if (access("/sys/kernel/livepatch", F_OK))

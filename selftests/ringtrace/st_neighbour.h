@@ -31,6 +31,7 @@ struct st_neighbour {
 	/*
 	 * Whether it can share vfs_read with ringtrace's RINGTRACE_ATTACH_*
 	 * @mech; false: the second of the two to come must be refused.
+	 * NULL: it shares with every mechanism.
 	 */
 	bool (*shares_with)(unsigned int mech);
 };
