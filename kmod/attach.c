@@ -45,13 +45,19 @@ static const struct rt_attach_ops *rt_attach_cur;	/* while attached */
 static unsigned int rt_attach_users;
 static u64 rt_attach_missed_earlier;	/* by past attachments */
 
-/* What auto picks now: the cheapest offered one that excludes nobody. */
+/* One auto may take: offered, and excluding nobody. */
+static bool rt_attach_auto_ok(const struct rt_attach_ops *ops)
+{
+	return !ops->excludes && ops->available();
+}
+
+/* What auto picks now: the cheapest one it may take. */
 static const struct rt_attach_ops *rt_attach_auto(void)
 {
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++)
-		if (!rt_attach_all[i]->excludes && rt_attach_all[i]->available())
+		if (rt_attach_auto_ok(rt_attach_all[i]))
 			return rt_attach_all[i];
 	return NULL;
 }
@@ -158,8 +164,7 @@ static int rt_attach_first(const struct rt_attach_ops *want)
 	if (want)
 		return want->available() ? rt_attach_with(want) : -EOPNOTSUPP;
 	for (i = 0; i < ARRAY_SIZE(rt_attach_all); i++) {
-		if (rt_attach_all[i]->excludes ||
-		    !rt_attach_all[i]->available())
+		if (!rt_attach_auto_ok(rt_attach_all[i]))
 			continue;
 		err = rt_attach_one(rt_attach_all[i]);
 		if (!err) {
