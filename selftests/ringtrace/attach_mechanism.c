@@ -21,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "ringtrace/attach.h"
 #include "st_util.h"
 #include "tap.h"
 
@@ -59,17 +60,10 @@ static void collect(const struct ringtrace_event_header *h, int cpu,
 	}
 }
 
+/* libringtrace's names, "?" for an id it does not know. */
 static const char *mech_name(__u32 id)
 {
-	switch (id) {
-	case RINGTRACE_ATTACH_KRETPROBE:
-		return "kretprobe";
-	case RINGTRACE_ATTACH_FPROBE:
-		return "fprobe";
-	case RINGTRACE_ATTACH_DIRECT:
-		return "direct";
-	}
-	return "?";
+	return rt_attach_name(id) ?: "?";
 }
 
 /*

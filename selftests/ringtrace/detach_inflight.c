@@ -56,28 +56,6 @@ static long refcnt(const char *file)
 	return n;
 }
 
-struct seen {
-	int n;
-	long long ret[4];
-	unsigned long long count[4];
-};
-
-static void collect(const struct ringtrace_event_header *h, int cpu,
-		    void *arg)
-{
-	const struct ringtrace_vfs_read_record *r = (const void *)h;
-	struct seen *s = arg;
-
-	(void)cpu;
-	if (h->type != RINGTRACE_RECORD_VFS_READ)
-		return;
-	if (s->n < 4) {
-		s->ret[s->n] = r->ret;
-		s->count[s->n] = r->count;
-	}
-	s->n++;
-}
-
 static __u32 attached_with(struct st_session *s)
 {
 	struct ringtrace_info info = { .size = sizeof(info) };
@@ -104,7 +82,7 @@ int main(void)
 	struct ringtrace_config cfg;
 	struct st_session s1, s2;
 	struct st_child child;
-	struct seen seen = { .n = 0 };
+	struct st_reads seen = { .n = 0 };
 	long base, dbase = -1, after = -1, dafter = -1;
 	char params[64];
 	bool direct;
@@ -168,7 +146,7 @@ int main(void)
 	tap_ok(st_child_wait(&child) == 0,
 	       "and the child's second read got its 6 bytes (both return values right)");
 	st_disable(&s2);
-	st_drain(&s2, collect, &seen);
+	st_drain(&s2, st_collect_reads, &seen);
 	st_session_close(&s2);
 	tap_ok(seen.n == 1 && seen.ret[0] == 6 && seen.count[0] == SECOND_READ,
 	       "the new session recorded the second read only (%d records, first: ret %lld, count %llu)",

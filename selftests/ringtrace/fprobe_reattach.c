@@ -42,34 +42,12 @@ static int workload(void *arg)
 	return 0;
 }
 
-struct seen {
-	int n;
-	long long ret[4];
-	unsigned long long count[4];
-};
-
-static void collect(const struct ringtrace_event_header *h, int cpu,
-		    void *arg)
-{
-	const struct ringtrace_vfs_read_record *r = (const void *)h;
-	struct seen *s = arg;
-
-	(void)cpu;
-	if (h->type != RINGTRACE_RECORD_VFS_READ)
-		return;
-	if (s->n < 4) {
-		s->ret[s->n] = r->ret;
-		s->count[s->n] = r->count;
-	}
-	s->n++;
-}
-
 int main(void)
 {
 	char param[64] = "", restore[16] = "auto";
 	struct ringtrace_config cfg;
 	struct st_session s1, s2;
-	struct seen seen = { .n = 0 };
+	struct st_reads seen = { .n = 0 };
 	struct st_child child;
 	int err;
 
@@ -134,7 +112,7 @@ int main(void)
 	tap_ok(st_child_wait(&child) == 0,
 	       "and the second read got its 6 bytes");
 	st_disable(&s2);
-	st_drain(&s2, collect, &seen);
+	st_drain(&s2, st_collect_reads, &seen);
 	st_session_close(&s2);
 
 	tap_ok(seen.n == 1,

@@ -8,28 +8,15 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "ringtrace/attach.h"
 #include "st_neighbour.h"
 #include "st_util.h"
 #include "tap.h"
-
-static const char *const mech_names[] = {
-	[RINGTRACE_ATTACH_KRETPROBE]	= "kretprobe",
-	[RINGTRACE_ATTACH_FPROBE]	= "fprobe",
-	[RINGTRACE_ATTACH_DIRECT]	= "direct",
-};
 
 static int workload(void *arg)
 {
 	(void)arg;
 	return st_zero_reads(ST_NB_READS, 64) ? 2 : 0;
-}
-
-static void count_reads(const struct ringtrace_event_header *h, int cpu,
-			void *arg)
-{
-	(void)cpu;
-	if (h->type == RINGTRACE_RECORD_VFS_READ)
-		++*(long *)arg;
 }
 
 /* What one scenario saw. */
@@ -71,8 +58,11 @@ static void scenario(const struct st_neighbour *nb, unsigned int mech,
 	if (rt_first && nb_on)
 		o->nb_reads = nb->stop(o->why, sizeof(o->why));
 	if (!o->rt_err) {
+		struct st_reads reads = { .n = 0 };
+
 		st_disable(&s);
-		st_drain(&s, count_reads, &o->rt_reads);
+		st_drain(&s, st_collect_reads, &reads);
+		o->rt_reads = reads.n;
 	}
 	if (!rt_first && nb_on)
 		o->nb_reads = nb->stop(o->why, sizeof(o->why));
@@ -84,7 +74,7 @@ static void check(const struct st_neighbour *nb, unsigned int mech,
 {
 	const char *first = rt_first ? "ringtrace" : nb->name;
 	const char *second = rt_first ? nb->name : "ringtrace";
-	const char *m = mech_names[mech];
+	const char *m = rt_attach_name(mech);
 	struct outcome o;
 
 	scenario(nb, mech, rt_first, &o);
@@ -145,8 +135,7 @@ int st_neighbour_main(const struct st_neighbour *nb)
 		tap_ok(info.vfs_read_attach != RINGTRACE_ATTACH_DIRECT &&
 		       info.vfs_read_attach,
 		       "auto chooses %s, a mechanism that shares vfs_read",
-		       info.vfs_read_attach <= RINGTRACE_ATTACH_DIRECT ?
-		       mech_names[info.vfs_read_attach] : "?");
+		       rt_attach_name(info.vfs_read_attach) ?: "?");
 	else
 		tap_skip("vfs_read_attach is forced (%s): auto not checked",
 			 param);

@@ -375,6 +375,22 @@ int st_child_wait(struct st_child *c)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+void st_collect_reads(const struct ringtrace_event_header *h, int cpu,
+		      void *arg)
+{
+	const struct ringtrace_vfs_read_record *r = (const void *)h;
+	struct st_reads *s = arg;
+
+	(void)cpu;
+	if (h->type != RINGTRACE_RECORD_VFS_READ)
+		return;
+	if (s->n < 4) {
+		s->ret[s->n] = r->ret;
+		s->count[s->n] = r->count;
+	}
+	s->n++;
+}
+
 long st_drain(struct st_session *s, st_record_fn fn, void *arg)
 {
 	struct rt_record rec;

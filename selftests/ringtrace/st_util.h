@@ -85,6 +85,18 @@ typedef void (*st_record_fn)(const struct ringtrace_event_header *h,
 long st_drain(struct st_session *s, st_record_fn fn, void *arg);
 
 /*
+ * An st_drain() callback: the vfs_read records, how many and the result
+ * and count of the first four (@arg: a zeroed struct st_reads).
+ */
+struct st_reads {
+	int n;
+	long long ret[4];
+	unsigned long long count[4];
+};
+void st_collect_reads(const struct ringtrace_event_header *h, int cpu,
+		      void *arg);
+
+/*
  * One traced run of a held child, the shape most selftests share: start
  * @child held, set cfg.pid to its pid, open a session of ring_pages data
  * pages per ring, enable, release the child, wait for it, disable, drain
