@@ -38,7 +38,9 @@ arm64_host_codename() {
 }
 
 # apt-get or apt-cache ("$1") on the arm64 package state, as root; the
-# rest of the arguments go to it. Both architectures are known: arm64 for the headers
+# rest of the arguments go to it. Its binary caches are named: Debian's
+# container images turn them off in apt.conf, and apt-cache would then
+# parse every list on each call (4 s instead of 0.1). Both architectures are known: arm64 for the headers
 # and images, the host's for linux-kbuild.
 arm64_apt() {
 	local tool=$1 d=$ARM64_DIR/apt host
@@ -52,7 +54,9 @@ arm64_apt() {
 		-o Dir::Etc::PreferencesParts=/dev/null \
 		-o Dir::State::Lists="$d/lists" \
 		-o Dir::State::status="$d/status" \
-		-o Dir::Cache="$d/cache" "$@"
+		-o Dir::Cache="$d/cache" \
+		-o Dir::Cache::pkgcache="$d/cache/pkgcache.bin" \
+		-o Dir::Cache::srcpkgcache="$d/cache/srcpkgcache.bin" "$@"
 }
 
 # apt-get update of the arm64 state, at most once per top-level command
@@ -158,7 +162,7 @@ arm64_ensure_headers() {
 		arm64_update_once
 		version=$(arm64_apt apt-cache show --no-all-versions "linux-headers-$ver" 2>/dev/null |
 			sed -n 's/^Version: //p' | head -n 1)
-		[[ -n $version ]] || die "Debian has no linux-headers-$ver (arm64); list them with: scripts/kernel-version --arch arm64 --list"
+		[[ -n $version ]] || die "Debian has no linux-headers-$ver (arm64)"
 		deps=$(arm64_apt apt-cache show --no-all-versions "linux-headers-$ver" |
 			sed -n 's/^Depends: //p' | head -n 1)
 		host=$(dpkg --print-architecture)
