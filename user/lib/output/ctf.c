@@ -31,9 +31,9 @@
 enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS };
 
 /*
- * The largest event: a lock record with two full stacks, or a counters
- * row of RT_COUNTERS_MAX counters, or a sample with its printed frames,
- * or a vfs_read with a path of RT_PATH_MAX: each is far below this.
+ * Room past packet_max for one event: a lock record with two full stacks,
+ * a counters row of RT_COUNTERS_MAX counters, a sample with its printed
+ * frames or a vfs_read with a path of RT_PATH_MAX are all far below this.
  */
 #define EVENT_MAX	(16u * 1024)
 
@@ -256,33 +256,44 @@ static void packet_end(struct rt_ctf *c, struct rt_ctf_stream *s)
 }
 
 /*
- * Room for an event of at most EVENT_MAX bytes at @ts in @s: a packet
- * that would pass packet_max is closed first. Timestamps within a stream
- * must not go back (readers refuse that): an earlier one is raised.
+ * Start an event at @ts in @s, after the open packet's events (a packet
+ * is opened if none is). Timestamps within a stream must not go back
+ * (readers refuse that): an earlier one is raised to the last.
  */
 static unsigned char *event_begin(struct rt_ctf *c, struct rt_ctf_stream *s,
-				  uint16_t id, uint64_t ts)
+				  uint16_t id, uint64_t *ts)
 {
 	unsigned char *p;
 
-	if (s->len && ts < s->ts_last) {
+	if (s->len && *ts < s->ts_last) {
 		c->reordered++;
-		ts = s->ts_last;
+		*ts = s->ts_last;
 	}
-	if (s->len && s->len + EVENT_MAX > c->packet_max)
-		packet_end(c, s);
 	if (!s->len)
-		packet_begin(c, s, ts);
-	s->ts_last = ts;
+		packet_begin(c, s, *ts);
 	p = s->buf + s->len;
 	p = u16(p, id);
-	return u64(p, ts);
+	return u64(p, *ts);
 }
 
+/*
+ * The event written up to @end: when it takes the packet past packet_max
+ * (and is not its first), the packet is closed without it and it moves
+ * to a new one; the buffer has EVENT_MAX bytes of room past packet_max.
+ */
 static void event_end(struct rt_ctf *c, struct rt_ctf_stream *s,
-		      unsigned char *end)
+		      unsigned char *end, uint64_t ts)
 {
-	s->len = (size_t)(end - s->buf);
+	size_t start = s->len, size = (size_t)(end - s->buf) - start;
+
+	if (start > PACKET_LEN && start + size > c->packet_max) {
+		packet_end(c, s);
+		packet_begin(c, s, ts);
+		memmove(s->buf + s->len, s->buf + start, size);
+		start = s->len;
+	}
+	s->len = start + size;
+	s->ts_last = ts;
 	c->events++;
 }
 
@@ -410,6 +421,7 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 {
 	struct rt_ctf_stream *s;
 	unsigned char *p;
+	uint64_t ts;
 	uint16_t id;
 
 	if (c->error)
@@ -436,7 +448,8 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 	s = stream_of(c, ev->cpu);
 	if (!s)
 		return;
-	p = event_begin(c, s, id, ev->ts_ns);
+	ts = ev->ts_ns;
+	p = event_begin(c, s, id, &ts);
 	switch (id) {
 	case EV_VFS_READ:
 		p = vfs_read(c, p, ev);
@@ -451,7 +464,7 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 		p = counters(p, ev);
 		break;
 	}
-	event_end(c, s, p);
+	event_end(c, s, p, ts);
 }
 
 /* @s escaped for a TSDL string literal ("..." with \" and \\). */
