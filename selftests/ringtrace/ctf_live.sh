@@ -87,7 +87,7 @@ kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 [[ ! -e $work/kill.ctf ]]
 tap_ok $? "SIGKILL while tracing: no kill.ctf at all (not a partial trace)" ||
-	ls -la "$work" | tap_diag
+	find "$work" -maxdepth 1 | tap_diag
 
 # The hidden working directories: the killed one only.
 hidden=$(find "$work" -maxdepth 1 -name '.*.ctf-*' -printf '%f\n')
