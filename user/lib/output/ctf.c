@@ -46,7 +46,9 @@ enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS };
 /* Native-order writers: the metadata declares the host's byte order. */
 static unsigned char *put(unsigned char *p, const void *v, size_t n)
 {
-	memcpy(p, v, n);
+	/* An empty stack has no frames pointer: memcpy(p, NULL, 0) is UB. */
+	if (n)
+		memcpy(p, v, n);
 	return p + n;
 }
 
@@ -491,6 +493,17 @@ static const char tsdl_types[] =
 "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
 "typealias integer { size = 64; align = 8; signed = false; base = 16; } := hex64_t;\n";
 
+/* What task() and stacks() write. */
+#define TSDL_TASK \
+	"\t\tuint32_t pid;\n" \
+	"\t\tuint32_t tid;\n" \
+	"\t\tstring comm;\n"
+#define TSDL_STACKS \
+	"\t\tuint16_t nr_kstack;\n" \
+	"\t\thex64_t kstack[nr_kstack];\n" \
+	"\t\tuint16_t nr_ustack;\n" \
+	"\t\thex64_t ustack[nr_ustack];\n"
+
 static const char tsdl_streams[] =
 "typealias integer { size = 64; align = 8; signed = false;\n"
 "\tmap = clock.monotonic.value; } := clock_t;\n"
@@ -516,9 +529,7 @@ static const char tsdl_streams[] =
 "\tid = 0;\n"
 "\tstream_id = 0;\n"
 "\tfields := struct {\n"
-"\t\tuint32_t pid;\n"
-"\t\tuint32_t tid;\n"
-"\t\tstring comm;\n"
+TSDL_TASK
 "\t\tuint32_t dev_major;\n"
 "\t\tuint32_t dev_minor;\n"
 "\t\tuint64_t ino;\n"
@@ -527,10 +538,7 @@ static const char tsdl_streams[] =
 "\t\tint64_t ret;\n"
 "\t\tuint64_t lat_ns;\n"
 "\t\tstring path;\n"
-"\t\tuint16_t nr_kstack;\n"
-"\t\thex64_t kstack[nr_kstack];\n"
-"\t\tuint16_t nr_ustack;\n"
-"\t\thex64_t ustack[nr_ustack];\n"
+TSDL_STACKS
 "\t};\n"
 "};\n"
 "\n"
@@ -539,9 +547,7 @@ static const char tsdl_streams[] =
 "\tid = 1;\n"
 "\tstream_id = 0;\n"
 "\tfields := struct {\n"
-"\t\tuint32_t pid;\n"
-"\t\tuint32_t tid;\n"
-"\t\tstring comm;\n"
+TSDL_TASK
 "\t\tstring lock;\n"
 "\t\thex64_t lock_id;\n"
 "\t\tuint64_t wait_ns;\n"
@@ -549,10 +555,7 @@ static const char tsdl_streams[] =
 "\t\tuint8_t contended;\n"
 "\t\tuint8_t kernel;\n"
 "\t\tuint8_t hashed;\n"
-"\t\tuint16_t nr_kstack;\n"
-"\t\thex64_t kstack[nr_kstack];\n"
-"\t\tuint16_t nr_ustack;\n"
-"\t\thex64_t ustack[nr_ustack];\n"
+TSDL_STACKS
 "\t};\n"
 "};\n"
 "\n"
@@ -561,9 +564,7 @@ static const char tsdl_streams[] =
 "\tid = 2;\n"
 "\tstream_id = 0;\n"
 "\tfields := struct {\n"
-"\t\tuint32_t pid;\n"
-"\t\tuint32_t tid;\n"
-"\t\tstring comm;\n"
+TSDL_TASK
 "\t\tstring perf_event;\n"
 "\t\thex64_t ip;\n"
 "\t\tuint16_t nr_callchain;\n"
