@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # ringtrace-cat --ctf DIR live, read back by babeltrace2 (the host's, seen
-# read-only in the VM) and its Python bindings: a COMMAND's reads of a
+# read-only in the VM) and its Python bindings: the trace names this
+# kernel and the module; a COMMAND's reads of a
 # file are there with their results and the file's path; stopped by
 # SIGINT, the trace is complete (babeltrace2 reads every event the tool
 # counted); killed (SIGKILL) while writing, DIR is absent, never partial.
@@ -39,8 +40,10 @@ counted() {
 	status=none 2>"$work/cmd.err"
 rc=$?
 n=$(events "$work/cmd.ctf")
-[[ $rc -eq 0 && $n -gt 0 && $n -eq $(counted "$work/cmd.err") ]]
-tap_ok $? "--ctf -- COMMAND: exit $rc, babeltrace2 decodes all $n events" ||
+[[ $rc -eq 0 && $n -gt 0 && $n -eq $(counted "$work/cmd.err") ]] &&
+	grep -q "kernel_release = \"$(uname -r)\";" "$work/cmd.ctf/metadata" &&
+	grep -q 'module_version = "[0-9]' "$work/cmd.ctf/metadata"
+tap_ok $? "--ctf -- COMMAND: exit $rc, babeltrace2 decodes all $n events; kernel and module named" ||
 	cat "$work/cmd.err" "$work/bt.err" | tap_diag
 
 /usr/bin/python3 - "$work/cmd.ctf" "$work/file" >"$work/py.out" 2>&1 <<'EOF'
