@@ -263,10 +263,9 @@ static int decode_file(struct options *o)
 		cat_views_fini(&views);
 	}
 	rt_paths_fini(&paths);
-	if (f.truncated_bytes)
-		fprintf(stderr, PROG ": warning: %s ends in the middle of a "
-			"record; the last %llu bytes were ignored\n", o->input,
-			(unsigned long long)f.truncated_bytes);
+	/* After what was read: damage and truncation make a replay fail. */
+	if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
+		code = EXIT_DATA;
 	if (!o->quiet) {
 		sum.srcs = f.srcs;
 		sum.nr_srcs = f.nr_srcs;
