@@ -193,7 +193,7 @@ fi
 
 # Never destroy a recording.
 cp "$tmp/t.raw" "$tmp/keep.raw"
-expect_status 1 "-i F -o F is refused" -q -i "$tmp/keep.raw" -o "$tmp/keep.raw"
+expect_status 2 "-i F -o F is refused" -q -i "$tmp/keep.raw" -o "$tmp/keep.raw"
 if cmp -s "$tmp/t.raw" "$tmp/keep.raw"; then ok "-i F -o F left F intact"; else not_ok "-i F -o F changed F"; fi
 echo old > "$tmp/out.txt"
 expect_status 0 "-o over an existing file" -q -i "$tmp/t.raw" -o "$tmp/out.txt"
@@ -202,6 +202,62 @@ if [[ $(cat "$tmp/out.txt.old") == old ]] && cmp -s "$tmp/out.txt" "$golden/text
 else
 	not_ok "FILE.old missing or wrong"
 fi
+# Issue 21: one file named twice is refused before any work.
+rm -f "$tmp/k2.svg" "$tmp/k2.svg.old"
+expect_status 2 "--flamegraph and --perfetto on one file" -q -i "$tmp/t.raw" --flamegraph "$tmp/k2.svg" --perfetto "$tmp/k2.svg"
+if [[ ! -e $tmp/k2.svg ]] && grep -q 'name the same file' "$tmp/err"; then
+	ok "nothing was written and the message says why"
+else
+	not_ok "two outputs on one file: $(cat "$tmp/err")"
+fi
+expect_status 2 "--flamegraph on the input" -q -i "$tmp/keep.raw" --flamegraph "$tmp/keep.raw"
+if cmp -s "$tmp/t.raw" "$tmp/keep.raw"; then ok "--flamegraph F left the input F intact"; else not_ok "--flamegraph F changed F"; fi
+
+# Issue 21: damaged and truncated recordings. raw_edit FILE OUT damage|cut:
+# flip the lowest bit of the last chunk's size, or cut the file right after
+# the first record of its last chunk (a record boundary).
+raw_edit() {
+	python3 - "$@" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+off = struct.unpack_from('<I', data, 8)[0]
+last = None
+while off + 16 <= len(data):
+    kind, cpu, size = struct.unpack_from('<IIQ', data, off)
+    if kind == 1:
+        last = off
+    off += 16 + size
+kind, cpu, size = struct.unpack_from('<IIQ', data, last)
+if sys.argv[3] == 'damage':
+    struct.pack_into('<Q', data, last + 8, size ^ 1)
+else:
+    first = struct.unpack_from('<H', data, last + 16 + 6)[0]
+    data = data[:last + 16 + first]
+open(sys.argv[2], 'wb').write(data)
+PY
+}
+raw_edit "$tmp/t.raw" "$tmp/damaged.raw" damage
+expect_status 3 "a damaged chunk header fails the replay" -q -i "$tmp/damaged.raw"
+printed=$(wc -l < "$tmp/out")
+if grep -q 'chunk header at offset [0-9]*: size [0-9]*, not a multiple of 8; skipped [0-9]* bytes' "$tmp/err" &&
+	[[ $printed -gt 0 ]]; then
+	ok "the records before the damage were printed ($printed lines), then where it is"
+else
+	not_ok "damaged chunk: $printed lines, $(cat "$tmp/err")"
+fi
+raw_edit "$tmp/t.raw" "$tmp/cut.raw" cut
+expect_status 3 "a file cut at a record boundary fails the replay" -q -i "$tmp/cut.raw"
+if grep -q "truncated raw file $tmp/cut.raw: the chunk at offset [0-9]* needs [0-9]* more bytes" "$tmp/err"; then
+	ok "the cut is reported with the file, the offset and the bytes missing"
+else
+	not_ok "cut file: $(cat "$tmp/err")"
+fi
+head -c 50 "$tmp/t.raw" > "$tmp/short.raw"
+expect_status 3 "a 50-byte file" -i "$tmp/short.raw"
+if grep -q 'is truncated: 50 bytes' "$tmp/err"; then ok "a short file is called short"; else not_ok "short file: $(cat "$tmp/err")"; fi
+expect_status 1 "-i on a directory" -i "$tmp"
+if grep -q 'is a directory' "$tmp/err"; then ok "a directory is called a directory"; else not_ok "directory: $(cat "$tmp/err")"; fi
+
 expect_status 2 "-p with a bad list" -i "$tmp/t.raw" -p 1,x
 expect_status 2 "-p with a trailing comma" -i "$tmp/t.raw" -p 1,
 expect_status 2 "--hist-by with an unknown key" -i "$tmp/t.raw" --hist-by colour
