@@ -447,6 +447,12 @@ static void note_attach(struct rt_session *s, uint64_t events)
 			rt_attach_name(id), excludes);
 }
 
+/* --raw with no -o (or -o -): the recording is standard output. */
+static bool raw_on_stdout(const struct options *o)
+{
+	return o->raw && !o->snapshot && (!o->output || !strcmp(o->output, "-"));
+}
+
 static int trace(struct options *o, const sigset_t *stop_set,
 		 const sigset_t *original_mask)
 {
@@ -507,11 +513,22 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		st.paths = &paths;
 	st.out = &ob;
 	if (o->command) {
-		if (rt_command_spawn(&cmd, o->command, original_mask,
-				     handled_signals,
-				     sizeof(handled_signals) /
-					     sizeof(handled_signals[0]),
-				     err, sizeof(err))) {
+		/*
+		 * Issue 21: a recording on standard output must hold nothing
+		 * else. The command writes to our standard error instead, as
+		 * with perf record -o -.
+		 */
+		int child_stdout = raw_on_stdout(o) ? STDERR_FILENO : -1;
+
+		if (child_stdout >= 0 && !o->quiet)
+			fprintf(stderr, PROG ": the recording goes to standard "
+				"output: %s's standard output goes to standard "
+				"error\n", o->command[0]);
+		if (rt_command_spawn_stdout(&cmd, o->command, original_mask,
+					    handled_signals,
+					    sizeof(handled_signals) /
+						    sizeof(handled_signals[0]),
+					    child_stdout, err, sizeof(err))) {
 			fprintf(stderr, PROG ": cannot start %s: %s\n",
 				o->command[0], err);
 			close_output(o, &ob);

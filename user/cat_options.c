@@ -438,6 +438,17 @@ static void check_view_options(struct options *o)
 			    "--time and several -p pids filter a replay (-i)");
 }
 
+/* Standard output and error are one file or pipe (2>&1). */
+static bool stdout_is_stderr(void)
+{
+	struct stat so, se;
+
+	if (fstat(STDOUT_FILENO, &so) || fstat(STDERR_FILENO, &se))
+		return false;
+	return (S_ISREG(so.st_mode) || S_ISFIFO(so.st_mode)) &&
+	       so.st_dev == se.st_dev && so.st_ino == se.st_ino;
+}
+
 /* Whether two names are one file: by device and inode, else by name. */
 static bool same_file(const char *a, const char *b)
 {
@@ -808,4 +819,10 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	    isatty(STDOUT_FILENO))
 		usage_error("--raw writes binary data: give -o FILE or redirect "
 			    "standard output");
+	if (o->raw && (!o->output || !strcmp(o->output, "-")) &&
+	    stdout_is_stderr())
+		usage_error("--raw to standard output: standard error is the "
+			    "same file, and messages%s would be mixed into the "
+			    "recording: give -o FILE or redirect one of them",
+			    o->command ? " and the command's output" : "");
 }
