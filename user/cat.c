@@ -267,8 +267,13 @@ static int decode_file(struct options *o)
 	if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
 		code = EXIT_DATA;
 	if (!o->quiet) {
+		/* f.srcs: ringtrace's rings, then perf's, then the counters */
 		sum.srcs = f.srcs;
-		sum.nr_srcs = f.nr_srcs;
+		sum.nr_srcs = f.nr_srcs - f.nr_perf_srcs - f.nr_counter_srcs;
+		sum.perf_srcs = f.srcs + sum.nr_srcs;
+		sum.nr_perf_srcs = f.nr_perf_srcs;
+		sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
+		sum.nr_counter_srcs = f.nr_counter_srcs;
 		sum.lost_pending = st.lost_pending;
 		sum.elapsed_ns = RT_SUMMARY_NO_TIME;
 		rt_summary_print(stderr, &sum);
@@ -626,6 +631,15 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	if (!o->quiet) {
 		sum.srcs = s.srcs;
 		sum.nr_srcs = s.nr_rings;
+		/* Counted as on replay: samples and snapshots in the line. */
+		if (use_perf && perf.has_sampler) {
+			sum.perf_srcs = perf.sampler.srcs;
+			sum.nr_perf_srcs = perf.sampler.nr_rings;
+		}
+		if (use_perf && perf.has_snapshots) {
+			sum.counter_srcs = &perf.snapshots.src;
+			sum.nr_counter_srcs = 1;
+		}
 		sum.lost_pending = st.lost_pending;
 		sum.elapsed_ns = st.end_ns - st.start_ns;
 		if (!rt_session_stats(&s, &kstats))

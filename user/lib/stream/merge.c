@@ -203,6 +203,7 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 		struct rt_source *s = m->heap[0];
 		int stop;
 
+		s->emit_forced = false;
 		if (!drain && s->cur_ts > cutoff) {
 			if (!m->nr_pressured) {
 				res->held = true;
@@ -210,9 +211,11 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 				break;
 			}
 			res->forced++;
-			s->counts.forced++;
+			/* The emitter counts it if it counts the record. */
+			s->emit_forced = true;
 		}
 		stop = emit(arg, s, &s->cur, s->cur_ts);
+		s->emit_forced = false;
 		rt_ring_advance(&s->ring);
 		res->emitted++;
 		update_pressure(m, s);
