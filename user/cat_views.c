@@ -366,10 +366,13 @@ int cat_views_finish(struct cat_views *v)
 	if (o->hist || o->summary)
 		rt_latency_view_print(&v->lat, v->out);
 	if (o->folded) {
-		rt_folded_write(&v->folded, named ? &ksyms : NULL, v->out);
+		uint32_t lines = rt_folded_write(&v->folded,
+						 named ? &ksyms : NULL, v->out);
+
+		/* The lines printed: stacks that name alike are one line. */
 		if (!o->quiet)
-			fprintf(stderr, PROG ": %u stacks from %llu samples%s\n",
-				v->folded.nr_stacks,
+			fprintf(stderr, PROG ": %u folded stacks from %llu "
+				"samples%s\n", lines,
 				(unsigned long long)v->folded.samples,
 				v->folded.dropped ? ", some dropped: the stack "
 				"table is full" : "");

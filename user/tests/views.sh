@@ -151,6 +151,59 @@ perfetto_check() {
 }
 check "perfetto" perfetto_check
 
+# Issue 21: every count the tools say equals what they printed. The
+# summary's records, samples and counter snapshots, plus the LOST lines,
+# are the JSON lines; path records are counted apart; --folded's stacks
+# are its lines; --perfetto's trace events are the JSON array's.
+counts_match() {
+	local raw=$1
+	shift
+	"$cat_bin" -i "$raw" "$@" > "$tmp/cm.out" 2> "$tmp/cm.err" || return 1
+	python3 - "$tmp/cm.out" "$tmp/cm.err" <<'PY'
+import json, re, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+m = re.search(r'^ringtrace-cat: (\d+) records(?:, (\d+) path records)?'
+              r'(?:, (\d+) samples)?(?:, (\d+) counter snapshots)?, (\d+) lost',
+              err, re.M)
+assert m, err
+records, paths, samples, counters = (int(g or 0) for g in m.groups()[:4])
+lost_lines = sum(1 for l in lines if l["type"] == "lost")
+said = records + samples + counters + lost_lines
+assert said == len(lines), (said, len(lines), err)
+kinds = {}
+for l in lines:
+    kinds[l["type"]] = kinds.get(l["type"], 0) + 1
+assert kinds.get("sample", 0) == samples, (kinds, err)
+assert kinds.get("counters", 0) == counters, (kinds, err)
+print(f"{len(lines)} lines = {records} records + {samples} samples + "
+      f"{counters} counter snapshots + {lost_lines} LOST; {paths} path records apart")
+PY
+}
+check "t.raw: the summary's counts are the JSON lines" counts_match "$tmp/t.raw" --json
+check "v2.raw: records, samples and counter snapshots are the JSON lines" counts_match "$tmp/v2.raw" --json
+check "vm-paths.raw: path records are not counted as records" counts_match "$here/data/vm-paths.raw" --json
+if "$cat_bin" -i "$tmp/v2.raw" --folded > "$tmp/f.out" 2> "$tmp/f.err" &&
+	[[ $(sed -n 's/^ringtrace-cat: \([0-9]*\) folded stacks from.*/\1/p' "$tmp/f.err") == "$(wc -l < "$tmp/f.out")" ]]; then
+	ok "--folded says the number of lines it printed ($(wc -l < "$tmp/f.out"))"
+else
+	not_ok "--folded: $(cat "$tmp/f.err"), $(wc -l < "$tmp/f.out") lines"
+fi
+if "$cat_bin" -i "$tmp/t.raw" --perfetto "$tmp/pc.json" 2> "$tmp/pc.err" &&
+	[[ $(sed -n 's/^ringtrace-cat: \([0-9]*\) trace events in.*/\1/p' "$tmp/pc.err") == \
+		"$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/pc.json")" ]]; then
+	ok "--perfetto says the number of trace events it wrote"
+else
+	not_ok "--perfetto: $(cat "$tmp/pc.err")"
+fi
+"$cat_bin" -i "$tmp/v2.raw" -v > /dev/null 2> "$tmp/v.err"
+if grep -Eq '^  ring +records +paths +samples' "$tmp/v.err" &&
+	grep -Eq '^  cpu [0-9]+ ' "$tmp/v.err" && grep -Eq '^  perf cpu [0-9]+ ' "$tmp/v.err"; then
+	ok "-v labels ringtrace's rings and perf's"
+else
+	not_ok "-v table: $(cat "$tmp/v.err")"
+fi
+
 # The SVG's script in a real browser, when Chromium is installed: click
 # (zoom) on tar, search, hover; the DOM after it has tar stretched to the
 # full width, the matched share and the hover line.

@@ -137,12 +137,12 @@ static void buffer_advice(FILE *out, const struct rt_summary *s)
 	size_str(size, now, sizeof(now));
 	size_str(best, want, sizeof(want));
 	fprintf(out, "%s: %" PRIu64 " records lost on %u ring%s: the reader "
-		"fell behind (%s %u: %" PRIu64 " lost, peak fill %" PRIu64
+		"fell behind (%s %u: %" PRIu64 " lost, peak fill %u"
 		"%% of %s)\n", s->prog, lost, rings_lost,
 		rings_lost == 1 ? "" : "s",
 		w->cpu == RINGTRACE_CPU_NONE ? "thread" : "CPU",
 		w->cpu == RINGTRACE_CPU_NONE ? w->tid : w->cpu, w_lost,
-		size ? hw * 100 / size : 0, now);
+		rt_health_percent(hw, size), now);
 	fprintf(out, "%s: --buffer-size %s would have held the peak "
 		"(high-water mark + %" PRIu64 " lost records at %" PRIu64
 		" bytes each)\n", s->prog, want, w_lost,
