@@ -306,6 +306,32 @@ static bool load_ksyms(struct rt_ksyms *k, const struct options *o)
 	return true;
 }
 
+/*
+ * --interval's blocks say which interval they cover, the one printed at
+ * the end included (issue 21: every block but the last was headed "the
+ * last interval"). @now_ns: its end; 0 for the block at the end of the run.
+ */
+static void interval_heading(struct cat_views *v, uint64_t now_ns)
+{
+	uint64_t from = v->interval_end_ns;
+
+	v->intervals++;
+	rt_outbuf_printf(v->out, "\n=== interval %u: ", v->intervals);
+	if (from)
+		rt_outbuf_printf(v->out, "from %llu.%09llu ",
+				 (unsigned long long)(from / 1000000000u),
+				 (unsigned long long)(from % 1000000000u));
+	if (now_ns)
+		rt_outbuf_printf(v->out, "%s %llu.%09llu (CLOCK_MONOTONIC) ===\n",
+				 from ? "to" : "until",
+				 (unsigned long long)(now_ns / 1000000000u),
+				 (unsigned long long)(now_ns % 1000000000u));
+	else
+		rt_outbuf_printf(v->out, "to the end of the run%s ===\n",
+				 from ? " (CLOCK_MONOTONIC)" : "");
+	v->interval_end_ns = now_ns;
+}
+
 void cat_views_interval(void *arg, uint64_t now_ns)
 {
 	struct cat_views *v = arg;
@@ -314,9 +340,7 @@ void cat_views_interval(void *arg, uint64_t now_ns)
 
 	if (!v->lat_on || (!o->hist && !o->summary))
 		return;
-	rt_outbuf_printf(v->out, "\n=== %llu.%09llu (CLOCK_MONOTONIC): the last "
-			 "interval ===\n", (unsigned long long)(now_ns / 1000000000u),
-			 (unsigned long long)(now_ns % 1000000000u));
+	interval_heading(v, now_ns);
 	v->lat.summary = o->summary;
 	rt_latency_view_print(&v->lat, v->out);
 	v->lat.summary = summary;
@@ -363,6 +387,8 @@ int cat_views_finish(struct cat_views *v)
 		named = load_ksyms(&ksyms, o);
 	/* The table may exist only for the flame graph: print what was asked. */
 	v->lat.summary = o->summary;
+	if ((o->hist || o->summary) && v->intervals)
+		interval_heading(v, 0);
 	if (o->hist || o->summary)
 		rt_latency_view_print(&v->lat, v->out);
 	if (o->folded) {

@@ -132,6 +132,33 @@ static void test_table_overflows_into_other(void **state)
 	rt_latency_view_fini(&v);
 }
 
+/*
+ * Issue 21: the percentile footnote followed "(no vfs_read or lock
+ * events)"; it belongs under percentiles only.
+ */
+static void test_no_footnote_without_events(void **state)
+{
+	struct rt_latency_view v = { .hist = true };
+	struct rt_event ev = read_ev(1, 1, 1000, 100);
+	struct rt_outbuf ob;
+
+	(void)state;
+	assert_int_equal(rt_latency_view_init(&v), 0);
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "(no vfs_read or lock events)"));
+	assert_null(strstr(ob.buf, "percentiles"));
+	ob.len = 0;
+	rt_latency_view_add(&v, &ev);
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_null(strstr(ob.buf, "(no vfs_read or lock events)"));
+	assert_non_null(strstr(ob.buf, "(percentiles are the upper bound"));
+	rt_outbuf_fini(&ob);
+	rt_latency_view_fini(&v);
+}
+
 static void test_flame_sums_folded_lines(void **state)
 {
 	struct rt_flame f;
@@ -360,6 +387,7 @@ int main(void)
 	RUN(cmocka_unit_test(test_buckets_tile_the_range),
 	    cmocka_unit_test(test_percentiles_are_bounded),
 	    cmocka_unit_test(test_table_overflows_into_other),
+	    cmocka_unit_test(test_no_footnote_without_events),
 	    cmocka_unit_test(test_flame_sums_folded_lines),
 	    cmocka_unit_test(test_filter_lists),
 	    cmocka_unit_test(test_usyms_one_load_per_binary),
