@@ -155,6 +155,7 @@ check "perfetto" perfetto_check
 # summary's records, samples and counter snapshots, plus the LOST lines,
 # are the JSON lines; path records are counted apart; --folded's stacks
 # are its lines; --perfetto's trace events are the JSON array's.
+# shellcheck disable=SC2317  # called through check
 counts_match() {
 	local raw=$1
 	shift
