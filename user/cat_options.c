@@ -92,7 +92,8 @@ static const char usage_text[] =
 "Replay (-i) filters:\n"
 "  -p LIST, -C LIST, -t LIST, -e LIST, --min-latency DUR   as when tracing\n"
 "      --comm NAME           this command name only\n"
-"      --time START,END      seconds after the first event (END may be empty)\n"
+"      --time START,END      timestamps as printed (61.4,62.5), or after the\n"
+"                            first event with a unit (1s,2.5s); either may be empty\n"
 "      --header              show the raw file's header and stop\n"
 "      --kallsyms FILE       kernel symbols of the recording machine (a copy\n"
 "                            of its /proc/kallsyms); without it, hex\n"
@@ -575,14 +576,18 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			o->filter.comm = optarg;
 			break;
 		case OPT_TIME:
-			if (rt_filter_parse_time(optarg, &o->filter))
-				usage_error("--time: '%s' is not START,END in "
-					    "seconds", optarg);
+			if (rt_filter_parse_time(optarg, &o->filter, err,
+						 sizeof(err)))
+				usage_error("--time %s: %s", optarg, err);
 			break;
 		case OPT_HEADER:
 			o->header = true;
 			break;
 		case OPT_KALLSYMS:
+			/* Unreadable: refused now, not after the whole replay. */
+			if (access(optarg, R_OK))
+				usage_error("--kallsyms %s: %s", optarg,
+					    strerror(errno));
 			o->kallsyms = optarg;
 			break;
 		case OPT_STACK:

@@ -67,7 +67,7 @@ golden filter_comm --comm tar --hist
 golden filter_cpu -C 1
 golden filter_events -e lock
 golden filter_min_latency --min-latency 100us
-golden filter_time --time 0.0001,0.0002
+golden filter_time --time 100us,200us
 golden header --header
 
 # Raw format version 2 (mkraw --v2): perf samples, thread names and counter
@@ -317,6 +317,39 @@ expect_status 2 "-p with a trailing comma" -i "$tmp/t.raw" -p 1,
 expect_status 2 "--hist-by with an unknown key" -i "$tmp/t.raw" --hist-by colour
 expect_status 2 "--flame-weight samples on a file without samples" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
 expect_status 2 "--time with END before START" -i "$tmp/t.raw" --time 2,1
+if grep -q 'END (1) is before START (2)' "$tmp/err"; then ok "--time 2,1 says END is before START"; else not_ok "--time 2,1: $(cat "$tmp/err")"; fi
+
+# Issue 21: --time takes timestamps as printed (perf's) and durations
+# after the first event with units, and says when nothing matched.
+"$cat_bin" -q -i "$tmp/t.raw" --time 1.00011,1.00021 > "$tmp/abs.txt" 2> "$tmp/abs.err"
+if cmp -s "$tmp/abs.txt" "$golden/filter_time.txt"; then
+	ok "--time with printed timestamps selects what 100us,200us after the first event does"
+else
+	not_ok "--time 1.00011,1.00021: $(head -c 300 "$tmp/abs.err")"
+	diff "$golden/filter_time.txt" "$tmp/abs.txt" | head -10 | sed 's/^/# /'
+fi
+expect_status 0 "--time outside the recording" -i "$tmp/t.raw" --time 61.4,62.5
+if [[ ! -s $tmp/out ]] && grep -q -- '--time matched nothing: the range is 61.400000000 to 62.500000000, the events span 1.000' "$tmp/err"; then
+	ok "--time that matches nothing says so, with the span of the events"
+else
+	not_ok "--time 61.4,62.5: $(cat "$tmp/err")"
+fi
+expect_status 2 "--time with an unknown unit" -i "$tmp/t.raw" --time 1x,2s
+if grep -q "'x' is not a unit" "$tmp/err"; then ok "--time names the bad unit"; else not_ok "--time 1x,2s: $(cat "$tmp/err")"; fi
+
+# Issue 21: --kallsyms names its file and the real cause, and fails.
+expect_status 2 "--kallsyms on a missing file" -i "$tmp/t.raw" --flamegraph "$tmp/ks.svg" --kallsyms /nonexistent/kallsyms
+if grep -q -- '--kallsyms /nonexistent/kallsyms: No such file' "$tmp/err"; then ok "and names it"; else not_ok "--kallsyms /nonexistent: $(cat "$tmp/err")"; fi
+printf 'root:x:0:0:root:/root:/bin/bash\n' > "$tmp/passwd"
+expect_status 1 "--kallsyms on a file that holds no symbols" -i "$tmp/t.raw" --flamegraph "$tmp/ks.svg" --kallsyms "$tmp/passwd"
+if grep -q -- "--kallsyms: $tmp/passwd holds no kernel symbols" "$tmp/err" && ! grep -q 'kptr_restrict' "$tmp/err"; then
+	ok "and says it is no kallsyms copy, not kptr_restrict"
+else
+	not_ok "--kallsyms passwd: $(cat "$tmp/err")"
+fi
+printf '0000000000000000 T vfs_read\n0000000000000000 T ksys_read\n' > "$tmp/hidden"
+expect_status 1 "--kallsyms on a copy made without root" -i "$tmp/t.raw" --flamegraph "$tmp/ks.svg" --kallsyms "$tmp/hidden"
+if grep -q -- "--kallsyms: $tmp/hidden shows no addresses" "$tmp/err"; then ok "and says its addresses were hidden"; else not_ok "--kallsyms hidden: $(cat "$tmp/err")"; fi
 expect_status 2 "--raw with a userspace-only filter" --raw -o "$tmp/r.raw" --comm x
 expect_status 2 "--raw with several pids" --raw -o "$tmp/r.raw" -p 1,2
 expect_status 2 "views with --raw" --raw -o "$tmp/r.raw" --hist

@@ -36,6 +36,8 @@ struct rt_ksym {
 struct rt_ksyms {
 	struct rt_ksym	*syms;
 	uint32_t	nr;
+	uint32_t	nr_hidden;	/* symbol lines with address 0
+					 * (kptr_restrict hid them) */
 	char		*names;		/* the strings syms point into */
 };
 

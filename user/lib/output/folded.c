@@ -366,6 +366,8 @@ int rt_ksyms_parse(struct rt_ksyms *k, const char *text)
 			name[strcspn(name, "\t ")] = '\0';
 			if (addr && strchr("tTwW", type))
 				k->syms[n++] = (struct rt_ksym){ addr, name };
+			else if (!addr)
+				k->nr_hidden++;
 		}
 		if (!nl)
 			break;
