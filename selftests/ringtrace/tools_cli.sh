@@ -157,7 +157,7 @@ rc=$?
 mine=$(grep -c "\"ino\":$ino,.*\"count\":1000," "$work/thread.json")
 others=$(grep -c -v "\"tid\":$w1," "$work/thread.json")
 [[ $rc -eq 0 && $mine -eq 11 && $others -eq 0 ]] &&
-	grep -q -E "^ +t$w1 +[0-9]+" "$work/thread.err"
+	grep -q -E "^ +thread $w1 +[0-9]+" "$work/thread.err"
 tap_ok $? "--per-thread -t: the thread's 11 reads (10 + EOF), nothing of another (exit $rc, $mine, $others foreign)"
 
 "$cat" --per-thread -t 999999 -d 1 >/dev/null 2>"$work/notid.err"
