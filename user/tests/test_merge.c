@@ -327,9 +327,49 @@ static void test_added_sources(void **state)
 	}
 }
 
+/*
+ * Issue 21: "N records emitted before their reorder window expired"
+ * exceeded the records it was about (LOST records and perf's bookkeeping
+ * were counted as forced, not as records). Forced counts only what is
+ * counted, each kind in its own counter.
+ */
+static void test_forced_within_counted(void **state)
+{
+	struct rt_source src;
+	struct rt_event ev = { .kind = RT_EVENT_VFS_READ };
+	const struct rt_source_counts *c = &src.counts;
+
+	(void)state;
+	memset(&src, 0, sizeof(src));
+	src.emit_forced = true;
+	rt_source_count(&src, RT_DECODE_OK, &ev);
+	ev.kind = RT_EVENT_PATH;
+	rt_source_count(&src, RT_DECODE_OK, &ev);
+	ev.kind = RT_EVENT_SAMPLE;
+	rt_source_count(&src, RT_DECODE_OK, &ev);
+	ev.kind = RT_EVENT_COUNTERS;
+	rt_source_count(&src, RT_DECODE_OK, &ev);
+	ev.kind = RT_EVENT_LOST;
+	ev.u.lost.count = 7;
+	rt_source_count(&src, RT_DECODE_OK, &ev);
+	rt_source_count(&src, RT_DECODE_SKIP, &ev);	/* perf's COMM */
+	rt_source_count(&src, RT_DECODE_UNKNOWN, &ev);
+	assert_int_equal(c->records, 2);		/* vfs_read, unknown */
+	assert_int_equal(c->unknown, 1);
+	assert_int_equal(c->paths, 1);
+	assert_int_equal(c->samples, 1);
+	assert_int_equal(c->counters, 1);
+	assert_int_equal(c->lost, 7);
+	assert_int_equal(c->lost_records, 1);
+	assert_int_equal(c->forced, 5);
+	assert_true(c->forced <= c->records + c->paths + c->samples +
+		    c->counters);
+}
+
 int main(void)
 {
-	RUN(cmocka_unit_test_setup_teardown(test_merges_in_timestamp_order,
+	RUN(cmocka_unit_test(test_forced_within_counted),
+	    cmocka_unit_test_setup_teardown(test_merges_in_timestamp_order,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_keeps_ring_order, setup,
 					    teardown),

@@ -159,4 +159,13 @@ void rt_merge_fini(struct rt_merge *m);
 void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 		    rt_emit_fn emit, void *arg, struct rt_merge_result *res);
 
+/*
+ * Count one record of @src as struct rt_source_counts says: @ret is what
+ * decoding it returned (record.h's RT_DECODE_*), @ev the event when
+ * RT_DECODE_OK. A record emitted ahead of its window (emit_forced) is
+ * counted in forced only if it is counted at all, so forced never exceeds
+ * records + paths + samples + counters.
+ */
+void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev);
+
 #endif /* RINGTRACE_MERGE_H */

@@ -29,41 +29,6 @@ struct emit_ctx {
 };
 
 /*
- * Count one record as the summary's vocabulary says (merge.h): @ret is
- * what decoding it returned, @ev the event when RT_DECODE_OK.
- */
-static void count_record(struct rt_source *src, int ret,
-			 const struct rt_event *ev)
-{
-	struct rt_source_counts *c = &src->counts;
-
-	if (ret == RT_DECODE_SKIP)
-		return;		/* perf's COMM, MMAP2, THROTTLE... */
-	if (ret == RT_DECODE_OK && ev->kind == RT_EVENT_LOST) {
-		c->lost += ev->u.lost.count;
-		c->lost_records++;
-		return;
-	}
-	if (ret == RT_DECODE_UNKNOWN) {
-		c->records++;
-		c->unknown++;
-	} else if (ret < 0) {
-		c->records++;
-		c->malformed++;
-	} else if (ev->kind == RT_EVENT_PATH) {
-		c->paths++;
-	} else if (ev->kind == RT_EVENT_SAMPLE) {
-		c->samples++;
-	} else if (ev->kind == RT_EVENT_COUNTERS) {
-		c->counters++;
-	} else {
-		c->records++;
-	}
-	if (src->emit_forced)
-		c->forced++;
-}
-
-/*
  * Count a record the raw path writes without decoding it: one that
  * rt_ring_skip() stopped at (LOST, a path record, or a type this build
  * does not know).
@@ -74,11 +39,11 @@ static void count_raw(struct rt_source *src, const struct rt_record *rec)
 
 	if (rec->type != RINGTRACE_RECORD_LOST &&
 	    rec->type != RINGTRACE_RECORD_PATH) {
-		count_record(src, !rec->type || rec->type >= RINGTRACE_RECORD_MAX ?
+		rt_source_count(src, !rec->type || rec->type >= RINGTRACE_RECORD_MAX ?
 			     RT_DECODE_UNKNOWN : RT_DECODE_OK, &ev);
 		return;
 	}
-	count_record(src, rt_decode(rec->data, rec->size, src->cpu, &ev), &ev);
+	rt_source_count(src, rt_decode(rec->data, rec->size, src->cpu, &ev), &ev);
 }
 
 /*
@@ -121,7 +86,7 @@ static int walk_raw_foreign(struct rt_source *src)
 		ret = rt_ring_peek(&src->ring, &rec);
 		if (ret != RT_RING_OK)
 			return ret;
-		count_record(src, rt_source_decode(src, &rec, &ev), &ev);
+		rt_source_count(src, rt_source_decode(src, &rec, &ev), &ev);
 		rt_ring_advance(&src->ring);
 	}
 }
@@ -135,7 +100,7 @@ static int emit_event(void *arg, struct rt_source *src,
 
 	(void)ts;
 	src->counts.bytes += rec->size;
-	count_record(src, ret, &ev);
+	rt_source_count(src, ret, &ev);
 	if (ret == RT_DECODE_SKIP)
 		return 0;	/* perf's COMM, THROTTLE...: not a record to show */
 	if (ret == RT_DECODE_OK) {
