@@ -455,7 +455,7 @@ static int stacks(struct diff_side *s, const struct diff_opts *d,
 {
 	for (int i = 0; i < 2; i++) {
 		struct add_ctx c = { fd, (enum rt_diff_side)i, 0 };
-		uint64_t bad = fd->bad_lines;
+		uint64_t bad = fd->bad_lines, good = fd->nr;
 
 		if (s[i].raw) {
 			struct rt_ksyms k;
@@ -473,17 +473,19 @@ static int stacks(struct diff_side *s, const struct diff_opts *d,
 			fprintf(stderr, PROG ": out of memory\n");
 			return EXIT_FAIL;
 		}
-		if (!s[i].raw && fd->bad_lines - bad &&
-		    fd->total[i] == 0) {
+		bad = fd->bad_lines - bad;
+		good = fd->nr - good;
+		/* Text that is mostly not "stack count" is something else. */
+		if (!s[i].raw && (bad > good || !good)) {
 			fprintf(stderr, PROG ": %s is neither a ringtrace raw "
 				"file nor folded stacks ('stack count' lines)\n",
 				s[i].path);
 			return EXIT_DATA;
 		}
-		if (fd->bad_lines - bad && !d->quiet)
+		if (bad && !d->quiet)
 			fprintf(stderr, PROG ": %s: %llu lines are not 'stack "
 				"count': skipped\n", s[i].path,
-				(unsigned long long)(fd->bad_lines - bad));
+				(unsigned long long)bad);
 	}
 	rt_flame_diff_finish(fd, d->normalise);
 	return EXIT_OK;
