@@ -68,8 +68,10 @@ check() {
 	fi
 }
 
-"$mkraw" "$tmp/t.raw" && "$mkraw" --v2 "$tmp/v2.raw" ||
-	{ echo "not ok 1 - mkraw"; exit 1; }
+if ! "$mkraw" "$tmp/t.raw" || ! "$mkraw" --v2 "$tmp/v2.raw"; then
+	echo "not ok 1 - mkraw"
+	exit 1
+fi
 
 # The golden folded pair: BEFORE 50, AFTER 100 (read 10 -> 40, write gone,
 # idle new, compute 30 both).
@@ -78,6 +80,7 @@ golden diff_folded_raw "$before" "$after" --folded --no-normalize
 # Options may come before the files too.
 golden diff_folded --folded "$before" --diff "$after"
 
+# shellcheck disable=SC2317 # called through check
 svg() {
 	"$cat_bin" -q --diff "$before" "$after" --flamegraph "$tmp/$1.svg" "${@:5}" &&
 		python3 "$check" diffsvg "$tmp/$1.svg" "$2" "$3" "$4"
@@ -95,23 +98,29 @@ else
 fi
 
 # The same vfs_read records (v2.raw adds samples and counters to t.raw):
-# every frame grey, whatever the weight; samples differ, so not for them.
-for w in latency bytes; do
-	case $w in latency) total=2399500 ;; bytes) total=507904 ;; esac
-	check "raw files with the same reads, --flame-weight $w: every frame unchanged" \
-		eval '"$cat_bin" -q --diff "$tmp/t.raw" "$tmp/v2.raw" --flame-weight $w \
-			--flamegraph "$tmp/same-$w.svg" &&
-			python3 "$check" diffsvg "$tmp/same-$w.svg" $total $total "*=0"'
-done
+# every frame grey, whatever the weight.
+# shellcheck disable=SC2317 # called through check
+same_reads() {
+	"$cat_bin" -q --diff "$tmp/t.raw" "$tmp/v2.raw" --flame-weight "$1" \
+		--flamegraph "$tmp/same-$1.svg" &&
+		python3 "$check" diffsvg "$tmp/same-$1.svg" "$2" "$2" '*=0'
+}
+check "raw files with the same reads, by latency: every frame unchanged" \
+	same_reads latency 2399500
+check "raw files with the same reads, by bytes: every frame unchanged" \
+	same_reads bytes 507904
 # Samples: only v2.raw has them.
 refused 2 'holds no perf samples' --diff "$tmp/t.raw" "$tmp/v2.raw" \
 	--flamegraph "$tmp/x.svg" --flame-weight samples
-check "two files with samples: weighed by samples by default" \
-	eval '"$cat_bin" -q --diff "$tmp/v2.raw" "$tmp/v2.raw" --flamegraph "$tmp/s.svg" &&
+# shellcheck disable=SC2317 # called through check
+same_samples() {
+	local total
+	total=$(awk '{ s += $NF } END { print s }' "$golden/v2_folded.txt")
+	"$cat_bin" -q --diff "$tmp/v2.raw" "$tmp/v2.raw" --flamegraph "$tmp/s.svg" &&
 		grep -q "ringtrace differential flame graph (samples)" "$tmp/s.svg" &&
-		python3 "$check" diffsvg "$tmp/s.svg" "$(awk "{ s += \$NF } END { print s }" \
-			"$golden/v2_folded.txt")" "$(awk "{ s += \$NF } END { print s }" \
-			"$golden/v2_folded.txt")" "*=0"'
+		python3 "$check" diffsvg "$tmp/s.svg" "$total" "$total" '*=0'
+}
+check "two files with samples: weighed by samples by default" same_samples
 
 # Two recordings that differ: mkraw's and a VM's (tests/data).
 ln -s "$here/data/vm-stacks.raw" "$tmp/vm.raw"
