@@ -298,6 +298,11 @@ static int read_kind(struct diff_side *s)
 		fprintf(stderr, PROG ": out of memory reading %s\n", s->path);
 		return -1;
 	}
+	if (!s->len) {
+		fprintf(stderr, PROG ": %s is empty: neither a recording nor "
+			"folded stacks\n", s->path);
+		return -1;
+	}
 	return 0;
 }
 

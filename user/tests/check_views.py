@@ -88,9 +88,9 @@ def check_perfetto(path, expect):
 
 def colour_sign(fill):
     r, g, b = (int(c) for c in fill[4:-1].split(','))
-    if r == 255 and g == b and g < 225:
+    if r == 255 and g == b and g <= 210:
         return 1
-    if b == 255 and r == g and r < 225:
+    if b == 255 and r == g and r <= 210:
         return -1
     if (r, g, b) == (225, 225, 225):
         return 0

@@ -8,7 +8,7 @@
  * proportional to AFTER's weights, a stack only BEFORE had not drawn but
  * counted in its callers' data-b) and colours each frame by the sign and
  * size of its change: red grew, blue shrank, grey unchanged, full colour
- * for the largest change. The side-by-side histogram prints both
+ * for the largest change, and the smallest still visibly red or blue. The side-by-side histogram prints both
  * distributions and the change of each percentile.
  */
 #include <sys/mman.h>
@@ -191,9 +191,9 @@ static const struct frame *find(const struct frame *f, int n, const char *name)
 /* +1 red (grew), -1 blue (shrank), 0 grey. */
 static int sign(const struct frame *f)
 {
-	if (f->r == 255 && f->g == f->bl && f->g < 225)
+	if (f->r == 255 && f->g == f->bl && f->g <= 210)
 		return 1;
-	if (f->bl == 255 && f->r == f->g && f->r < 225)
+	if (f->bl == 255 && f->r == f->g && f->r <= 210)
 		return -1;
 	assert_true(f->r == 225 && f->g == 225 && f->bl == 225);
 	return 0;
@@ -238,7 +238,7 @@ static void test_svg_normalised(void **state)
 	assert_true(find(f, n, "main")->b == 100);
 	/* The largest change (30) in full colour; read's 20 two thirds. */
 	assert_true(find(f, n, "idle")->g == 0 && find(f, n, "main")->r == 0);
-	assert_true(find(f, n, "read")->g == 75);
+	assert_true(find(f, n, "read")->g == 70);	/* 210 x 10/30 */
 	/* AFTER's shape: 1180 px for 100. */
 	assert_true(find(f, n, "all")->width == 1180.0);
 	assert_true(find(f, n, "idle")->width == 354.0);
@@ -269,9 +269,33 @@ static void test_svg_raw_counts(void **state)
 	assert_int_equal(sign(find(f, n, "compute")), 0);	/* 30 -> 30 */
 	assert_int_equal(sign(find(f, n, "read")), 1);		/* 10 -> 40 */
 	assert_true(find(f, n, "app")->g == 0);		/* +50, the largest */
-	assert_true(find(f, n, "read")->g == 90);		/* +30 of 50 */
-	assert_true(find(f, n, "main")->g == 135);		/* +20 of 50 */
+	assert_true(find(f, n, "read")->g == 84);		/* +30 of 50 */
+	assert_true(find(f, n, "main")->g == 126);		/* +20 of 50 */
 	free(svg);
+}
+
+static void test_svg_small_change_keeps_its_sign(void **state)
+{
+	static const char b[] = "x;big 1000000\nx;small 1000\n";
+	static const char a[] = "x;big 2000000\nx;small 1001\n";
+	struct rt_flame_diff d;
+	struct rt_flame fl;
+	struct frame f[8];
+	char *svg;
+	int n;
+
+	(void)state;
+	/* +1 of a largest change of 1000001: red all the same. */
+	load(&d, b, a, false);
+	assert_int_equal(rt_flame_init(&fl), 0);
+	rt_flame_diff_graph(&d, &fl);
+	svg = capture(write_svg, &fl);
+	n = parse_frames(svg, f, 8);
+	assert_int_equal(sign(find(f, n, "small")), 1);
+	assert_true(find(f, n, "small")->g == 210);
+	free(svg);
+	rt_flame_fini(&fl);
+	rt_flame_diff_fini(&d);
 }
 
 static void test_plain_graph_unchanged(void **state)
@@ -339,6 +363,7 @@ int main(void)
 	    cmocka_unit_test(test_scaling_does_not_overflow),
 	    cmocka_unit_test(test_svg_normalised),
 	    cmocka_unit_test(test_svg_raw_counts),
+	    cmocka_unit_test(test_svg_small_change_keeps_its_sign),
 	    cmocka_unit_test(test_plain_graph_unchanged),
 	    cmocka_unit_test(test_hist_side_by_side));
 }

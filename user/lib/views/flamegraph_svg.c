@@ -229,14 +229,15 @@ static void colour(const char *name, char *buf, size_t len)
 
 /*
  * Differential colour: red for growth, blue for shrinkage, the other two
- * channels falling from 225 (grey: no change) towards 0 as the change
- * nears the largest one, @max.
+ * channels falling from 210 towards 0 as the change nears the largest
+ * one, @max; grey (225) only for no change, so that the smallest change
+ * still shows its sign (as flamegraph.pl's 210).
  */
 static void diff_colour(int64_t delta, uint64_t max, char *buf, size_t len)
 {
 	uint64_t mag = delta < 0 ? (uint64_t)-delta : (uint64_t)delta;
-	unsigned int fade = max ? (unsigned int)(225.0 * (double)(max - mag) /
-						 (double)max + 0.5) : 225;
+	unsigned int fade = max ? (unsigned int)(210.0 * (double)(max - mag) /
+						 (double)max + 0.5) : 210;
 
 	if (delta > 0)
 		snprintf(buf, len, "rgb(255,%u,%u)", fade, fade);
