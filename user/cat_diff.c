@@ -464,7 +464,8 @@ static int stacks(struct diff_side *s, const struct diff_opts *d,
 
 		if (s[i].raw) {
 			struct rt_ksyms k;
-			bool named = cat_views_load_ksyms(&k, &s[i].o);
+			bool named = cat_views_flame_has_stacks(&s[i].v) &&
+				     cat_views_load_ksyms(&k, &s[i].o);
 
 			cat_views_flame_lines(&s[i].v, named ? &k : NULL,
 					      add_line, &c);
@@ -699,7 +700,7 @@ static void print_summary(struct diff_side *s, const struct diff_opts *d,
 		fprintf(stderr, PROG ": out of memory\n");
 		return;
 	}
-	rt_outbuf_printf(ob, "\n%-16s %9s %9s %12s %12s %10s %10s %10s %8s  %s\n",
+	rt_outbuf_printf(ob, "\n%-16s %9s %9s %12s %12s %10s %10s %10s %10s  %s\n",
 			 "COMM", "CALLS<", "CALLS>", "BYTES<", "BYTES>",
 			 "TIME<", "TIME>", "CHANGE", "CHANGE%", "FILE");
 	for (uint32_t i = 0; i < n; i++) {
@@ -711,7 +712,7 @@ static void print_summary(struct diff_side *s, const struct diff_opts *d,
 			break;
 		}
 		rt_outbuf_printf(ob, "%-16s %9llu %9llu %12llu %12llu %10s %10s "
-				 "%10s %8s  ", r->comm,
+				 "%10s %10s  ", r->comm,
 				 (unsigned long long)r->calls[0],
 				 (unsigned long long)r->calls[1],
 				 (unsigned long long)r->bytes[0],

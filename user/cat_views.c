@@ -258,12 +258,17 @@ static void lines_from_table(struct cat_views *v,
 	}
 }
 
+bool cat_views_flame_has_stacks(const struct cat_views *v)
+{
+	return v->o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen;
+}
+
 void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
 			   void (*fn)(void *arg, const char *line, size_t len),
 			   void *arg)
 {
 	/* Stacks when records had them; else who read which file. */
-	if (v->o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen)
+	if (cat_views_flame_has_stacks(v))
 		rt_folded_foreach(&v->folded, ksyms, fn, arg);
 	else
 		lines_from_table(v, fn, arg);

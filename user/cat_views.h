@@ -70,6 +70,8 @@ void cat_views_interval(void *arg, uint64_t now_ns);
 void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
 			   void (*fn)(void *arg, const char *line, size_t len),
 			   void *arg);
+/* Whether those lines are stacks (else comm;file: no symbols to load). */
+bool cat_views_flame_has_stacks(const struct cat_views *v);
 /* What a flame weight counts: "samples", "ns in vfs_read"... */
 const char *cat_flame_unit(enum flame_weight w);
 /*

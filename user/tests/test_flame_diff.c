@@ -2,13 +2,14 @@
 /*
  * Differential profiles (ringtrace-cat --diff): a golden pair of folded
  * profiles gives an exact three-column diff, normalised (BEFORE scaled to
- * AFTER's total, rounded to the nearest) and raw; lines of one stack
+ * AFTER's total, rounded so that it sums to that total exactly) and raw; lines of one stack
  * merge and malformed ones are counted; scaling does not overflow with
  * nanosecond weights. The SVG drawn from it keeps AFTER's shape (widths
  * proportional to AFTER's weights, a stack only BEFORE had not drawn but
  * counted in its callers' data-b) and colours each frame by the sign and
  * size of its change: red grew, blue shrank, grey unchanged, full colour
- * for the largest change, and the smallest still visibly red or blue. The side-by-side histogram prints both
+ * from the largest change a frame makes by itself (callers of it
+ * saturate), and the smallest still visibly red or blue. The side-by-side histogram prints both
  * distributions and the change of each percentile.
  */
 #include <sys/mman.h>
@@ -112,9 +113,12 @@ static void test_merge_round_and_bad_lines(void **state)
 	(void)state;
 	load(&d, b, a, true);
 	assert_true(d.bad_lines == 3);		/* "no-count", "x y", "b  " */
-	/* 1 x 10/3 = 3.33: 3 each (difffolded.pl -n would truncate too). */
+	/*
+	 * 1 x 10/3 = 3.33 each: rounded running sums 3, 7, 10 give 3, 4, 3,
+	 * which add up to AFTER's 10 (3 each would make "all" shrink by 1).
+	 */
 	out = capture(write_folded, &d);
-	assert_string_equal(out, "a 3 10\nb 3 0\nc 3 0\n");
+	assert_string_equal(out, "a 3 10\nb 4 0\nc 3 0\n");
 	free(out);
 	rt_flame_diff_fini(&d);
 }
@@ -268,9 +272,13 @@ static void test_svg_raw_counts(void **state)
 	assert_int_equal(sign(find(f, n, "main")), 1);		/* 50 -> 70 */
 	assert_int_equal(sign(find(f, n, "compute")), 0);	/* 30 -> 30 */
 	assert_int_equal(sign(find(f, n, "read")), 1);		/* 10 -> 40 */
-	assert_true(find(f, n, "app")->g == 0);		/* +50, the largest */
-	assert_true(find(f, n, "read")->g == 84);		/* +30 of 50 */
-	assert_true(find(f, n, "main")->g == 126);		/* +20 of 50 */
+	/*
+	 * The largest change a frame makes by itself: read's and idle's +30
+	 * (app's +50 is theirs and main's). Beyond it, full colour.
+	 */
+	assert_true(find(f, n, "app")->g == 0);
+	assert_true(find(f, n, "read")->g == 0 && find(f, n, "idle")->g == 0);
+	assert_true(find(f, n, "main")->g == 70);		/* +20 of 30 */
 	free(svg);
 }
 

@@ -6,7 +6,8 @@
  * weights, "a;b;c 12 30", a weight of 0 where a side lacks the stack.
  *
  * Normalised by default: BEFORE's weights are scaled to AFTER's total
- * (each rounded to the nearest integer; difffolded.pl -n truncates), so
+ * (rounded so that they sum to it exactly, each within 1 of its exact
+ * share; difffolded.pl -n truncates each), so
  * the colours of the graph say where the profile's shape changed, not
  * that one run was longer. Unnormalised, raw weights are compared.
  *

@@ -20,7 +20,9 @@
  * another colour function: AFTER's shape, each frame red where its
  * inclusive weight grew from BEFORE to AFTER and blue where it shrank,
  * the colour's intensity proportional to the change over the largest
- * change of any frame; grey where nothing changed. Its <g> also carry
+ * change a frame makes by itself (its change less its children's, what
+ * flamegraph.pl scales by), full colour beyond; grey where nothing
+ * changed. Its <g> also carry
  * data-b (BEFORE's weight); the hover text gives both weights, their
  * shares and the change. (flamegraph.pl colours a frame by the change of
  * the stacks ending in it, its self weight; the inclusive change used here

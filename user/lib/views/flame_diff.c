@@ -95,6 +95,7 @@ static uint64_t scale(uint64_t w, uint64_t num, uint64_t den)
 
 void rt_flame_diff_finish(struct rt_flame_diff *d, bool normalise)
 {
+	uint64_t sum = 0, prev = 0;
 	uint32_t n = 0;
 
 	if (d->nr)
@@ -112,10 +113,25 @@ void rt_flame_diff_finish(struct rt_flame_diff *d, bool normalise)
 	d->nr = n;
 	d->normalised = normalise && d->total[0] && d->total[1] &&
 			d->total[0] != d->total[1];
-	for (uint32_t i = 0; d->normalised && i < d->nr; i++)
-		d->stacks[i].weight[RT_DIFF_BEFORE] =
-			scale(d->stacks[i].weight[RT_DIFF_BEFORE],
-			      d->total[RT_DIFF_AFTER], d->total[RT_DIFF_BEFORE]);
+	if (!d->normalised)
+		return;
+	/*
+	 * Cumulative rounding: each stack gets the rounded scaled running
+	 * sum minus the previous one, so every stack is within 1 of its
+	 * exact share and the total is AFTER's exactly; rounding each stack
+	 * alone would leave "all" and the frames above many stacks changed
+	 * by the sum of the errors, coloured as if they had changed.
+	 */
+	for (uint32_t i = 0; i < d->nr; i++) {
+		uint64_t *w = &d->stacks[i].weight[RT_DIFF_BEFORE];
+		uint64_t upto;
+
+		sum += *w;
+		upto = scale(sum, d->total[RT_DIFF_AFTER],
+			     d->total[RT_DIFF_BEFORE]);
+		*w = upto - prev;
+		prev = upto;
+	}
 }
 
 void rt_flame_diff_write(const struct rt_flame_diff *d, struct rt_outbuf *ob)

@@ -227,17 +227,24 @@ static void colour(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "rgb(%u,%u,%u)", r, g, b);
 }
 
+static int64_t change(const struct rt_flame_node *n)
+{
+	return (int64_t)(n->value - n->before);
+}
+
 /*
  * Differential colour: red for growth, blue for shrinkage, the other two
  * channels falling from 210 towards 0 as the change nears the largest
  * one, @max; grey (225) only for no change, so that the smallest change
- * still shows its sign (as flamegraph.pl's 210).
+ * still shows its sign (as flamegraph.pl's 210). True when the colour is
+ * a dark blue, on which the label is written white.
  */
-static void diff_colour(int64_t delta, uint64_t max, char *buf, size_t len)
+static bool diff_colour(int64_t delta, uint64_t max, char *buf, size_t len)
 {
 	uint64_t mag = delta < 0 ? (uint64_t)-delta : (uint64_t)delta;
-	unsigned int fade = max ? (unsigned int)(210.0 * (double)(max - mag) /
-						 (double)max + 0.5) : 210;
+	unsigned int fade = !max ? 210 : mag >= max ? 0 :
+			    (unsigned int)(210.0 * (double)(max - mag) /
+					   (double)max + 0.5);
 
 	if (delta > 0)
 		snprintf(buf, len, "rgb(255,%u,%u)", fade, fade);
@@ -245,6 +252,7 @@ static void diff_colour(int64_t delta, uint64_t max, char *buf, size_t len)
 		snprintf(buf, len, "rgb(%u,%u,255)", fade, fade);
 	else
 		snprintf(buf, len, "rgb(225,225,225)");
+	return delta < 0 && fade < 120;
 }
 
 static double share(uint64_t part, uint64_t whole)
@@ -257,7 +265,7 @@ static void diff_hover(const struct rt_flame *f, const struct rt_flame_node *n,
 		       const char *unit, char *buf, size_t len)
 {
 	const struct rt_flame_node *all = &f->nodes[0];
-	int64_t delta = (int64_t)(n->value - n->before);
+	int64_t delta = change(n);
 	char rel[32];
 
 	if (n->before)
@@ -280,6 +288,7 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 	double py = PAD_TOP + (double)(f->max_depth - n->depth) * FRAME_H;
 	const char *name = f->names + n->name;
 	char col[32], num[320];
+	bool dark = false;
 	/* Characters that fit with a margin; under 3, no label (as the script). */
 	size_t fit = pw / CHAR_W >= 5 ? (size_t)(pw / CHAR_W) - 2 : 0;
 
@@ -297,8 +306,7 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 		diff_hover(f, n, unit, num, sizeof(num));
 		put_xml(ob, num, sizeof(num));
 		put(ob, "</title>");
-		diff_colour((int64_t)(n->value - n->before), max_delta, col,
-			    sizeof(col));
+		dark = diff_colour(change(n), max_delta, col, sizeof(col));
 	} else {
 		snprintf(num, sizeof(num), " (%llu %s, %.2f%%)</title>",
 			 (unsigned long long)n->value, unit,
@@ -307,8 +315,9 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 		colour(name, col, sizeof(col));
 	}
 	snprintf(num, sizeof(num), "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-		 px, py, pw, FRAME_H - 1, col, px + 3, py + 11.5);
+		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\"%s>",
+		 px, py, pw, FRAME_H - 1, col, px + 3, py + 11.5,
+		 dark ? " style=\"fill:#fff\"" : "");
 	put(ob, num);
 	if (fit && strlen(name) <= fit) {
 		put_xml(ob, name, fit);
@@ -465,18 +474,25 @@ static void put_script(struct rt_outbuf *ob)
 	put(ob, p);
 }
 
-/* The largest change of a drawn frame below the root: full colour. */
+/*
+ * Full colour: the largest change a frame makes by itself, its change
+ * less its children's (flamegraph.pl's scale, its self deltas). A caller
+ * of what changed shows the sum of its children's changes and saturates;
+ * the frames where work appeared or went away keep their contrast however
+ * many of them share the total. Frames only BEFORE had count: their
+ * change is the work that went away.
+ */
 static uint64_t max_change(const struct rt_flame *f)
 {
 	uint64_t max = 0;
 
 	for (uint32_t i = 1; f->diff && i < f->nr; i++) {
-		const struct rt_flame_node *n = &f->nodes[i];
-		uint64_t d = n->value > n->before ? n->value - n->before :
-						    n->before - n->value;
+		int64_t self = change(&f->nodes[i]);
 
-		if (n->value && d > max)
-			max = d;
+		for (uint32_t c = f->nodes[i].child; c; c = f->nodes[c].sibling)
+			self -= change(&f->nodes[c]);
+		if ((uint64_t)(self < 0 ? -self : self) > max)
+			max = (uint64_t)(self < 0 ? -self : self);
 	}
 	return max;
 }
