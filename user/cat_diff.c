@@ -674,20 +674,6 @@ static const char *signed_duration(char *buf, size_t len, uint64_t b,
 	return buf;
 }
 
-static const char *percent(char *buf, size_t len, uint64_t b, uint64_t a)
-{
-	if (a == b)
-		snprintf(buf, len, "=");
-	else if (!b)
-		snprintf(buf, len, "new");
-	else if (!a)
-		snprintf(buf, len, "gone");
-	else
-		snprintf(buf, len, "%+.1f%%", 100.0 * ((double)a - (double)b) /
-			 (double)b);
-	return buf;
-}
-
 static void print_summary(struct diff_side *s, const struct diff_opts *d,
 			  struct rt_outbuf *ob)
 {
@@ -720,7 +706,7 @@ static void print_summary(struct diff_side *s, const struct diff_opts *d,
 				 rt_fmt_duration(tb, sizeof(tb), r->ns[0]),
 				 rt_fmt_duration(ta, sizeof(ta), r->ns[1]),
 				 signed_duration(dt, sizeof(dt), r->ns[0], r->ns[1]),
-				 percent(pc, sizeof(pc), r->ns[0], r->ns[1]));
+				 rt_fmt_change(pc, sizeof(pc), r->ns[0], r->ns[1]));
 		rt_outbuf_append(ob, r->file, strlen(r->file));
 		rt_outbuf_append(ob, "\n", 1);
 	}

@@ -149,8 +149,7 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 
 #define DIFF_BAR_WIDTH	20
 
-/* "+12.5%", "-3.0%", "new", "gone", "=": the change from @b to @a. */
-static const char *fmt_change(char *buf, size_t len, uint64_t b, uint64_t a)
+const char *rt_fmt_change(char *buf, size_t len, uint64_t b, uint64_t a)
 {
 	if (b == a)
 		snprintf(buf, len, "=");
@@ -204,7 +203,7 @@ void rt_hist_print_diff(struct rt_outbuf *ob, const struct rt_hist *before,
 	rt_outbuf_printf(ob, "  %-6s %12llu %12llu %10s\n", "count",
 			 (unsigned long long)before->n,
 			 (unsigned long long)after->n,
-			 fmt_change(z, sizeof(z), before->n, after->n));
+			 rt_fmt_change(z, sizeof(z), before->n, after->n));
 	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
 		uint64_t b = rt_hist_percentile(before, stats[i].permille);
 		uint64_t a = rt_hist_percentile(after, stats[i].permille);
@@ -212,6 +211,6 @@ void rt_hist_print_diff(struct rt_outbuf *ob, const struct rt_hist *before,
 		rt_outbuf_printf(ob, "  %-6s %12s %12s %10s\n", stats[i].name,
 				 rt_fmt_duration(x, sizeof(x), b),
 				 rt_fmt_duration(y, sizeof(y), a),
-				 fmt_change(z, sizeof(z), b, a));
+				 rt_fmt_change(z, sizeof(z), b, a));
 	}
 }
