@@ -464,8 +464,12 @@ static int stacks(struct diff_side *s, const struct diff_opts *d,
 
 		if (s[i].raw) {
 			struct rt_ksyms k;
+			bool failed = false;
 			bool named = cat_views_flame_has_stacks(&s[i].v) &&
-				     cat_views_load_ksyms(&k, &s[i].o);
+				     cat_views_load_ksyms(&k, &s[i].o, &failed);
+
+			if (failed)
+				return EXIT_FAIL;	/* said: a bad --kallsyms */
 
 			cat_views_flame_lines(&s[i].v, named ? &k : NULL,
 					      add_line, &c);

@@ -36,6 +36,9 @@ struct cat_views {
 	struct rt_outbuf	perfetto_out;
 	bool			perfetto_on;
 	uint64_t		filtered;	/* events the filters dropped */
+	/* --interval: blocks printed so far, and when the last one ended */
+	uint32_t		intervals;
+	uint64_t		interval_end_ns;
 };
 
 /* Whether the stream must go through cat_views_sink(). */
@@ -76,9 +79,11 @@ bool cat_views_flame_has_stacks(const struct cat_views *v);
 const char *cat_flame_unit(enum flame_weight w);
 /*
  * Kernel symbols for the flame graph: --kallsyms FILE, or /proc/kallsyms
- * live; false (said on standard error unless quiet) when there are none.
+ * live; false (said on standard error unless quiet) when there are none,
+ * with *@failed set when a --kallsyms FILE was unusable (an error).
  */
-bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o);
+bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
+			  bool *failed);
 
 /* Write the end-of-run views; 0, or -1 if one could not be written. */
 int cat_views_finish(struct cat_views *v);
