@@ -562,6 +562,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		}
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
+		/* The trace's environment names the module that wrote it. */
+		if (views.ctf_on)
+			snprintf(views.ctf.env.module_version,
+				 sizeof(views.ctf.env.module_version), "%.*s",
+				 (int)sizeof(s.info.module_version),
+				 s.info.module_version);
 		/* --interval without --counters paces the views. */
 		if (!o->perf.counters && (o->hist || o->summary)) {
 			st.interval_ns = o->perf.interval_ns;

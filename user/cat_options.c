@@ -87,6 +87,7 @@ static const char usage_text[] =
 "      --flamegraph FILE     an interactive SVG flame graph\n"
 "      --flame-weight W      samples (default with --sample), latency or bytes\n"
 "      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
+"      --ctf DIR             a CTF 1.8 trace for babeltrace2 and Trace Compass\n"
 "      --no-symbols          keep user frames as addresses (no libdwfl)\n"
 "\n"
 "Replay (-i) filters:\n"
@@ -139,6 +140,7 @@ enum {
 	OPT_FLAMEGRAPH,
 	OPT_FLAME_WEIGHT,
 	OPT_PERFETTO,
+	OPT_CTF,
 	OPT_NO_SYMBOLS,
 	OPT_COMM,
 	OPT_TIME,
@@ -187,6 +189,7 @@ static const struct option long_options[] = {
 	{ "flamegraph",		required_argument,	NULL, OPT_FLAMEGRAPH },
 	{ "flame-weight",	required_argument,	NULL, OPT_FLAME_WEIGHT },
 	{ "perfetto",		required_argument,	NULL, OPT_PERFETTO },
+	{ "ctf",		required_argument,	NULL, OPT_CTF },
 	{ "no-symbols",		no_argument,		NULL, OPT_NO_SYMBOLS },
 	{ "tid",		required_argument,	NULL, 't' },
 	{ "comm",		required_argument,	NULL, OPT_COMM },
@@ -431,7 +434,7 @@ static void check_snapshot_options(const struct options *o)
 		usage_error("--snapshot --raw writes each snapshot to a file of "
 			    "its own: give -o PREFIX (PREFIX.1, PREFIX.2...)");
 	if (o->hist || o->summary || o->flamegraph || o->perfetto ||
-	    o->folded)
+	    o->folded || o->ctf)
 		usage_error("--snapshot prints records: views do not apply");
 	if (o->perf.counters || o->perf.sample)
 		usage_error("--snapshot: --counters and --sample do not apply");
@@ -442,11 +445,12 @@ static void check_snapshot_options(const struct options *o)
 
 static void check_view_options(struct options *o)
 {
-	bool views = o->hist || o->summary || o->flamegraph || o->perfetto;
+	bool views = o->hist || o->summary || o->flamegraph || o->perfetto ||
+		     o->ctf;
 
 	if (views && o->raw)
 		usage_error("--raw records; views (--hist, --summary, "
-			    "--flamegraph, --perfetto) read it back with -i");
+			    "--flamegraph, --perfetto, --ctf) read it back with -i");
 	if (views && o->json)
 		usage_error("--json prints the stream; views replace it");
 	if (o->flamegraph && !o->flame_weight_given)
@@ -646,6 +650,9 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_PERFETTO:
 			o->perfetto = optarg;
+			break;
+		case OPT_CTF:
+			o->ctf = optarg;
 			break;
 		case OPT_NO_SYMBOLS:
 			o->symbols = false;

@@ -55,6 +55,7 @@ struct options {
 	}			flame_weight;	/* --flame-weight */
 	bool			flame_weight_given;
 	const char		*perfetto;	/* --perfetto FILE */
+	const char		*ctf;		/* --ctf DIR */
 	bool			symbols;	/* name user frames (--no-symbols) */
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */

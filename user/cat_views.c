@@ -15,7 +15,7 @@
 bool cat_views_wanted(const struct options *o)
 {
 	return o->hist || o->summary || o->folded || o->flamegraph ||
-	       o->perfetto || rt_filter_active(&o->filter);
+	       o->perfetto || o->ctf || rt_filter_active(&o->filter);
 }
 
 static bool same_file(const struct stat *a, const char *path)
@@ -71,7 +71,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->filter = (struct rt_filter *)&o->filter;
 	/* Views replace the per-record stream. */
 	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
-	    !o->perfetto)
+	    !o->perfetto && !o->ctf)
 		v->print = rt_printer(format);
 	if (o->hist || o->summary || table_flame) {
 		v->lat.hist = o->hist;
@@ -107,6 +107,18 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->perfetto.paths = paths;
 		v->perfetto_on = true;
 	}
+	if (o->ctf) {
+		int err = rt_ctf_open(&v->ctf, o->ctf, RT_CTF_PACKET_DEFAULT, NULL);
+
+		if (err) {
+			fprintf(stderr, PROG ": --ctf %s: %s\n", o->ctf,
+				err == -EEXIST ? "exists already (the trace "
+				"goes into a new directory)" : strerror(-err));
+			return -1;
+		}
+		v->ctf.paths = paths;
+		v->ctf_on = true;
+	}
 	return 0;
 nomem:
 	fprintf(stderr, PROG ": out of memory\n");
@@ -128,9 +140,26 @@ static void add_mmap(void *arg, const struct rt_event *ev)
 			 m->pgoff, m->path, m->build_id, m->build_id_len);
 }
 
+/* A replay's trace names the recording machine and its clocks. */
+static void ctf_env_of_file(struct rt_ctf_env *e, const struct rt_raw_file *f)
+{
+	const struct rt_raw_header *h = &f->hdr;
+
+	snprintf(e->hostname, sizeof(e->hostname), "%.*s",
+		 (int)sizeof(h->host), h->host);
+	snprintf(e->kernel, sizeof(e->kernel), "%.*s",
+		 (int)sizeof(h->kernel), h->kernel);
+	snprintf(e->module_version, sizeof(e->module_version), "%.*s",
+		 (int)sizeof(h->module_version), h->module_version);
+	e->wall_offset_ns = (int64_t)(h->start_real_ns - h->start_mono_ns);
+}
+
 void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
 {
 	uint32_t bad;
+
+	if (v->ctf_on)
+		ctf_env_of_file(&v->ctf.env, f);
 
 	if (!v->folded.usyms)
 		return;
@@ -193,6 +222,8 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 				    ev->u.vfs_read.lat_ns);
 	if (v->perfetto_on)
 		rt_perfetto_add(&v->perfetto, ev);
+	if (v->ctf_on)
+		rt_ctf_add(&v->ctf, ev);
 }
 
 static void add_folded_line(void *arg, const char *line, size_t len)
@@ -513,6 +544,28 @@ int cat_views_finish(struct cat_views *v)
 				o->perfetto);
 		}
 	}
+	if (v->ctf_on) {
+		int err;
+
+		v->ctf_on = false;
+		err = rt_ctf_close(&v->ctf);
+		if (err) {
+			fprintf(stderr, PROG ": --ctf %s: %s: no trace written\n",
+				o->ctf, strerror(-err));
+			ret = -1;
+		} else if (!o->quiet) {
+			fprintf(stderr, PROG ": CTF trace of %llu events (%llu "
+				"discarded) in %s, %llu packets\n",
+				(unsigned long long)v->ctf.events,
+				(unsigned long long)v->ctf.discarded, o->ctf,
+				(unsigned long long)v->ctf.packets);
+		}
+		if (v->ctf.reordered && !o->quiet)
+			fprintf(stderr, PROG ": --ctf: %llu events came before "
+				"their stream's previous one: their time was "
+				"raised to it\n",
+				(unsigned long long)v->ctf.reordered);
+	}
 	if (!o->quiet && v->filtered)
 		fprintf(stderr, PROG ": %llu events filtered out\n",
 			(unsigned long long)v->filtered);
@@ -533,6 +586,8 @@ void cat_views_fini(struct cat_views *v)
 			rt_sys.close(v->perfetto_out.fd);
 		rt_outbuf_fini(&v->perfetto_out);
 	}
+	if (v->ctf_on)
+		rt_ctf_abort(&v->ctf);
 	if (v->lat_on)
 		rt_latency_view_fini(&v->lat);
 	if (v->folded_on)

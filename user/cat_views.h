@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "cat_options.h"
+#include "ringtrace/ctf.h"
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/latency_view.h"
@@ -35,6 +36,8 @@ struct cat_views {
 	struct rt_perfetto	perfetto;
 	struct rt_outbuf	perfetto_out;
 	bool			perfetto_on;
+	struct rt_ctf		ctf;
+	bool			ctf_on;
 	uint64_t		filtered;	/* events the filters dropped */
 	/* --interval: blocks printed so far, and when the last one ended */
 	uint32_t		intervals;
