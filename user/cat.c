@@ -19,6 +19,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "cat_diff.h"
 #include "cat_flight.h"
 #include "cat_options.h"
 #include "cat_views.h"
@@ -710,6 +711,9 @@ int main(int argc, char **argv)
 	sigset_t stop_set, original_mask;
 	struct options o;
 
+	/* --diff BEFORE AFTER: a mode with options of its own (cat_diff.c). */
+	if (cat_diff_requested(argc, argv))
+		return cat_diff_main(argc, argv);
 	cat_parse_options(argc, argv, &o);
 	sigprocmask(SIG_SETMASK, NULL, &original_mask);
 	install_signals(&stop_set);

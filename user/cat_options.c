@@ -110,6 +110,10 @@ static const char usage_text[] =
 "  -h, --help                this help\n"
 "      --version             version and ABI\n"
 "\n"
+"Differential (two recordings or two folded files; see --diff --help):\n"
+"  " PROG " --diff BEFORE AFTER [--flamegraph FILE] [--folded] [--hist]\n"
+"                            [--summary] [--flame-weight W] [--no-normalize]\n"
+"\n"
 "Exit status: 0 done (Ctrl-C and SIGTERM included), 1 could not trace,\n"
 "2 bad usage, 3 corrupt data; with COMMAND, the command's exit status.\n"
 "See ringtrace-cat(1) for the output formats.\n";
@@ -200,6 +204,29 @@ static const struct option long_options[] = {
 	{ "attach",		required_argument,	NULL, OPT_ATTACH },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --flame-weight's names; --diff (cat_diff.c) takes the same. */
+int cat_flame_weight_parse(const char *s, enum flame_weight *w)
+{
+	if (!strcmp(s, "samples"))
+		*w = FLAME_SAMPLES;
+	else if (!strcmp(s, "latency"))
+		*w = FLAME_LATENCY;
+	else if (!strcmp(s, "bytes"))
+		*w = FLAME_BYTES;
+	else
+		return -1;
+	return 0;
+}
+
+/* Whether @name is one of ringtrace-cat's long options (cat_diff.c). */
+bool cat_option_known(const char *name)
+{
+	for (const struct option *opt = long_options; opt->name; opt++)
+		if (!strcmp(opt->name, name))
+			return true;
+	return false;
+}
 
 static void __attribute__((format(printf, 1, 2), noreturn))
 usage_error(const char *fmt, ...)
@@ -616,13 +643,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			o->flamegraph = optarg;
 			break;
 		case OPT_FLAME_WEIGHT:
-			if (!strcmp(optarg, "samples"))
-				o->flame_weight = FLAME_SAMPLES;
-			else if (!strcmp(optarg, "latency"))
-				o->flame_weight = FLAME_LATENCY;
-			else if (!strcmp(optarg, "bytes"))
-				o->flame_weight = FLAME_BYTES;
-			else
+			if (cat_flame_weight_parse(optarg, &o->flame_weight))
 				usage_error("--flame-weight: '%s' is not samples, "
 					    "latency or bytes", optarg);
 			o->flame_weight_given = true;

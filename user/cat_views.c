@@ -231,19 +231,41 @@ static void add_folded_line(void *arg, const char *line, size_t len)
 	rt_flame_add_folded(arg, line, len);
 }
 
-/* [comm, file] weighted by time or bytes, from the pid x file table. */
-static void flame_from_table(struct cat_views *v, struct rt_flame *fl)
+static const char *const flame_units[] = {
+	[FLAME_SAMPLES] = "samples",
+	[FLAME_LATENCY] = "ns in vfs_read",
+	[FLAME_BYTES] = "bytes read",
+};
+
+const char *cat_flame_unit(enum flame_weight w)
+{
+	return flame_units[w];
+}
+
+/* @s into @l from @at, ';' (the frame separator) as '_'. */
+static size_t put_frame_name(char *l, size_t at, size_t len, const char *s)
+{
+	for (; *s && at + 1 < len; s++)
+		l[at++] = *s == ';' ? '_' : *s;
+	l[at] = '\0';
+	return at;
+}
+
+/* "comm;file WEIGHT" lines, from the pid x file table. */
+static void lines_from_table(struct cat_views *v,
+			     void (*fn)(void *arg, const char *line, size_t len),
+			     void *arg)
 {
 	const struct rt_view_table *t = &v->lat.rows;
-	char name[96];
+	char name[96], line[RINGTRACE_COMM_LEN + 4200];
 
 	for (uint32_t k = 0; k <= t->nr; k++) {
 		/* Every row, then [other] (entries[max]) if it was used. */
 		uint32_t i = k < t->nr ? k : t->max;
 		const struct rt_view_entry *e = &t->entries[i];
-		const char *frames[2];
 		const char *path;
 		uint64_t w;
+		size_t n;
 
 		if (k == t->nr && !t->overflow)
 			break;
@@ -256,20 +278,37 @@ static void flame_from_table(struct cat_views *v, struct rt_flame *fl)
 				 (unsigned long long)e->key.ino);
 			path = name;
 		}
-		frames[0] = i == t->max ? "[other]" : e->comm[0] ? e->comm : "-";
-		frames[1] = i == t->max ? "[other]" : path;
-		rt_flame_add(fl, frames, 2, w);
+		n = put_frame_name(line, 0, sizeof(line), i == t->max ?
+				   "[other]" : e->comm[0] ? e->comm : "-");
+		line[n++] = ';';	/* a comm is far shorter than line */
+		n = put_frame_name(line, n, sizeof(line),
+				   i == t->max ? "[other]" : path);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %llu\n",
+				      (unsigned long long)w);
+		fn(arg, line, n < sizeof(line) ? n : sizeof(line) - 1);
 	}
+}
+
+bool cat_views_flame_has_stacks(const struct cat_views *v)
+{
+	return v->o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen;
+}
+
+void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
+			   void (*fn)(void *arg, const char *line, size_t len),
+			   void *arg)
+{
+	/* Stacks when records had them; else who read which file. */
+	if (cat_views_flame_has_stacks(v))
+		rt_folded_foreach(&v->folded, ksyms, fn, arg);
+	else
+		lines_from_table(v, fn, arg);
 }
 
 static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 {
 	const struct options *o = v->o;
-	static const char *const units[] = {
-		[FLAME_SAMPLES] = "samples",
-		[FLAME_LATENCY] = "ns in vfs_read",
-		[FLAME_BYTES] = "bytes read",
-	};
+	const char *unit = cat_flame_unit(o->flame_weight);
 	struct rt_outbuf ob;
 	struct rt_flame fl;
 	char title[128];
@@ -277,19 +316,14 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 
 	if (rt_flame_init(&fl))
 		return -1;
-	/* Stacks when records had them; else who read which file. */
-	if (o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen)
-		rt_folded_foreach(&v->folded, ksyms, add_folded_line, &fl);
-	else
-		flame_from_table(v, &fl);
+	cat_views_flame_lines(v, ksyms, add_folded_line, &fl);
 	fd = cat_create_file(o->flamegraph, o->input);
 	if (fd < 0 || rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
 		rt_flame_fini(&fl);
 		return -1;
 	}
-	snprintf(title, sizeof(title), "ringtrace flame graph (%s)",
-		 units[o->flame_weight]);
-	rt_flame_write_svg(&fl, &ob, title, units[o->flame_weight]);
+	snprintf(title, sizeof(title), "ringtrace flame graph (%s)", unit);
+	rt_flame_write_svg(&fl, &ob, title, unit);
 	if (rt_outbuf_flush(&ob)) {
 		fprintf(stderr, PROG ": writing %s: %s\n", o->flamegraph,
 			strerror(ob.error));
@@ -297,7 +331,7 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 	} else if (!o->quiet) {
 		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
 			(unsigned long long)(fl.nodes ? fl.nodes[0].value : 0),
-			units[o->flame_weight], o->flamegraph, fl.nr - 1);
+			unit, o->flamegraph, fl.nr - 1);
 	}
 	if (fd != STDOUT_FILENO)
 		rt_sys.close(fd);
@@ -312,8 +346,8 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
  * kallsyms copy was blamed on /proc/kallsyms and kptr_restrict). Returns
  * whether @k was loaded; *@failed when a --kallsyms FILE was unusable.
  */
-static bool load_ksyms(struct rt_ksyms *k, const struct options *o,
-		       bool *failed)
+bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
+			  bool *failed)
 {
 	bool quiet = o->quiet;
 	const char *path = o->kallsyms;
@@ -471,7 +505,7 @@ int cat_views_finish(struct cat_views *v)
 	if (v->folded_on) {
 		bool failed;
 
-		named = load_ksyms(&ksyms, o, &failed);
+		named = cat_views_load_ksyms(&ksyms, o, &failed);
 		if (failed)
 			ret = -1;
 	}

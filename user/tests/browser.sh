@@ -11,10 +11,11 @@
 #   - speedscope (npm, pinned) opens the --folded stacks and the
 #     --perfetto trace events of a VM recording (data/vm-outputs.raw), and
 #     the totals it shows equal ringtrace's: samples per frame (Sandwich
-#     view), vfs_read slices and their total duration per thread;
+#     view), slices and their total duration per thread (vfs_read; lock
+#     waits and holds from mkraw's file);
 #   - a file speedscope cannot read ends with its alert's text, not a hang.
 # RINGTRACE_SCREENSHOTS=DIR keeps the screenshots (flamegraph.png,
-# speedscope-folded.png, speedscope-trace.png) to look at.
+# speedscope-folded.png, speedscope-trace.png, speedscope-locks.png).
 set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
@@ -94,6 +95,10 @@ if [[ -s $tmp/vm.folded && -s $tmp/vm.trace.json ]]; then
 else
 	not_ok "--folded or --perfetto of $vm is empty"
 fi
+# mkraw's file has lock records: their wait and hold slices too.
+"$cat_bin" -q -i "$tmp/t.raw" --perfetto "$tmp/t.trace.json"
+"$cat_bin" -q -i "$tmp/t.raw" --json > "$tmp/t.jsonl"
+speedscope locks "$tmp/t.trace.json" trace "$tmp/t.jsonl"
 
 # speedscope's alert() on a file it cannot import is answered and reported.
 echo 'not a profile' > "$tmp/bad.txt"

@@ -12,9 +12,11 @@ check_speedscope.py folded OUT.json FOLDED
     all the samples.
 check_speedscope.py trace OUT.json JSONL
     The profiles speedscope made of ringtrace's --perfetto file hold, for
-    every thread, as many vfs_read slices as the recording (ringtrace-cat
-    --json, JSONL) has vfs_read records for that thread, lasting their
-    latencies' sum (to the nanosecond).
+    every thread, as many slices as the recording (ringtrace-cat --json,
+    JSONL) has for that thread, lasting as long in all (to the
+    nanosecond): one per vfs_read record (its latency), and per lock
+    record a wait slice (wait_ns) and a hold slice (hold_ns), each when
+    not zero.
 """
 import collections
 import json
@@ -61,8 +63,13 @@ def check_trace(out, jsonl):
     for line in open(jsonl):
         r = json.loads(line)
         if r['type'] == 'vfs_read':
-            want[r['tid']][0] += 1
-            want[r['tid']][1] += r['lat_ns']
+            durations = [r['lat_ns']]
+        elif r['type'] == 'lock':
+            durations = [d for d in (r['wait_ns'], r['hold_ns']) if d]
+        else:
+            continue
+        want[r['tid']][0] += len(durations)
+        want[r['tid']][1] += sum(durations)
     exported = out['exported']
     frames = exported['shared']['frames']
     got = {}
@@ -70,20 +77,18 @@ def check_trace(out, jsonl):
         m = re.search(r'\(tid (\d+)\)', p['name'])
         if not m:
             continue
-        opened = {}
+        opened = collections.defaultdict(list)
         count, dur = 0, 0.0
         for e in p['events']:
-            if not frames[e['frame']]['name'].startswith('vfs_read'):
-                continue
             if e['type'] == 'O':
-                opened[e['frame']] = e['at']
+                opened[e['frame']].append(e['at'])
                 count += 1
             else:
-                dur += e['at'] - opened.pop(e['frame'])
+                dur += e['at'] - opened[e['frame']].pop()
         if count:
             got[int(m.group(1))] = [count, dur]
     if sorted(got) != sorted(want):
-        fail('threads with vfs_read slices: speedscope %r, ringtrace %r'
+        fail('threads with slices: speedscope %r, ringtrace %r'
              % (sorted(got), sorted(want)))
     for tid, (count, ns) in want.items():
         c, us = got[tid]
@@ -91,7 +96,7 @@ def check_trace(out, jsonl):
         if c != count or abs(us * 1000 - ns) > 0.5:
             fail('tid %d: speedscope %d slices, %.3f us; ringtrace %d, %d ns'
                  % (tid, c, us, count, ns))
-    print('ok - speedscope: %d threads, %d vfs_read slices, each thread\'s '
+    print('ok - speedscope: %d threads, %d slices, each thread\'s '
           'count and total duration equal ringtrace\'s'
           % (len(want), sum(v[0] for v in want.values())))
 
