@@ -19,6 +19,7 @@
 #ifndef RINGTRACE_FLAMEGRAPH_H
 #define RINGTRACE_FLAMEGRAPH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ringtrace/outbuf.h"
@@ -38,6 +39,11 @@ struct rt_flame {
 	size_t			names_len, names_cap;
 	uint32_t		max_depth;
 	int			error;		/* -ENOMEM: the graph is partial */
+	/*
+	 * issue 22: blues, as flamegraph.pl --color=io, for time spent off
+	 * CPU (set before writing).
+	 */
+	bool			io_palette;
 };
 
 int rt_flame_init(struct rt_flame *f);

@@ -65,7 +65,8 @@ int rt_filter_parse_time(const char *arg, struct rt_filter *f)
 bool rt_filter_active(const struct rt_filter *f)
 {
 	return f->nr_pids || f->nr_tids || f->comm || f->cpus_given ||
-	       f->events || f->min_latency_ns || f->relative;
+	       f->events || f->min_latency_ns || f->min_offcpu_ns ||
+	       f->relative;
 }
 
 static bool has(const uint32_t *ids, uint32_t nr, uint32_t id)
@@ -79,7 +80,7 @@ static bool has(const uint32_t *ids, uint32_t nr, uint32_t id)
 bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 {
 	bool tasked = ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
-		      ev->kind == RT_EVENT_SAMPLE;
+		      ev->kind == RT_EVENT_SAMPLE || ev->kind == RT_EVENT_OFFCPU;
 
 	if (!f->first_ns && ev->ts_ns)
 		f->first_ns = ev->ts_ns;
@@ -100,7 +101,13 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 		    !(f->events & (RINGTRACE_EVENT_LOCK |
 				   RINGTRACE_EVENT_LOCK_CONTENTION)))
 			return false;
+		if (ev->kind == RT_EVENT_OFFCPU &&
+		    !(f->events & RINGTRACE_EVENT_OFFCPU))
+			return false;
 	}
+	if (f->min_offcpu_ns && ev->kind == RT_EVENT_OFFCPU &&
+	    ev->u.offcpu.offcpu_ns < f->min_offcpu_ns)
+		return false;
 	if (f->min_latency_ns && ev->kind == RT_EVENT_VFS_READ &&
 	    ev->u.vfs_read.lat_ns < f->min_latency_ns)
 		return false;
