@@ -117,9 +117,10 @@ static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 
 /*
  * A record whose fixed part grew (vfs_read, issue 22): the part this
- * record has is what precedes its stack trailer, at least @min bytes.
- * Copies what @r knows of it (the rest of @r zeroed) and returns its
- * length, 0 if the record is short.
+ * record has is what precedes its stack trailer, either exactly @min
+ * bytes (the first published size) or at least @len (what we know; a
+ * newer module may append more). Copies what @r knows of it (the rest of
+ * @r zeroed) and returns its length, 0 if the record is malformed.
  */
 static size_t grown_part(const void *rec, size_t size, void *r, size_t len,
 			 size_t min, struct rt_event *ev)
@@ -139,6 +140,9 @@ static size_t grown_part(const void *rec, size_t size, void *r, size_t len,
 		fixed = size - sizeof(t) -
 			((size_t)t.nr_kernel + t.nr_user) * sizeof(uint64_t);
 	}
+	/* A size in between names no layout ever published. */
+	if (fixed != min && fixed < len)
+		return 0;
 	memset(r, 0, len);
 	memcpy(r, rec, fixed < len ? fixed : len);
 	return fixed;

@@ -313,7 +313,7 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
 	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
-	char tot[32], p50[32], p99[32], max[32], off[32];
+	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32];
 	/* issue 22: only when some read's off-CPU time was measured. */
 	bool offcpu_col = v->total.read_offcpu > 0;
 	uint32_t n;
@@ -336,11 +336,11 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		*rt_text_escape(comm, other ? "[other]" : e->comm,
 				sizeof(e->comm), NULL) = '\0';
 		off[0] = '\0';
-		if (offcpu_col) {
-			off[0] = ' ';
-			rt_fmt_duration(off + 1, sizeof(off) - 1, e->read_offcpu);
-		}
-		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s%11s  %s\n",
+		if (offcpu_col)
+			snprintf(off, sizeof(off), " %10s",
+				 rt_fmt_duration(tot_off, sizeof(tot_off),
+						 e->read_offcpu));
+		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s%s  %s\n",
 				 comm, other ? 0 : e->key.pid,
 				 (unsigned long long)e->read.n,
 				 (unsigned long long)e->bytes,
