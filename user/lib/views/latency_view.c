@@ -160,8 +160,10 @@ static void account(struct rt_view_entry *e, struct rt_view_locks *l,
 		const struct rt_vfs_read_event *r = &ev->u.vfs_read;
 
 		rt_hist_add(&e->read, r->lat_ns);
-		if (r->offcpu_known)
+		if (r->offcpu_known) {
 			e->read_offcpu += r->offcpu_ns;
+			e->read_offcpu_n++;
+		}
 		if (r->ret > 0)
 			e->bytes += (uint64_t)r->ret;
 		else if (r->ret < 0)
@@ -315,7 +317,7 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
 	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32];
 	/* issue 22: only when some read's off-CPU time was measured. */
-	bool offcpu_col = v->total.read_offcpu > 0;
+	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
 
 	list = sorted(&v->rows, &n);
