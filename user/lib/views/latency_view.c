@@ -367,9 +367,7 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 		rt_outbuf_printf(ob, "@[all]\n");
 		print_entry_hists(ob, &v->total, &v->total_locks);
 		if (!any)
-			rt_outbuf_printf(ob, "  (no vfs_read, lock or offcpu "
-					 "events)
-");
+			rt_outbuf_printf(ob, "  (no vfs_read or lock events)\n");
 		if (v->keyed.entries)
 			print_keyed(v, ob);
 	}
