@@ -51,7 +51,7 @@ counts=$(awk '
 			if (off + 0 > substr($0, RSTART + 9, RLENGTH - 9) + 0) b++
 		}
 	}
-	END { print t + 0, s + 0, r + 0, m + 0, b + 0 }' "$work/o.json")
+	END { printf "%.0f %d %d %d %d\n", t, s, r, m, b }' "$work/o.json")
 read -r total nS reads measured bad <<<"$counts"
 [[ $total -ge 100000000 && $nS -ge 2 && $reads -ge 1 && $measured == "$reads" &&
    $bad == 0 ]]
@@ -60,7 +60,8 @@ tap_ok $? "JSON: $nS S records, $total ns off CPU; $measured of $reads reads mea
 
 "$cat" -i "$work/o.raw" --folded --flame-weight offcpu \
 	--kallsyms /proc/kallsyms >"$work/o.folded" 2>"$work/folded.err"
-summed=$(awk '{ s += $NF } END { print s + 0 }' "$work/o.folded")
+# printf: mawk prints sums past 2^31 as 2.3e+09.
+summed=$(awk '{ s += $NF } END { printf "%.0f\n", s }' "$work/o.folded")
 [[ $summed == "$total" ]]
 tap_ok $? "--folded --flame-weight offcpu: lines sum to the records' $total ns ($summed)" ||
 	tap_diag <"$work/folded.err"
