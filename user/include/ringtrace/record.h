@@ -31,6 +31,8 @@ enum rt_event_kind {
 				   its path table and names later vfs_reads */
 	RT_EVENT_MMAP,		/* PERF_RECORD_MMAP2: an executable mapping
 				   (replay names user frames with it) */
+	RT_EVENT_FORK,		/* PERF_RECORD_FORK: a new task, named as its
+				   parent until it execs; not printed */
 	RT_EVENT_KIND_MAX,
 };
 
@@ -122,6 +124,11 @@ struct rt_mmap_event {
 	uint32_t		build_id_len;
 };
 
+/* PERF_RECORD_FORK: the new task is the event's pid/tid. */
+struct rt_fork_event {
+	uint32_t		ppid, ptid;
+};
+
 /* Entry @i of a sample's raw callchain. */
 static inline uint64_t rt_sample_frame(const struct rt_sample_event *s,
 				       uint32_t i)
@@ -187,6 +194,7 @@ struct rt_event {
 		struct rt_counters_event	counters;
 		struct rt_path_event		path;
 		struct rt_mmap_event		mmap;
+		struct rt_fork_event		fork;
 	} u;
 	struct rt_stack		stack;		/* vfs_read and lock records */
 };
@@ -242,8 +250,8 @@ int rt_perf_format_init(struct rt_perf_format *f, uint64_t sample_type,
 /*
  * Decode a perf record: SAMPLE -> RT_EVENT_SAMPLE (comm left empty: perf
  * samples carry none; the reader names them from COMM records), LOST ->
- * RT_EVENT_LOST (source "perf"), COMM -> RT_EVENT_COMM; THROTTLE,
- * UNTHROTTLE, EXIT, FORK and the like -> RT_DECODE_SKIP; anything else
+ * RT_EVENT_LOST (source "perf"), COMM -> RT_EVENT_COMM, FORK ->
+ * RT_EVENT_FORK; THROTTLE, UNTHROTTLE, EXIT and the like -> RT_DECODE_SKIP; anything else
  * RT_DECODE_UNKNOWN. Sizes are checked against the format: a record too
  * short for what its format promises is RT_DECODE_ERR_SHORT.
  */

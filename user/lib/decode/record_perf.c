@@ -264,6 +264,17 @@ int rt_decode_perf(const struct rt_perf_format *f, const void *rec,
 		trailer(f, p, size, false, ev);
 		return RT_DECODE_OK;
 	}
+	case PERF_RECORD_FORK:	/* pid, ppid, tid, ptid, time */
+		if (size < HDR + 2 * U64 + U64 +
+			   (f->sample_id_all ? f->id_len : 0))
+			return RT_DECODE_ERR_SHORT;
+		ev->kind = RT_EVENT_FORK;
+		ev->pid = get_u32(p + HDR);
+		ev->u.fork.ppid = get_u32(p + HDR + 4);
+		ev->tid = get_u32(p + HDR + 8);
+		ev->u.fork.ptid = get_u32(p + HDR + 12);
+		trailer(f, p, size, false, ev);
+		return RT_DECODE_OK;
 	case PERF_RECORD_MMAP2:
 		return decode_mmap2(f, p, size, ev);
 	}
