@@ -8,7 +8,10 @@
  *   lock          two slices on the thread: "lock wait NAME" then
  *                 "lock hold NAME" (kernel contention records: wait only)
  *   counters      a counter track ("ph":"C") per CPU (in a "counters"
- *                 process, pid 0) or on the traced process
+ *                 process, pid 0) or on the traced process; a counter
+ *                 without a value (not supported, never counted) has no
+ *                 track, and a "counter_without_track" metadata event
+ *                 ("ph":"M") says why, once
  *   sample        an instant event ("ph":"i") on the thread
  *   LOST          a global instant event naming how many were lost
  *   names         process_name / thread_name metadata the first time a
@@ -47,6 +50,7 @@ struct rt_perfetto {
 	uint32_t		nr_named;
 	uint64_t		unnamed;
 	uint64_t		events;
+	uint64_t		counters_said;	/* bit i: counter i without track */
 	int			first;		/* nothing written yet */
 };
 

@@ -164,12 +164,43 @@ static void lock(struct rt_perfetto *p, const struct rt_event *ev)
 	}
 }
 
+/*
+ * A counter with no value (JSON's null) gets no track, which would read
+ * as zero: the first time, a metadata event names it and says why.
+ */
+static void no_value(struct rt_perfetto *p, const struct rt_event *ev,
+		     uint32_t i)
+{
+	const struct rt_counters_event *c = &ev->u.counters;
+	char name[RT_COUNTER_NAME_LEN * RT_JSON_ESCAPE_MAX + 1];
+	uint32_t status = c->values[i].status;
+
+	if (i >= 64 || (p->counters_said & (1ull << i)))
+		return;
+	p->counters_said |= 1ull << i;
+	*rt_json_escape(name, c->names[i], strlen(c->names[i])) = '\0';
+	begin(p);
+	rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"counter_without_track\","
+			 "\"pid\":%d,\"tid\":%d,\"args\":{\"counter\":\"%s\","
+			 "\"reason\":\"%s\"}}",
+			 ev->cpu != RT_EVENT_CPU_ANY ? 0 : c->target_pid,
+			 ev->cpu != RT_EVENT_CPU_ANY ? 0 : c->target_pid, name,
+			 status == RT_COUNTER_NOT_SUPPORTED ?
+			 "not supported: the kernel opened it on no target" :
+			 "not counted in some intervals: enabled but never "
+			 "on the PMU (no point there)");
+}
+
 static void counters(struct rt_perfetto *p, const struct rt_event *ev)
 {
 	const struct rt_counters_event *c = &ev->u.counters;
 	bool cpu_row = ev->cpu != RT_EVENT_CPU_ANY;
 
 	for (uint32_t i = 0; i < c->nr; i++) {
+		if (c->values[i].status != RT_COUNTER_OK) {
+			no_value(p, ev, i);
+			continue;
+		}
 		begin(p);
 		if (cpu_row)
 			rt_outbuf_printf(p->out, "{\"ph\":\"C\",\"name\":\"cpu%u %s\","
