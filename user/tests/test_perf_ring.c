@@ -106,6 +106,46 @@ static void test_decode_sample(void **state)
 	assert_int_equal(rt_decode_perf(&f, rec, 4, 0, &ev), RT_DECODE_ERR_SHORT);
 }
 
+/*
+ * Issue 21: perf's user walk repeats a frame whose frame pointer points
+ * at itself up to its depth; the chain is cut to one copy of it, and the
+ * cut is counted (a recursion's repeats that end earlier are kept).
+ */
+static void test_decode_fp_loop(void **state)
+{
+	uint64_t chain[40];
+	unsigned char rec[512];
+	struct rt_perf_format f;
+	struct rt_source src;
+	struct rt_event ev;
+	size_t n;
+
+	(void)state;
+	rt_perf_format_init(&f, ST | PERF_SAMPLE_CALLCHAIN, true, "cpu-clock");
+	chain[0] = (uint64_t)PERF_CONTEXT_USER;
+	chain[1] = 0x401000;
+	for (int i = 2; i < 40; i++)
+		chain[i] = 0x402000;		/* the looping frame */
+	n = fake_perf_sample(rec, ST | PERF_SAMPLE_CALLCHAIN, 0x401000, 1, 1,
+			     7, 0, chain, 40);
+	assert_int_equal(rt_decode_perf(&f, rec, n, 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.u.sample.nr_frames, 3);
+	assert_true(ev.u.sample.fp_loop);
+	assert_int_equal(rt_sample_frame(&ev.u.sample, 2), 0x402000);
+	rt_source_init(&src, 0);
+	rt_source_count(&src, RT_DECODE_OK, &ev);
+	assert_int_equal(src.counts.samples, 1);
+	assert_int_equal(src.counts.fp_loops, 1);
+
+	/* Fewer repeats than RT_FP_LOOP_RUN, or not at the end: kept. */
+	chain[RT_FP_LOOP_RUN] = 0x400800;
+	n = fake_perf_sample(rec, ST | PERF_SAMPLE_CALLCHAIN, 0x401000, 1, 1,
+			     7, 0, chain, RT_FP_LOOP_RUN + 1);
+	assert_int_equal(rt_decode_perf(&f, rec, n, 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.u.sample.nr_frames, RT_FP_LOOP_RUN + 1);
+	assert_false(ev.u.sample.fp_loop);
+}
+
 static void test_decode_lost_comm_other(void **state)
 {
 	struct perf_event_header h = { .type = PERF_RECORD_THROTTLE, .size = 48 };
@@ -560,6 +600,7 @@ int main(void)
 	RUN(T(test_format),
 	    T(test_decode_sample),
 	    T(test_decode_lost_comm_other),
+	    T(test_decode_fp_loop),
 	    T(test_decode_mmap2),
 	    T(test_parse_spec),
 	    T(test_sampler_attr),

@@ -111,7 +111,17 @@ struct rt_sample_event {
 	uint64_t		period;		/* 0 unless PERF_SAMPLE_PERIOD */
 	uint32_t		nr_frames;	/* callchain entries, markers included */
 	const unsigned char	*frames;	/* nr_frames __u64s, or NULL */
+	bool			fp_loop;	/* cut at a frame-pointer loop */
 };
+
+/*
+ * perf's user walk does not check that frames move up the stack: a frame
+ * pointer that points at its own frame fills the chain to its depth with
+ * one return address. A chain that ends with this many copies of one
+ * frame is cut to one copy (fp_loop set), as the module's walk stops at
+ * such a frame (RINGTRACE_STACK_USER_LOOP).
+ */
+#define RT_FP_LOOP_RUN		8
 
 /*
  * PERF_RECORD_MMAP2 (recorded with --raw --sample): @path and @build_id

@@ -100,19 +100,42 @@ static uint32_t child(struct rt_flame *f, uint32_t parent, const char *name,
 	return n;
 }
 
+/*
+ * One level down from @at with @weight: the frame named @name, or past
+ * RT_FLAME_MAX_DEPTH the one RT_FLAME_DEEPER node that holds every frame
+ * below (*@capped set, to count the stack once). 0 when out of memory.
+ */
+static uint32_t descend(struct rt_flame *f, uint32_t at, const char *name,
+			size_t len, uint64_t weight, bool *capped)
+{
+	if (f->nodes[at].depth >= RT_FLAME_MAX_DEPTH) {
+		if (*capped)
+			return at;
+		*capped = true;
+		f->capped++;
+		name = RT_FLAME_DEEPER;
+		len = strlen(RT_FLAME_DEEPER);
+	}
+	at = child(f, at, name, len);
+	if (at)
+		f->nodes[at].value += weight;
+	return at;
+}
+
 void rt_flame_add(struct rt_flame *f, const char *const *frames, uint32_t nr,
 		  uint64_t weight)
 {
+	bool capped = false;
 	uint32_t at = 0;
 
 	if (!f->nodes || !weight)
 		return;
 	f->nodes[0].value += weight;
 	for (uint32_t i = 0; i < nr; i++) {
-		at = child(f, at, frames[i], strlen(frames[i]));
+		at = descend(f, at, frames[i], strlen(frames[i]), weight,
+			     &capped);
 		if (!at)
 			return;
-		f->nodes[at].value += weight;
 	}
 }
 
@@ -120,6 +143,7 @@ int rt_flame_add_folded(struct rt_flame *f, const char *line, size_t len)
 {
 	const char *sp, *p, *end;
 	uint64_t count = 0;
+	bool capped = false;
 	uint32_t at = 0;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -139,10 +163,9 @@ int rt_flame_add_folded(struct rt_flame *f, const char *line, size_t len)
 		end = memchr(p, ';', (size_t)(sp - p));
 		if (!end)
 			end = sp;
-		at = child(f, at, p, (size_t)(end - p));
+		at = descend(f, at, p, (size_t)(end - p), count, &capped);
 		if (!at)
 			return -1;
-		f->nodes[at].value += count;
 	}
 	return 0;
 }
