@@ -157,12 +157,33 @@ static int stream_exit_code(const struct rt_stream *st, int status,
 	return EXIT_FAIL;
 }
 
+/* The names of RINGTRACE_EVENT_* bits, space-separated, into @buf. */
+static const char *event_names(uint64_t events, char *buf, size_t len)
+{
+	static const struct {
+		uint64_t	bit;
+		const char	*name;
+	} names[] = {
+		{ RINGTRACE_EVENT_VFS_READ,		"vfs_read" },
+		{ RINGTRACE_EVENT_LOCK,			"lock" },
+		{ RINGTRACE_EVENT_LOCK_CONTENTION,	"lock_contention" },
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((events & names[i].bit) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? " " : "", names[i].name);
+	return used ? buf : "(none)";
+}
+
 /* --header: what the raw file says about where it was recorded. */
 static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 {
 	const struct rt_raw_header *h = &f->hdr;
 	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
-	char when[64] = "unknown";
+	char when[64] = "unknown", events[64];
 	struct tm tm;
 
 	if (h->start_real_ns && gmtime_r(&secs, &tm))
@@ -171,17 +192,15 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 "host:           %s\nkernel:         %s\n"
 			 "module version: %s\nABI version:    %u\n"
 			 "started:        %s (CLOCK_MONOTONIC %llu ns)\n"
-			 "events:         %s%s%s\npage size:      %u\n"
+			 "events:         %s\npage size:      %u\n"
 			 "CPUs:           %u (rings with data: %u)\n",
 			 h->format_version, h->header_size,
 			 h->host[0] ? h->host : "(not recorded)",
 			 h->kernel[0] ? h->kernel : "(not recorded)",
 			 h->module_version, h->abi_version, when,
 			 (unsigned long long)h->start_mono_ns,
-			 h->events & RINGTRACE_EVENT_VFS_READ ? "vfs_read " : "",
-			 h->events & RINGTRACE_EVENT_LOCK ? "lock " : "",
-			 h->events & RINGTRACE_EVENT_LOCK_CONTENTION ?
-			 "lock_contention" : "", h->page_size, h->nr_cpu_ids,
+			 event_names(h->events, events, sizeof(events)),
+			 h->page_size, h->nr_cpu_ids,
 			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
 	if (f->has_perf_format)
 		rt_outbuf_printf(ob, "perf samples:   %s (sample_type %#llx, "
@@ -291,6 +310,13 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * When tracing was enabled: a raw file's "started". A snapshot's file is
+ * written later than its records were (issue 21: its header said it
+ * started after them), so it takes this time, not the time it is written.
+ */
+static uint64_t trace_start_mono, trace_start_real;
+
 static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 			     uint64_t events, const struct rt_perf_session *ps,
 			     bool maps)
@@ -309,8 +335,8 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	h.page_size = s->info.page_size;
 	h.nr_cpu_ids = s->info.nr_cpu_ids;
 	h.events = events;
-	h.start_mono_ns = rt_sys.now_ns();
-	h.start_real_ns = realtime_ns();
+	h.start_mono_ns = trace_start_mono ? trace_start_mono : rt_sys.now_ns();
+	h.start_real_ns = trace_start_real ? trace_start_real : realtime_ns();
 	memcpy(h.module_version, s->info.module_version,
 	       sizeof(h.module_version));
 	if (!uname(&u)) {
@@ -579,6 +605,8 @@ static int trace(struct options *o, const sigset_t *stop_set,
 					  RINGTRACE_EVENT_VFS_READ, &perf,
 				 o->symbols && (o->callchain ||
 						o->session.stack_user_depth));
+	trace_start_mono = rt_sys.now_ns();
+	trace_start_real = realtime_ns();
 	if (rt_session_enable(&s)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);

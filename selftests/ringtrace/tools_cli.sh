@@ -23,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 31
+tap_plan 32
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -257,6 +257,13 @@ n=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | grep -c "\"ino\":$ino,")
 	grep -q "^ringtrace-cat: snapshot 1: $work/snap.1 (" "$work/snap.err"
 tap_ok $? "--snapshot --raw: SIGUSR2 writes snap.1, which -i decodes (exit $rc, dd's $n reads)" ||
 	tap_diag <"$work/snap.err"
+# Issue 21: the snapshot file started when tracing did, before its records
+# (it said the time it was written), and --header has no trailing space.
+started=$("$cat" -i "$work/snap.1" --header 2>/dev/null | sed -n 's/^started: .*(CLOCK_MONOTONIC \([0-9]*\) ns)$/\1/p')
+first=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | head -n1 | sed -n 's/.*"ts_ns":\([0-9]*\),.*/\1/p')
+[[ -n $started && -n $first && $started -le $first ]] &&
+	! "$cat" -i "$work/snap.1" --header 2>/dev/null | grep -q ' $'
+tap_ok $? "a snapshot's header: started ($started) before its first record ($first), no trailing space"
 
 # --- the module missing ---------------------------------------------------
 "$ctl" unload >/dev/null 2>&1
