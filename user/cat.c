@@ -157,27 +157,6 @@ static int stream_exit_code(const struct rt_stream *st, int status,
 	return EXIT_FAIL;
 }
 
-/* The names of RINGTRACE_EVENT_* bits, space-separated, into @buf. */
-static const char *event_names(uint64_t events, char *buf, size_t len)
-{
-	static const struct {
-		uint64_t	bit;
-		const char	*name;
-	} names[] = {
-		{ RINGTRACE_EVENT_VFS_READ,		"vfs_read" },
-		{ RINGTRACE_EVENT_LOCK,			"lock" },
-		{ RINGTRACE_EVENT_LOCK_CONTENTION,	"lock_contention" },
-	};
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if ((events & names[i].bit) && used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s",
-						 used ? " " : "", names[i].name);
-	return used ? buf : "(none)";
-}
-
 /* --header: what the raw file says about where it was recorded. */
 static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 {
@@ -199,7 +178,8 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 h->kernel[0] ? h->kernel : "(not recorded)",
 			 h->module_version, h->abi_version, when,
 			 (unsigned long long)h->start_mono_ns,
-			 event_names(h->events, events, sizeof(events)),
+			 *rt_event_names(h->events, " ", events, sizeof(events)) ?
+			 events : "(none)",
 			 h->page_size, h->nr_cpu_ids,
 			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
 	if (f->has_perf_format)

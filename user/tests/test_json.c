@@ -234,6 +234,25 @@ static void test_perf_lost_exact(void **state)
 		"\"source\":\"perf\"}\n");
 }
 
+/* A CPU 1 counter snapshot of @nr counters at 2 s, over 100 ms. */
+static struct rt_event cpu1_counters(const char *const *names,
+				     const struct rt_counter_value *v,
+				     uint32_t nr)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_COUNTERS;
+	ev.ts_ns = 2000000000;
+	ev.cpu = 1;
+	ev.u.counters.interval_ns = 100000000;
+	ev.u.counters.target_pid = -1;
+	ev.u.counters.nr = nr;
+	ev.u.counters.names = names;
+	ev.u.counters.values = v;
+	return ev;
+}
+
 static void test_counters_exact(void **state)
 {
 	static const char *const names[] = { "task-clock", "cycles",
@@ -245,18 +264,9 @@ static void test_counters_exact(void **state)
 		  .running_ns = 1001 },
 		{ .value = 0 },
 	};
-	struct rt_event ev;
+	struct rt_event ev = cpu1_counters(names, v, 4);
 
 	(void)state;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = RT_EVENT_COUNTERS;
-	ev.ts_ns = 2000000000;
-	ev.cpu = 1;
-	ev.u.counters.interval_ns = 100000000;
-	ev.u.counters.target_pid = -1;
-	ev.u.counters.nr = 4;
-	ev.u.counters.names = names;
-	ev.u.counters.values = v;
 	assert_string_equal(render(&ev),
 		"{\"type\":\"counters\",\"ts_ns\":2000000000,\"cpu\":1,"
 		"\"interval_ns\":100000000,\"values\":{\"task-clock\":9876543,"
@@ -285,21 +295,12 @@ static void test_perfetto_counter_without_track(void **state)
 		{ .value = 9876543, .enabled_ns = 10, .running_ns = 10 },
 		{ .status = RT_COUNTER_NOT_SUPPORTED },
 	};
+	struct rt_event ev = cpu1_counters(names, v, 2);
 	struct rt_perfetto p;
 	struct rt_outbuf ob;
-	struct rt_event ev;
 	char text[4096];
 
 	(void)state;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = RT_EVENT_COUNTERS;
-	ev.ts_ns = 2000000000;
-	ev.cpu = 1;
-	ev.u.counters.interval_ns = 100000000;
-	ev.u.counters.target_pid = -1;
-	ev.u.counters.nr = 2;
-	ev.u.counters.names = names;
-	ev.u.counters.values = v;
 	rt_outbuf_init(&ob, -1, 0);
 	assert_int_equal(rt_perfetto_init(&p, &ob), 0);
 	rt_perfetto_add(&p, &ev);
