@@ -50,7 +50,7 @@ arm64_apt() {
 		-o "APT::Architectures::=$host" \
 		-o Dir::Etc::SourceList="$d/sources.list" \
 		-o Dir::Etc::SourceParts=/dev/null \
-		-o Dir::Etc::Preferences=/dev/null \
+		-o Dir::Etc::Preferences="$d/preferences" \
 		-o Dir::Etc::PreferencesParts=/dev/null \
 		-o Dir::State::Lists="$d/lists" \
 		-o Dir::State::status="$d/status" \
@@ -75,6 +75,10 @@ arm64_update_once() {
 			"$key" "$ARM64_SECURITY_MIRROR" "$c-security" \
 			"$key" "$ARM64_MIRROR" sid |
 			sed 's/$/ main/' | as_root tee "$d/sources.list" >/dev/null
+		# sid only when asked for by version (its kernels' headers):
+		# the sysroot's libraries resolve in the host's release.
+		printf 'Package: *\nPin: release n=sid\nPin-Priority: 100\n' |
+			as_root tee "$d/preferences" >/dev/null
 		note "apt-get update (arm64 package lists, $d)"
 		# sid from a frozen mirror has an expired Release file: as in
 		# sid_update_once(), accept it rather than fail.
@@ -225,4 +229,44 @@ arm64_make_cmd() {
 		done
 		ARM64_MAKE=(sid_run "${binds[@]}" -- "${ARM64_MAKE[@]}")
 	fi
+}
+
+# The arm64 sysroot the tools are cross-built against and the unit tests
+# run in (under qemu-user): the host release's arm64 libc6-dev, libkmod,
+# libdw/libelf and cmocka with their dependencies, resolved by the arm64
+# apt and unpacked (dpkg-deb -x) into $ARM64_DIR/sysroot, once; absolute
+# symbolic links made relative so that the tree works where it lies.
+ARM64_SYSROOT_PKGS=(libc6-dev libkmod-dev libdw-dev libcmocka-dev)
+arm64_ensure_sysroot() {
+	local root=$ARM64_DIR/sysroot tmp l deb p pkgs=()
+	[[ -f $root/.ready ]] && return 0
+	arm64_lock
+	if [[ ! -f $root/.ready ]]; then
+		arm64_update_once
+		tmp=$root.tmp
+		as_root rm -rf "$tmp"
+		as_root mkdir -p "$tmp/debs/partial"
+		as_root chmod 0777 "$tmp/debs" "$tmp/debs/partial"
+		for p in "${ARM64_SYSROOT_PKGS[@]}"; do
+			pkgs+=("$p:arm64")
+		done
+		note "downloading the arm64 sysroot (${pkgs[*]} and their dependencies)"
+		# An empty status file: every dependency is downloaded.
+		run_logged arm64_apt apt-get -q -y --download-only \
+			--no-install-recommends -o Debug::NoLocking=1 \
+			-o Dir::Cache::archives="$tmp/debs" install "${pkgs[@]}" ||
+			die "downloading the arm64 sysroot failed"
+		for deb in "$tmp"/debs/*.deb; do
+			as_root dpkg-deb -x "$deb" "$tmp"
+		done
+		as_root rm -rf "$tmp/debs"
+		find "$tmp" -type l -lname '/*' -print0 |
+			while IFS= read -r -d '' l; do
+				as_root ln -sfnr "$tmp$(readlink "$l")" "$l"
+			done
+		as_root touch "$tmp/.ready"
+		as_root rm -rf "$root"
+		as_root mv "$tmp" "$root"
+	fi
+	exec 7>&-
 }

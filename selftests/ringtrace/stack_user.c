@@ -47,11 +47,27 @@ static __attribute__((noipa)) long level3(void *buf)
 	long ret;
 
 	not_a_leaf();
+#if defined(__aarch64__)
+	{
+		/* Builds for arm64 (the module has no user stacks there yet). */
+		register long x8 __asm__("x8") = SYS_read;
+		register long x0 __asm__("x0") = zero_fd;
+		register long x1 __asm__("x1") = (long)buf;
+		register long x2 __asm__("x2") = 64;
+
+		__asm__ volatile("svc #0"
+				 : "+r"(x0)
+				 : "r"(x8), "r"(x1), "r"(x2)
+				 : "memory");
+		ret = x0;
+	}
+#else
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
 			 : "a"((long)SYS_read), "D"((long)zero_fd), "S"(buf),
 			   "d"(64L)
 			 : "rcx", "r11", "memory");
+#endif
 	return ret;
 }
 
