@@ -32,9 +32,9 @@ static const char usage_text[] =
 "                            own selection with --per-thread)\n"
 "      --per-thread          one ring per thread, not per CPU: the threads of\n"
 "                            -t LIST, or those -p PID has when tracing starts\n"
-"  -e, --events LIST         vfs_read (default), lock, lock_contention, offcpu\n"
-"                            (offcpu: intervals off CPU, and each vfs_read's\n"
-"                            time off CPU)\n"
+"  -e, --events LIST         vfs_read (default), lock, lock_contention,\n"
+"                            offcpu, sample, counters (offcpu: intervals off\n"
+"                            CPU, and each vfs_read's time off CPU)\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --min-offcpu DUR      offcpu intervals at least this long (default 1ms;\n"
 "                            0: every one)\n"
@@ -261,6 +261,9 @@ static int parse_events(const char *list, uint64_t *events)
 		{ "lock_contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
 		{ "lock-contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
 		{ "offcpu",		RINGTRACE_EVENT_OFFCPU },
+		{ "sample",		RT_FILTER_EVENT_SAMPLE },
+		{ "samples",		RT_FILTER_EVENT_SAMPLE },
+		{ "counters",		RT_FILTER_EVENT_COUNTERS },
 	};
 	const char *p = list;
 
@@ -275,7 +278,8 @@ static int parse_events(const char *list, uint64_t *events)
 				break;
 		if (i == sizeof(names) / sizeof(names[0]))
 			usage_error("unknown event '%.*s' (known: vfs_read, lock, "
-				    "lock_contention, offcpu)", (int)len, p);
+				    "lock_contention, offcpu, sample, counters)",
+				    (int)len, p);
 		*events |= names[i].bit;
 		p += len + (p[len] == ',');
 	}
@@ -429,6 +433,33 @@ static void replay_filters(struct options *o)
 	/* issue 22: a replay keeps what the recording kept unless told. */
 	if (o->min_offcpu_given)
 		o->filter.min_offcpu_ns = o->session.min_offcpu_ns;
+}
+
+/*
+ * Live, -e's perf kinds name what --sample and --counters record, and the
+ * module gets the rest: each perf option needs its kind in the list, as
+ * replay prints a kind only when -e names it. A list of perf kinds alone
+ * leaves the module its default, filtered out of the output.
+ */
+static void live_events(struct options *o)
+{
+	uint64_t perf = o->session.events & RT_FILTER_PERF_EVENTS;
+
+	if (!o->events_given)
+		return;
+	if ((perf & RT_FILTER_EVENT_SAMPLE) && !o->perf.sample)
+		usage_error("-e sample: samples are recorded with --sample");
+	if ((perf & RT_FILTER_EVENT_COUNTERS) && !o->perf.counters)
+		usage_error("-e counters: counters are recorded with --counters");
+	if (o->perf.sample && !(perf & RT_FILTER_EVENT_SAMPLE))
+		usage_error("--sample records samples, but -e does not name "
+			    "'sample': add it to -e or drop --sample");
+	if (o->perf.counters && !(perf & RT_FILTER_EVENT_COUNTERS))
+		usage_error("--counters records counters, but -e does not name "
+			    "'counters': add it to -e or drop --counters");
+	o->session.events &= ~RT_FILTER_PERF_EVENTS;
+	if (!o->session.events)
+		o->filter.events = perf;
 }
 
 /* issue 9: --snapshot prints text or JSON snapshots of a live run. */
@@ -853,6 +884,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	if (o->header)
 		usage_error("--header shows a raw file's header: it needs -i FILE");
 	check_per_thread(o);
+	live_events(o);
 	if (o->filter.relative && o->duration_ns)
 		usage_error("--time and -d both bound the run: pick one");
 	/*

@@ -343,6 +343,11 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
 			(unsigned long long)(fl.nodes ? fl.nodes[0].value : 0),
 			unit, o->flamegraph, fl.nr - 1);
+		if (fl.capped)
+			fprintf(stderr, PROG ": %llu call paths deeper than %u "
+				"frames end in one \"%s\" frame\n",
+				(unsigned long long)fl.capped,
+				RT_FLAME_MAX_DEPTH, RT_FLAME_DEEPER);
 	}
 	if (fd != STDOUT_FILENO)
 		rt_sys.close(fd);

@@ -379,6 +379,12 @@ struct ringtrace_path_record {
 #define RINGTRACE_STACK_USER_NONE		(1U << 2)
 /* The user walk stopped at a frame it could not read (no frame pointer). */
 #define RINGTRACE_STACK_USER_FAULT		(1U << 3)
+/*
+ * The user walk stopped at a frame pointer that did not move up the stack
+ * (it repeated, or went down): a frame-pointer loop, or a register that
+ * code built without frame pointers used for something else.
+ */
+#define RINGTRACE_STACK_USER_LOOP		(1U << 4)
 
 /*
  * A record with RINGTRACE_MISC_STACK in header.misc (vfs_read and lock

@@ -31,6 +31,8 @@ enum rt_event_kind {
 				   its path table and names later vfs_reads */
 	RT_EVENT_MMAP,		/* PERF_RECORD_MMAP2: an executable mapping
 				   (replay names user frames with it) */
+	RT_EVENT_FORK,		/* PERF_RECORD_FORK: a new task, named as its
+				   parent until it execs; not printed */
 	RT_EVENT_OFFCPU,	/* issue 22: a task ran again after off CPU */
 	RT_EVENT_KIND_MAX,
 };
@@ -133,7 +135,17 @@ struct rt_sample_event {
 	uint64_t		period;		/* 0 unless PERF_SAMPLE_PERIOD */
 	uint32_t		nr_frames;	/* callchain entries, markers included */
 	const unsigned char	*frames;	/* nr_frames __u64s, or NULL */
+	bool			fp_loop;	/* cut at a frame-pointer loop */
 };
+
+/*
+ * perf's user walk does not check that frames move up the stack: a frame
+ * pointer that points at its own frame fills the chain to its depth with
+ * one return address. A chain that ends with this many copies of one
+ * frame is cut to one copy (fp_loop set), as the module's walk stops at
+ * such a frame (RINGTRACE_STACK_USER_LOOP).
+ */
+#define RT_FP_LOOP_RUN		8
 
 /*
  * PERF_RECORD_MMAP2 (recorded with --raw --sample): @path and @build_id
@@ -144,6 +156,11 @@ struct rt_mmap_event {
 	const char		*path;		/* NUL-terminated in the record */
 	const uint8_t		*build_id;	/* NULL unless the kernel gave it */
 	uint32_t		build_id_len;
+};
+
+/* PERF_RECORD_FORK: the new task is the event's pid/tid. */
+struct rt_fork_event {
+	uint32_t		ppid, ptid;
 };
 
 /* Entry @i of a sample's raw callchain. */
@@ -211,6 +228,7 @@ struct rt_event {
 		struct rt_counters_event	counters;
 		struct rt_path_event		path;
 		struct rt_mmap_event		mmap;
+		struct rt_fork_event		fork;
 		struct rt_offcpu_event		offcpu;
 	} u;
 	struct rt_stack		stack;		/* vfs_read, lock, offcpu records */
@@ -267,8 +285,8 @@ int rt_perf_format_init(struct rt_perf_format *f, uint64_t sample_type,
 /*
  * Decode a perf record: SAMPLE -> RT_EVENT_SAMPLE (comm left empty: perf
  * samples carry none; the reader names them from COMM records), LOST ->
- * RT_EVENT_LOST (source "perf"), COMM -> RT_EVENT_COMM; THROTTLE,
- * UNTHROTTLE, EXIT, FORK and the like -> RT_DECODE_SKIP; anything else
+ * RT_EVENT_LOST (source "perf"), COMM -> RT_EVENT_COMM, FORK ->
+ * RT_EVENT_FORK; THROTTLE, UNTHROTTLE, EXIT and the like -> RT_DECODE_SKIP; anything else
  * RT_DECODE_UNKNOWN. Sizes are checked against the format: a record too
  * short for what its format promises is RT_DECODE_ERR_SHORT.
  */

@@ -146,6 +146,13 @@ int rt_session_wait(struct rt_session *s, int timeout_ms,
 /* Records dropped but not yet reported by a LOST record, over all rings. */
 uint64_t rt_session_lost_pending(const struct rt_session *s);
 
+/*
+ * The names of RINGTRACE_EVENT_* bits as -e takes them, joined by @sep,
+ * into @buf ("" for none; unknown bits as "event bits 0x..."); returns buf.
+ */
+const char *rt_event_names(uint64_t events, const char *sep, char *buf,
+			   size_t len);
+
 /* Unmap, close; safe on a partly set up session. */
 void rt_session_close(struct rt_session *s);
 

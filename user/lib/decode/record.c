@@ -274,6 +274,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_COMM:	return "comm";
 	case RT_EVENT_PATH:	return "path";
 	case RT_EVENT_MMAP:	return "mmap";
+	case RT_EVENT_FORK:	return "fork";
 	case RT_EVENT_OFFCPU:	return "offcpu";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:

@@ -141,6 +141,12 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 		    !(f->events & (RINGTRACE_EVENT_LOCK |
 				   RINGTRACE_EVENT_LOCK_CONTENTION)))
 			return false;
+		if (ev->kind == RT_EVENT_SAMPLE &&
+		    !(f->events & RT_FILTER_EVENT_SAMPLE))
+			return false;
+		if (ev->kind == RT_EVENT_COUNTERS &&
+		    !(f->events & RT_FILTER_EVENT_COUNTERS))
+			return false;
 		if (ev->kind == RT_EVENT_OFFCPU &&
 		    !(f->events & RINGTRACE_EVENT_OFFCPU))
 			return false;

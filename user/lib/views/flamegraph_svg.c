@@ -100,19 +100,46 @@ static uint32_t child(struct rt_flame *f, uint32_t parent, const char *name,
 	return n;
 }
 
+/*
+ * One level down from @at, adding the weights (@before: a differential
+ * graph's): the frame named @name, or past RT_FLAME_MAX_DEPTH the one
+ * RT_FLAME_DEEPER node that holds every frame below (*@capped set, to
+ * count the stack once). 0 when out of memory.
+ */
+static uint32_t descend(struct rt_flame *f, uint32_t at, const char *name,
+			size_t len, uint64_t before, uint64_t after,
+			bool *capped)
+{
+	if (f->nodes[at].depth >= RT_FLAME_MAX_DEPTH) {
+		if (*capped)
+			return at;
+		*capped = true;
+		f->capped++;
+		name = RT_FLAME_DEEPER;
+		len = strlen(RT_FLAME_DEEPER);
+	}
+	at = child(f, at, name, len);
+	if (at) {
+		f->nodes[at].value += after;
+		f->nodes[at].before += before;
+	}
+	return at;
+}
+
 void rt_flame_add(struct rt_flame *f, const char *const *frames, uint32_t nr,
 		  uint64_t weight)
 {
+	bool capped = false;
 	uint32_t at = 0;
 
 	if (!f->nodes || !weight)
 		return;
 	f->nodes[0].value += weight;
 	for (uint32_t i = 0; i < nr; i++) {
-		at = child(f, at, frames[i], strlen(frames[i]));
+		at = descend(f, at, frames[i], strlen(frames[i]), 0, weight,
+			     &capped);
 		if (!at)
 			return;
-		f->nodes[at].value += weight;
 	}
 }
 
@@ -121,6 +148,7 @@ static int add_path(struct rt_flame *f, const char *stack, size_t len,
 		    uint64_t before, uint64_t after)
 {
 	const char *p, *end, *stop = stack + len;
+	bool capped = false;
 	uint32_t at = 0;
 
 	f->nodes[0].value += after;
@@ -129,11 +157,10 @@ static int add_path(struct rt_flame *f, const char *stack, size_t len,
 		end = memchr(p, ';', (size_t)(stop - p));
 		if (!end)
 			end = stop;
-		at = child(f, at, p, (size_t)(end - p));
+		at = descend(f, at, p, (size_t)(end - p), before, after,
+			     &capped);
 		if (!at)
 			return -1;
-		f->nodes[at].value += after;
-		f->nodes[at].before += before;
 	}
 	return 0;
 }
