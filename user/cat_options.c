@@ -33,8 +33,11 @@ static const char usage_text[] =
 "      --per-thread          one ring per thread, not per CPU: the threads of\n"
 "                            -t LIST, or those -p PID has when tracing starts\n"
 "  -e, --events LIST         vfs_read (default), lock, lock_contention,\n"
-"                            sample, counters\n"
+"                            offcpu, sample, counters (offcpu: intervals off\n"
+"                            CPU, and each vfs_read's time off CPU)\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
+"      --min-offcpu DUR      offcpu intervals at least this long (default 1ms;\n"
+"                            0: every one)\n"
 "      --include-self        also trace " PROG "'s own reads\n"
 "      --load                load ringtrace.ko first if it is not loaded (the\n"
 "                            checkout's next to this tool, else the installed one)\n"
@@ -86,7 +89,8 @@ static const char usage_text[] =
 "      --summary             who reads what: process x file, bytes, calls,\n"
 "                            total and p50/p99/max latency, slowest first\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
-"      --flame-weight W      samples (default with --sample), latency or bytes\n"
+"      --flame-weight W      samples (default with --sample), latency, bytes\n"
+"                            or offcpu (time off CPU by stack, -e offcpu)\n"
 "      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
 "      --ctf DIR             a CTF 1.8 trace for babeltrace2 and Trace Compass\n"
 "      --no-symbols          keep user frames as addresses (no libdwfl)\n"
@@ -154,6 +158,7 @@ enum {
 	OPT_SNAPSHOT_TIME,
 	OPT_STATS,
 	OPT_ATTACH,
+	OPT_MIN_OFFCPU,
 };
 
 static const struct option long_options[] = {
@@ -203,6 +208,7 @@ static const struct option long_options[] = {
 	{ "snapshot-time",	required_argument,	NULL, OPT_SNAPSHOT_TIME },
 	{ "stats",		required_argument,	NULL, OPT_STATS },
 	{ "attach",		required_argument,	NULL, OPT_ATTACH },
+	{ "min-offcpu",		required_argument,	NULL, OPT_MIN_OFFCPU },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -215,6 +221,8 @@ int cat_flame_weight_parse(const char *s, enum flame_weight *w)
 		*w = FLAME_LATENCY;
 	else if (!strcmp(s, "bytes"))
 		*w = FLAME_BYTES;
+	else if (!strcmp(s, "offcpu"))
+		*w = FLAME_OFFCPU;	/* issue 22 */
 	else
 		return -1;
 	return 0;
@@ -252,6 +260,7 @@ static int parse_events(const char *list, uint64_t *events)
 		{ "lock",		RINGTRACE_EVENT_LOCK },
 		{ "lock_contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
 		{ "lock-contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
+		{ "offcpu",		RINGTRACE_EVENT_OFFCPU },
 		{ "sample",		RT_FILTER_EVENT_SAMPLE },
 		{ "samples",		RT_FILTER_EVENT_SAMPLE },
 		{ "counters",		RT_FILTER_EVENT_COUNTERS },
@@ -269,8 +278,8 @@ static int parse_events(const char *list, uint64_t *events)
 				break;
 		if (i == sizeof(names) / sizeof(names[0]))
 			usage_error("unknown event '%.*s' (known: vfs_read, lock, "
-				    "lock_contention, sample, counters)", (int)len,
-				    p);
+				    "lock_contention, offcpu, sample, counters)",
+				    (int)len, p);
 		*events |= names[i].bit;
 		p += len + (p[len] == ',');
 	}
@@ -421,6 +430,9 @@ static void replay_filters(struct options *o)
 	if (o->events_given)
 		o->filter.events = o->session.events;
 	o->filter.min_latency_ns = o->session.min_latency_ns;
+	/* issue 22: a replay keeps what the recording kept unless told. */
+	if (o->min_offcpu_given)
+		o->filter.min_offcpu_ns = o->session.min_offcpu_ns;
 }
 
 /*
@@ -612,6 +624,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
 	o->symbols = true;
 	o->session.paths = true;	/* names for dev:ino, when the module can */
+	o->session.min_offcpu_ns = RT_DEFAULT_MIN_OFFCPU_NS;	/* issue 22 */
 
 	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhgt:", long_options,
 				NULL)) != -1) {
@@ -678,7 +691,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		case OPT_FLAME_WEIGHT:
 			if (cat_flame_weight_parse(optarg, &o->flame_weight))
 				usage_error("--flame-weight: '%s' is not samples, "
-					    "latency or bytes", optarg);
+					    "latency, bytes or offcpu", optarg);
 			o->flame_weight_given = true;
 			break;
 		case OPT_PERFETTO:
@@ -704,6 +717,12 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			o->session.min_latency_ns =
 				duration_arg("--min-latency", optarg,
 					     rt_parse_duration);
+			break;
+		case OPT_MIN_OFFCPU:
+			o->session.min_offcpu_ns =
+				duration_arg("--min-offcpu", optarg,
+					     rt_parse_duration);
+			o->min_offcpu_given = true;
 			break;
 		case OPT_SELF:
 			o->session.include_self = true;

@@ -188,8 +188,10 @@ static void print_events(const char *label, uint64_t events)
 		printf(" lock");
 	if (events & RINGTRACE_EVENT_LOCK_CONTENTION)
 		printf(" lock_contention");
+	if (events & RINGTRACE_EVENT_OFFCPU)
+		printf(" offcpu");
 	events &= ~(RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK |
-		    RINGTRACE_EVENT_LOCK_CONTENTION);
+		    RINGTRACE_EVENT_LOCK_CONTENTION | RINGTRACE_EVENT_OFFCPU);
 	if (events)
 		printf(" 0x%llx", (unsigned long long)events);
 	printf("\n");

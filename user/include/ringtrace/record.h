@@ -33,6 +33,7 @@ enum rt_event_kind {
 				   (replay names user frames with it) */
 	RT_EVENT_FORK,		/* PERF_RECORD_FORK: a new task, named as its
 				   parent until it execs; not printed */
+	RT_EVENT_OFFCPU,	/* issue 22: a task ran again after off CPU */
 	RT_EVENT_KIND_MAX,
 };
 
@@ -47,6 +48,15 @@ struct rt_vfs_read_event {
 	uint64_t	count;
 	int64_t		ret;		/* bytes read or -errno */
 	uint64_t	lat_ns;
+	/*
+	 * issue 22: time off CPU during the call, its longest interval and
+	 * when that one ended (the ts_ns of its offcpu record); meaningful
+	 * only when offcpu_known (RINGTRACE_MISC_OFFCPU).
+	 */
+	bool		offcpu_known;
+	uint64_t	offcpu_ns;
+	uint64_t	offcpu_max_ns;
+	uint64_t	offcpu_max_ts;
 	/*
 	 * The file's name, from the stream's path table (paths.h) filled by
 	 * path records; NULL when unknown. Not set by rt_decode().
@@ -93,6 +103,20 @@ struct rt_lock_event {
 	uint32_t	flags;		/* RINGTRACE_LOCK_* */
 	char		name[RINGTRACE_LOCK_NAME_LEN + 1];	/* always NUL-terminated */
 };
+
+/*
+ * issue 22: RINGTRACE_RECORD_OFFCPU. The event's ts_ns and cpu are when
+ * and where the task ran again; it left at ts_ns - offcpu_ns from cpu_out.
+ * The stack (if any) is the one it left with.
+ */
+struct rt_offcpu_event {
+	uint64_t	offcpu_ns;
+	uint32_t	cpu_out;
+	uint32_t	state;		/* RINGTRACE_OFFCPU_* */
+};
+
+/* "R", "S", "D" or "other": how a task left the CPU. */
+const char *rt_offcpu_state_name(uint32_t state);
 
 struct rt_lost_event {
 	uint64_t	count;
@@ -205,8 +229,9 @@ struct rt_event {
 		struct rt_path_event		path;
 		struct rt_mmap_event		mmap;
 		struct rt_fork_event		fork;
+		struct rt_offcpu_event		offcpu;
 	} u;
-	struct rt_stack		stack;		/* vfs_read and lock records */
+	struct rt_stack		stack;		/* vfs_read, lock, offcpu records */
 };
 
 enum rt_decode_status {

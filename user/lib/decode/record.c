@@ -17,6 +17,11 @@ _Static_assert(offsetof(struct ringtrace_vfs_read_record, task.ts_ns) == 8, "ts"
 _Static_assert(offsetof(struct ringtrace_lock_record, task.ts_ns) == 8, "ts");
 _Static_assert(offsetof(struct ringtrace_path_record, ts_ns) == 8, "ts");
 _Static_assert(sizeof(struct ringtrace_path_record) == 40, "path record");
+_Static_assert(offsetof(struct ringtrace_offcpu_record, task.ts_ns) == 8, "ts");
+_Static_assert(sizeof(struct ringtrace_offcpu_record) ==
+	       RINGTRACE_OFFCPU_SIZE_VER0, "offcpu record");
+_Static_assert(sizeof(struct ringtrace_vfs_read_record) ==
+	       RINGTRACE_VFS_READ_SIZE_OFFCPU, "vfs_read record");
 
 static void copy_task(struct rt_event *ev, const struct ringtrace_task_ctx *t)
 {
@@ -110,11 +115,47 @@ static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 	       decode_stack(rec, size, len, ev);
 }
 
+/*
+ * A record whose fixed part grew (vfs_read, issue 22): the part this
+ * record has is what precedes its stack trailer, either exactly @min
+ * bytes (the first published size) or at least @len (what we know; a
+ * newer module may append more). Copies what @r knows of it (the rest of
+ * @r zeroed) and returns its length, 0 if the record is malformed.
+ */
+static size_t grown_part(const void *rec, size_t size, void *r, size_t len,
+			 size_t min, struct rt_event *ev)
+{
+	struct ringtrace_stack_trailer t;
+	struct ringtrace_event_header h;
+	size_t fixed = size;
+
+	if (size < min)
+		return 0;
+	memcpy(&h, rec, sizeof(h));
+	if (h.misc & RINGTRACE_MISC_STACK) {
+		if (decode_stack(rec, size, min, ev))
+			return 0;
+		memcpy(&t, (const unsigned char *)rec + size - sizeof(t),
+		       sizeof(t));
+		fixed = size - sizeof(t) -
+			((size_t)t.nr_kernel + t.nr_user) * sizeof(uint64_t);
+	}
+	/* A size in between names no layout ever published. */
+	if (fixed != min && fixed < len)
+		return 0;
+	memset(r, 0, len);
+	memcpy(r, rec, fixed < len ? fixed : len);
+	return fixed;
+}
+
 static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_vfs_read_record r;
+	size_t fixed;
 
-	if (fixed_part(rec, size, &r, sizeof(r), ev))
+	fixed = grown_part(rec, size, &r, sizeof(r),
+			   RINGTRACE_VFS_READ_SIZE_VER0, ev);
+	if (!fixed)
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_VFS_READ;
 	copy_task(ev, &r.task);
@@ -125,8 +166,38 @@ static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 	ev->u.vfs_read.count = r.count;
 	ev->u.vfs_read.ret = r.ret;
 	ev->u.vfs_read.lat_ns = r.lat_ns;
+	/* issue 22: older records (96 bytes) have no off-CPU part. */
+	ev->u.vfs_read.offcpu_known = fixed >= RINGTRACE_VFS_READ_SIZE_OFFCPU &&
+				      (r.header.misc & RINGTRACE_MISC_OFFCPU);
+	ev->u.vfs_read.offcpu_ns = r.offcpu_ns;
+	ev->u.vfs_read.offcpu_max_ns = r.offcpu_max_ns;
+	ev->u.vfs_read.offcpu_max_ts = r.offcpu_max_ts;
 	ev->u.vfs_read.path = NULL;
 	return RT_DECODE_OK;
+}
+
+static int decode_offcpu(const void *rec, size_t size, struct rt_event *ev)
+{
+	struct ringtrace_offcpu_record r;
+
+	if (fixed_part(rec, size, &r, sizeof(r), ev))
+		return RT_DECODE_ERR_SHORT;
+	ev->kind = RT_EVENT_OFFCPU;
+	copy_task(ev, &r.task);
+	ev->u.offcpu.offcpu_ns = r.offcpu_ns;
+	ev->u.offcpu.cpu_out = r.cpu_out;
+	ev->u.offcpu.state = r.state;
+	return RT_DECODE_OK;
+}
+
+const char *rt_offcpu_state_name(uint32_t state)
+{
+	switch (state) {
+	case RINGTRACE_OFFCPU_PREEMPTED:	return "R";
+	case RINGTRACE_OFFCPU_SLEEP:		return "S";
+	case RINGTRACE_OFFCPU_DISK:		return "D";
+	}
+	return "other";
 }
 
 static int decode_lock(const void *rec, size_t size, struct rt_event *ev)
@@ -174,6 +245,8 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 		return decode_lock(rec, size, ev);
 	case RINGTRACE_RECORD_PATH:
 		return decode_path(rec, size, ev);
+	case RINGTRACE_RECORD_OFFCPU:
+		return decode_offcpu(rec, size, ev);
 	}
 	ev->ts_ns = rt_record_ts(rec, size);
 	return RT_DECODE_UNKNOWN;
@@ -202,6 +275,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_PATH:	return "path";
 	case RT_EVENT_MMAP:	return "mmap";
 	case RT_EVENT_FORK:	return "fork";
+	case RT_EVENT_OFFCPU:	return "offcpu";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:
 		break;

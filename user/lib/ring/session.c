@@ -152,6 +152,7 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 		{ RINGTRACE_EVENT_VFS_READ,		"vfs_read" },
 		{ RINGTRACE_EVENT_LOCK,			"lock" },
 		{ RINGTRACE_EVENT_LOCK_CONTENTION,	"lock_contention" },
+		{ RINGTRACE_EVENT_OFFCPU,		"offcpu" },
 	};
 	size_t used = 0;
 
@@ -206,6 +207,9 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	cfg.flush_ms = o->flush_ms;
 	cfg.lock_min_wait_ns = o->lock_min_wait_ns;
 	cfg.lock_min_hold_ns = o->lock_min_hold_ns;
+	/* issue 22: zero otherwise, so that older modules take the config. */
+	if (events & RINGTRACE_EVENT_OFFCPU)
+		cfg.min_offcpu_ns = o->min_offcpu_ns;
 	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
 		cfg.flags |= RINGTRACE_CFG_PATHS;
 	if (o->stack_events) {

@@ -235,8 +235,11 @@ static void put_xml(struct rt_outbuf *ob, const char *s, size_t max)
 	rt_outbuf_append(ob, buf, n);
 }
 
-/* Stable warm colour from the name; kernel frames ("_[k]") orange, files blue. */
-static void colour(const char *name, char *buf, size_t len)
+/*
+ * Stable warm colour from the name; kernel frames ("_[k]") orange, files
+ * blue. @io (off-CPU time): flamegraph.pl --color=io's blue-greys.
+ */
+static void colour(const char *name, char *buf, size_t len, bool io)
 {
 	uint32_t h = 2166136261u;
 	size_t n = strlen(name);
@@ -244,7 +247,9 @@ static void colour(const char *name, char *buf, size_t len)
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)name[i]) * 16777619u;
-	if (n > 4 && !strcmp(name + n - 4, "_[k]")) {
+	if (io) {
+		r = 80 + h % 60; g = r; b = 190 + (h >> 8) % 55;
+	} else if (n > 4 && !strcmp(name + n - 4, "_[k]")) {
 		r = 220 + h % 35; g = 120 + (h >> 8) % 60; b = 30 + (h >> 16) % 30;
 	} else if (name[0] == '/' || strstr(name, " ino ")) {
 		r = 80 + h % 50; g = 140 + (h >> 8) % 50; b = 210 + (h >> 16) % 45;
@@ -339,7 +344,7 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 			 (unsigned long long)n->value, unit,
 			 100.0 * (double)n->value / (double)f->nodes[0].value);
 		put(ob, num);
-		colour(name, col, sizeof(col));
+		colour(name, col, sizeof(col), f->io_palette);
 	}
 	snprintf(num, sizeof(num), "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\"%s>",

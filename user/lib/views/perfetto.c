@@ -164,6 +164,36 @@ static void lock(struct rt_perfetto *p, const struct rt_event *ev)
 	}
 }
 
+/* ,"kstack":["0x..",..]: innermost first, as the trailer has them. */
+static void stack_arg(struct rt_perfetto *p, const char *key,
+		      const unsigned char *frames, uint32_t nr)
+{
+	if (!nr)
+		return;
+	rt_outbuf_printf(p->out, ",\"%s\":[", key);
+	for (uint32_t i = 0; i < nr; i++)
+		rt_outbuf_printf(p->out, "%s\"0x%" PRIx64 "\"", i ? "," : "",
+				 rt_stack_frame(frames, i));
+	rt_outbuf_printf(p->out, "]");
+}
+
+/* issue 22: "blocked S" on the thread's track, from when it left. */
+static void offcpu(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	const struct rt_offcpu_event *o = &ev->u.offcpu;
+	uint64_t start = ev->ts_ns - (o->offcpu_ns < ev->ts_ns ? o->offcpu_ns : 0);
+
+	begin(p);
+	rt_outbuf_printf(p->out, "{\"ph\":\"X\",\"name\":\"blocked %s\","
+			 "\"cat\":\"offcpu\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
+			 ",\"dur\":" US_FMT ",\"args\":{\"cpu_out\":%u,\"cpu_in\":%u",
+			 rt_offcpu_state_name(o->state), ev->pid, ev->tid,
+			 US(start), US(o->offcpu_ns), o->cpu_out, ev->cpu);
+	stack_arg(p, "kstack", ev->stack.kernel, ev->stack.nr_kernel);
+	stack_arg(p, "ustack", ev->stack.user, ev->stack.nr_user);
+	rt_outbuf_printf(p->out, "}}");
+}
+
 /*
  * A counter with no value (JSON's null) gets no track, which would read
  * as zero: the first time, a metadata event names it and says why.
@@ -236,6 +266,10 @@ void rt_perfetto_add(struct rt_perfetto *p, const struct rt_event *ev)
 				 US_FMT ",\"args\":{\"ip\":\"0x%" PRIx64 "\"}}",
 				 ev->u.sample.event ? ev->u.sample.event : "sample",
 				 ev->pid, ev->tid, US(ev->ts_ns), ev->u.sample.ip);
+		break;
+	case RT_EVENT_OFFCPU:
+		name_task(p, ev);
+		offcpu(p, ev);
 		break;
 	case RT_EVENT_COUNTERS:
 		counters(p, ev);
