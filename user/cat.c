@@ -22,6 +22,7 @@
 #include "cat_diff.h"
 #include "cat_flight.h"
 #include "cat_options.h"
+#include "cat_rewrite.h"
 #include "cat_views.h"
 #include "ringtrace/attach.h"
 #include "ringtrace/command.h"
@@ -233,6 +234,25 @@ static int decode_file(struct options *o)
 		return EXIT_FAIL;
 	}
 	st.out = &ob;
+	if (o->raw) {
+		uint64_t kept, dropped;
+
+		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &kept,
+							 &dropped), &ob);
+		if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
+			code = EXIT_DATA;
+		if (!o->quiet && code == EXIT_OK)
+			fprintf(stderr, PROG ": %llu events of %llu written to "
+				"%s (with the path records, LOST records and "
+				"perf's thread and mapping records)\n",
+				(unsigned long long)kept,
+				(unsigned long long)(kept + dropped),
+				o->output && strcmp(o->output, "-") ?
+				o->output : "standard output");
+		close_output(o, &ob);
+		rt_raw_close(&f);
+		return code;
+	}
 	if (o->header) {
 		print_header(&f, &ob);
 		code = rt_outbuf_flush(&ob) ? EXIT_FAIL : EXIT_OK;
