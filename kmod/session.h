@@ -7,6 +7,7 @@
 #ifndef _RINGTRACE_SESSION_H
 #define _RINGTRACE_SESSION_H
 
+#include <linux/cgroup.h>
 #include <linux/cpumask.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -45,6 +46,12 @@ struct rt_threads {
 };
 
 /* ---- end issue 9 ---- */
+
+/* issue 24: the cgroups a session records (cgroup_filter.c); nr 0: all. */
+struct rt_cgroups {
+	struct cgroup		**cgrps;	/* references held */
+	unsigned int		nr;
+};
 
 struct rt_session {
 	struct list_head	node;		/* on rt_active_sessions */
@@ -99,6 +106,9 @@ struct rt_session {
 	unsigned int		nr_slots;	/* rings[] in use */
 	u64 __percpu		*thread_not_task;
 	/* ---- end issue 9 ---- */
+
+	/* issue 24: cgroup filter, set by SET_CONFIG like the filters. */
+	struct rt_cgroups	cgroups;
 };
 
 extern struct list_head rt_active_sessions;
@@ -119,7 +129,8 @@ struct rt_session *rt_session_create(void);
 void rt_session_destroy(struct rt_session *s);
 int rt_session_configure(struct rt_session *s,
 			 const struct ringtrace_config *cfg,
-			 const struct cpumask *cpus, struct rt_threads *threads);
+			 const struct cpumask *cpus, struct rt_threads *threads,
+			 struct rt_cgroups *cgroups);
 int rt_session_enable(struct rt_session *s);
 int rt_session_disable(struct rt_session *s);
 struct rt_ring *rt_session_get_ring(struct rt_session *s, unsigned long slot,
@@ -176,6 +187,33 @@ static __always_inline int rt_thread_slot(const struct rt_session *s,
 
 /* ---- end issue 9 ---- */
 
+/* ---- issue 24: cgroup filter (cgroup_filter.c) ---- */
+u64 rt_cgroup_features(void);
+int rt_cgroups_check(const struct ringtrace_config *cfg);
+int rt_cgroups_from_user(const struct ringtrace_config *cfg,
+			 struct rt_cgroups *c);
+void rt_cgroups_release(struct rt_cgroups *c);
+
+/*
+ * Is @task in one of @s's cgroups or below? Pointer compares only: the
+ * task's default-hierarchy cgroup (its css_set is RCU-protected; callers
+ * run with preemption disabled) and that cgroup's ancestor array.
+ */
+static __always_inline bool rt_session_cgroup_match(const struct rt_session *s,
+						    struct task_struct *task)
+{
+#ifdef CONFIG_CGROUPS
+	struct cgroup *cgrp = task_dfl_cgroup(task);
+	unsigned int i;
+
+	for (i = 0; i < s->cgroups.nr; i++)
+		if (cgroup_is_descendant(cgrp, s->cgroups.cgrps[i]))
+			return true;
+#endif
+	return false;
+}
+/* ---- end issue 24 ---- */
+
 /* Does @s want events caused by @task? Cheap unless following children. */
 static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 						  struct task_struct *task)
@@ -183,6 +221,9 @@ static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 	struct pid *tgid = task_tgid(task);
 
 	if (tgid == s->exclude)
+		return false;
+	/* issue 24: decided first, ANDed with the pid filters below. */
+	if (unlikely(s->cgroups.nr) && !rt_session_cgroup_match(s, task))
 		return false;
 	/* issue 9: a per-thread session wants its threads only. */
 	if (unlikely(s->threads.nr))

@@ -13,6 +13,7 @@
 
 #include "cat_options.h"
 #include "ringtrace/attach.h"
+#include "ringtrace/cgroup.h"
 #include "ringtrace/parse.h"
 
 static const char usage_text[] =
@@ -27,6 +28,9 @@ static const char usage_text[] =
 "  -p, --pid PID[,PID...]    process PID and its descendants; several pids:\n"
 "                            those processes only, filtered in " PROG "\n"
 "  -C, --cpu LIST            only these CPUs, e.g. 0,2-3\n"
+"      --cgroup PATH         only tasks in this cgroup (v2) or below: a\n"
+"                            directory under /sys/fs/cgroup, or a path\n"
+"                            relative to it; repeat for several\n"
 "  -t, --tid LIST            these threads only (filtered here; the module's\n"
 "                            own selection with --per-thread)\n"
 "      --per-thread          one ring per thread, not per CPU: the threads of\n"
@@ -145,6 +149,7 @@ enum {
 	OPT_SNAPSHOT_TIME,
 	OPT_STATS,
 	OPT_ATTACH,
+	OPT_CGROUP,
 };
 
 static const struct option long_options[] = {
@@ -193,6 +198,7 @@ static const struct option long_options[] = {
 	{ "snapshot-time",	required_argument,	NULL, OPT_SNAPSHOT_TIME },
 	{ "stats",		required_argument,	NULL, OPT_STATS },
 	{ "attach",		required_argument,	NULL, OPT_ATTACH },
+	{ "cgroup",		required_argument,	NULL, OPT_CGROUP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -401,6 +407,26 @@ static void replay_filters(struct options *o)
 	if (o->events_given)
 		o->filter.events = o->session.events;
 	o->filter.min_latency_ns = o->session.min_latency_ns;
+}
+
+/* issue 24: each --cgroup PATH to the id the module selects it by. */
+static void resolve_cgroups(struct options *o)
+{
+	struct rt_session_opts *so = &o->session;
+	char err[512];
+	uint32_t i, j;
+	uint64_t id;
+
+	for (i = 0; i < o->nr_cgroup_paths; i++) {
+		if (rt_cgroup_id(RT_CGROUP_ROOT, o->cgroup_paths[i], &id, err,
+				 sizeof(err)))
+			usage_error("--cgroup: %s", err);
+		for (j = 0; j < so->nr_cgroups && o->cgroup_ids[j] != id; j++)
+			;
+		if (j == so->nr_cgroups)	/* the same one twice: once */
+			o->cgroup_ids[so->nr_cgroups++] = id;
+	}
+	so->cgroup_ids = so->nr_cgroups ? o->cgroup_ids : NULL;
 }
 
 /* issue 9: --snapshot prints text or JSON snapshots of a live run. */
@@ -718,6 +744,12 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 				usage_error("--attach: '%s' is not auto, fprobe, "
 					    "kretprobe or direct", optarg);
 			break;
+		case OPT_CGROUP:
+			if (o->nr_cgroup_paths == RINGTRACE_MAX_CGROUPS)
+				usage_error("--cgroup: at most %u cgroups",
+					    RINGTRACE_MAX_CGROUPS);
+			o->cgroup_paths[o->nr_cgroup_paths++] = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
@@ -743,7 +775,8 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		if (o->system_wide || o->per_thread || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||
 		    o->session.watermark_bytes || o->session.flush_ms ||
-		    o->session.vfs_read_attach || o->command)
+		    o->session.vfs_read_attach || o->command ||
+		    o->nr_cgroup_paths)
 			usage_error("-i decodes a file: tracing options and a "
 				    "command do not apply");
 		if (o->raw)
@@ -754,6 +787,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	if (o->header)
 		usage_error("--header shows a raw file's header: it needs -i FILE");
 	check_per_thread(o);
+	resolve_cgroups(o);
 	if (o->filter.relative && o->duration_ns)
 		usage_error("--time and -d both bound the run: pick one");
 	/*

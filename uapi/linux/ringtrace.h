@@ -384,6 +384,7 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
 #define RINGTRACE_CONFIG_SIZE_THREADS	96	/* issue 9: per-thread rings */
 #define RINGTRACE_CONFIG_SIZE_ATTACH	104	/* issue 19: vfs_read_attach */
+#define RINGTRACE_CONFIG_SIZE_CGROUP	120	/* issue 24: cgroup filter */
 
 /* Most threads a per-thread session may select (nr_tids). */
 #define RINGTRACE_MAX_THREADS		256
@@ -458,7 +459,26 @@ struct ringtrace_config {
 	 */
 	__u32	vfs_read_attach;
 	__u32	__pad_attach;		/* zero */
+
+	/* ---- issue 24: cgroup filter (RINGTRACE_CONFIG_SIZE_CGROUP) ---- */
+	/*
+	 * Record only tasks in one of these cgroup v2 cgroups or below
+	 * them: nr_cgroups cgroup ids (__u64, what name_to_handle_at()
+	 * returns as the handle of the cgroup's directory on cgroup2, and
+	 * what bpf_get_current_cgroup_id() returns) at cgroup_ids_ptr, at
+	 * most RINGTRACE_MAX_CGROUPS of them; both 0: every cgroup. ENOENT:
+	 * an id names no cgroup of the default (v2) hierarchy visible from
+	 * the caller's cgroup namespace; EINVAL: an id repeated;
+	 * EOPNOTSUPP: no RINGTRACE_FEAT_CGROUP. ANDed with the other
+	 * filters. A cgroup removed while traced just has no task left.
+	 */
+	__u32	nr_cgroups;
+	__u32	__pad_cgroup;		/* zero */
+	__u64	cgroup_ids_ptr;
 };
+
+/* Most cgroups one session may select (nr_cgroups). */
+#define RINGTRACE_MAX_CGROUPS		64
 
 /* Features the module offers (ringtrace_info.features). */
 #define RINGTRACE_FEAT_LOCK_CONTENTION	(1ULL << 0)	/* tracepoints attachable */
@@ -472,6 +492,8 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_RING_STATS	(1ULL << 5)
 /* issue 9, ABI 3 */
 #define RINGTRACE_FEAT_PER_THREAD	(1ULL << 8)	/* RINGTRACE_CFG_PER_THREAD */
+/* issue 24: ringtrace_config.nr_cgroups (a kernel with cgroups). */
+#define RINGTRACE_FEAT_CGROUP		(1ULL << 9)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */

@@ -76,6 +76,13 @@ struct rt_session_opts {
 	 * fails if it cannot be had (attach.h says what each one costs).
 	 */
 	uint32_t	vfs_read_attach;
+	/*
+	 * issue 24: only tasks in these cgroups (v2 ids, cgroup.h) or
+	 * below; nr_cgroups 0: every cgroup. Refused if the module lacks
+	 * RINGTRACE_FEAT_CGROUP.
+	 */
+	uint32_t	nr_cgroups;
+	const uint64_t	*cgroup_ids;
 };
 
 /* One mapped ring: a CPU's, or a thread's in per-thread mode. */
