@@ -18,7 +18,11 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "path_cache.h"
 #include "session.h"
+
+/* Cgroups a session remembers having named (RINGTRACE_CFG_CGROUPS). */
+#define RT_CGROUP_NAMES		256
 
 u64 rt_cgroup_features(void)
 {
@@ -32,7 +36,9 @@ void rt_cgroups_release(struct rt_cgroups *c)
 	for (i = 0; c->cgrps && i < c->nr; i++)
 		cgroup_put(c->cgrps[i]);
 	kfree(c->cgrps);
+	rt_path_cache_free(c->names);
 	c->cgrps = NULL;
+	c->names = NULL;
 	c->nr = 0;
 }
 
@@ -41,7 +47,8 @@ int rt_cgroups_check(const struct ringtrace_config *cfg)
 	if (cfg->__pad_cgroup || !cfg->nr_cgroups != !cfg->cgroup_ids_ptr ||
 	    cfg->nr_cgroups > RINGTRACE_MAX_CGROUPS)
 		return -EINVAL;
-	if (cfg->nr_cgroups && !rt_cgroup_features())
+	if ((cfg->nr_cgroups || (cfg->flags & RINGTRACE_CFG_CGROUPS)) &&
+	    !rt_cgroup_features())
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -50,6 +57,7 @@ int rt_cgroups_check(const struct ringtrace_config *cfg)
  * Copy and resolve the config's cgroup ids (no lock held: the copy may
  * fault, cgroup_get_from_id() takes cgroup locks). Each id must name a
  * cgroup of the default hierarchy (ENOENT) and appear once (EINVAL).
+ * With RINGTRACE_CFG_CGROUPS, also the table of named cgroups.
  */
 int rt_cgroups_from_user(const struct ringtrace_config *cfg,
 			 struct rt_cgroups *c)
@@ -60,12 +68,19 @@ int rt_cgroups_from_user(const struct ringtrace_config *cfg,
 	int err = 0;
 
 	memset(c, 0, sizeof(*c));
+	if (cfg->flags & RINGTRACE_CFG_CGROUPS) {
+		c->names = rt_path_cache_alloc(RT_CGROUP_NAMES);
+		if (!c->names)
+			return -ENOMEM;
+	}
 	if (!cfg->nr_cgroups)
 		return 0;
 	ids = memdup_user(u64_to_user_ptr(cfg->cgroup_ids_ptr),
 			  (size_t)cfg->nr_cgroups * sizeof(*ids));
-	if (IS_ERR(ids))
+	if (IS_ERR(ids)) {
+		rt_cgroups_release(c);
 		return PTR_ERR(ids);
+	}
 	c->cgrps = kcalloc(cfg->nr_cgroups, sizeof(*c->cgrps),
 			   GFP_KERNEL_ACCOUNT);
 	if (!c->cgrps) {

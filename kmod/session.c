@@ -118,6 +118,9 @@ struct rt_session *rt_session_create(void)
 	cpumask_copy(s->cpus, cpu_possible_mask);
 	s->self = get_pid(task_tgid(current));
 	s->exclude = s->self;
+	/* issue 24: a reader in a container sees its own pids. */
+	if (task_active_pid_ns(current) != &init_pid_ns)
+		s->pidns = get_pid_ns(task_active_pid_ns(current));
 	s->flush_ms = RT_DEFAULT_FLUSH_MS;
 	mutex_init(&s->lock);
 	init_waitqueue_head(&s->readers.wq);
@@ -152,6 +155,8 @@ void rt_session_destroy(struct rt_session *s)
 	free_percpu(s->thread_not_task);
 	put_pid(s->pid);
 	put_pid(s->self);
+	if (s->pidns)
+		put_pid_ns(s->pidns);	/* issue 24 */
 	free_cpumask_var(s->cpus);
 	free_percpu(s->no_ring);
 	kfree(s->rings);

@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -47,10 +48,15 @@ struct rt_threads {
 
 /* ---- end issue 9 ---- */
 
-/* issue 24: the cgroups a session records (cgroup_filter.c); nr 0: all. */
+/*
+ * issue 24: the cgroups a session records (cgroup_filter.c), nr 0: all;
+ * and with RINGTRACE_CFG_CGROUPS the table of cgroups it named
+ * (cgroup_names.c), NULL otherwise.
+ */
 struct rt_cgroups {
 	struct cgroup		**cgrps;	/* references held */
 	unsigned int		nr;
+	struct rt_path_cache	*names;
 };
 
 struct rt_session {
@@ -109,6 +115,12 @@ struct rt_session {
 
 	/* issue 24: cgroup filter, set by SET_CONFIG like the filters. */
 	struct rt_cgroups	cgroups;
+	/*
+	 * issue 24: the opener's pid namespace (reference held), NULL for
+	 * the initial one: the pids records give, and the tasks they may
+	 * show. Set at open, never changed.
+	 */
+	struct pid_namespace	*pidns;
 };
 
 extern struct list_head rt_active_sessions;
@@ -225,6 +237,9 @@ static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 	/* issue 24: decided first, ANDed with the pid filters below. */
 	if (unlikely(s->cgroups.nr) && !rt_session_cgroup_match(s, task))
 		return false;
+	/* issue 24: a task the opener's pid namespace cannot see. */
+	if (unlikely(s->pidns) && !pid_nr_ns(task_pid(task), s->pidns))
+		return false;
 	/* issue 9: a per-thread session wants its threads only. */
 	if (unlikely(s->threads.nr))
 		return rt_thread_slot(s, task) >= 0;
@@ -291,8 +306,13 @@ static __always_inline void *rt_session_reserve(struct rt_session *s, int cpu,
 	return rt_ring_reserve(ring, size, ts);
 }
 
-/* Who and when, common to every event record. */
-static __always_inline void rt_fill_task_ctx(struct ringtrace_task_ctx *t,
+/*
+ * Who and when, common to every event record: pids as @s's opener's pid
+ * namespace numbers them (issue 24; rt_session_wants_task() made sure it
+ * can).
+ */
+static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
+					     struct ringtrace_task_ctx *t,
 					     u64 ts, int cpu)
 {
 	struct task_struct *task = current;
@@ -300,12 +320,45 @@ static __always_inline void rt_fill_task_ctx(struct ringtrace_task_ctx *t,
 	BUILD_BUG_ON(sizeof(task->comm) != RINGTRACE_COMM_LEN);
 	t->ts_ns = ts;
 	t->cpu = cpu;
-	t->pid = task_tgid_nr(task);
-	t->tid = task_pid_nr(task);
+	if (unlikely(s->pidns)) {
+		t->pid = pid_nr_ns(task_tgid(task), s->pidns);
+		t->tid = pid_nr_ns(task_pid(task), s->pidns);
+	} else {
+		t->pid = task_tgid_nr(task);
+		t->tid = task_pid_nr(task);
+	}
 	t->__pad = 0;
 	/* comm can be renamed under us: copy all 16 bytes, terminate. */
 	memcpy(t->comm, task->comm, RINGTRACE_COMM_LEN);
 	t->comm[RINGTRACE_COMM_LEN - 1] = '\0';
 }
+
+/* ---- issue 24: task_ext and cgroup records (cgroup_names.c) ---- */
+
+/* The bytes a task_ext adds to @s's vfs_read and lock records. */
+static __always_inline unsigned int rt_task_ext_size(const struct rt_session *s)
+{
+	return s->cgroups.names ? sizeof(struct ringtrace_task_ext) : 0;
+}
+
+/* The current task's cgroup v2 (callers run with preemption disabled). */
+static __always_inline struct cgroup *rt_current_cgroup(void)
+{
+#ifdef CONFIG_CGROUPS
+	return task_dfl_cgroup(current);
+#else
+	return NULL;
+#endif
+}
+
+void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp);
+/*
+ * Before a record with a task_ext naming @cgrp goes into @s's ring for
+ * @cpu: the cgroup record, if @s has not named @cgrp yet. @in_lock: for a
+ * lock record, which may be written with a lock held.
+ */
+void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
+			     struct cgroup *cgrp, bool in_lock);
+/* ---- end issue 24 ---- */
 
 #endif /* _RINGTRACE_SESSION_H */

@@ -183,6 +183,11 @@ struct ringtrace_event_header {
 /* ringtrace_event_header.misc */
 /* The record ends with a stack trailer (struct ringtrace_stack_trailer). */
 #define RINGTRACE_MISC_STACK		(1U << 0)
+/*
+ * issue 24: the record's fixed part is followed by a struct
+ * ringtrace_task_ext (RINGTRACE_CFG_CGROUPS), before any stack frames.
+ */
+#define RINGTRACE_MISC_TASK_EXT		(1U << 1)
 
 enum ringtrace_record_type {
 	/* Records were dropped since the previous record on this ring. */
@@ -193,6 +198,9 @@ enum ringtrace_record_type {
 	RINGTRACE_RECORD_LOCK		= 3,
 	/* The name of a file, before the first record naming it (ABI 2). */
 	RINGTRACE_RECORD_PATH		= 4,
+	/* 5: reserved for issue 22's off-CPU records. */
+	/* issue 24: the path of a cgroup, before the first record naming it. */
+	RINGTRACE_RECORD_CGROUP		= 6,
 
 	RINGTRACE_RECORD_MAX,
 };
@@ -306,6 +314,59 @@ struct ringtrace_path_record {
 
 #define RINGTRACE_PATH_RECORD_PATH(rec)	((const char *)((rec) + 1))
 
+/* ---- issue 24: containers (RINGTRACE_CFG_CGROUPS) ---- */
+
+/*
+ * Who, seen from outside any container: right after the fixed part of a
+ * vfs_read or lock record whose header.misc has RINGTRACE_MISC_TASK_EXT
+ * (at offset 96 of a vfs_read record, 112 of a lock record), before any
+ * stack frames. task.pid and task.tid are the reader's view (the pid
+ * namespace of the process that opened the session); these are the
+ * initial namespace's, the same for a reader there.
+ */
+struct ringtrace_task_ext {
+	__u64	cgroup_id;		/* the task's cgroup v2 id; 0: none */
+	__u32	host_pid;		/* task.pid in the initial pid namespace */
+	__u32	host_tid;		/* task.tid in the initial pid namespace */
+};
+
+/* ringtrace_cgroup_record.flags */
+/*
+ * Longer than RINGTRACE_CGROUP_PATH_MAX: path holds its last components
+ * (6.15 and later) or its first bytes.
+ */
+#define RINGTRACE_CGROUP_TRUNCATED	(1U << 0)
+/* No name could be had in the probe (PREEMPT_RT before 6.15): path_len 0. */
+#define RINGTRACE_CGROUP_UNRESOLVED	(1U << 1)
+/* The session's table of named cgroups was full: named before each use. */
+#define RINGTRACE_CGROUP_UNCACHED	(1U << 2)
+
+/* Longest cgroup path a cgroup record carries. */
+#define RINGTRACE_CGROUP_PATH_MAX	255
+
+/*
+ * A cgroup's path from the root of the cgroup v2 hierarchy ("/" for the
+ * root, "/system.slice/nginx.service"), written once per cgroup per
+ * enabled period the first time a record with a task_ext names the id, on
+ * the same ring as, and right before, that record, with the same ts_ns;
+ * named more than once under the rules of path records
+ * (Documentation/protocol.rst). Variable length: header.size is
+ * 32 + path_len + 1 rounded up to 8; the NUL-terminated path follows
+ * the structure, zero-padded. The path is not relative to the reader's
+ * cgroup namespace.
+ */
+struct ringtrace_cgroup_record {
+	struct ringtrace_event_header	header;
+	__u64	ts_ns;			/* ts_ns of the record it precedes */
+	__u64	cgroup_id;		/* as in ringtrace_task_ext */
+	__u32	flags;			/* RINGTRACE_CGROUP_* */
+	__u16	path_len;		/* bytes in path, NUL excluded */
+	__u16	__pad;			/* zero */
+	/* Followed by the path: RINGTRACE_CGROUP_RECORD_PATH(rec). */
+};
+
+#define RINGTRACE_CGROUP_RECORD_PATH(rec)	((const char *)((rec) + 1))
+
 /* ---- ABI 2: stack trailers (ringtrace_config.stack_events) ---- */
 
 /* ringtrace_stack_trailer.flags */
@@ -373,6 +434,12 @@ struct ringtrace_stack_trailer {
  * (Documentation/protocol.rst, overwrite_tail).
  */
 #define RINGTRACE_CFG_OVERWRITE		(1U << 3)
+/*
+ * issue 24 (RINGTRACE_FEAT_CGROUP): vfs_read and lock records carry a
+ * struct ringtrace_task_ext (RINGTRACE_MISC_TASK_EXT), and cgroup records
+ * name the cgroups they give.
+ */
+#define RINGTRACE_CFG_CGROUPS		(1U << 4)
 /*
  * issue 9, ABI 3: one ring per thread of tids_ptr (not per CPU), holding
  * that thread's task-context records whatever CPU it runs on; pid must
@@ -492,7 +559,11 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_RING_STATS	(1ULL << 5)
 /* issue 9, ABI 3 */
 #define RINGTRACE_FEAT_PER_THREAD	(1ULL << 8)	/* RINGTRACE_CFG_PER_THREAD */
-/* issue 24: ringtrace_config.nr_cgroups (a kernel with cgroups). */
+/*
+ * issue 24: ringtrace_config.nr_cgroups and RINGTRACE_CFG_CGROUPS (a
+ * kernel with cgroups). Every module of this ABI also gives a reader in a
+ * child pid namespace its own view (Documentation/abi.rst).
+ */
 #define RINGTRACE_FEAT_CGROUP		(1ULL << 9)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
