@@ -84,7 +84,7 @@ static const char usage_text[] =
 "\n"
 "Views (instead of the stream; live or with -i):\n"
 "      --hist                vfs_read latency histogram (and lock wait/hold)\n"
-"      --hist-by KEY         one histogram per comm, pid or file\n"
+"      --hist-by KEY         one histogram per comm, pid, file or cgroup\n"
 "      --summary             who reads what: process x file, bytes, calls,\n"
 "                            total and p50/p99/max latency, slowest first\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
@@ -528,6 +528,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
 	o->symbols = true;
 	o->session.paths = true;	/* names for dev:ino, when the module can */
+	o->session.cgroups = true;	/* and for cgroups (issue 24) */
 
 	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhgt:", long_options,
 				NULL)) != -1) {
@@ -577,7 +578,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_HIST_BY:
 			if (rt_hist_by_parse(optarg, &o->hist_by))
-				usage_error("--hist-by: '%s' is not comm, pid or "
+				usage_error("--hist-by: '%s' is not comm, pid, cgroup or "
 					    "file", optarg);
 			o->hist = true;
 			break;

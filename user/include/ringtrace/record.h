@@ -31,6 +31,8 @@ enum rt_event_kind {
 				   its path table and names later vfs_reads */
 	RT_EVENT_MMAP,		/* PERF_RECORD_MMAP2: an executable mapping
 				   (replay names user frames with it) */
+	RT_EVENT_CGROUP,	/* a cgroup's path (issue 24); like PATH, kept
+				   in the stream's table, not printed */
 	RT_EVENT_KIND_MAX,
 };
 
@@ -60,6 +62,27 @@ struct rt_path_event {
 	uint32_t	flags;		/* RINGTRACE_PATH_* */
 	uint16_t	len;		/* bytes, NUL excluded */
 	const char	*path;		/* NUL-terminated */
+};
+
+/* RINGTRACE_RECORD_CGROUP; path points into the record. */
+struct rt_cgroup_event {
+	uint64_t	id;
+	uint32_t	flags;		/* RINGTRACE_CGROUP_* */
+	uint16_t	len;		/* bytes, NUL excluded */
+	const char	*path;		/* NUL-terminated */
+};
+
+/*
+ * issue 24: a vfs_read or lock record's struct ringtrace_task_ext
+ * (RINGTRACE_MISC_TASK_EXT); present false on records without one.
+ */
+struct rt_task_ext {
+	bool		present;
+	uint32_t	host_pid;	/* rt_event.pid in the initial namespace */
+	uint32_t	host_tid;
+	uint64_t	cgroup_id;
+	/* The cgroup's path, from the stream's table; NULL: unknown. */
+	const char	*cgroup;
 };
 
 /*
@@ -187,8 +210,10 @@ struct rt_event {
 		struct rt_counters_event	counters;
 		struct rt_path_event		path;
 		struct rt_mmap_event		mmap;
+		struct rt_cgroup_event		cgroup;
 	} u;
 	struct rt_stack		stack;		/* vfs_read and lock records */
+	struct rt_task_ext	ext;		/* vfs_read and lock records */
 };
 
 enum rt_decode_status {

@@ -83,6 +83,12 @@ struct rt_session_opts {
 	 */
 	uint32_t	nr_cgroups;
 	const uint64_t	*cgroup_ids;
+	/*
+	 * issue 24: records carry their task's cgroup and host pids, and
+	 * cgroup records name the cgroups (RINGTRACE_CFG_CGROUPS), when the
+	 * module offers it (quietly not otherwise).
+	 */
+	bool		cgroups;
 };
 
 /* One mapped ring: a CPU's, or a thread's in per-thread mode. */

@@ -17,6 +17,8 @@ _Static_assert(offsetof(struct ringtrace_vfs_read_record, task.ts_ns) == 8, "ts"
 _Static_assert(offsetof(struct ringtrace_lock_record, task.ts_ns) == 8, "ts");
 _Static_assert(offsetof(struct ringtrace_path_record, ts_ns) == 8, "ts");
 _Static_assert(sizeof(struct ringtrace_path_record) == 40, "path record");
+_Static_assert(offsetof(struct ringtrace_cgroup_record, ts_ns) == 8, "ts");
+_Static_assert(sizeof(struct ringtrace_cgroup_record) == 32, "cgroup record");
 
 static void copy_task(struct rt_event *ev, const struct ringtrace_task_ctx *t)
 {
@@ -92,20 +94,51 @@ static int decode_path(const void *rec, size_t size, struct rt_event *ev)
 	return RT_DECODE_OK;
 }
 
+static int decode_cgroup(const void *rec, size_t size, struct rt_event *ev)
+{
+	struct ringtrace_cgroup_record r;
+	const char *path = (const char *)rec + sizeof(r);
+
+	if (size < sizeof(r))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&r, rec, sizeof(r));
+	/* The name and its NUL must lie inside the record. */
+	if (r.path_len >= size - sizeof(r) || path[r.path_len] != '\0')
+		return RT_DECODE_ERR_SHORT;
+	ev->kind = RT_EVENT_CGROUP;
+	ev->ts_ns = r.ts_ns;
+	ev->u.cgroup.id = r.cgroup_id;
+	ev->u.cgroup.flags = r.flags;
+	ev->u.cgroup.len = r.path_len;
+	ev->u.cgroup.path = path;
+	return RT_DECODE_OK;
+}
+
 /*
- * The @len fixed bytes of a record that may end in a stack trailer (every
- * such record starts with its event header) into @r, and the trailer into
- * @ev. Nonzero if either is short.
+ * The @len fixed bytes of a record that may carry a task_ext (issue 24)
+ * after them and end in a stack trailer (every such record starts with
+ * its event header) into @r, the rest into @ev. Nonzero if short.
  */
 static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 		      struct rt_event *ev)
 {
 	struct ringtrace_event_header h;
+	struct ringtrace_task_ext x;
 
 	if (size < len)
 		return -1;
 	memcpy(r, rec, len);
 	memcpy(&h, rec, sizeof(h));
+	if (h.misc & RINGTRACE_MISC_TASK_EXT) {
+		if (size < len + sizeof(x))
+			return -1;
+		memcpy(&x, (const unsigned char *)rec + len, sizeof(x));
+		ev->ext.present = true;
+		ev->ext.cgroup_id = x.cgroup_id;
+		ev->ext.host_pid = x.host_pid;
+		ev->ext.host_tid = x.host_tid;
+		len += sizeof(x);
+	}
 	return (h.misc & RINGTRACE_MISC_STACK) &&
 	       decode_stack(rec, size, len, ev);
 }
@@ -159,6 +192,7 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 	ev->tid = 0;
 	ev->comm[0] = '\0';
 	memset(&ev->stack, 0, sizeof(ev->stack));
+	memset(&ev->ext, 0, sizeof(ev->ext));
 
 	if (size < sizeof(hdr))
 		return RT_DECODE_ERR_SHORT;
@@ -174,6 +208,8 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 		return decode_lock(rec, size, ev);
 	case RINGTRACE_RECORD_PATH:
 		return decode_path(rec, size, ev);
+	case RINGTRACE_RECORD_CGROUP:
+		return decode_cgroup(rec, size, ev);
 	}
 	ev->ts_ns = rt_record_ts(rec, size);
 	return RT_DECODE_UNKNOWN;
@@ -201,6 +237,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_COMM:	return "comm";
 	case RT_EVENT_PATH:	return "path";
 	case RT_EVENT_MMAP:	return "mmap";
+	case RT_EVENT_CGROUP:	return "cgroup";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:
 		break;

@@ -202,6 +202,8 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	cfg.lock_min_hold_ns = o->lock_min_hold_ns;
 	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
 		cfg.flags |= RINGTRACE_CFG_PATHS;
+	if (o->cgroups && (s->info.features & RINGTRACE_FEAT_CGROUP))
+		cfg.flags |= RINGTRACE_CFG_CGROUPS;	/* issue 24 */
 	if (o->stack_events) {
 		if (!(s->info.features & RINGTRACE_FEAT_STACK_KERNEL))
 			return set_error(s, EOPNOTSUPP, "the loaded module cannot "

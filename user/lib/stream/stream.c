@@ -120,17 +120,10 @@ static int emit_event(void *arg, struct rt_source *src,
 	} else {
 		if (ev.kind == RT_EVENT_LOST)
 			src->counts.lost += ev.u.lost.count;
-		if (ev.kind == RT_EVENT_PATH) {
-			/* Names the records that follow; nothing to print. */
-			if (ctx->paths)
-				rt_paths_add(ctx->paths, &ev.u.path);
+		/* Names the records that follow; nothing to print. */
+		if (rt_paths_take(ctx->paths, &ev))
 			return 0;
-		}
-		if (ev.kind == RT_EVENT_VFS_READ && ctx->paths)
-			ev.u.vfs_read.path = rt_paths_get(ctx->paths,
-							  ev.u.vfs_read.dev_major,
-							  ev.u.vfs_read.dev_minor,
-							  ev.u.vfs_read.ino);
+		rt_paths_name(ctx->paths, &ev);
 		if (ctx->sink)
 			ctx->sink(ctx->sink_arg, &ev);
 		else

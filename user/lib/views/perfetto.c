@@ -65,20 +65,28 @@ static bool first_sight(struct rt_perfetto *p, uint32_t key)
 
 /*
  * A process is named after the first of its threads seen (its own name
- * when that is the main thread; perf samples name threads the same way).
+ * when that is the main thread; perf samples name threads the same way),
+ * with its cgroup when the record says (issue 24): "nginx (cgroup
+ * /system.slice/nginx.service)".
  */
 static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
 {
 	char comm[RINGTRACE_COMM_LEN * RT_JSON_ESCAPE_MAX + 1];
+	char cg[RT_PATH_MAX * RT_JSON_ESCAPE_MAX + 16] = "";
 
 	if (!ev->tid && !ev->pid)
 		return;
 	*rt_json_escape(comm, ev->comm, sizeof(ev->comm)) = '\0';
+	if (ev->ext.cgroup) {
+		memcpy(cg, " (cgroup ", 9);
+		*rt_json_escape(cg + 9, ev->ext.cgroup, RT_PATH_MAX) = '\0';
+		strcat(cg, ")");
+	}
 	if (first_sight(p, ev->pid | 0x80000000u)) {
 		begin(p);
 		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\","
-				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
-				 ev->pid, ev->pid, comm);
+				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s%s\"}}",
+				 ev->pid, ev->pid, comm, cg);
 	}
 	if (first_sight(p, ev->tid)) {
 		begin(p);
