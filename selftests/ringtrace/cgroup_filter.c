@@ -5,7 +5,6 @@
  * a task moved between cgroups recorded only while inside; a traced
  * cgroup removed while the session runs; ANDed with the pid filter; the
  * ids the kernel refuses; and the errors ringtrace-cat --cgroup gives.
- * Mounts cgroup2 at /sys/fs/cgroup if the guest has not.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,15 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <linux/magic.h>
-
-#include "ringtrace/cgroup.h"
+#include "st_cgroup.h"
 #include "st_util.h"
 #include "tap.h"
 
@@ -33,41 +28,6 @@
 #define CG_SUB	ROOT "/rt_st_a/sub"
 #define CG_B	ROOT "/rt_st_b"
 #define CG_GONE	ROOT "/rt_st_gone"
-
-static void mount_cgroup2(void)
-{
-	struct statfs fs;
-
-	if (!statfs(ROOT, &fs) && fs.f_type == CGROUP2_SUPER_MAGIC)
-		return;
-	if (mount("cgroup2", ROOT, "cgroup2", 0, NULL))
-		tap_skip_all("no cgroup2 at %s and cannot mount it: %s", ROOT,
-			     strerror(errno));
-}
-
-static uint64_t cg_make(const char *path)
-{
-	char err[512];
-	uint64_t id;
-
-	if (mkdir(path, 0755) && errno != EEXIST)
-		tap_bail("mkdir %s: %s", path, strerror(errno));
-	if (rt_cgroup_id(ROOT, path, &id, err, sizeof(err)))
-		tap_bail("%s", err);
-	return id;
-}
-
-static void cg_move(const char *path, pid_t pid)
-{
-	char file[256], text[32];
-	int err;
-
-	snprintf(file, sizeof(file), "%s/cgroup.procs", path);
-	snprintf(text, sizeof(text), "%d", pid);
-	err = st_write_file(file, text, false);
-	if (err)
-		tap_bail("moving %d into %s: %s", pid, path, strerror(err));
-}
 
 struct count {
 	pid_t pid[3];
@@ -118,7 +78,7 @@ static struct count three(struct ringtrace_config cfg, const char *where[3],
 
 	for (i = 0; i < 3; i++) {
 		st_child_start(&c[i], reads, (void *)(long)((i + 1) * N));
-		cg_move(where[i], c[i].pid);
+		st_cgroup_move(where[i], c[i].pid);
 		n.pid[i] = c[i].pid;
 	}
 	if (pid_of >= 0)
@@ -175,7 +135,7 @@ static long moved_mid_run(uint64_t id_a)
 	if (pipe(m.park))
 		tap_bail("pipe: %s", strerror(errno));
 	st_child_start(&c, moving, &m);
-	cg_move(CG_B, c.pid);
+	st_cgroup_move(CG_B, c.pid);
 	n.pid[0] = c.pid;
 	st_session_open(&s, &cfg, 16);
 	if (st_enable(&s))
@@ -183,12 +143,12 @@ static long moved_mid_run(uint64_t id_a)
 	st_child_go(&c);
 	if (!st_wait_in_read(c.pid, m.park[0], 1))
 		tap_diag("the child did not park");
-	cg_move(CG_A, c.pid);
+	st_cgroup_move(CG_A, c.pid);
 	if (write(m.park[1], "g", 1) != 1)
 		tap_bail("write: %s", strerror(errno));
 	if (!st_wait_in_read(c.pid, m.park[0], 2))
 		tap_diag("the child did not park again");
-	cg_move(CG_B, c.pid);
+	st_cgroup_move(CG_B, c.pid);
 	if (write(m.park[1], "gg", 2) != 2)
 		tap_bail("write: %s", strerror(errno));
 	if (st_child_wait(&c) != 0)
@@ -205,14 +165,14 @@ static long moved_mid_run(uint64_t id_a)
 static void removed_while_traced(void)
 {
 	struct count n = { .others = 0 };
-	uint64_t id = cg_make(CG_GONE);
+	uint64_t id = st_cgroup_make(CG_GONE);
 	struct ringtrace_config cfg = cg_config(-1, &id, 1);
 	struct st_session s;
 	struct st_child c;
 	int rc;
 
 	st_child_start(&c, reads, (void *)(long)N);
-	cg_move(CG_GONE, c.pid);
+	st_cgroup_move(CG_GONE, c.pid);
 	n.pid[0] = c.pid;
 	st_session_open(&s, &cfg, 16);
 	if (st_enable(&s))
@@ -278,11 +238,11 @@ int main(void)
 	long moved;
 
 	st_require_features(RINGTRACE_FEAT_CGROUP, "the cgroup filter");
-	mount_cgroup2();
+	st_cgroup_mount();
 	tap_plan(15);
-	id_a = cg_make(CG_A);
-	cg_make(CG_SUB);
-	id_b = cg_make(CG_B);
+	id_a = st_cgroup_make(CG_A);
+	st_cgroup_make(CG_SUB);
+	id_b = st_cgroup_make(CG_B);
 
 	n = three(cg_config(-1, &id_a, 1), sib, -1);
 	tap_ok(n.of[0] == N && n.of[1] == 0 && n.of[2] == 3 * N && !n.others,
