@@ -35,6 +35,13 @@ struct rt_cgroup_buf {
 
 static DEFINE_PER_CPU(struct rt_cgroup_buf[4], rt_cgroup_bufs);
 
+/* Names built under kernfs_rename_lock (compat.h). */
+#ifdef RT_KERNFS_PATH_LOCKED
+static const bool rt_kernfs_path_locked = true;
+#else
+static const bool rt_kernfs_path_locked;
+#endif
+
 void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp)
 {
 #ifdef CONFIG_CGROUPS
@@ -139,7 +146,7 @@ void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
 	 * end): if it were kernfs_rename_lock, kernfs_path_from_node() would
 	 * spin on it forever. Leave such a cgroup for a vfs_read to name.
 	 */
-	if (IS_ENABLED(RT_KERNFS_PATH_LOCKED) && in_lock)
+	if (rt_kernfs_path_locked && in_lock)
 		return;
 	v = rt_path_lookup(s->cgroups.names, 0, id, ts, &slot);
 	if (v == RT_PATH_SKIP)

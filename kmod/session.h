@@ -224,6 +224,7 @@ static __always_inline bool rt_session_cgroup_match(const struct rt_session *s,
 #endif
 	return false;
 }
+
 /* ---- end issue 24 ---- */
 
 /* Does @s want events caused by @task? Cheap unless following children. */
