@@ -81,7 +81,10 @@ static long hist_count(const char *out, const char *path)
 	return n;
 }
 
-/* CALLS of the --summary row for @path's cgroup and /dev/zero; -1. */
+/*
+ * CALLS of the --summary row for @path's cgroup and /dev/zero (on
+ * PREEMPT_RT named relative to its mount: "[0:5]/zero"); -1.
+ */
 static long summary_calls(const char *out, const char *path)
 {
 	const char *line = out;
@@ -92,7 +95,8 @@ static long summary_calls(const char *out, const char *path)
 	for (; line && *line; line = strchr(line, '\n'), line += !!line) {
 		if (sscanf(line, "%31s %lu %ld %*s %*s %*s %*s %*s %127s %127s",
 			   comm, &pid, &calls, cg, file) == 5 &&
-		    !strcmp(cg, path) && !strcmp(file, "/dev/zero"))
+		    !strcmp(cg, path) && strlen(file) >= 5 &&
+		    !strcmp(file + strlen(file) - 5, "/zero"))
 			return calls;
 	}
 	return -1;
