@@ -72,16 +72,34 @@ static int decode_stack(const void *rec, size_t size, size_t fixed,
 	return RT_DECODE_OK;
 }
 
+/*
+ * A name record (path, cgroup): its @len fixed bytes into @r, and the
+ * name after them, which with its NUL must lie inside the record; NULL if
+ * it does not.
+ */
+static const char *name_record(const void *rec, size_t size, void *r,
+			       size_t len, size_t name_len_off)
+{
+	const char *name = (const char *)rec + len;
+	uint16_t name_len;
+
+	if (size < len)
+		return NULL;
+	memcpy(r, rec, len);
+	memcpy(&name_len, (const char *)r + name_len_off, sizeof(name_len));
+	if (name_len >= size - len || name[name_len] != '\0')
+		return NULL;
+	return name;
+}
+
 static int decode_path(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_path_record r;
-	const char *path = (const char *)rec + sizeof(r);
+	const char *path = name_record(rec, size, &r, sizeof(r),
+				       offsetof(struct ringtrace_path_record,
+						path_len));
 
-	if (size < sizeof(r))
-		return RT_DECODE_ERR_SHORT;
-	memcpy(&r, rec, sizeof(r));
-	/* The name and its NUL must lie inside the record. */
-	if (r.path_len >= size - sizeof(r) || path[r.path_len] != '\0')
+	if (!path)
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_PATH;
 	ev->ts_ns = r.ts_ns;
@@ -97,13 +115,11 @@ static int decode_path(const void *rec, size_t size, struct rt_event *ev)
 static int decode_cgroup(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_cgroup_record r;
-	const char *path = (const char *)rec + sizeof(r);
+	const char *path = name_record(rec, size, &r, sizeof(r),
+				       offsetof(struct ringtrace_cgroup_record,
+						path_len));
 
-	if (size < sizeof(r))
-		return RT_DECODE_ERR_SHORT;
-	memcpy(&r, rec, sizeof(r));
-	/* The name and its NUL must lie inside the record. */
-	if (r.path_len >= size - sizeof(r) || path[r.path_len] != '\0')
+	if (!path)
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_CGROUP;
 	ev->ts_ns = r.ts_ns;
