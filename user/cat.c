@@ -263,13 +263,17 @@ static int decode_file(struct options *o)
 		cat_views_fini(&views);
 	}
 	rt_paths_fini(&paths);
-	if (f.truncated_bytes)
-		fprintf(stderr, PROG ": warning: %s ends in the middle of a "
-			"record; the last %llu bytes were ignored\n", o->input,
-			(unsigned long long)f.truncated_bytes);
+	/* After what was read: damage and truncation make a replay fail. */
+	if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
+		code = EXIT_DATA;
 	if (!o->quiet) {
+		/* f.srcs: ringtrace's rings, then perf's, then the counters */
 		sum.srcs = f.srcs;
-		sum.nr_srcs = f.nr_srcs;
+		sum.nr_srcs = f.nr_srcs - f.nr_perf_srcs - f.nr_counter_srcs;
+		sum.perf_srcs = f.srcs + sum.nr_srcs;
+		sum.nr_perf_srcs = f.nr_perf_srcs;
+		sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
+		sum.nr_counter_srcs = f.nr_counter_srcs;
 		sum.lost_pending = st.lost_pending;
 		sum.elapsed_ns = RT_SUMMARY_NO_TIME;
 		rt_summary_print(stderr, &sum);
@@ -448,6 +452,12 @@ static void note_attach(struct rt_session *s, uint64_t events)
 			rt_attach_name(id), excludes);
 }
 
+/* --raw with no -o (or -o -): the recording is standard output. */
+static bool raw_on_stdout(const struct options *o)
+{
+	return o->raw && !o->snapshot && (!o->output || !strcmp(o->output, "-"));
+}
+
 static int trace(struct options *o, const sigset_t *stop_set,
 		 const sigset_t *original_mask)
 {
@@ -508,11 +518,22 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		st.paths = &paths;
 	st.out = &ob;
 	if (o->command) {
-		if (rt_command_spawn(&cmd, o->command, original_mask,
-				     handled_signals,
-				     sizeof(handled_signals) /
-					     sizeof(handled_signals[0]),
-				     err, sizeof(err))) {
+		/*
+		 * Issue 21: a recording on standard output must hold nothing
+		 * else. The command writes to our standard error instead, as
+		 * with perf record -o -.
+		 */
+		int child_stdout = raw_on_stdout(o) ? STDERR_FILENO : -1;
+
+		if (child_stdout >= 0 && !o->quiet)
+			fprintf(stderr, PROG ": the recording goes to standard "
+				"output: %s's standard output goes to standard "
+				"error\n", o->command[0]);
+		if (rt_command_spawn_stdout(&cmd, o->command, original_mask,
+					    handled_signals,
+					    sizeof(handled_signals) /
+						    sizeof(handled_signals[0]),
+					    child_stdout, err, sizeof(err))) {
 			fprintf(stderr, PROG ": cannot start %s: %s\n",
 				o->command[0], err);
 			close_output(o, &ob);
@@ -610,6 +631,15 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	if (!o->quiet) {
 		sum.srcs = s.srcs;
 		sum.nr_srcs = s.nr_rings;
+		/* Counted as on replay: samples and snapshots in the line. */
+		if (use_perf && perf.has_sampler) {
+			sum.perf_srcs = perf.sampler.srcs;
+			sum.nr_perf_srcs = perf.sampler.nr_rings;
+		}
+		if (use_perf && perf.has_snapshots) {
+			sum.counter_srcs = &perf.snapshots.src;
+			sum.nr_counter_srcs = 1;
+		}
 		sum.lost_pending = st.lost_pending;
 		sum.elapsed_ns = st.end_ns - st.start_ns;
 		if (!rt_session_stats(&s, &kstats))

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/ringtrace.h>
@@ -95,7 +96,8 @@ static const char usage_text[] =
 "Replay (-i) filters:\n"
 "  -p LIST, -C LIST, -t LIST, -e LIST, --min-latency DUR   as when tracing\n"
 "      --comm NAME           this command name only\n"
-"      --time START,END      seconds after the first event (END may be empty)\n"
+"      --time START,END      timestamps as printed (61.4,62.5), or after the\n"
+"                            first event with a unit (1s,2.5s); either may be empty\n"
 "      --header              show the raw file's header and stop\n"
 "      --kallsyms FILE       kernel symbols of the recording machine (a copy\n"
 "                            of its /proc/kallsyms); without it, hex\n"
@@ -327,23 +329,6 @@ static uint64_t ms_arg(const char *opt, const char *arg)
 	return duration_arg(opt, arg, rt_parse_duration);
 }
 
-/* "64K", "4M", "1G": the largest binary unit that writes @bytes exactly. */
-static const char *fmt_size(char *buf, size_t len, uint64_t bytes)
-{
-	static const char units[] = "KMGT";
-	int u = -1;
-
-	while (u < 3 && bytes && !(bytes % 1024)) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u < 0)
-		snprintf(buf, len, "%llu", (unsigned long long)bytes);
-	else
-		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
-	return buf;
-}
-
 /* Refused with the two valid sizes around it (tools.rst promises them). */
 static void check_buffer_size(const char *opt, const char *arg,
 			      uint64_t bytes)
@@ -360,13 +345,13 @@ static void check_buffer_size(const char *opt, const char *arg,
 	if (!pages)
 		usage_error("%s %s: must be a power-of-two number of %ld-byte "
 			    "pages: the smallest is %s", opt, arg, page,
-			    fmt_size(lo_s, sizeof(lo_s), (uint64_t)page));
+			    rt_format_size(lo_s, sizeof(lo_s), (uint64_t)page));
 	for (lo = (uint64_t)page; lo <= bytes / 2; lo *= 2)
 		;
 	usage_error("%s %s: must be a power-of-two number of %ld-byte pages: "
 		    "the nearest are %s and %s", opt, arg, page,
-		    fmt_size(lo_s, sizeof(lo_s), lo),
-		    fmt_size(hi_s, sizeof(hi_s), lo * 2));
+		    rt_format_size(lo_s, sizeof(lo_s), lo),
+		    rt_format_size(hi_s, sizeof(hi_s), lo * 2));
 }
 
 /* -g and --sample-buffer apply to --sample, whatever the order given. */
@@ -469,13 +454,74 @@ static void check_view_options(struct options *o)
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
 	    !o->perf.sample && !o->input)
 		usage_error("--flame-weight samples needs --sample or -i FILE");
-	if (o->perfetto && o->output && !strcmp(o->perfetto, o->output))
-		usage_error("--perfetto and -o name the same file");
-	/* Raw output copies the rings undecoded: only the module filters. */
-	if (o->raw && (o->filter.nr_tids || o->filter.comm ||
+	/*
+	 * Raw output copies the rings undecoded: only the module filters.
+	 * (--per-thread's -t is the module's selection; check_per_thread()
+	 * says what per-thread lacks.)
+	 */
+	if (o->raw && ((o->filter.nr_tids && !o->per_thread) || o->filter.comm ||
 		       o->filter.relative || o->filter.nr_pids > 1))
 		usage_error("--raw records what the module selects: -t, --comm, "
 			    "--time and several -p pids filter a replay (-i)");
+}
+
+/* Standard output and error are one file or pipe (2>&1). */
+static bool stdout_is_stderr(void)
+{
+	struct stat so, se;
+
+	if (fstat(STDOUT_FILENO, &so) || fstat(STDERR_FILENO, &se))
+		return false;
+	return (S_ISREG(so.st_mode) || S_ISFIFO(so.st_mode)) &&
+	       so.st_dev == se.st_dev && so.st_ino == se.st_ino;
+}
+
+/* Whether two names are one file: by device and inode, else by name. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	bool ea = !stat(a, &sa), eb = !stat(b, &sb);
+
+	if (ea && eb)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return !ea && !eb && !strcmp(a, b);
+}
+
+/*
+ * Issue 21: every file ringtrace-cat reads or writes is a different file,
+ * checked before any work. Two outputs to one file left one of them (and
+ * the previous FILE.old) lost; an output on the input destroyed the
+ * recording after the whole replay.
+ */
+static void check_distinct_files(const struct options *o)
+{
+	struct {
+		const char	*opt;
+		const char	*path;
+	} f[] = {
+		{ "-i", o->input },
+		/* --snapshot --raw -o PREFIX writes PREFIX.N files */
+		{ "-o", o->snapshot && o->raw ? NULL : o->output },
+		{ "--flamegraph", o->flamegraph },
+		{ "--perfetto", o->perfetto },
+	};
+	size_t n = sizeof(f) / sizeof(f[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		if (!f[i].path || !strcmp(f[i].path, "-"))
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			if (!f[j].path || !strcmp(f[j].path, "-") ||
+			    !same_file(f[i].path, f[j].path))
+				continue;
+			if (i == 0)
+				usage_error("%s %s is the input: refusing to "
+					    "overwrite it", f[j].opt, f[j].path);
+			usage_error("%s and %s name the same file, %s: each "
+				    "output needs its own", f[i].opt, f[j].opt,
+				    f[j].path);
+		}
+	}
 }
 
 /*
@@ -557,14 +603,18 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			o->filter.comm = optarg;
 			break;
 		case OPT_TIME:
-			if (rt_filter_parse_time(optarg, &o->filter))
-				usage_error("--time: '%s' is not START,END in "
-					    "seconds", optarg);
+			if (rt_filter_parse_time(optarg, &o->filter, err,
+						 sizeof(err)))
+				usage_error("--time %s: %s", optarg, err);
 			break;
 		case OPT_HEADER:
 			o->header = true;
 			break;
 		case OPT_KALLSYMS:
+			/* Unreadable: refused now, not after the whole replay. */
+			if (access(optarg, R_OK))
+				usage_error("--kallsyms %s: %s", optarg,
+					    strerror(errno));
 			o->kallsyms = optarg;
 			break;
 		case OPT_STACK:
@@ -772,6 +822,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		usage_error("--json and --raw are alternatives: pick one");
 	check_view_options(o);
 	check_snapshot_options(o);
+	check_distinct_files(o);
 	if (o->input) {
 		if (o->system_wide || o->per_thread || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||
@@ -808,4 +859,10 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	    isatty(STDOUT_FILENO))
 		usage_error("--raw writes binary data: give -o FILE or redirect "
 			    "standard output");
+	if (o->raw && (!o->output || !strcmp(o->output, "-")) &&
+	    stdout_is_stderr())
+		usage_error("--raw to standard output: standard error is the "
+			    "same file, and messages%s would be mixed into the "
+			    "recording: give -o FILE or redirect one of them",
+			    o->command ? " and the command's output" : "");
 }

@@ -276,14 +276,19 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 }
 
 /*
- * Kernel frames from /proc/kallsyms; all-zero addresses there mean
- * kptr_restrict hides them from us, which is said rather than guessed at.
+ * Kernel frames from /proc/kallsyms, or the --kallsyms FILE given. What
+ * went wrong names the file and the cause (issue 21: a file that is no
+ * kallsyms copy was blamed on /proc/kallsyms and kptr_restrict). Returns
+ * whether @k was loaded; *@failed when a --kallsyms FILE was unusable.
  */
-static bool load_ksyms(struct rt_ksyms *k, const struct options *o)
+static bool load_ksyms(struct rt_ksyms *k, const struct options *o,
+		       bool *failed)
 {
 	bool quiet = o->quiet;
 	const char *path = o->kallsyms;
+	int ret;
 
+	*failed = false;
 	/* A recording's addresses are its machine's and boot's, not ours. */
 	if (!path && o->input) {
 		if (!quiet)
@@ -291,19 +296,60 @@ static bool load_ksyms(struct rt_ksyms *k, const struct options *o)
 				"recording machine's symbols with --kallsyms FILE\n");
 		return false;
 	}
-	if (!path)
-		path = "/proc/kallsyms";
-	if (rt_ksyms_load(k, path)) {
-		if (!quiet)
-			fprintf(stderr, PROG ": kernel frames stay hex: cannot "
-				"read %s\n", path);
+	ret = rt_ksyms_load(k, path ? path : "/proc/kallsyms");
+	if (ret) {
+		*failed = path != NULL;
+		if (path || !quiet)
+			fprintf(stderr, PROG ": %scannot read %s: %s\n",
+				path ? "--kallsyms: " : "kernel frames stay hex: ",
+				path ? path : "/proc/kallsyms", strerror(-ret));
 		return false;
 	}
-	if (!k->nr && !quiet)
+	if (k->nr)
+		return true;
+	if (path && !k->nr_hidden) {
+		*failed = true;
+		fprintf(stderr, PROG ": --kallsyms: %s holds no kernel symbols "
+			"(lines 'ADDRESS TYPE NAME', a copy of /proc/kallsyms)\n",
+			path);
+	} else if (path) {
+		*failed = true;
+		fprintf(stderr, PROG ": --kallsyms: %s shows no addresses: it "
+			"was copied without the right to see them "
+			"(kernel.kptr_restrict; copy it as root)\n", path);
+	} else if (!quiet) {
 		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
 			"shows no addresses (kernel.kptr_restrict; run as root "
 			"or lower it)\n");
-	return true;
+	}
+	rt_ksyms_free(k);
+	return false;
+}
+
+/*
+ * --interval's blocks say which interval they cover, the one printed at
+ * the end included (issue 21: every block but the last was headed "the
+ * last interval"). @now_ns: its end; 0 for the block at the end of the run.
+ */
+static void interval_heading(struct cat_views *v, uint64_t now_ns)
+{
+	uint64_t from = v->interval_end_ns;
+
+	v->intervals++;
+	rt_outbuf_printf(v->out, "\n=== interval %u: ", v->intervals);
+	if (from)
+		rt_outbuf_printf(v->out, "from %llu.%09llu ",
+				 (unsigned long long)(from / 1000000000u),
+				 (unsigned long long)(from % 1000000000u));
+	if (now_ns)
+		rt_outbuf_printf(v->out, "%s %llu.%09llu (CLOCK_MONOTONIC) ===\n",
+				 from ? "to" : "until",
+				 (unsigned long long)(now_ns / 1000000000u),
+				 (unsigned long long)(now_ns % 1000000000u));
+	else
+		rt_outbuf_printf(v->out, "to the end of the run%s ===\n",
+				 from ? " (CLOCK_MONOTONIC)" : "");
+	v->interval_end_ns = now_ns;
 }
 
 void cat_views_interval(void *arg, uint64_t now_ns)
@@ -314,9 +360,7 @@ void cat_views_interval(void *arg, uint64_t now_ns)
 
 	if (!v->lat_on || (!o->hist && !o->summary))
 		return;
-	rt_outbuf_printf(v->out, "\n=== %llu.%09llu (CLOCK_MONOTONIC): the last "
-			 "interval ===\n", (unsigned long long)(now_ns / 1000000000u),
-			 (unsigned long long)(now_ns % 1000000000u));
+	interval_heading(v, now_ns);
 	v->lat.summary = o->summary;
 	rt_latency_view_print(&v->lat, v->out);
 	v->lat.summary = summary;
@@ -349,6 +393,40 @@ static void scan_open_files(struct cat_views *v)
 	free(pids);
 }
 
+/* "12.345678901": a timestamp as the text output prints it. */
+static void print_ts(uint64_t ns)
+{
+	fprintf(stderr, "%llu.%09llu", (unsigned long long)(ns / 1000000000u),
+		(unsigned long long)(ns % 1000000000u));
+}
+
+/*
+ * Issue 21: --time that matched nothing said nothing. Say what the range
+ * was and what the events span, in the timestamps the output prints.
+ */
+static void time_matched_nothing(const struct rt_filter *f)
+{
+	uint64_t to = rt_filter_time_to(f);
+
+	fprintf(stderr, PROG ": --time matched nothing: the range is ");
+	print_ts(rt_filter_time_from(f));
+	fprintf(stderr, " to ");
+	if (to)
+		print_ts(to);
+	else
+		fprintf(stderr, "the end");
+	if (f->first_ns) {
+		fprintf(stderr, ", the events span ");
+		print_ts(f->first_ns);
+		fprintf(stderr, " to ");
+		print_ts(f->last_ns);
+	} else {
+		fprintf(stderr, ", and there were no events");
+	}
+	fprintf(stderr, " (bare numbers are timestamps as printed; with a "
+		"unit, 1s,2s, times after the first event)\n");
+}
+
 int cat_views_finish(struct cat_views *v)
 {
 	const struct options *o = v->o;
@@ -359,17 +437,27 @@ int cat_views_finish(struct cat_views *v)
 	/* Best effort: names of files still open in the processes seen. */
 	if (v->lat_on && !o->input)
 		scan_open_files(v);
-	if (v->folded_on)
-		named = load_ksyms(&ksyms, o);
+	if (v->folded_on) {
+		bool failed;
+
+		named = load_ksyms(&ksyms, o, &failed);
+		if (failed)
+			ret = -1;
+	}
 	/* The table may exist only for the flame graph: print what was asked. */
 	v->lat.summary = o->summary;
+	if ((o->hist || o->summary) && v->intervals)
+		interval_heading(v, 0);
 	if (o->hist || o->summary)
 		rt_latency_view_print(&v->lat, v->out);
 	if (o->folded) {
-		rt_folded_write(&v->folded, named ? &ksyms : NULL, v->out);
+		uint32_t lines = rt_folded_write(&v->folded,
+						 named ? &ksyms : NULL, v->out);
+
+		/* The lines printed: stacks that name alike are one line. */
 		if (!o->quiet)
-			fprintf(stderr, PROG ": %u stacks from %llu samples%s\n",
-				v->folded.nr_stacks,
+			fprintf(stderr, PROG ": %u folded stacks from %llu "
+				"samples%s\n", lines,
 				(unsigned long long)v->folded.samples,
 				v->folded.dropped ? ", some dropped: the stack "
 				"table is full" : "");
@@ -394,6 +482,8 @@ int cat_views_finish(struct cat_views *v)
 	if (!o->quiet && v->filtered)
 		fprintf(stderr, PROG ": %llu events filtered out\n",
 			(unsigned long long)v->filtered);
+	if (v->filter && v->filter->relative && !v->filter->time_matched)
+		time_matched_nothing(v->filter);
 	if (named)
 		rt_ksyms_free(&ksyms);
 	rt_outbuf_flush(v->out);

@@ -36,6 +36,9 @@ struct cat_views {
 	struct rt_outbuf	perfetto_out;
 	bool			perfetto_on;
 	uint64_t		filtered;	/* events the filters dropped */
+	/* --interval: blocks printed so far, and when the last one ended */
+	uint32_t		intervals;
+	uint64_t		interval_end_ns;
 };
 
 /* Whether the stream must go through cat_views_sink(). */

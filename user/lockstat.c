@@ -115,8 +115,11 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
-/* Run the command to completion; its shell-style exit code, or -1. */
-static int run_command(char **argv)
+/*
+ * Run the command to completion; its shell-style exit code, or -1 when it
+ * could not be started. @ran: whether it ran (exec succeeded).
+ */
+static int run_command(char **argv, bool *ran)
 {
 	static const int reset_signals[] = { SIGINT, SIGTERM, SIGPIPE };
 	struct rt_command cmd;
@@ -126,11 +129,16 @@ static int run_command(char **argv)
 	sigemptyset(&mask);
 	if (rt_command_spawn(&cmd, argv, &mask, reset_signals,
 			     sizeof(reset_signals) / sizeof(reset_signals[0]),
-			     err, sizeof(err)) ||
-	    rt_command_release(&cmd, err, sizeof(err))) {
-		fprintf(stderr, "ringtrace-lockstat: %s\n", err);
+			     err, sizeof(err))) {
+		fprintf(stderr, "ringtrace-lockstat: cannot start %s: %s\n",
+			argv[0], err);
 		return -1;
 	}
+	/* As ringtrace-cat: name the command; its 127 is the exit status. */
+	*ran = !rt_command_release(&cmd, err, sizeof(err));
+	if (!*ran)
+		fprintf(stderr, "ringtrace-lockstat: cannot run %s: %s\n",
+			argv[0], err);
 	rt_command_reap(&cmd, false);
 	return rt_command_exit_code(&cmd);
 }
@@ -154,11 +162,13 @@ int main(int argc, char **argv)
 	if (delta && rt_lockstat_fetch(s.fd, &before, false, err, sizeof(err)))
 		goto fail;
 	if (o.command) {
-		ret = run_command(o.command);
-		if (ret < 0) {
+		bool ran = false;
+
+		ret = run_command(o.command, &ran);
+		if (!ran) {
 			rt_lockstat_free(&before);
 			rt_session_close(&s);
-			return 1;
+			return ret < 0 ? 1 : ret;
 		}
 	} else if (o.duration_ns) {
 		sleep_ns(o.duration_ns);

@@ -61,7 +61,7 @@ tap_ok $? "their positions, results, comm and timestamps"
 "$cat" -- sh -c 'exit 3' >/dev/null 2>&1
 tap_ok $(($? == 3 ? 0 : 1)) "-- COMMAND: exit status 3 passed through"
 
-grep -q -E 'ringtrace-cat: [0-9]+ records, 0 lost' "$work/json.err"
+grep -q -E 'ringtrace-cat: [0-9]+ records(, [0-9]+ path records)?, 0 lost' "$work/json.err"
 tap_ok $? "summary on stderr: $(head -n1 "$work/json.err")"
 
 "$cat" --raw -o "$work/raw" -- dd if="$work/file" of=/dev/null bs=4096 status=none 2>/dev/null &&
@@ -157,7 +157,7 @@ rc=$?
 mine=$(grep -c "\"ino\":$ino,.*\"count\":1000," "$work/thread.json")
 others=$(grep -c -v "\"tid\":$w1," "$work/thread.json")
 [[ $rc -eq 0 && $mine -eq 11 && $others -eq 0 ]] &&
-	grep -q -E "^ +t$w1 +[0-9]+" "$work/thread.err"
+	grep -q -E "^ +thread $w1 +[0-9]+" "$work/thread.err"
 tap_ok $? "--per-thread -t: the thread's 11 reads (10 + EOF), nothing of another (exit $rc, $mine, $others foreign)"
 
 "$cat" --per-thread -t 999999 -d 1 >/dev/null 2>"$work/notid.err"

@@ -23,17 +23,19 @@ struct outcome {
 	struct options	o;		/* what it parsed, when it returned */
 };
 
-/* Up to three arguments after the program name (NULL-terminated). */
-static void parse3(struct outcome *r, const char *a1, const char *a2,
-		   const char *a3)
+/* The arguments after the program name, up to a NULL (at most 8). */
+static void parsev(struct outcome *r, const char *const *args)
 {
-	char *argv[] = { (char *)"ringtrace-cat", (char *)a1, (char *)a2,
-			 (char *)a3, NULL };
-	int argc = a3 ? 4 : a2 ? 3 : 2;
+	char *argv[10] = { (char *)"ringtrace-cat" };
+	int argc = 1;
 	int errp[2], outp[2], st;
 	ssize_t n, got = 0;
 	pid_t pid;
 
+	while (args[argc - 1] && argc < 9) {
+		argv[argc] = (char *)args[argc - 1];
+		argc++;
+	}
 	memset(r, 0, sizeof(*r));
 	assert_int_equal(pipe(errp), 0);
 	assert_int_equal(pipe(outp), 0);	/* the parsed options */
@@ -65,6 +67,15 @@ static void parse3(struct outcome *r, const char *a1, const char *a2,
 	r->status = WEXITSTATUS(st);
 }
 
+/* Up to three arguments after the program name (NULL-terminated). */
+static void parse3(struct outcome *r, const char *a1, const char *a2,
+		   const char *a3)
+{
+	const char *args[] = { a1, a2, a3, NULL };
+
+	parsev(r, args);
+}
+
 static void parse(struct outcome *r, const char *a1, const char *a2)
 {
 	parse3(r, a1, a2, NULL);
@@ -88,6 +99,9 @@ static void test_huge_duration_refused(void **state)
 	refused("-d", "31536000.000000001", "must be at most 31536000s");
 	refused("-d", "18446744073709551616ns", "too large");
 	refused("-d", "0", "more than 0");
+	/* Issue 21: days are a unit; the message says the real bound. */
+	refused("-d", "400d", "-d 400d: must be at most 31536000s (365 days)");
+	refused("-d", "3y", "'y' is not a unit");
 }
 
 static void test_huge_window_refused(void **state)
@@ -196,6 +210,73 @@ static void test_per_thread(void **state)
 	parse3(&r, "--per-thread", "--raw", "-t1");
 	assert_int_equal(r.status, EXIT_USAGE);
 	assert_non_null(strstr(r.err, "--raw"));
+	/* Issue 21: the real limit, not "-t filters a replay". */
+	{
+		static const char *const a[] = { "--per-thread", "-t", "1",
+						  "--raw", "-o", "x", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		if (!strstr(r.err, "--per-thread: --raw records per-CPU rings") ||
+		    strstr(r.err, "filter a replay"))
+			fail_msg("--per-thread -t 1 --raw: %s", r.err);
+	}
+}
+
+/*
+ * Issue 21: two outputs (or the input and an output) naming one file are
+ * refused before any work: by device and inode where the file exists
+ * (another name for it included), by name where it does not.
+ */
+static void test_one_file_twice_refused(void **state)
+{
+	char dir[] = "/tmp/ringtrace-opts-XXXXXX", in[64], alias[64],
+	     svg[64];
+	struct outcome r;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(in, sizeof(in), "%s/in.raw", dir);
+	snprintf(alias, sizeof(alias), "%s/./in.raw", dir);
+	snprintf(svg, sizeof(svg), "%s/k.svg", dir);
+	fd = open(in, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	{
+		const char *const a[] = { "-i", in, "--flamegraph", svg,
+					  "--perfetto", svg, NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		if (!strstr(r.err, "--flamegraph and --perfetto name the same "
+			    "file"))
+			fail_msg("two outputs: %s", r.err);
+	}
+	{
+		const char *const a[] = { "-i", in, "--flamegraph", alias, NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		if (!strstr(r.err, "is the input"))
+			fail_msg("input as output: %s", r.err);
+	}
+	{
+		const char *const a[] = { "-i", in, "--summary", "-o", alias,
+					  NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+	}
+	{
+		const char *const a[] = { "-i", in, "--perfetto", svg, "-o",
+					  "-", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+	}
+	unlink(in);
+	rmdir(dir);
 }
 
 int main(void)
@@ -205,5 +286,6 @@ int main(void)
 	    cmocka_unit_test(test_flush_interval_range),
 	    cmocka_unit_test(test_in_range_values_taken),
 	    cmocka_unit_test(test_buffer_size_nearest),
-	    cmocka_unit_test(test_per_thread));
+	    cmocka_unit_test(test_per_thread),
+	    cmocka_unit_test(test_one_file_twice_refused));
 }

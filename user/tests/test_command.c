@@ -105,10 +105,40 @@ static void test_signal_exit_code(void **state)
 	assert_int_equal(rt_command_exit_code(&c), 128 + SIGTERM);
 }
 
+/*
+ * Issue 21: with ringtrace-cat's recording on standard output, the
+ * command's standard output goes elsewhere (its standard error).
+ */
+static void test_stdout_redirected(void **state)
+{
+	char script[] = "echo to-stdout";
+	char *argv[] = { sh, dash_c, script, NULL };
+	struct rt_command c;
+	sigset_t none;
+	char err[256], buf[64] = "";
+	int p[2];
+	ssize_t n;
+
+	(void)state;
+	sigemptyset(&none);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(rt_command_spawn_stdout(&c, argv, &none, NULL, 0, p[1],
+						 err, sizeof(err)), 0);
+	close(p[1]);
+	assert_int_equal(rt_command_release(&c, err, sizeof(err)), 0);
+	n = read(p[0], buf, sizeof(buf) - 1);
+	assert_true(n > 0);
+	assert_string_equal(buf, "to-stdout\n");
+	close(p[0]);
+	assert_int_equal(rt_command_reap(&c, false), 1);
+	assert_int_equal(rt_command_exit_code(&c), 0);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_held_until_released),
 	    cmocka_unit_test(test_abort_never_runs),
 	    cmocka_unit_test(test_exec_failure_reported),
-	    cmocka_unit_test(test_signal_exit_code));
+	    cmocka_unit_test(test_signal_exit_code),
+	    cmocka_unit_test(test_stdout_redirected));
 }

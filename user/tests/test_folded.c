@@ -142,6 +142,14 @@ static void test_same_stack_two_pids_one_line(void **state)
 	rt_folded_add(&f, &ev);
 	assert_int_equal(f.nr_stacks, 2);
 	assert_string_equal(written(&f, NULL), "worker;0x400100;0x401234 3\n");
+	/* Issue 21: the count said is the lines written, not nr_stacks. */
+	{
+		struct rt_outbuf ob;
+
+		assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+		assert_int_equal(rt_folded_write(&f, NULL, &ob), 1);
+		rt_outbuf_fini(&ob);
+	}
 	rt_usyms_fini(&u);
 	rt_folded_fini(&f);
 }

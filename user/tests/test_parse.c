@@ -88,6 +88,36 @@ static void test_bad_durations(void **state)
 		   "too large");
 	expect_bad(rt_parse_duration, "18446744074s", -ERANGE, "too large");
 	expect_bad(rt_parse_seconds, "2x", -EINVAL, "invalid duration '2x'");
+	/* Issue 21: an unknown unit is named, with the units there are. */
+	expect_bad(rt_parse_seconds, "400y", -EINVAL, "'y' is not a unit");
+	expect_bad(rt_parse_duration, "213504d", -ERANGE, "too large");
+}
+
+/* Issue 21: minutes, hours and days, as "-d 400d" was written. */
+static void test_long_units(void **state)
+{
+	uint64_t ns;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(rt_parse_seconds("400d", &ns, err, sizeof(err)), 0);
+	assert_true(ns == 400ull * 86400 * 1000000000ull);
+	assert_int_equal(rt_parse_duration("1.5h", &ns, err, sizeof(err)), 0);
+	assert_true(ns == 5400ull * 1000000000ull);
+	assert_int_equal(rt_parse_duration("2min", &ns, err, sizeof(err)), 0);
+	assert_true(ns == 120ull * 1000000000ull);
+}
+
+/* Issue 21: sizes printed as they are written, not in bytes only. */
+static void test_format_size(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(rt_format_size(buf, sizeof(buf), 1ull << 40), "1T");
+	assert_string_equal(rt_format_size(buf, sizeof(buf), 4096 * 4), "16K");
+	assert_string_equal(rt_format_size(buf, sizeof(buf), 5000), "5000");
+	assert_string_equal(rt_format_size(buf, sizeof(buf), 3ull << 20), "3M");
 }
 
 static void test_sizes(void **state)
@@ -120,6 +150,8 @@ int main(void)
 	RUN(cmocka_unit_test(test_durations),
 	    cmocka_unit_test(test_seconds),
 	    cmocka_unit_test(test_bad_durations),
+	    cmocka_unit_test(test_long_units),
+	    cmocka_unit_test(test_format_size),
 	    cmocka_unit_test(test_sizes),
 	    cmocka_unit_test(test_bad_sizes));
 }

@@ -364,8 +364,8 @@ static void test_raw_replay_equals_live(void **state)
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_true(fk.out_len > sizeof(h));
 	/* The perf summary counts what the raw path wrote, as live. */
-	assert_int_equal(f->ps.sampler.srcs[1].counts.records +
-			 f->ps.sampler.srcs[2].counts.records, 2);
+	assert_int_equal(f->ps.sampler.srcs[1].counts.samples +
+			 f->ps.sampler.srcs[2].counts.samples, 2);
 	assert_int_equal(f->ps.sampler.srcs[3].counts.lost, 9);
 
 	fd = mkstemp(path);
@@ -389,6 +389,19 @@ static void test_raw_replay_equals_live(void **state)
 	rst.out = &rob;
 	assert_int_equal(rt_stream_file(&rst, &rf), RT_STREAM_OK);
 	assert_int_equal(rt_outbuf_flush(&rob), 0);
+	/* Issue 21: the replay counts the samples the live run counted. */
+	{
+		uint64_t samples = 0, records = 0;
+
+		for (uint32_t i = 0; i < rf.nr_srcs; i++) {
+			samples += rf.srcs[i].counts.samples;
+			records += rf.srcs[i].counts.records;
+		}
+		assert_int_equal(samples, 2);
+		for (uint32_t i = 0; i < f->s.nr_rings; i++)
+			records -= f->s.srcs[i].counts.records;
+		assert_int_equal(records, 0);
+	}
 	assert_non_null(fk.out);
 	if (getenv("SHOW"))
 		fprintf(stderr, "live:\n%s\nreplay:\n%s", live, fk.out);

@@ -147,6 +147,8 @@ static void test_truncated_file_keeps_whole_records(void **state)
 	finish(&ob, 40);		/* the writer died mid-record */
 	assert_int_equal(rt_raw_open(&f, path), 0);
 	assert_int_equal(f.truncated_bytes, sizeof(r[0]) - 40);
+	assert_true(f.truncated);
+	assert_int_equal(f.truncated_missing, 40);
 	merge_all(&f, &res);
 	assert_int_equal(res.error, 0);
 	assert_int_equal(nr_got, 2);
@@ -191,20 +193,204 @@ static void test_bad_headers_refused(void **state)
 	expect_refused(bad_size, "bad header size 4");
 }
 
-static void test_misaligned_chunk_refused(void **state)
+/*
+ * Issue 21: one damaged chunk header (a size that is not a multiple of 8,
+ * a CPU out of range) used to make the whole file unreadable. The reader
+ * skips to the next valid chunk, reads every other chunk, and says where
+ * the damage is and how much it skipped.
+ */
+static void test_damaged_chunk_header_skipped(void **state)
+{
+	struct ringtrace_vfs_read_record r[2];
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	struct rt_merge_result res;
+	static const uint64_t want[] = { 1, 2, 5, 6 };
+	char msg[1024] = "", want_at[64], want_skip[64];
+	FILE *fp;
+
+	(void)state;
+	begin(&ob);
+	vfs(&r[0], 1); vfs(&r[1], 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, r, sizeof(r));
+	vfs(&r[0], 3); vfs(&r[1], 4);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 1, r, sizeof(r));	/* damaged */
+	vfs(&r[0], 5); vfs(&r[1], 6);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, r, sizeof(r));
+	finish(&ob, 0);
+
+	/* One flipped bit in the second chunk's size: 2 * 96 ^ 1. */
+	fp = fopen(path, "r+");
+	assert_non_null(fp);
+	{
+		struct rt_raw_chunk c;
+		long at = (long)(sizeof(struct rt_raw_header) +
+				 sizeof(c) + sizeof(r));
+
+		fseek(fp, at, SEEK_SET);
+		assert_int_equal(fread(&c, sizeof(c), 1, fp), 1);
+		c.size ^= 1;
+		fseek(fp, at, SEEK_SET);
+		fwrite(&c, sizeof(c), 1, fp);
+	}
+	fclose(fp);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 1);
+	assert_int_equal(f.damage[0].offset, sizeof(struct rt_raw_header) +
+			 sizeof(struct rt_raw_chunk) + sizeof(r));
+	assert_int_equal(f.damage[0].skipped,
+			 sizeof(struct rt_raw_chunk) + sizeof(r));
+	assert_false(f.truncated);
+	merge_all(&f, &res);
+	assert_int_equal(res.error, 0);
+	assert_int_equal(nr_got, 4);
+	assert_memory_equal(got, want, sizeof(want));
+
+	fp = fmemopen(msg, sizeof(msg) - 1, "w");
+	assert_true(rt_raw_report_damage(&f, fp, "prog"));
+	fclose(fp);
+	snprintf(want_at, sizeof(want_at), "offset %zu", sizeof(struct rt_raw_header) +
+		 sizeof(struct rt_raw_chunk) + sizeof(r));
+	snprintf(want_skip, sizeof(want_skip), "skipped %zu bytes",
+		 sizeof(struct rt_raw_chunk) + sizeof(r));
+	if (!strstr(msg, "not a multiple of 8") || !strstr(msg, path) ||
+	    !strstr(msg, want_at) || !strstr(msg, want_skip))
+		fail_msg("report: %s", msg);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/* A damaged last chunk: everything before it is read; skipped to the end. */
+static void test_damaged_last_chunk_reads_the_rest(void **state)
 {
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
+	struct rt_merge_result res;
+	struct ringtrace_vfs_read_record r;
 	char bytes[12] = { 0 };
 
 	(void)state;
 	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
 	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, bytes, sizeof(bytes));
 	finish(&ob, 0);
-	assert_int_equal(rt_raw_open(&f, path), -EINVAL);
-	assert_non_null(strstr(f.errmsg, "not a multiple of 8"));
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 1);
+	assert_true(f.damage[0].to_end);
+	assert_non_null(strstr(f.damage[0].what, "not a multiple of 8"));
+	merge_all(&f, &res);
+	assert_int_equal(nr_got, 1);
 	rt_raw_close(&f);
 	unlink(path);
+}
+
+/* A size past the file's end whose records end at a valid chunk: damage. */
+static void test_oversized_chunk_resynchronises(void **state)
+{
+	struct ringtrace_vfs_read_record r[2];
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	struct rt_merge_result res;
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_RECORDS, .size = 1 << 20 };
+
+	(void)state;
+	begin(&ob);
+	vfs(&r[0], 1);
+	rt_outbuf_append(&ob, &c, sizeof(c));	/* size: a flipped high bit */
+	rt_outbuf_append(&ob, &r[0], sizeof(r[0]));
+	vfs(&r[0], 2); vfs(&r[1], 3);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 1, r, sizeof(r));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 1);
+	assert_non_null(strstr(f.damage[0].what, "more than the"));
+	assert_false(f.truncated);
+	merge_all(&f, &res);
+	assert_int_equal(res.error, 0);
+	assert_int_equal(nr_got, 3);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/*
+ * Issue 21: a file cut exactly at a record boundary used to read as
+ * complete. The chunk declares more than the file holds: truncated, with
+ * the chunk's offset and the bytes missing; its whole records are read.
+ */
+static void test_cut_at_record_boundary_is_truncated(void **state)
+{
+	struct ringtrace_vfs_read_record r[3];
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	struct rt_merge_result res;
+	char msg[512] = "", want_at[64], want_missing[64];
+	FILE *fp;
+
+	(void)state;
+	begin(&ob);
+	vfs(&r[0], 1); vfs(&r[1], 2); vfs(&r[2], 3);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, r, sizeof(r));
+	finish(&ob, sizeof(r[0]));	/* the last record, exactly */
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_true(f.truncated);
+	assert_int_equal(f.truncated_at, sizeof(struct rt_raw_header));
+	assert_int_equal(f.truncated_missing, sizeof(r[0]));
+	assert_int_equal(f.truncated_bytes, 0);
+	merge_all(&f, &res);
+	assert_int_equal(nr_got, 2);
+	fp = fmemopen(msg, sizeof(msg) - 1, "w");
+	assert_true(rt_raw_report_damage(&f, fp, "prog"));
+	fclose(fp);
+	snprintf(want_at, sizeof(want_at), "offset %zu",
+		 sizeof(struct rt_raw_header));
+	snprintf(want_missing, sizeof(want_missing), "%zu more bytes",
+		 sizeof(r[0]));
+	if (!strstr(msg, "truncated") || !strstr(msg, path) ||
+	    !strstr(msg, want_at) || !strstr(msg, want_missing))
+		fail_msg("report: %s", msg);
+	rt_raw_close(&f);
+	unlink(path);
+
+	/* Cut inside the chunk header itself. */
+	begin(&ob);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, r, sizeof(r));
+	finish(&ob, sizeof(r) + 4);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_true(f.truncated);
+	assert_int_equal(f.truncated_missing, 4);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/* Issue 21: a short file is called short, a directory a directory. */
+static void test_short_file_and_directory_named(void **state)
+{
+	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };
+	struct rt_raw_file f;
+	FILE *fp;
+
+	(void)state;
+	strcpy(path, "/tmp/ringtrace-raw-XXXXXX");
+	close(mkstemp(path));
+	h.header_size = sizeof(h);
+	h.format_version = RT_RAW_FORMAT_VERSION;
+	h.endian = RT_RAW_ENDIAN;
+	fp = fopen(path, "w");
+	fwrite(&h, 50, 1, fp);
+	fclose(fp);
+	assert_int_equal(rt_raw_open(&f, path), -EINVAL);
+	if (!strstr(f.errmsg, "truncated: 50 bytes") ||
+	    strstr(f.errmsg, "bad header size"))
+		fail_msg("50-byte file: %s", f.errmsg);
+	rt_raw_close(&f);
+	unlink(path);
+
+	assert_int_equal(rt_raw_open(&f, "/tmp"), -EISDIR);
+	if (!strstr(f.errmsg, "/tmp is a directory"))
+		fail_msg("directory: %s", f.errmsg);
+	rt_raw_close(&f);
 }
 
 /* Corrupt records inside a chunk are caught by the same ring checks. */
@@ -572,7 +758,11 @@ int main(void)
 	RUN(cmocka_unit_test(test_chunks_merge_across_cpus),
 	    cmocka_unit_test(test_truncated_file_keeps_whole_records),
 	    cmocka_unit_test(test_bad_headers_refused),
-	    cmocka_unit_test(test_misaligned_chunk_refused),
+	    cmocka_unit_test(test_damaged_chunk_header_skipped),
+	    cmocka_unit_test(test_damaged_last_chunk_reads_the_rest),
+	    cmocka_unit_test(test_oversized_chunk_resynchronises),
+	    cmocka_unit_test(test_cut_at_record_boundary_is_truncated),
+	    cmocka_unit_test(test_short_file_and_directory_named),
 	    cmocka_unit_test(test_corrupt_record_in_chunk),
 	    cmocka_unit_test(test_corrupt_record_error_names_file_offset),
 	    cmocka_unit_test(test_perf_chunks_decode),

@@ -174,9 +174,13 @@ static void test_setup_errors(void **state)
 	o.buffer_bytes = 3 * FAKE_PAGE;
 	expect_setup_error(&o, EINVAL, "power-of-two number of 4096-byte pages");
 	o.buffer_bytes = 5000;
-	expect_setup_error(&o, EINVAL, "try 4096 or 8192");
+	expect_setup_error(&o, EINVAL, "try 4K or 8K");
 	o.buffer_bytes = 2048ull * FAKE_PAGE;
 	expect_setup_error(&o, EINVAL, "at most 1024 pages");
+	/* Issue 21: in the units the user wrote, not 1099511627776. */
+	o.buffer_bytes = 1ull << 40;
+	expect_setup_error(&o, EINVAL, "--buffer-size 1T: the module allows "
+			   "at most 1024 pages (4M)");
 	o.buffer_bytes = 0;
 
 	o.watermark_bytes = RT_DEFAULT_BUFFER_BYTES;

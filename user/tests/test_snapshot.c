@@ -319,6 +319,42 @@ static void test_stats_line(void **state)
 	rt_health_fini(&h);
 }
 
+/*
+ * Issue 21: --stats said "peak 100%" where the summary said "peak fill
+ * 99%" for the same ring: one rounding for both.
+ */
+static void test_peak_agrees(void **state)
+{
+	struct ringtrace_ring_stats r;
+	struct rt_summary sum = { .prog = "t", .elapsed_ns = RT_SUMMARY_NO_TIME };
+	struct rt_health h;
+	char line[160], *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.cpu = 1;
+	r.data_size = 65536;
+	r.high_water = 65536 - 200;	/* 99.7% */
+	r.records = 1000;
+	r.bytes = 96000;
+	r.lost = 10;
+	sum.rings = &r;
+	sum.nr_rings = 1;
+	sum.page_size = 4096;
+	out = open_memstream(&text, &len);
+	rt_summary_print(out, &sum);
+	fclose(out);
+	assert_int_equal(rt_health_init(&h, 1, 0), 0);
+	h.cur[0] = r;
+	rt_health_format(&h, 0, line, sizeof(line));
+	if (!strstr(text, "peak fill 99% of 64K") || !strstr(line, "(peak  99%)"))
+		fail_msg("summary '%s' vs --stats '%s'", text, line);
+	rt_health_fini(&h);
+	free(text);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_copy_newest),
@@ -327,5 +363,6 @@ int main(void)
 	    cmocka_unit_test(test_header_counts_printed_records),
 	    cmocka_unit_test(test_suggest_buffer),
 	    cmocka_unit_test(test_summary_advice),
-	    cmocka_unit_test(test_stats_line));
+	    cmocka_unit_test(test_stats_line),
+	    cmocka_unit_test(test_peak_agrees));
 }

@@ -132,6 +132,33 @@ static void test_table_overflows_into_other(void **state)
 	rt_latency_view_fini(&v);
 }
 
+/*
+ * Issue 21: the percentile footnote followed "(no vfs_read or lock
+ * events)"; it belongs under percentiles only.
+ */
+static void test_no_footnote_without_events(void **state)
+{
+	struct rt_latency_view v = { .hist = true };
+	struct rt_event ev = read_ev(1, 1, 1000, 100);
+	struct rt_outbuf ob;
+
+	(void)state;
+	assert_int_equal(rt_latency_view_init(&v), 0);
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "(no vfs_read or lock events)"));
+	assert_null(strstr(ob.buf, "percentiles"));
+	ob.len = 0;
+	rt_latency_view_add(&v, &ev);
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_null(strstr(ob.buf, "(no vfs_read or lock events)"));
+	assert_non_null(strstr(ob.buf, "(percentiles are the upper bound"));
+	rt_outbuf_fini(&ob);
+	rt_latency_view_fini(&v);
+}
+
 static void test_flame_sums_folded_lines(void **state)
 {
 	struct rt_flame f;
@@ -172,6 +199,52 @@ static void test_filter_lists(void **state)
 	assert_false(rt_filter_pass(&f, &ev));
 	ev.kind = RT_EVENT_LOST;	/* no task: always shown */
 	assert_true(rt_filter_pass(&f, &ev));
+}
+
+/*
+ * Issue 21: --time takes timestamps as printed (perf's --time) and
+ * durations after the first event with units; END before START is named.
+ */
+static void test_filter_time(void **state)
+{
+	struct rt_filter f;
+	struct rt_event ev = read_ev(7, 1, 10, 1);
+	char err[160];
+
+	(void)state;
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(rt_filter_parse_time("61.4,62.5", &f, err,
+					      sizeof(err)), 0);
+	assert_false(f.from_after_first || f.to_after_first);
+	assert_true(f.from_ns == 61400000000ull && f.to_ns == 62500000000ull);
+	ev.ts_ns = 61000000000ull;		/* first event: before */
+	assert_false(rt_filter_pass(&f, &ev));
+	ev.ts_ns = 62000000000ull;
+	assert_true(rt_filter_pass(&f, &ev));
+	ev.ts_ns = 62500000001ull;
+	assert_false(rt_filter_pass(&f, &ev));
+	assert_int_equal(f.time_matched, 1);
+
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(rt_filter_parse_time("1s,2500ms", &f, err,
+					      sizeof(err)), 0);
+	assert_true(f.from_after_first && f.to_after_first);
+	ev.ts_ns = 5000000000ull;		/* the first event */
+	assert_false(rt_filter_pass(&f, &ev));
+	ev.ts_ns = 7000000000ull;
+	assert_true(rt_filter_pass(&f, &ev));
+	ev.ts_ns = 7600000000ull;
+	assert_false(rt_filter_pass(&f, &ev));
+
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(rt_filter_parse_time(",2s", &f, err, sizeof(err)), 0);
+	assert_int_equal(rt_filter_parse_time("1,0.5", &f, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "END (0.5) is before START (1)"));
+	assert_int_equal(rt_filter_parse_time("1x,", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "'x' is not a unit"));
+	assert_int_equal(rt_filter_parse_time("1", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not START,END"));
 }
 
 static void test_paths_first_name_wins(void **state)
@@ -360,6 +433,8 @@ int main(void)
 	RUN(cmocka_unit_test(test_buckets_tile_the_range),
 	    cmocka_unit_test(test_percentiles_are_bounded),
 	    cmocka_unit_test(test_table_overflows_into_other),
+	    cmocka_unit_test(test_no_footnote_without_events),
+	    cmocka_unit_test(test_filter_time),
 	    cmocka_unit_test(test_flame_sums_folded_lines),
 	    cmocka_unit_test(test_filter_lists),
 	    cmocka_unit_test(test_usyms_one_load_per_binary),

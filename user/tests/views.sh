@@ -67,7 +67,7 @@ golden filter_comm --comm tar --hist
 golden filter_cpu -C 1
 golden filter_events -e lock
 golden filter_min_latency --min-latency 100us
-golden filter_time --time 0.0001,0.0002
+golden filter_time --time 100us,200us
 golden header --header
 
 # Raw format version 2 (mkraw --v2): perf samples, thread names and counter
@@ -151,6 +151,60 @@ perfetto_check() {
 }
 check "perfetto" perfetto_check
 
+# Issue 21: every count the tools say equals what they printed. The
+# summary's records, samples and counter snapshots, plus the LOST lines,
+# are the JSON lines; path records are counted apart; --folded's stacks
+# are its lines; --perfetto's trace events are the JSON array's.
+# shellcheck disable=SC2317  # called through check
+counts_match() {
+	local raw=$1
+	shift
+	"$cat_bin" -i "$raw" "$@" > "$tmp/cm.out" 2> "$tmp/cm.err" || return 1
+	python3 - "$tmp/cm.out" "$tmp/cm.err" <<'PY'
+import json, re, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+m = re.search(r'^ringtrace-cat: (\d+) records(?:, (\d+) path records)?'
+              r'(?:, (\d+) samples)?(?:, (\d+) counter snapshots)?, (\d+) lost',
+              err, re.M)
+assert m, err
+records, paths, samples, counters = (int(g or 0) for g in m.groups()[:4])
+lost_lines = sum(1 for l in lines if l["type"] == "lost")
+said = records + samples + counters + lost_lines
+assert said == len(lines), (said, len(lines), err)
+kinds = {}
+for l in lines:
+    kinds[l["type"]] = kinds.get(l["type"], 0) + 1
+assert kinds.get("sample", 0) == samples, (kinds, err)
+assert kinds.get("counters", 0) == counters, (kinds, err)
+print(f"{len(lines)} lines = {records} records + {samples} samples + "
+      f"{counters} counter snapshots + {lost_lines} LOST; {paths} path records apart")
+PY
+}
+check "t.raw: the summary's counts are the JSON lines" counts_match "$tmp/t.raw" --json
+check "v2.raw: records, samples and counter snapshots are the JSON lines" counts_match "$tmp/v2.raw" --json
+check "vm-paths.raw: path records are not counted as records" counts_match "$here/data/vm-paths.raw" --json
+if "$cat_bin" -i "$tmp/v2.raw" --folded > "$tmp/f.out" 2> "$tmp/f.err" &&
+	[[ $(sed -n 's/^ringtrace-cat: \([0-9]*\) folded stacks from.*/\1/p' "$tmp/f.err") == "$(wc -l < "$tmp/f.out")" ]]; then
+	ok "--folded says the number of lines it printed ($(wc -l < "$tmp/f.out"))"
+else
+	not_ok "--folded: $(cat "$tmp/f.err"), $(wc -l < "$tmp/f.out") lines"
+fi
+if "$cat_bin" -i "$tmp/t.raw" --perfetto "$tmp/pc.json" 2> "$tmp/pc.err" &&
+	[[ $(sed -n 's/^ringtrace-cat: \([0-9]*\) trace events in.*/\1/p' "$tmp/pc.err") == \
+		"$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/pc.json")" ]]; then
+	ok "--perfetto says the number of trace events it wrote"
+else
+	not_ok "--perfetto: $(cat "$tmp/pc.err")"
+fi
+"$cat_bin" -i "$tmp/v2.raw" -v > /dev/null 2> "$tmp/v.err"
+if grep -Eq '^  ring +records +paths +samples' "$tmp/v.err" &&
+	grep -Eq '^  cpu [0-9]+ ' "$tmp/v.err" && grep -Eq '^  perf cpu [0-9]+ ' "$tmp/v.err"; then
+	ok "-v labels ringtrace's rings and perf's"
+else
+	not_ok "-v table: $(cat "$tmp/v.err")"
+fi
+
 # The SVG's script in a real browser, when Chromium is installed: click
 # (zoom) on tar, search, hover; the DOM after it has tar stretched to the
 # full width, the matched share and the hover line.
@@ -193,7 +247,7 @@ fi
 
 # Never destroy a recording.
 cp "$tmp/t.raw" "$tmp/keep.raw"
-expect_status 1 "-i F -o F is refused" -q -i "$tmp/keep.raw" -o "$tmp/keep.raw"
+expect_status 2 "-i F -o F is refused" -q -i "$tmp/keep.raw" -o "$tmp/keep.raw"
 if cmp -s "$tmp/t.raw" "$tmp/keep.raw"; then ok "-i F -o F left F intact"; else not_ok "-i F -o F changed F"; fi
 echo old > "$tmp/out.txt"
 expect_status 0 "-o over an existing file" -q -i "$tmp/t.raw" -o "$tmp/out.txt"
@@ -202,11 +256,100 @@ if [[ $(cat "$tmp/out.txt.old") == old ]] && cmp -s "$tmp/out.txt" "$golden/text
 else
 	not_ok "FILE.old missing or wrong"
 fi
+# Issue 21: one file named twice is refused before any work.
+rm -f "$tmp/k2.svg" "$tmp/k2.svg.old"
+expect_status 2 "--flamegraph and --perfetto on one file" -q -i "$tmp/t.raw" --flamegraph "$tmp/k2.svg" --perfetto "$tmp/k2.svg"
+if [[ ! -e $tmp/k2.svg ]] && grep -q 'name the same file' "$tmp/err"; then
+	ok "nothing was written and the message says why"
+else
+	not_ok "two outputs on one file: $(cat "$tmp/err")"
+fi
+expect_status 2 "--flamegraph on the input" -q -i "$tmp/keep.raw" --flamegraph "$tmp/keep.raw"
+if cmp -s "$tmp/t.raw" "$tmp/keep.raw"; then ok "--flamegraph F left the input F intact"; else not_ok "--flamegraph F changed F"; fi
+
+# Issue 21: damaged and truncated recordings. raw_edit FILE OUT damage|cut:
+# flip the lowest bit of the last chunk's size, or cut the file right after
+# the first record of its last chunk (a record boundary).
+raw_edit() {
+	python3 - "$@" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+off = struct.unpack_from('<I', data, 8)[0]
+last = None
+while off + 16 <= len(data):
+    kind, cpu, size = struct.unpack_from('<IIQ', data, off)
+    if kind == 1:
+        last = off
+    off += 16 + size
+kind, cpu, size = struct.unpack_from('<IIQ', data, last)
+if sys.argv[3] == 'damage':
+    struct.pack_into('<Q', data, last + 8, size ^ 1)
+else:
+    first = struct.unpack_from('<H', data, last + 16 + 6)[0]
+    data = data[:last + 16 + first]
+open(sys.argv[2], 'wb').write(data)
+PY
+}
+raw_edit "$tmp/t.raw" "$tmp/damaged.raw" damage
+expect_status 3 "a damaged chunk header fails the replay" -q -i "$tmp/damaged.raw"
+printed=$(wc -l < "$tmp/out")
+if grep -q 'chunk header at offset [0-9]*: size [0-9]*, not a multiple of 8; skipped [0-9]* bytes' "$tmp/err" &&
+	[[ $printed -gt 0 ]]; then
+	ok "the records before the damage were printed ($printed lines), then where it is"
+else
+	not_ok "damaged chunk: $printed lines, $(cat "$tmp/err")"
+fi
+raw_edit "$tmp/t.raw" "$tmp/cut.raw" cut
+expect_status 3 "a file cut at a record boundary fails the replay" -q -i "$tmp/cut.raw"
+if grep -q "truncated raw file $tmp/cut.raw: the chunk at offset [0-9]* needs [0-9]* more bytes" "$tmp/err"; then
+	ok "the cut is reported with the file, the offset and the bytes missing"
+else
+	not_ok "cut file: $(cat "$tmp/err")"
+fi
+head -c 50 "$tmp/t.raw" > "$tmp/short.raw"
+expect_status 3 "a 50-byte file" -i "$tmp/short.raw"
+if grep -q 'is truncated: 50 bytes' "$tmp/err"; then ok "a short file is called short"; else not_ok "short file: $(cat "$tmp/err")"; fi
+expect_status 1 "-i on a directory" -i "$tmp"
+if grep -q 'is a directory' "$tmp/err"; then ok "a directory is called a directory"; else not_ok "directory: $(cat "$tmp/err")"; fi
+
 expect_status 2 "-p with a bad list" -i "$tmp/t.raw" -p 1,x
 expect_status 2 "-p with a trailing comma" -i "$tmp/t.raw" -p 1,
 expect_status 2 "--hist-by with an unknown key" -i "$tmp/t.raw" --hist-by colour
 expect_status 2 "--flame-weight samples on a file without samples" -i "$tmp/t.raw" --flamegraph "$tmp/x.svg" --flame-weight samples
 expect_status 2 "--time with END before START" -i "$tmp/t.raw" --time 2,1
+if grep -q 'END (1) is before START (2)' "$tmp/err"; then ok "--time 2,1 says END is before START"; else not_ok "--time 2,1: $(cat "$tmp/err")"; fi
+
+# Issue 21: --time takes timestamps as printed (perf's) and durations
+# after the first event with units, and says when nothing matched.
+"$cat_bin" -q -i "$tmp/t.raw" --time 1.00011,1.00021 > "$tmp/abs.txt" 2> "$tmp/abs.err"
+if cmp -s "$tmp/abs.txt" "$golden/filter_time.txt"; then
+	ok "--time with printed timestamps selects what 100us,200us after the first event does"
+else
+	not_ok "--time 1.00011,1.00021: $(head -c 300 "$tmp/abs.err")"
+	diff "$golden/filter_time.txt" "$tmp/abs.txt" | head -10 | sed 's/^/# /'
+fi
+expect_status 0 "--time outside the recording" -i "$tmp/t.raw" --time 61.4,62.5
+if [[ ! -s $tmp/out ]] && grep -q -- '--time matched nothing: the range is 61.400000000 to 62.500000000, the events span 1.000' "$tmp/err"; then
+	ok "--time that matches nothing says so, with the span of the events"
+else
+	not_ok "--time 61.4,62.5: $(cat "$tmp/err")"
+fi
+expect_status 2 "--time with an unknown unit" -i "$tmp/t.raw" --time 1x,2s
+if grep -q "'x' is not a unit" "$tmp/err"; then ok "--time names the bad unit"; else not_ok "--time 1x,2s: $(cat "$tmp/err")"; fi
+
+# Issue 21: --kallsyms names its file and the real cause, and fails.
+expect_status 2 "--kallsyms on a missing file" -i "$tmp/t.raw" --flamegraph "$tmp/ks.svg" --kallsyms /nonexistent/kallsyms
+if grep -q -- '--kallsyms /nonexistent/kallsyms: No such file' "$tmp/err"; then ok "and names it"; else not_ok "--kallsyms /nonexistent: $(cat "$tmp/err")"; fi
+printf 'root:x:0:0:root:/root:/bin/bash\n' > "$tmp/passwd"
+expect_status 1 "--kallsyms on a file that holds no symbols" -i "$tmp/t.raw" --flamegraph "$tmp/ks.svg" --kallsyms "$tmp/passwd"
+if grep -q -- "--kallsyms: $tmp/passwd holds no kernel symbols" "$tmp/err" && ! grep -q 'kptr_restrict' "$tmp/err"; then
+	ok "and says it is no kallsyms copy, not kptr_restrict"
+else
+	not_ok "--kallsyms passwd: $(cat "$tmp/err")"
+fi
+printf '0000000000000000 T vfs_read\n0000000000000000 T ksys_read\n' > "$tmp/hidden"
+expect_status 1 "--kallsyms on a copy made without root" -i "$tmp/t.raw" --flamegraph "$tmp/ks.svg" --kallsyms "$tmp/hidden"
+if grep -q -- "--kallsyms: $tmp/hidden shows no addresses" "$tmp/err"; then ok "and says its addresses were hidden"; else not_ok "--kallsyms hidden: $(cat "$tmp/err")"; fi
 expect_status 2 "--raw with a userspace-only filter" --raw -o "$tmp/r.raw" --comm x
 expect_status 2 "--raw with several pids" --raw -o "$tmp/r.raw" -p 1,2
 expect_status 2 "views with --raw" --raw -o "$tmp/r.raw" --hist

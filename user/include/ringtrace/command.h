@@ -36,6 +36,16 @@ int rt_command_spawn(struct rt_command *c, char *const argv[],
 		     const sigset_t *child_mask, const int *reset_signals,
 		     size_t nr_reset, char *err, size_t errlen);
 
+/*
+ * The same, with the command's standard output on @stdout_fd (-1: ours):
+ * when ours carries a recording (ringtrace-cat --raw to standard output),
+ * the command's output must not be mixed into it.
+ */
+int rt_command_spawn_stdout(struct rt_command *c, char *const argv[],
+			    const sigset_t *child_mask,
+			    const int *reset_signals, size_t nr_reset,
+			    int stdout_fd, char *err, size_t errlen);
+
 /* Let it exec. 0, or -errno (exec failed, message in @err). */
 int rt_command_release(struct rt_command *c, char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
 #define RINGTRACE_FILTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ringtrace/cpuset.h"
@@ -28,15 +29,32 @@ struct rt_filter {
 	uint64_t	events;			/* RINGTRACE_EVENT_* bits; 0: any */
 	uint64_t	min_latency_ns;		/* vfs_read only */
 	uint64_t	from_ns, to_ns;		/* time range; to 0: open */
-	bool		relative;		/* from/to are after the first event */
+	bool		relative;		/* a time range is set (--time) */
+	/*
+	 * Each end: a timestamp as printed (CLOCK_MONOTONIC, perf's --time),
+	 * or a duration after the first event (given with a unit).
+	 */
+	bool		from_after_first, to_after_first;
 	uint64_t	first_ns;		/* set from the first event seen */
+	uint64_t	last_ns;		/* the latest event seen */
+	uint64_t	time_matched;		/* events inside the time range */
 };
 
 /* "1,2,3" into @ids (at most RT_FILTER_MAX_IDS); 0, or -1 on bad input. */
 int rt_filter_parse_ids(const char *list, uint32_t *ids, uint32_t *nr);
 
-/* "START,END" in seconds (fractions ok) after the first event; END may be empty. */
-int rt_filter_parse_time(const char *arg, struct rt_filter *f);
+/*
+ * "START,END", either may be empty: a bare number is a timestamp as the
+ * text output prints it (seconds of CLOCK_MONOTONIC, as perf script's
+ * --time), a duration with a unit (500ms, 2s) is after the first event.
+ * 0, or -1 with the reason in @err.
+ */
+int rt_filter_parse_time(const char *arg, struct rt_filter *f, char *err,
+			 size_t errlen);
+
+/* Where the time range begins and ends for this run (to 0: open). */
+uint64_t rt_filter_time_from(const struct rt_filter *f);
+uint64_t rt_filter_time_to(const struct rt_filter *f);
 
 bool rt_filter_active(const struct rt_filter *f);
 

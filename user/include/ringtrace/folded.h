@@ -36,6 +36,8 @@ struct rt_ksym {
 struct rt_ksyms {
 	struct rt_ksym	*syms;
 	uint32_t	nr;
+	uint32_t	nr_hidden;	/* symbol lines with address 0
+					 * (kptr_restrict hid them) */
 	char		*names;		/* the strings syms point into */
 };
 
@@ -83,15 +85,18 @@ void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
 
 /*
  * Write every stack, sorted, to @ob; kernel frames named from @ksyms
- * (NULL or empty: hex).
+ * (NULL or empty: hex). Returns the number of lines written: stacks told
+ * apart only by their pid (for naming) or by addresses that name the same
+ * frames are one line, so this can be less than nr_stacks.
  */
-void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
-		     struct rt_outbuf *ob);
+uint32_t rt_folded_write(const struct rt_folded *f,
+			 const struct rt_ksyms *ksyms, struct rt_outbuf *ob);
 
-/* Each rendered line ("comm;f1;f2 N\n"), in sorted order, to @fn. */
-void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
-		       void (*fn)(void *arg, const char *line, size_t len),
-		       void *arg);
+/* Each rendered line ("comm;f1;f2 N\n"), in sorted order, to @fn; how many. */
+uint32_t rt_folded_foreach(const struct rt_folded *f,
+			   const struct rt_ksyms *ksyms,
+			   void (*fn)(void *arg, const char *line, size_t len),
+			   void *arg);
 
 /* Parse /proc/kallsyms text (@text, NUL-terminated) into @k. 0 or -ENOMEM. */
 int rt_ksyms_parse(struct rt_ksyms *k, const char *text);

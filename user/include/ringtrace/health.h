@@ -68,4 +68,7 @@ uint64_t rt_health_mean_record(const struct ringtrace_ring_stats *r);
 uint64_t rt_health_suggest_buffer(const struct ringtrace_ring_stats *r,
 				  uint64_t page_size);
 
+/* @part of @whole in whole percent, rounded down (100: full). */
+unsigned int rt_health_percent(uint64_t part, uint64_t whole);
+
 #endif /* RINGTRACE_HEALTH_H */

@@ -49,14 +49,27 @@ typedef int (*rt_source_decode_fn)(struct rt_source *src,
 				   const struct rt_record *rec,
 				   struct rt_event *ev);
 
-/* Counters any consumer of a source keeps (summary, per-CPU with -v). */
+/*
+ * Counters any consumer of a source keeps (summary, per-CPU with -v). One
+ * vocabulary, live and on replay (issue 21): records are the events a
+ * text or JSON stream prints a line for (vfs_read, lock; unknown and
+ * malformed ones too); path and cgroup records, perf samples and counter
+ * snapshots are counted apart; LOST records add their counts to lost; perf's
+ * bookkeeping records (COMM, MMAP2, THROTTLE) are not counted.
+ */
 struct rt_source_counts {
-	uint64_t	records;	/* event records (everything but LOST) */
+	uint64_t	records;	/* event records, as defined above */
+	uint64_t	paths;		/* path records (ABI 2) */
+	uint64_t	cgroups;	/* cgroup records (issue 24) */
+	uint64_t	samples;	/* perf samples */
+	uint64_t	counters;	/* counter snapshots */
 	uint64_t	lost;		/* sum of LOST records' counts */
+	uint64_t	lost_records;	/* LOST records (a line each) */
 	uint64_t	bytes;		/* bytes consumed, LOST records included */
 	uint64_t	unknown;	/* records of a type we do not know */
 	uint64_t	malformed;	/* known type, shorter than its structure */
-	uint64_t	forced;		/* emitted before the window (pressure) */
+	uint64_t	forced;		/* of the counted ones, emitted before
+					 * their window expired (pressure) */
 };
 
 struct rt_source {
@@ -89,6 +102,8 @@ struct rt_source {
 	uint64_t		cur_ts;
 	bool			has_cur;
 	bool			pressured;
+	bool			emit_forced;	/* the record being emitted is
+						 * ahead of its window */
 	bool			failed;		/* ring error already reported */
 	uint32_t		index;		/* position in the merge: breaks ties */
 };
@@ -144,5 +159,14 @@ void rt_merge_fini(struct rt_merge *m);
  */
 void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 		    rt_emit_fn emit, void *arg, struct rt_merge_result *res);
+
+/*
+ * Count one record of @src as struct rt_source_counts says: @ret is what
+ * decoding it returned (record.h's RT_DECODE_*), @ev the event when
+ * RT_DECODE_OK. A record emitted ahead of its window (emit_forced) is
+ * counted in forced only if it is counted at all, so forced never exceeds
+ * records + paths + samples + counters.
+ */
+void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev);
 
 #endif /* RINGTRACE_MERGE_H */

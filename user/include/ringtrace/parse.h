@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /*
- * A duration with a unit: ns, us (or µs), ms, s. A bare number is refused
+ * A duration with a unit: ns, us (or µs), ms, s, min, h, d. A bare number is refused
  * (ambiguous) unless it is 0. Fractions below 1 ns are dropped.
  * Returns 0, or -EINVAL / -ERANGE with a message in @err.
  */
@@ -25,5 +25,11 @@ int rt_parse_seconds(const char *s, uint64_t *ns, char *err, size_t errlen);
  * 1024), optionally followed by "iB" or "B"; case-insensitive.
  */
 int rt_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
+
+/*
+ * @bytes as the user writes sizes: "64K", "4M", "1T", with the largest
+ * binary unit that writes it exactly (else plain bytes). Returns @buf.
+ */
+const char *rt_format_size(char *buf, size_t len, uint64_t bytes);
 
 #endif /* RINGTRACE_PARSE_H */

@@ -38,6 +38,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/uio.h>
 
 #include "ringtrace/comm_cache.h"
@@ -49,6 +50,7 @@
 #define RT_RAW_FORMAT_VERSION	1	/* ringtrace rings only */
 #define RT_RAW_FORMAT_SOURCES	2	/* + perf rings, counter snapshots */
 #define RT_RAW_ENDIAN		0x01020304u
+#define RT_RAW_MAX_DAMAGE	4	/* damaged chunks described, each */
 
 struct rt_raw_header {
 	char		magic[8];		/* RT_RAW_MAGIC */
@@ -225,7 +227,29 @@ struct rt_raw_file {
 	struct rt_raw_chunk_ref	*chunks;
 	uint32_t		nr_chunks;
 	uint64_t		pending_lost;	/* sum of PENDING chunks */
-	uint64_t		truncated_bytes; /* cut off at the end */
+	uint64_t		truncated_bytes; /* of a partial record, ignored */
+	/*
+	 * The file ends before the last chunk does (the writer was stopped,
+	 * or the copy was cut): where that chunk's header is, and how many
+	 * of the bytes it declares are not in the file. Whole records before
+	 * the cut are read; the file is reported as truncated all the same.
+	 */
+	bool			truncated;
+	uint64_t		truncated_at;
+	uint64_t		truncated_missing;
+	/*
+	 * Damaged chunk headers: the reader skips to the next valid chunk
+	 * (rawfile.c, find_chunk()) and keeps the first RT_RAW_MAX_DAMAGE of
+	 * them to report; nr_damage counts them all.
+	 */
+	struct rt_raw_damage {
+		uint64_t	offset;		/* of the damaged chunk header */
+		uint64_t	skipped;	/* bytes skipped from there */
+		bool		to_end;		/* no valid chunk after it */
+		char		what[96];	/* what is wrong with it */
+	}			damage[RT_RAW_MAX_DAMAGE];
+	uint32_t		nr_damage;
+	uint64_t		damaged_bytes;	/* skipped in all */
 	/* version 2: how to decode perf and counter chunks */
 	bool			has_perf_format;
 	struct rt_raw_perf_format perf_desc;
@@ -259,6 +283,15 @@ int rt_raw_open(struct rt_raw_file *f, const char *path);
  * the dummy event that only carries MMAP2 records (perf_events.h).
  */
 bool rt_raw_has_samples(const struct rt_raw_file *f);
+
+/*
+ * Say on @fp (each line prefixed "@prog: ") what was wrong with the file
+ * beyond its records: damaged chunk headers (where, what, how much was
+ * skipped) and a truncation (where, how many bytes are missing). Returns
+ * whether there was anything: such a file was not read whole.
+ */
+bool rt_raw_report_damage(const struct rt_raw_file *f, FILE *fp,
+			  const char *prog);
 void rt_raw_close(struct rt_raw_file *f);
 
 /*

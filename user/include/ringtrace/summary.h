@@ -2,8 +2,12 @@
 /*
  * The end-of-run summary ringtrace-cat prints to stderr:
  *
- *   ringtrace-cat: 1234 records, 0 lost, 118464 bytes in 2.003 s
+ *   ringtrace-cat: 1234 records, 56 path records, 2646 samples, 0 lost,
+ *                  118464 bytes in 2.003 s
  *
+ * records, path records, samples and counter snapshots as merge.h defines
+ * them, the same live and on replay: a text or JSON stream prints one line
+ * per record, sample, counter snapshot and LOST record.
  * lost = the counts of every LOST record consumed + the records still
  * pending in the control pages (dropped after the last LOST record had no
  * room). With verbose, a per-CPU table and the kernel's session totals.
@@ -24,8 +28,17 @@
 
 struct rt_summary {
 	const char			*prog;
-	const struct rt_source		*srcs;
+	const struct rt_source		*srcs;		/* ringtrace's rings */
 	uint32_t			nr_srcs;
+	/*
+	 * perf's rings (--sample) and the counter snapshots (--counters
+	 * --interval), live or from a raw file: counted in the same line,
+	 * listed apart in the verbose table (issue 21).
+	 */
+	const struct rt_source		*perf_srcs;
+	uint32_t			nr_perf_srcs;
+	const struct rt_source		*counter_srcs;
+	uint32_t			nr_counter_srcs;
 	uint64_t			lost_pending;
 	uint64_t			elapsed_ns;
 	const struct ringtrace_stats	*kernel;	/* NULL: none (-i) */
@@ -40,7 +53,7 @@ struct rt_summary {
 	uint64_t			page_size;
 };
 
-/* Sum of the per-source counters. */
+/* Sum of the per-source counters, every group. */
 struct rt_source_counts rt_summary_totals(const struct rt_summary *s);
 
 void rt_summary_print(FILE *out, const struct rt_summary *s);

@@ -252,10 +252,10 @@ static void append_line(void *arg, const char *line, size_t len)
 	rt_outbuf_append(arg, line, len);
 }
 
-void rt_folded_write(const struct rt_folded *f, const struct rt_ksyms *ksyms,
-		     struct rt_outbuf *ob)
+uint32_t rt_folded_write(const struct rt_folded *f,
+			 const struct rt_ksyms *ksyms, struct rt_outbuf *ob)
 {
-	rt_folded_foreach(f, ksyms, append_line, ob);
+	return rt_folded_foreach(f, ksyms, append_line, ob);
 }
 
 /* Same text up to the count (the last space). */
@@ -284,15 +284,16 @@ static void emit_merged(const char *line, uint64_t count,
 	free(out);
 }
 
-void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
-		       void (*fn)(void *arg, const char *line, size_t len),
-		       void *arg)
+uint32_t rt_folded_foreach(const struct rt_folded *f,
+			   const struct rt_ksyms *ksyms,
+			   void (*fn)(void *arg, const char *line, size_t len),
+			   void *arg)
 {
 	char **lines = calloc(f->nr_stacks ? f->nr_stacks : 1, sizeof(*lines));
-	uint32_t n = 0;
+	uint32_t n = 0, out = 0;
 
 	if (!lines)
-		return;
+		return 0;
 	for (uint32_t i = 0; i < RT_FOLDED_MAX_STACKS && n < f->nr_stacks; i++)
 		if (f->stacks[i].count)
 			lines[n++] = render(f, &f->stacks[i], ksyms);
@@ -319,9 +320,11 @@ void rt_folded_foreach(const struct rt_folded *f, const struct rt_ksyms *ksyms,
 			emit_merged(lines[i], count, fn, arg);
 		else
 			fn(arg, lines[i], strlen(lines[i]));
+		out++;
 		free(lines[i]);
 	}
 	free(lines);
+	return out;
 }
 
 /* ---- kernel symbols ---- */
@@ -363,6 +366,8 @@ int rt_ksyms_parse(struct rt_ksyms *k, const char *text)
 			name[strcspn(name, "\t ")] = '\0';
 			if (addr && strchr("tTwW", type))
 				k->syms[n++] = (struct rt_ksym){ addr, name };
+			else if (!addr)
+				k->nr_hidden++;
 		}
 		if (!nl)
 			break;

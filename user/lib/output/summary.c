@@ -2,44 +2,77 @@
 /* End-of-run summary (see summary.h); not a hot path, so plain stdio. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "ringtrace/health.h"
 #include "ringtrace/summary.h"
+
+static void add_counts(struct rt_source_counts *t, const struct rt_source *srcs,
+		       uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct rt_source_counts *c = &srcs[i].counts;
+
+		t->records += c->records;
+		t->paths += c->paths;
+		t->cgroups += c->cgroups;
+		t->samples += c->samples;
+		t->counters += c->counters;
+		t->lost += c->lost;
+		t->lost_records += c->lost_records;
+		t->bytes += c->bytes;
+		t->unknown += c->unknown;
+		t->malformed += c->malformed;
+		t->forced += c->forced;
+	}
+}
 
 struct rt_source_counts rt_summary_totals(const struct rt_summary *s)
 {
 	struct rt_source_counts t = { 0 };
 
-	for (uint32_t i = 0; i < s->nr_srcs; i++) {
-		const struct rt_source_counts *c = &s->srcs[i].counts;
-
-		t.records += c->records;
-		t.lost += c->lost;
-		t.bytes += c->bytes;
-		t.unknown += c->unknown;
-		t.malformed += c->malformed;
-		t.forced += c->forced;
-	}
+	add_counts(&t, s->srcs, s->nr_srcs);
+	add_counts(&t, s->perf_srcs, s->nr_perf_srcs);
+	add_counts(&t, s->counter_srcs, s->nr_counter_srcs);
 	return t;
+}
+
+/*
+ * One row per ring, named by whose it is: ringtrace's "cpu 3" (or a
+ * per-thread ring's "thread 1234"), perf's "perf cpu 3", the counter
+ * snapshots' "counters" (issue 21: CPUs 0,1,0,1 said nothing of which).
+ */
+static void ring_rows(FILE *out, const char *kind, const struct rt_source *srcs,
+		      uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct rt_source_counts *c = &srcs[i].counts;
+		char ring[32];
+
+		if (srcs[i].tid)
+			snprintf(ring, sizeof(ring), "%sthread %" PRIu32, kind,
+				 srcs[i].tid);
+		else if (!strcmp(kind, "counters"))
+			snprintf(ring, sizeof(ring), "counters");
+		else
+			snprintf(ring, sizeof(ring), "%scpu %" PRIu32, kind,
+				 srcs[i].cpu);
+		fprintf(out, "  %-16s %10" PRIu64 " %8" PRIu64 " %9" PRIu64
+			" %9" PRIu64 " %8" PRIu64 " %12" PRIu64 " %8" PRIu64
+			" %9" PRIu64 "\n", ring, c->records, c->paths,
+			c->samples, c->counters, c->lost, c->bytes, c->unknown,
+			c->malformed);
+	}
 }
 
 static void per_cpu(FILE *out, const struct rt_summary *s)
 {
-	fprintf(out, "  %5s %12s %10s %14s %8s %9s\n", "cpu", "records",
-		"lost", "bytes", "unknown", "malformed");
-	for (uint32_t i = 0; i < s->nr_srcs; i++) {
-		const struct rt_source_counts *c = &s->srcs[i].counts;
-		char ring[16];
-
-		/* A per-thread ring (issue 9) is named by its thread: t1234. */
-		if (s->srcs[i].tid)
-			snprintf(ring, sizeof(ring), "t%" PRIu32, s->srcs[i].tid);
-		else
-			snprintf(ring, sizeof(ring), "%" PRIu32, s->srcs[i].cpu);
-		fprintf(out, "  %5s %12" PRIu64 " %10" PRIu64 " %14" PRIu64
-			" %8" PRIu64 " %9" PRIu64 "\n", ring,
-			c->records, c->lost, c->bytes, c->unknown, c->malformed);
-	}
+	fprintf(out, "  %-16s %10s %8s %9s %9s %8s %12s %8s %9s\n", "ring",
+		"records", "paths", "samples", "counters", "lost", "bytes",
+		"unknown", "malformed");
+	ring_rows(out, "", s->srcs, s->nr_srcs);
+	ring_rows(out, "perf ", s->perf_srcs, s->nr_perf_srcs);
+	ring_rows(out, "counters", s->counter_srcs, s->nr_counter_srcs);
 }
 
 static void kernel_totals(FILE *out, const struct ringtrace_stats *k)
@@ -105,12 +138,12 @@ static void buffer_advice(FILE *out, const struct rt_summary *s)
 	size_str(size, now, sizeof(now));
 	size_str(best, want, sizeof(want));
 	fprintf(out, "%s: %" PRIu64 " records lost on %u ring%s: the reader "
-		"fell behind (%s %u: %" PRIu64 " lost, peak fill %" PRIu64
+		"fell behind (%s %u: %" PRIu64 " lost, peak fill %u"
 		"%% of %s)\n", s->prog, lost, rings_lost,
 		rings_lost == 1 ? "" : "s",
 		w->cpu == RINGTRACE_CPU_NONE ? "thread" : "CPU",
 		w->cpu == RINGTRACE_CPU_NONE ? w->tid : w->cpu, w_lost,
-		size ? hw * 100 / size : 0, now);
+		rt_health_percent(hw, size), now);
 	fprintf(out, "%s: --buffer-size %s would have held the peak "
 		"(high-water mark + %" PRIu64 " lost records at %" PRIu64
 		" bytes each)\n", s->prog, want, w_lost,
@@ -122,8 +155,17 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 	struct rt_source_counts t = rt_summary_totals(s);
 	uint64_t ms = s->elapsed_ns / 1000000;
 
-	fprintf(out, "%s: %" PRIu64 " records, %" PRIu64 " lost, %" PRIu64
-		" bytes", s->prog, t.records, t.lost + s->lost_pending, t.bytes);
+	fprintf(out, "%s: %" PRIu64 " records", s->prog, t.records);
+	if (t.paths)
+		fprintf(out, ", %" PRIu64 " path records", t.paths);
+	if (t.cgroups)
+		fprintf(out, ", %" PRIu64 " cgroup records", t.cgroups);
+	if (t.samples)
+		fprintf(out, ", %" PRIu64 " samples", t.samples);
+	if (t.counters)
+		fprintf(out, ", %" PRIu64 " counter snapshots", t.counters);
+	fprintf(out, ", %" PRIu64 " lost, %" PRIu64 " bytes",
+		t.lost + s->lost_pending, t.bytes);
 	if (s->elapsed_ns != RT_SUMMARY_NO_TIME)
 		fprintf(out, " in %" PRIu64 ".%03" PRIu64 " s", ms / 1000,
 			ms % 1000);
@@ -141,12 +183,16 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 	if (!s->verbose)
 		return;
 	per_cpu(out, s);
-	fprintf(out, "  lost: %" PRIu64 " reported by LOST records, %" PRIu64
-		" still pending at the end\n", t.lost, s->lost_pending);
+	fprintf(out, "  lost: %" PRIu64 " reported by %" PRIu64 " LOST "
+		"records, %" PRIu64 " still pending at the end\n", t.lost,
+		t.lost_records, s->lost_pending);
 	if (t.forced)
-		fprintf(out, "  merge: %" PRIu64 " records emitted before their "
-			"reorder window expired (ring more than half full)\n",
-			t.forced);
+		fprintf(out, "  merge: %" PRIu64 " of the %" PRIu64 " records, "
+			"path and cgroup records, samples and counter "
+			"snapshots were emitted before their reorder window "
+			"expired (a ring more than half full)\n", t.forced,
+			t.records + t.paths + t.cgroups + t.samples +
+			t.counters);
 	if (s->kernel)
 		kernel_totals(out, s->kernel);
 }

@@ -135,7 +135,7 @@ static void sampler_summary(FILE *out, const struct rt_perf_session *ps,
 	uint64_t samples = 0, reported = 0, malformed = 0, unknown = 0;
 
 	for (uint32_t i = 0; i < s->nr_rings; i++) {
-		samples += s->srcs[i].counts.records;
+		samples += s->srcs[i].counts.samples;
 		reported += s->srcs[i].counts.lost;
 		malformed += s->srcs[i].counts.malformed;
 		unknown += s->srcs[i].counts.unknown;

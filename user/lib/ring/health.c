@@ -103,9 +103,14 @@ int rt_health_sample(struct rt_health *h, struct rt_session *s,
 	return 0;
 }
 
-static unsigned int percent(uint64_t part, uint64_t whole)
+/*
+ * Rounded down: 100% means full, and --stats and the summary's "peak
+ * fill" say the same number for the same ring (issue 21: 100% vs 99%).
+ */
+unsigned int rt_health_percent(uint64_t part, uint64_t whole)
 {
-	return whole ? (unsigned int)((part * 100 + whole / 2) / whole) : 0;
+	return whole ? (unsigned int)(part / whole * 100 +
+				      part % whole * 100 / whole) : 0;
 }
 
 /* @delta events over @ns as a per-second rate (rounded). */
@@ -129,8 +134,8 @@ size_t rt_health_format(const struct rt_health *h, uint32_t i, char *buf,
 		     " rec/s %8" PRIu64 " lost/s",
 		     c->cpu == RINGTRACE_CPU_NONE ? "tid" : "cpu",
 		     c->cpu == RINGTRACE_CPU_NONE ? c->tid : c->cpu,
-		     percent(h->fill[i], c->data_size),
-		     percent(c->high_water, c->data_size),
+		     rt_health_percent(h->fill[i], c->data_size),
+		     rt_health_percent(c->high_water, c->data_size),
 		     per_second(c->records - p->records, ns),
 		     per_second(c->lost - p->lost, ns));
 	if (n < 0)

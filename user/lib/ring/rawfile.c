@@ -142,9 +142,13 @@ static int check_header(struct rt_raw_file *f, const char *path)
 {
 	struct rt_raw_header h;
 
-	if (f->len < offsetof(struct rt_raw_header, events) ||
+	if (f->len < sizeof(h.magic) ||
 	    memcmp(f->map, RT_RAW_MAGIC, sizeof(h.magic)))
-		return raw_error(f, EINVAL, "%s is not a ringtrace raw file", path);
+		return raw_error(f, EINVAL, "%s is not a ringtrace raw file%s",
+				 path, f->len ? "" : " (it is empty)");
+	if (f->len < offsetof(struct rt_raw_header, events))
+		return raw_error(f, EINVAL, "%s is truncated: %zu bytes, not "
+				 "even a whole header", path, f->len);
 	memset(&h, 0, sizeof(h));
 	memcpy(&h, f->map, offsetof(struct rt_raw_header, events));
 	if (h.endian != RT_RAW_ENDIAN)
@@ -156,8 +160,13 @@ static int check_header(struct rt_raw_file *f, const char *path)
 				 "tools read versions %u to %u", path,
 				 h.format_version, RT_RAW_FORMAT_VERSION,
 				 RT_RAW_FORMAT_SOURCES);
+	if (h.header_size >= offsetof(struct rt_raw_header, events) &&
+	    !(h.header_size % 8) && h.header_size > f->len)
+		return raw_error(f, EINVAL, "%s is truncated: %zu bytes, shorter "
+				 "than its %u-byte header", path, f->len,
+				 h.header_size);
 	if (h.header_size < offsetof(struct rt_raw_header, events) ||
-	    h.header_size % 8 || h.header_size > f->len)
+	    h.header_size % 8)
 		return raw_error(f, EINVAL, "%s: bad header size %u", path,
 				 h.header_size);
 	memcpy(&f->hdr, f->map, h.header_size < sizeof(h) ? h.header_size :
@@ -256,6 +265,90 @@ static int read_comms(struct rt_raw_file *f, const char *path,
 	return 0;
 }
 
+/*
+ * Whether a valid chunk header could start at @off: a kind this reader
+ * knows, a CPU in range, a size that fits, and a payload that agrees with
+ * its kind (records chunks made of whole records). Then the header after
+ * it must at least look like one, or be the file's end. Used only after
+ * damage, to find where the file is readable again.
+ */
+static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
+			     struct rt_raw_chunk *c)
+{
+	if (f->len - off < sizeof(*c))
+		return false;
+	memcpy(c, f->map + off, sizeof(*c));
+	return c->kind >= RT_RAW_CHUNK_RECORDS && c->kind <= RT_RAW_CHUNK_MAPS &&
+	       c->cpu < RT_MAX_CPUS && !(c->size % 8) &&
+	       c->size <= f->len - off - sizeof(*c);
+}
+
+static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
+{
+	const unsigned char *p = f->map + off + sizeof(struct rt_raw_chunk);
+	struct rt_raw_chunk c, next;
+	uint64_t end;
+
+	if (!plausible_header(f, off, &c))
+		return false;
+	end = off + sizeof(c) + c.size;
+	if (end < f->len && !plausible_header(f, end, &next))
+		return false;
+	switch (c.kind) {
+	case RT_RAW_CHUNK_RECORDS:
+	case RT_RAW_CHUNK_PERF_RECORDS:
+	case RT_RAW_CHUNK_COUNTERS:
+		return c.size && whole_records(p, c.size) == c.size;
+	case RT_RAW_CHUNK_PENDING:
+		return c.size == sizeof(uint64_t);
+	case RT_RAW_CHUNK_PERF_FORMAT:
+		return c.size == sizeof(struct rt_raw_perf_format);
+	case RT_RAW_CHUNK_COUNTER_NAMES:
+		return c.size == sizeof(struct rt_raw_counter_names);
+	case RT_RAW_CHUNK_COMMS:
+		return c.size && !(c.size % sizeof(struct rt_raw_comm));
+	}
+	return c.size != 0;		/* MAPS: entries checked when read */
+}
+
+/* Note a damaged chunk header at @off and the @skipped bytes after it. */
+static void note_damage(struct rt_raw_file *f, uint64_t off, uint64_t skipped,
+			const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void note_damage(struct rt_raw_file *f, uint64_t off, uint64_t skipped,
+			const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->nr_damage < RT_RAW_MAX_DAMAGE) {
+		struct rt_raw_damage *d = &f->damage[f->nr_damage];
+
+		d->offset = off;
+		d->skipped = skipped;
+		d->to_end = skipped && off + skipped == f->len;
+		va_start(ap, fmt);
+		vsnprintf(d->what, sizeof(d->what), fmt, ap);
+		va_end(ap);
+	}
+	f->nr_damage++;
+	f->damaged_bytes += skipped;
+}
+
+/*
+ * The chunk header at @off is damaged: return where reading resumes, the
+ * next offset (8-aligned, as every chunk is) where a valid chunk starts,
+ * or the file's end. What lies between is skipped (the caller notes it).
+ */
+static uint64_t next_valid_chunk(const struct rt_raw_file *f, uint64_t off)
+{
+	uint64_t next = off + sizeof(struct rt_raw_chunk);
+
+	while (next < f->len && !plausible_chunk(f, next))
+		next += 8;
+	return next < f->len ? next : f->len;
+}
+
 static int index_chunks(struct rt_raw_file *f, const char *path,
 			struct chain *chains)
 {
@@ -265,39 +358,68 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 
 	while (off < f->len) {
 		struct rt_raw_chunk c;
-		uint64_t left;
+		uint64_t left, resume = 0;
 		int stream;
 
 		if (f->len - off < sizeof(c)) {
+			/* Cut inside a chunk header. */
+			f->truncated = true;
+			f->truncated_at = off;
+			f->truncated_missing = sizeof(c) - (f->len - off);
 			f->truncated_bytes = f->len - off;
 			break;
 		}
 		left = f->len - off - sizeof(c);
 		memcpy(&c, f->map + off, sizeof(c));
+		/*
+		 * A damaged header: its size or CPU cannot be trusted, so
+		 * neither can its payload. Skip to the next valid chunk; the
+		 * records of every other chunk are still read.
+		 */
+		if (c.size % 8 || c.cpu >= RT_MAX_CPUS) {
+			uint64_t next = next_valid_chunk(f, off);
+
+			if (c.size % 8)
+				note_damage(f, off, next - off, "size %llu, not "
+					    "a multiple of 8",
+					    (unsigned long long)c.size);
+			else
+				note_damage(f, off, next - off, "CPU %u, more "
+					    "than %u", c.cpu, RT_MAX_CPUS - 1);
+			off = next;
+			continue;
+		}
 		off += sizeof(c);
 		/* Version 1 readers skipped the kinds of version 2: so do we. */
 		stream = stream_of(c.kind);
 		if (!v2 && stream > STREAM_RING)
 			stream = -1;
-		if (c.size % 8)
-			return raw_error(f, EINVAL, "%s: chunk at offset %llu has "
-					 "size %llu, not a multiple of 8", path,
-					 (unsigned long long)(off - sizeof(c)),
-					 (unsigned long long)c.size);
 		if (c.size > left) {
-			/* The writer was stopped mid-chunk: keep whole records. */
 			uint64_t keep = stream >= 0 ?
 					whole_records(f->map + off, left) : 0;
 
-			f->truncated_bytes = left - keep;
+			if (stream >= 0 && keep && keep < left &&
+			    plausible_chunk(f, off + keep)) {
+				/*
+				 * Its records end where a valid chunk
+				 * starts: the size is damaged, not the file
+				 * cut. Keep the records, go on from there.
+				 */
+				note_damage(f, off - sizeof(c), 0, "size %llu, "
+					    "more than the %llu bytes left",
+					    (unsigned long long)c.size,
+					    (unsigned long long)left);
+				resume = off + keep;
+			} else {
+				/* Stopped or cut mid-chunk: keep whole records. */
+				f->truncated = true;
+				f->truncated_at = off - sizeof(c);
+				f->truncated_missing = c.size - left;
+				f->truncated_bytes = left - keep;
+			}
 			c.size = keep;
 		}
-		if (c.cpu >= RT_MAX_CPUS)
-			return raw_error(f, EINVAL, "%s: chunk at offset %llu is "
-					 "for CPU %u", path,
-					 (unsigned long long)(off - sizeof(c)),
-					 c.cpu);
-		if (v2 && !f->truncated_bytes &&
+		if (v2 && !f->truncated &&
 		    (c.kind == RT_RAW_CHUNK_PERF_FORMAT ||
 		     c.kind == RT_RAW_CHUNK_COUNTER_NAMES)) {
 			int ret = read_descriptor(f, path, &c, off);
@@ -305,14 +427,13 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 			if (ret)
 				return ret;
 		}
-		if (v2 && !f->truncated_bytes && c.kind == RT_RAW_CHUNK_COMMS) {
+		if (v2 && !f->truncated && c.kind == RT_RAW_CHUNK_COMMS) {
 			int ret = read_comms(f, path, &c, off);
 
 			if (ret)
 				return ret;
 		}
-		if (c.kind == RT_RAW_CHUNK_MAPS && !f->truncated_bytes &&
-		    c.size) {
+		if (c.kind == RT_RAW_CHUNK_MAPS && !f->truncated && c.size) {
 			struct rt_raw_chunk_ref *n;
 
 			n = realloc(f->maps, (f->nr_maps + 1) * sizeof(*n));
@@ -356,11 +477,48 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 				f->chunks[ch->last].next = f->nr_chunks;
 			ch->last = f->nr_chunks++;
 		}
-		if (f->truncated_bytes)
+		if (f->truncated)
 			break;
-		off += c.size;
+		off = resume ? resume : off + c.size;
 	}
 	return 0;
+}
+
+bool rt_raw_report_damage(const struct rt_raw_file *f, FILE *fp,
+			  const char *prog)
+{
+	uint32_t shown = f->nr_damage < RT_RAW_MAX_DAMAGE ? f->nr_damage :
+							    RT_RAW_MAX_DAMAGE;
+
+	for (uint32_t i = 0; i < shown; i++) {
+		const struct rt_raw_damage *d = &f->damage[i];
+
+		if (d->skipped)
+			fprintf(fp, "%s: corrupt raw file %s: chunk header at "
+				"offset %llu: %s; skipped %llu bytes %s\n", prog,
+				f->path, (unsigned long long)d->offset, d->what,
+				(unsigned long long)d->skipped, d->to_end ?
+				"to the end of the file" :
+				"to the next valid chunk");
+		else
+			fprintf(fp, "%s: corrupt raw file %s: chunk header at "
+				"offset %llu: %s; its whole records were read\n",
+				prog, f->path, (unsigned long long)d->offset,
+				d->what);
+	}
+	if (f->nr_damage > shown)
+		fprintf(fp, "%s: corrupt raw file %s: %u more damaged chunk "
+			"headers; %llu bytes skipped in all\n", prog, f->path,
+			f->nr_damage - shown,
+			(unsigned long long)f->damaged_bytes);
+	if (f->truncated)
+		fprintf(fp, "%s: truncated raw file %s: the chunk at offset "
+			"%llu needs %llu more bytes than the file holds%s\n",
+			prog, f->path, (unsigned long long)f->truncated_at,
+			(unsigned long long)f->truncated_missing,
+			f->truncated_bytes ? "; the partial record at its end "
+			"was ignored" : "");
+	return f->nr_damage || f->truncated;
 }
 
 static uint64_t raw_perf_ts(const struct rt_source *src,
@@ -457,8 +615,11 @@ static int make_sources(struct rt_raw_file *f, const struct chain *chains)
 	return 0;
 }
 
-/* All of standard input, in memory: a pipe cannot be mapped. */
-static int read_stdin(struct rt_raw_file *f)
+/*
+ * All of @fd, in memory: a pipe (standard input, "<(...)", a FIFO) cannot
+ * be mapped.
+ */
+static int read_all(struct rt_raw_file *f, int fd)
 {
 	size_t cap = 1 << 20, len = 0;
 	unsigned char *buf = malloc(cap), *more;
@@ -471,18 +632,18 @@ static int read_stdin(struct rt_raw_file *f)
 			more = realloc(buf, cap * 2);
 			if (!more) {
 				free(buf);
-				return raw_error(f, ENOMEM, "standard input does "
-						 "not fit in memory");
+				return raw_error(f, ENOMEM, "%s does not fit "
+						 "in memory", f->path);
 			}
 			buf = more;
 			cap *= 2;
 		}
-		n = rt_sys.read(STDIN_FILENO, buf + len, cap - len);
+		n = rt_sys.read(fd, buf + len, cap - len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			free(buf);
-			return raw_error(f, errno, "reading standard input: %s",
+			return raw_error(f, errno, "reading %s: %s", f->path,
 					 strerror(errno));
 		}
 		if (!n)
@@ -508,7 +669,7 @@ int rt_raw_open(struct rt_raw_file *f, const char *path)
 	if (!f->path)
 		return raw_error(f, ENOMEM, "out of memory");
 	if (!strcmp(path, "-")) {
-		ret = read_stdin(f);
+		ret = read_all(f, STDIN_FILENO);
 		if (ret)
 			return ret;
 		path = f->path;
@@ -521,6 +682,15 @@ int rt_raw_open(struct rt_raw_file *f, const char *path)
 	if (fstat(f->fd, &st) < 0)
 		return raw_error(f, errno, "cannot stat %s: %s", path,
 				 strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return raw_error(f, EISDIR, "%s is a directory, not a raw file",
+				 path);
+	if (!S_ISREG(st.st_mode)) {
+		ret = read_all(f, f->fd);
+		if (ret)
+			return ret;
+		goto mapped;
+	}
 	f->len = (size_t)st.st_size;
 	if (f->len) {
 		void *map = rt_sys.mmap(NULL, f->len, PROT_READ, MAP_PRIVATE,

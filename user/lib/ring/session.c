@@ -16,6 +16,7 @@
 
 #include "ringtrace/attach.h"
 #include "ringtrace/barrier.h"
+#include "ringtrace/parse.h"
 #include "ringtrace/record.h"
 #include "ringtrace/session.h"
 #include "ringtrace/sys.h"
@@ -114,6 +115,7 @@ int rt_session_check_buffer(struct rt_session *s, uint64_t bytes)
 {
 	uint64_t page = s->info.page_size, pages = bytes / page;
 	uint64_t lo, max = s->info.max_ring_pages;
+	char b[32], l[32], h[32];
 
 	if (bytes < page || bytes % page || !is_pow2(pages)) {
 		lo = page;
@@ -122,18 +124,21 @@ int rt_session_check_buffer(struct rt_session *s, uint64_t bytes)
 		if (lo * 2 < lo)
 			lo /= 2;
 		return set_error(s, EINVAL,
-				 "--buffer-size %llu: must be a power-of-two number of "
-				 "%llu-byte pages (try %llu or %llu)",
-				 (unsigned long long)bytes, (unsigned long long)page,
-				 (unsigned long long)lo,
-				 (unsigned long long)(bytes < page ? lo : lo * 2));
+				 "--buffer-size %s: must be a power-of-two number of "
+				 "%llu-byte pages (try %s or %s)",
+				 rt_format_size(b, sizeof(b), bytes),
+				 (unsigned long long)page,
+				 rt_format_size(l, sizeof(l), lo),
+				 rt_format_size(h, sizeof(h),
+						bytes < page ? lo : lo * 2));
 	}
 	if (max && pages > max)
 		return set_error(s, EINVAL,
-				 "--buffer-size %llu: the module allows at most %llu "
-				 "pages (%llu bytes) per CPU",
-				 (unsigned long long)bytes, (unsigned long long)max,
-				 (unsigned long long)(max * page));
+				 "--buffer-size %s: the module allows at most %llu "
+				 "pages (%s) per CPU (its max_ring_pages parameter)",
+				 rt_format_size(b, sizeof(b), bytes),
+				 (unsigned long long)max,
+				 rt_format_size(h, sizeof(h), max * page));
 	return 0;
 }
 

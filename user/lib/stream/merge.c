@@ -203,6 +203,7 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 		struct rt_source *s = m->heap[0];
 		int stop;
 
+		s->emit_forced = false;
 		if (!drain && s->cur_ts > cutoff) {
 			if (!m->nr_pressured) {
 				res->held = true;
@@ -210,9 +211,11 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 				break;
 			}
 			res->forced++;
-			s->counts.forced++;
+			/* The emitter counts it if it counts the record. */
+			s->emit_forced = true;
 		}
 		stop = emit(arg, s, &s->cur, s->cur_ts);
+		s->emit_forced = false;
 		rt_ring_advance(&s->ring);
 		res->emitted++;
 		update_pressure(m, s);
@@ -229,4 +232,37 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 	/* (D) once per ring per round, never per record. */
 	for (uint32_t i = 0; i < m->nr; i++)
 		rt_ring_release(&m->srcs[i]->ring);
+}
+
+/* See merge.h. */
+void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev)
+{
+	struct rt_source_counts *c = &src->counts;
+
+	if (ret == RT_DECODE_SKIP)
+		return;		/* perf's COMM, MMAP2, THROTTLE... */
+	if (ret == RT_DECODE_OK && ev->kind == RT_EVENT_LOST) {
+		c->lost += ev->u.lost.count;
+		c->lost_records++;
+		return;
+	}
+	if (ret == RT_DECODE_UNKNOWN) {
+		c->records++;
+		c->unknown++;
+	} else if (ret < 0) {
+		c->records++;
+		c->malformed++;
+	} else if (ev->kind == RT_EVENT_PATH) {
+		c->paths++;
+	} else if (ev->kind == RT_EVENT_CGROUP) {
+		c->cgroups++;
+	} else if (ev->kind == RT_EVENT_SAMPLE) {
+		c->samples++;
+	} else if (ev->kind == RT_EVENT_COUNTERS) {
+		c->counters++;
+	} else {
+		c->records++;
+	}
+	if (src->emit_forced)
+		c->forced++;
 }

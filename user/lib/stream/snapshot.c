@@ -187,11 +187,12 @@ void rt_snapshot_select(struct rt_snapshot *sn, uint64_t now_ns)
 		bytes += rec->size;
 	}
 	sn->first = i;
-	/* Path records name files: the header counts what is printed. */
+	/* Path and cgroup records name: the header counts what is printed. */
 	sn->nr_shown = 0;
 	sn->nr_not_shown = 0;
 	for (i = 0; i < sn->nr_recs; i++) {
-		if (sn->recs[i].type == RINGTRACE_RECORD_PATH)
+		if (sn->recs[i].type == RINGTRACE_RECORD_PATH ||
+		    sn->recs[i].type == RINGTRACE_RECORD_CGROUP)
 			continue;
 		if (i < sn->first)
 			sn->nr_not_shown++;

@@ -30,28 +30,28 @@ struct emit_ctx {
 
 /*
  * Count a record the raw path writes without decoding it: one that
- * rt_ring_skip() stopped at (LOST, or a type this build does not know).
+ * rt_ring_skip() stopped at (LOST, a path record, or a type this build
+ * does not know).
  */
 static void count_raw(struct rt_source *src, const struct rt_record *rec)
 {
 	struct rt_event ev;
 
-	if (rec->type != RINGTRACE_RECORD_LOST) {
-		src->counts.records++;
-		if (!rec->type || rec->type >= RINGTRACE_RECORD_MAX)
-			src->counts.unknown++;
+	if (rec->type != RINGTRACE_RECORD_LOST &&
+	    rec->type != RINGTRACE_RECORD_PATH &&
+	    rec->type != RINGTRACE_RECORD_CGROUP) {
+		rt_source_count(src, !rec->type || rec->type >= RINGTRACE_RECORD_MAX ?
+			     RT_DECODE_UNKNOWN : RT_DECODE_OK, &ev);
 		return;
 	}
-	if (rt_decode(rec->data, rec->size, src->cpu, &ev) == RT_DECODE_OK)
-		src->counts.lost += ev.u.lost.count;
-	else
-		src->counts.malformed++;
+	rt_source_count(src, rt_decode(rec->data, rec->size, src->cpu, &ev), &ev);
 }
 
 /*
  * Walk the ring's new records for the raw path: headers checked, records
- * counted, nothing copied. Plain records in one tight loop; the others
- * one by one. RT_RING_EMPTY when all is consumed, or the ring's error.
+ * counted, nothing copied. Plain event records (below the path record's
+ * type) in one tight loop; the others one by one. RT_RING_EMPTY when all
+ * is consumed, or the ring's error.
  */
 static int walk_raw(struct rt_source *src)
 {
@@ -60,7 +60,7 @@ static int walk_raw(struct rt_source *src)
 	int ret;
 
 	for (;;) {
-		ret = rt_ring_skip(&src->ring, RINGTRACE_RECORD_MAX, &n);
+		ret = rt_ring_skip(&src->ring, RINGTRACE_RECORD_PATH, &n);
 		src->counts.records += n;
 		if (ret != RT_RING_OK)
 			return ret;
@@ -87,15 +87,7 @@ static int walk_raw_foreign(struct rt_source *src)
 		ret = rt_ring_peek(&src->ring, &rec);
 		if (ret != RT_RING_OK)
 			return ret;
-		ret = rt_source_decode(src, &rec, &ev);
-		if (ret == RT_DECODE_OK && ev.kind == RT_EVENT_LOST)
-			src->counts.lost += ev.u.lost.count;
-		else if (ret != RT_DECODE_SKIP)
-			src->counts.records++;
-		if (ret == RT_DECODE_UNKNOWN)
-			src->counts.unknown++;
-		else if (ret < 0)
-			src->counts.malformed++;
+		rt_source_count(src, rt_source_decode(src, &rec, &ev), &ev);
 		rt_ring_advance(&src->ring);
 	}
 }
@@ -109,17 +101,10 @@ static int emit_event(void *arg, struct rt_source *src,
 
 	(void)ts;
 	src->counts.bytes += rec->size;
+	rt_source_count(src, ret, &ev);
 	if (ret == RT_DECODE_SKIP)
 		return 0;	/* perf's COMM, THROTTLE...: not a record to show */
-	if (ret != RT_DECODE_OK || ev.kind != RT_EVENT_LOST)
-		src->counts.records++;
-	if (ret == RT_DECODE_UNKNOWN) {
-		src->counts.unknown++;
-	} else if (ret < 0) {
-		src->counts.malformed++;
-	} else {
-		if (ev.kind == RT_EVENT_LOST)
-			src->counts.lost += ev.u.lost.count;
+	if (ret == RT_DECODE_OK) {
 		/* Names the records that follow; nothing to print. */
 		if (rt_paths_take(ctx->paths, &ev))
 			return 0;

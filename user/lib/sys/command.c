@@ -13,10 +13,13 @@
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void __attribute__((noreturn))
 child(int gate_rd, int err_wr, char *const argv[], const sigset_t *mask,
-      const int *reset, size_t nr_reset)
+      const int *reset, size_t nr_reset, int stdout_fd)
 {
 	struct pollfd p = { .fd = gate_rd, .events = POLLIN };
 	int err;
+
+	if (stdout_fd >= 0 && dup2(stdout_fd, STDOUT_FILENO) < 0)
+		_exit(127);
 
 	for (size_t i = 0; i < nr_reset; i++)
 		signal(reset[i], SIG_DFL);
@@ -38,6 +41,15 @@ child(int gate_rd, int err_wr, char *const argv[], const sigset_t *mask,
 int rt_command_spawn(struct rt_command *c, char *const argv[],
 		     const sigset_t *child_mask, const int *reset_signals,
 		     size_t nr_reset, char *err, size_t errlen)
+{
+	return rt_command_spawn_stdout(c, argv, child_mask, reset_signals,
+				       nr_reset, -1, err, errlen);
+}
+
+int rt_command_spawn_stdout(struct rt_command *c, char *const argv[],
+			    const sigset_t *child_mask,
+			    const int *reset_signals, size_t nr_reset,
+			    int stdout_fd, char *err, size_t errlen)
 {
 	int gate[2], exec_err[2];
 
@@ -68,7 +80,7 @@ int rt_command_spawn(struct rt_command *c, char *const argv[],
 		close(gate[1]);
 		close(exec_err[0]);
 		child(gate[0], exec_err[1], argv, child_mask, reset_signals,
-		      nr_reset);
+		      nr_reset, stdout_fd);
 	}
 	close(gate[0]);
 	close(exec_err[1]);

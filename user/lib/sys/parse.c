@@ -54,6 +54,20 @@ static int scale_decimal(const struct decimal *d, uint64_t unit, uint64_t *out)
 {
 	uint64_t frac;
 
+	/* Units above a second: the fraction in nanoseconds first. */
+	if (unit > 1000000000ull) {
+		uint64_t whole;
+
+		if (d->whole && unit > UINT64_MAX / d->whole)
+			return -ERANGE;
+		whole = d->whole * unit;
+		frac = d->frac_e9 * (unit / 1000000000ull);
+		if (whole > UINT64_MAX - frac)
+			return -ERANGE;
+		*out = whole + frac;
+		return 0;
+	}
+
 	if (d->whole && unit > UINT64_MAX / d->whole)
 		return -ERANGE;
 	/* frac_e9 < 1e9 and unit <= 1e9, so this product fits in 64 bits. */
@@ -73,6 +87,8 @@ static int duration(const char *s, uint64_t *ns, const char *bare_unit,
 	} units[] = {
 		{ "ns", 1 }, { "us", 1000 }, { "\xc2\xb5s", 1000 },
 		{ "ms", 1000000 }, { "s", 1000000000 },
+		{ "min", 60000000000ull },
+		{ "h", 3600000000000ull }, { "d", 86400000000000ull },
 	};
 	struct decimal d;
 	const char *unit = NULL;
@@ -101,8 +117,12 @@ static int duration(const char *s, uint64_t *ns, const char *bare_unit,
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(unit, units[i].name))
 			unit_ns = units[i].ns;
-	if (!unit_ns)
-		goto bad;
+	if (!unit_ns) {
+		snprintf(err, errlen, "invalid duration '%s': '%s' is not a unit "
+			 "(ns, us, ms, s, min, h or d: 250us, 1.5ms, 2s, 10min)", s,
+			 unit);
+		return -EINVAL;
+	}
 	ret = scale_decimal(&d, unit_ns, ns);
 	if (ret)
 		goto range;
@@ -164,4 +184,20 @@ bad:
 range:
 	snprintf(err, errlen, "size '%s' is too large", s);
 	return -ERANGE;
+}
+
+const char *rt_format_size(char *buf, size_t len, uint64_t bytes)
+{
+	static const char units[] = "KMGTPE";
+	int u = -1;
+
+	while (u < 5 && bytes && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
+	return buf;
 }

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Userspace event filters (see filter.h). */
+#include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <linux/ringtrace.h>
 
 #include "ringtrace/filter.h"
+#include "ringtrace/parse.h"
 
 int rt_filter_parse_ids(const char *list, uint32_t *ids, uint32_t *nr)
 {
@@ -30,36 +33,70 @@ int rt_filter_parse_ids(const char *list, uint32_t *ids, uint32_t *nr)
 	return *nr ? 0 : -1;
 }
 
-static int seconds(const char *s, const char *end, uint64_t *ns)
+/* One end of --time: a timestamp, or a duration after the first event. */
+static int time_end(const char *s, size_t len, uint64_t *ns, bool *after,
+		    const char *which, char *err, size_t errlen)
 {
-	char buf[64], *e;
-	double v;
+	char buf[64], why[160];
 
-	if (end - s <= 0 || (size_t)(end - s) >= sizeof(buf))
+	if (!len || len >= sizeof(buf)) {
+		snprintf(err, errlen, "%s is %s", which, len ? "too long" :
+			 "empty");
 		return -1;
-	memcpy(buf, s, (size_t)(end - s));
-	buf[end - s] = '\0';
-	v = strtod(buf, &e);
-	if (*e || v < 0 || v > 1e9)
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*after = !isdigit((unsigned char)buf[len - 1]);
+	if ((*after ? rt_parse_duration : rt_parse_seconds)(buf, ns, why,
+							    sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", which, why);
 		return -1;
-	*ns = (uint64_t)(v * 1e9);
+	}
 	return 0;
 }
 
-int rt_filter_parse_time(const char *arg, struct rt_filter *f)
+int rt_filter_parse_time(const char *arg, struct rt_filter *f, char *err,
+			 size_t errlen)
 {
 	const char *comma = strchr(arg, ',');
 
-	if (!comma)
+	if (!comma) {
+		snprintf(err, errlen, "'%s' is not START,END (either may be "
+			 "empty)", arg);
 		return -1;
+	}
 	f->relative = true;
 	f->from_ns = 0;
 	f->to_ns = 0;
-	if (comma != arg && seconds(arg, comma, &f->from_ns))
+	f->from_after_first = true;
+	f->to_after_first = true;
+	if (comma != arg &&
+	    time_end(arg, (size_t)(comma - arg), &f->from_ns,
+		     &f->from_after_first, "START", err, errlen))
 		return -1;
-	if (comma[1] && seconds(comma + 1, comma + strlen(comma), &f->to_ns))
+	if (comma[1] &&
+	    time_end(comma + 1, strlen(comma + 1), &f->to_ns,
+		     &f->to_after_first, "END", err, errlen))
 		return -1;
-	return f->to_ns && f->to_ns < f->from_ns ? -1 : 0;
+	if (comma[1] && f->from_after_first == f->to_after_first &&
+	    f->to_ns < f->from_ns) {
+		snprintf(err, errlen, "END (%s) is before START (%.*s)",
+			 comma + 1, (int)(comma - arg), arg);
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t rt_filter_time_from(const struct rt_filter *f)
+{
+	return f->from_after_first ? f->first_ns + f->from_ns : f->from_ns;
+}
+
+uint64_t rt_filter_time_to(const struct rt_filter *f)
+{
+	if (!f->to_ns && f->to_after_first)
+		return 0;
+	return f->to_after_first ? f->first_ns + f->to_ns : f->to_ns;
 }
 
 bool rt_filter_active(const struct rt_filter *f)
@@ -83,11 +120,14 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 
 	if (!f->first_ns && ev->ts_ns)
 		f->first_ns = ev->ts_ns;
+	if (ev->ts_ns > f->last_ns)
+		f->last_ns = ev->ts_ns;
 	if (f->relative) {
-		uint64_t t = ev->ts_ns - f->first_ns;
+		uint64_t to = rt_filter_time_to(f);
 
-		if (t < f->from_ns || (f->to_ns && t > f->to_ns))
+		if (ev->ts_ns < rt_filter_time_from(f) || (to && ev->ts_ns > to))
 			return false;
+		f->time_matched++;
 	}
 	if (f->cpus_given && ev->cpu != RT_EVENT_CPU_ANY &&
 	    !rt_cpuset_has(&f->cpus, ev->cpu))

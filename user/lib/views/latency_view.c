@@ -368,17 +368,22 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
+	bool any = v->total.read.n || v->total_locks.wait.n ||
+		   v->total_locks.hold.n;
+
 	if (v->hist) {
 		rt_outbuf_printf(ob, "@[all]\n");
 		print_entry_hists(ob, &v->total, &v->total_locks);
-		if (!v->total.read.n && !v->total_locks.wait.n)
+		if (!any)
 			rt_outbuf_printf(ob, "  (no vfs_read or lock events)\n");
 		if (v->keyed.entries)
 			print_keyed(v, ob);
 	}
 	if (v->summary)
 		print_summary(v, ob);
-	rt_outbuf_printf(ob, "\n(percentiles are the upper bound of a "
-			 "histogram bucket: at most 12.5%% above the true "
-			 "value; max is exact)\n");
+	/* Only under percentiles that were printed (issue 21). */
+	if (any)
+		rt_outbuf_printf(ob, "\n(percentiles are the upper bound of a "
+				 "histogram bucket: at most 12.5%% above the "
+				 "true value; max is exact)\n");
 }

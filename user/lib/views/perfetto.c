@@ -24,6 +24,7 @@ int rt_perfetto_init(struct rt_perfetto *p, struct rt_outbuf *out)
 	rt_outbuf_printf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
 			 "\"tid\":0,\"args\":{\"name\":\"ringtrace\"}}");
 	p->first = 0;
+	p->events = 1;		/* that one is an event too (issue 21) */
 	return 0;
 }
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# One vocabulary for counts, live and on replay (issue 21): a recording of
+# a command with stacks and perf samples says "N records, P path records,
+# S samples" when it is made, the replay of the file says the same, and
+# the replay's JSON has exactly that many record and sample lines (plus one
+# per LOST record); the -v table names ringtrace's rings and perf's.
+# --hist --interval numbers its blocks, the one printed at the end
+# included, and the percentile footnote follows only printed percentiles.
+# Needs root and ringtrace.ko loaded (the runner does it).
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+top=$(cd "$here/../.." && pwd -P)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+cat=$top/user/ringtrace-cat
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+tap_plan 6
+
+head -c 200000 /dev/urandom >"$work/data"
+"$cat" --raw -o "$work/r.raw" --stack --sample cpu-clock:997 -g -v -- \
+	sh -c "for i in 1 2 3; do cat '$work/data' | wc -c; done >/dev/null" \
+	2>"$work/live.err"
+rc=$?
+live=$(grep -m1 '^ringtrace-cat: [0-9]* records' "$work/live.err" | sed 's/, [0-9]* lost.*//')
+[[ $rc -eq 0 && -n $live ]]
+tap_ok $? "recorded (exit $rc): $live" || tap_diag <"$work/live.err"
+
+"$cat" -i "$work/r.raw" --json -v >"$work/r.json" 2>"$work/replay.err"
+rc=$?
+replay=$(grep -m1 '^ringtrace-cat: [0-9]* records' "$work/replay.err" | sed 's/, [0-9]* lost.*//')
+[[ $rc -eq 0 && $replay == "$live" ]]
+tap_ok $? "the replay says the same (exit $rc): $replay" || tap_diag <"$work/replay.err"
+
+python3 - "$work/r.json" "$work/replay.err" <<'PY'
+import json, re, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+m = re.search(r'^ringtrace-cat: (\d+) records(?:, (\d+) path records)?'
+              r'(?:, (\d+) samples)?', err, re.M)
+records, paths, samples = (int(g or 0) for g in m.groups())
+kinds = {}
+for l in lines:
+    kinds[l["type"]] = kinds.get(l["type"], 0) + 1
+assert kinds.get("sample", 0) == samples, (kinds, m.group(0))
+assert len(lines) - kinds.get("sample", 0) - kinds.get("lost", 0) == records, (kinds, m.group(0))
+assert samples > 0 and paths > 0, m.group(0)
+PY
+tap_ok $? "its JSON lines are those records and samples (path records apart)" ||
+	tap_diag <"$work/replay.err"
+
+grep -Eq '^  cpu [0-9]+ ' "$work/live.err" && grep -Eq '^  perf cpu [0-9]+ ' "$work/live.err" &&
+	grep -Eq '^  perf cpu [0-9]+ ' "$work/replay.err"
+tap_ok $? "-v names ringtrace's rings and perf's, live and on replay" ||
+	{ tap_diag <"$work/live.err"; tap_diag <"$work/replay.err"; }
+"$cat" -q --hist --interval 300ms -- \
+	sh -c "cat '$work/data' >/dev/null; sleep 1; cat '$work/data' >/dev/null" \
+	>"$work/hist" 2>"$work/hist.err"
+rc=$?
+n=$(grep -c '^=== interval [0-9]*: ' "$work/hist")
+last=$(grep '^=== interval' "$work/hist" | tail -1)
+[[ $rc -eq 0 && $n -ge 2 && $last == "=== interval $n: from "*" to the end of the run (CLOCK_MONOTONIC) ===" ]] &&
+	[[ $(grep '^=== interval' "$work/hist" | sed 's/^=== interval \([0-9]*\):.*/\1/' | tr '\n' ' ') == "$(seq -s ' ' 1 "$n") " ]]
+tap_ok $? "--hist --interval: $n blocks numbered 1..$n, the last one to the end of the run" ||
+	{ tap_diag <"$work/hist"; tap_diag <"$work/hist.err"; }
+python3 - "$work/hist" <<'PY'
+import sys
+blocks = open(sys.argv[1]).read().split("\n=== interval")
+for b in blocks:
+    if "(no vfs_read or lock events)" in b:
+        assert "percentiles are" not in b, b
+    elif "@[all]" in b:
+        assert "percentiles are" in b, b
+PY
+tap_ok $? "the percentile footnote only under percentiles" || tap_diag <"$work/hist"
+tap_done
