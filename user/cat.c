@@ -19,6 +19,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "cat_diff.h"
 #include "cat_flight.h"
 #include "cat_options.h"
 #include "cat_views.h"
@@ -561,6 +562,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		}
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
+		/* The trace's environment names the module that wrote it. */
+		if (views.ctf_on)
+			snprintf(views.ctf.env.module_version,
+				 sizeof(views.ctf.env.module_version), "%.*s",
+				 (int)sizeof(s.info.module_version),
+				 s.info.module_version);
 		/* --interval without --counters paces the views. */
 		if (!o->perf.counters && (o->hist || o->summary)) {
 			st.interval_ns = o->perf.interval_ns;
@@ -704,6 +711,9 @@ int main(int argc, char **argv)
 	sigset_t stop_set, original_mask;
 	struct options o;
 
+	/* --diff BEFORE AFTER: a mode with options of its own (cat_diff.c). */
+	if (cat_diff_requested(argc, argv))
+		return cat_diff_main(argc, argv);
 	cat_parse_options(argc, argv, &o);
 	sigprocmask(SIG_SETMASK, NULL, &original_mask);
 	install_signals(&stop_set);

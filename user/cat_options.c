@@ -91,6 +91,7 @@ static const char usage_text[] =
 "      --flamegraph FILE     an interactive SVG flame graph\n"
 "      --flame-weight W      samples (default with --sample), latency or bytes\n"
 "      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
+"      --ctf DIR             a CTF 1.8 trace for babeltrace2 and Trace Compass\n"
 "      --no-symbols          keep user frames as addresses (no libdwfl)\n"
 "\n"
 "Replay (-i) filters:\n"
@@ -112,6 +113,10 @@ static const char usage_text[] =
 "  -v, --verbose             per-CPU counts and kernel totals in the summary\n"
 "  -h, --help                this help\n"
 "      --version             version and ABI\n"
+"\n"
+"Differential (two recordings or two folded files; see --diff --help):\n"
+"  " PROG " --diff BEFORE AFTER [--flamegraph FILE] [--folded] [--hist]\n"
+"                            [--summary] [--flame-weight W] [--no-normalize]\n"
 "\n"
 "Exit status: 0 done (Ctrl-C and SIGTERM included), 1 could not trace,\n"
 "2 bad usage, 3 corrupt data; with COMMAND, the command's exit status.\n"
@@ -139,6 +144,7 @@ enum {
 	OPT_FLAMEGRAPH,
 	OPT_FLAME_WEIGHT,
 	OPT_PERFETTO,
+	OPT_CTF,
 	OPT_NO_SYMBOLS,
 	OPT_COMM,
 	OPT_TIME,
@@ -188,6 +194,7 @@ static const struct option long_options[] = {
 	{ "flamegraph",		required_argument,	NULL, OPT_FLAMEGRAPH },
 	{ "flame-weight",	required_argument,	NULL, OPT_FLAME_WEIGHT },
 	{ "perfetto",		required_argument,	NULL, OPT_PERFETTO },
+	{ "ctf",		required_argument,	NULL, OPT_CTF },
 	{ "no-symbols",		no_argument,		NULL, OPT_NO_SYMBOLS },
 	{ "tid",		required_argument,	NULL, 't' },
 	{ "comm",		required_argument,	NULL, OPT_COMM },
@@ -203,6 +210,29 @@ static const struct option long_options[] = {
 	{ "cgroup",		required_argument,	NULL, OPT_CGROUP },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --flame-weight's names; --diff (cat_diff.c) takes the same. */
+int cat_flame_weight_parse(const char *s, enum flame_weight *w)
+{
+	if (!strcmp(s, "samples"))
+		*w = FLAME_SAMPLES;
+	else if (!strcmp(s, "latency"))
+		*w = FLAME_LATENCY;
+	else if (!strcmp(s, "bytes"))
+		*w = FLAME_BYTES;
+	else
+		return -1;
+	return 0;
+}
+
+/* Whether @name is one of ringtrace-cat's long options (cat_diff.c). */
+bool cat_option_known(const char *name)
+{
+	for (const struct option *opt = long_options; opt->name; opt++)
+		if (!strcmp(opt->name, name))
+			return true;
+	return false;
+}
 
 static void __attribute__((format(printf, 1, 2), noreturn))
 usage_error(const char *fmt, ...)
@@ -430,7 +460,7 @@ static void check_snapshot_options(const struct options *o)
 		usage_error("--snapshot --raw writes each snapshot to a file of "
 			    "its own: give -o PREFIX (PREFIX.1, PREFIX.2...)");
 	if (o->hist || o->summary || o->flamegraph || o->perfetto ||
-	    o->folded)
+	    o->folded || o->ctf)
 		usage_error("--snapshot prints records: views do not apply");
 	if (o->perf.counters || o->perf.sample)
 		usage_error("--snapshot: --counters and --sample do not apply");
@@ -441,11 +471,12 @@ static void check_snapshot_options(const struct options *o)
 
 static void check_view_options(struct options *o)
 {
-	bool views = o->hist || o->summary || o->flamegraph || o->perfetto;
+	bool views = o->hist || o->summary || o->flamegraph || o->perfetto ||
+		     o->ctf;
 
 	if (views && o->raw)
 		usage_error("--raw records; views (--hist, --summary, "
-			    "--flamegraph, --perfetto) read it back with -i");
+			    "--flamegraph, --perfetto, --ctf) read it back with -i");
 	if (views && o->json)
 		usage_error("--json prints the stream; views replace it");
 	if (o->flamegraph && !o->flame_weight_given)
@@ -639,19 +670,16 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			o->flamegraph = optarg;
 			break;
 		case OPT_FLAME_WEIGHT:
-			if (!strcmp(optarg, "samples"))
-				o->flame_weight = FLAME_SAMPLES;
-			else if (!strcmp(optarg, "latency"))
-				o->flame_weight = FLAME_LATENCY;
-			else if (!strcmp(optarg, "bytes"))
-				o->flame_weight = FLAME_BYTES;
-			else
+			if (cat_flame_weight_parse(optarg, &o->flame_weight))
 				usage_error("--flame-weight: '%s' is not samples, "
 					    "latency or bytes", optarg);
 			o->flame_weight_given = true;
 			break;
 		case OPT_PERFETTO:
 			o->perfetto = optarg;
+			break;
+		case OPT_CTF:
+			o->ctf = optarg;
 			break;
 		case OPT_NO_SYMBOLS:
 			o->symbols = false;

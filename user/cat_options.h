@@ -55,6 +55,7 @@ struct options {
 	}			flame_weight;	/* --flame-weight */
 	bool			flame_weight_given;
 	const char		*perfetto;	/* --perfetto FILE */
+	const char		*ctf;		/* --ctf DIR */
 	bool			symbols;	/* name user frames (--no-symbols) */
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
@@ -74,6 +75,11 @@ struct options {
 	uint32_t		nr_cgroup_paths;
 	uint64_t		cgroup_ids[RINGTRACE_MAX_CGROUPS];
 };
+
+/* "samples", "latency", "bytes" -> *w; -1 if unknown. */
+int cat_flame_weight_parse(const char *s, enum flame_weight *w);
+/* Whether ringtrace-cat has the long option --@name. */
+bool cat_option_known(const char *name);
 
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */
 void cat_parse_options(int argc, char **argv, struct options *o);

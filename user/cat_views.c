@@ -15,7 +15,7 @@
 bool cat_views_wanted(const struct options *o)
 {
 	return o->hist || o->summary || o->folded || o->flamegraph ||
-	       o->perfetto || rt_filter_active(&o->filter);
+	       o->perfetto || o->ctf || rt_filter_active(&o->filter);
 }
 
 static bool same_file(const struct stat *a, const char *path)
@@ -71,7 +71,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->filter = (struct rt_filter *)&o->filter;
 	/* Views replace the per-record stream. */
 	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
-	    !o->perfetto)
+	    !o->perfetto && !o->ctf)
 		v->print = rt_printer(format);
 	if (o->hist || o->summary || table_flame) {
 		v->lat.hist = o->hist;
@@ -107,6 +107,18 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->perfetto.paths = paths;
 		v->perfetto_on = true;
 	}
+	if (o->ctf) {
+		int err = rt_ctf_open(&v->ctf, o->ctf, RT_CTF_PACKET_DEFAULT, NULL);
+
+		if (err) {
+			fprintf(stderr, PROG ": --ctf %s: %s\n", o->ctf,
+				err == -EEXIST ? "exists already (the trace "
+				"goes into a new directory)" : strerror(-err));
+			return -1;
+		}
+		v->ctf.paths = paths;
+		v->ctf_on = true;
+	}
 	return 0;
 nomem:
 	fprintf(stderr, PROG ": out of memory\n");
@@ -128,9 +140,26 @@ static void add_mmap(void *arg, const struct rt_event *ev)
 			 m->pgoff, m->path, m->build_id, m->build_id_len);
 }
 
+/* A replay's trace names the recording machine and its clocks. */
+static void ctf_env_of_file(struct rt_ctf_env *e, const struct rt_raw_file *f)
+{
+	const struct rt_raw_header *h = &f->hdr;
+
+	snprintf(e->hostname, sizeof(e->hostname), "%.*s",
+		 (int)sizeof(h->host), h->host);
+	snprintf(e->kernel, sizeof(e->kernel), "%.*s",
+		 (int)sizeof(h->kernel), h->kernel);
+	snprintf(e->module_version, sizeof(e->module_version), "%.*s",
+		 (int)sizeof(h->module_version), h->module_version);
+	e->wall_offset_ns = (int64_t)(h->start_real_ns - h->start_mono_ns);
+}
+
 void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
 {
 	uint32_t bad;
+
+	if (v->ctf_on)
+		ctf_env_of_file(&v->ctf.env, f);
 
 	if (!v->folded.usyms)
 		return;
@@ -193,6 +222,8 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 				    ev->u.vfs_read.lat_ns);
 	if (v->perfetto_on)
 		rt_perfetto_add(&v->perfetto, ev);
+	if (v->ctf_on)
+		rt_ctf_add(&v->ctf, ev);
 }
 
 static void add_folded_line(void *arg, const char *line, size_t len)
@@ -200,19 +231,41 @@ static void add_folded_line(void *arg, const char *line, size_t len)
 	rt_flame_add_folded(arg, line, len);
 }
 
-/* [comm, file] weighted by time or bytes, from the pid x file table. */
-static void flame_from_table(struct cat_views *v, struct rt_flame *fl)
+static const char *const flame_units[] = {
+	[FLAME_SAMPLES] = "samples",
+	[FLAME_LATENCY] = "ns in vfs_read",
+	[FLAME_BYTES] = "bytes read",
+};
+
+const char *cat_flame_unit(enum flame_weight w)
+{
+	return flame_units[w];
+}
+
+/* @s into @l from @at, ';' (the frame separator) as '_'. */
+static size_t put_frame_name(char *l, size_t at, size_t len, const char *s)
+{
+	for (; *s && at + 1 < len; s++)
+		l[at++] = *s == ';' ? '_' : *s;
+	l[at] = '\0';
+	return at;
+}
+
+/* "comm;file WEIGHT" lines, from the pid x file table. */
+static void lines_from_table(struct cat_views *v,
+			     void (*fn)(void *arg, const char *line, size_t len),
+			     void *arg)
 {
 	const struct rt_view_table *t = &v->lat.rows;
-	char name[96];
+	char name[96], line[RINGTRACE_COMM_LEN + 4200];
 
 	for (uint32_t k = 0; k <= t->nr; k++) {
 		/* Every row, then [other] (entries[max]) if it was used. */
 		uint32_t i = k < t->nr ? k : t->max;
 		const struct rt_view_entry *e = &t->entries[i];
-		const char *frames[2];
 		const char *path;
 		uint64_t w;
+		size_t n;
 
 		if (k == t->nr && !t->overflow)
 			break;
@@ -225,20 +278,37 @@ static void flame_from_table(struct cat_views *v, struct rt_flame *fl)
 				 (unsigned long long)e->key.ino);
 			path = name;
 		}
-		frames[0] = i == t->max ? "[other]" : e->comm[0] ? e->comm : "-";
-		frames[1] = i == t->max ? "[other]" : path;
-		rt_flame_add(fl, frames, 2, w);
+		n = put_frame_name(line, 0, sizeof(line), i == t->max ?
+				   "[other]" : e->comm[0] ? e->comm : "-");
+		line[n++] = ';';	/* a comm is far shorter than line */
+		n = put_frame_name(line, n, sizeof(line),
+				   i == t->max ? "[other]" : path);
+		n += (size_t)snprintf(line + n, sizeof(line) - n, " %llu\n",
+				      (unsigned long long)w);
+		fn(arg, line, n < sizeof(line) ? n : sizeof(line) - 1);
 	}
+}
+
+bool cat_views_flame_has_stacks(const struct cat_views *v)
+{
+	return v->o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen;
+}
+
+void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
+			   void (*fn)(void *arg, const char *line, size_t len),
+			   void *arg)
+{
+	/* Stacks when records had them; else who read which file. */
+	if (cat_views_flame_has_stacks(v))
+		rt_folded_foreach(&v->folded, ksyms, fn, arg);
+	else
+		lines_from_table(v, fn, arg);
 }
 
 static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 {
 	const struct options *o = v->o;
-	static const char *const units[] = {
-		[FLAME_SAMPLES] = "samples",
-		[FLAME_LATENCY] = "ns in vfs_read",
-		[FLAME_BYTES] = "bytes read",
-	};
+	const char *unit = cat_flame_unit(o->flame_weight);
 	struct rt_outbuf ob;
 	struct rt_flame fl;
 	char title[128];
@@ -246,19 +316,14 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 
 	if (rt_flame_init(&fl))
 		return -1;
-	/* Stacks when records had them; else who read which file. */
-	if (o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen)
-		rt_folded_foreach(&v->folded, ksyms, add_folded_line, &fl);
-	else
-		flame_from_table(v, &fl);
+	cat_views_flame_lines(v, ksyms, add_folded_line, &fl);
 	fd = cat_create_file(o->flamegraph, o->input);
 	if (fd < 0 || rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
 		rt_flame_fini(&fl);
 		return -1;
 	}
-	snprintf(title, sizeof(title), "ringtrace flame graph (%s)",
-		 units[o->flame_weight]);
-	rt_flame_write_svg(&fl, &ob, title, units[o->flame_weight]);
+	snprintf(title, sizeof(title), "ringtrace flame graph (%s)", unit);
+	rt_flame_write_svg(&fl, &ob, title, unit);
 	if (rt_outbuf_flush(&ob)) {
 		fprintf(stderr, PROG ": writing %s: %s\n", o->flamegraph,
 			strerror(ob.error));
@@ -266,7 +331,7 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 	} else if (!o->quiet) {
 		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
 			(unsigned long long)(fl.nodes ? fl.nodes[0].value : 0),
-			units[o->flame_weight], o->flamegraph, fl.nr - 1);
+			unit, o->flamegraph, fl.nr - 1);
 	}
 	if (fd != STDOUT_FILENO)
 		rt_sys.close(fd);
@@ -281,8 +346,8 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
  * kallsyms copy was blamed on /proc/kallsyms and kptr_restrict). Returns
  * whether @k was loaded; *@failed when a --kallsyms FILE was unusable.
  */
-static bool load_ksyms(struct rt_ksyms *k, const struct options *o,
-		       bool *failed)
+bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
+			  bool *failed)
 {
 	bool quiet = o->quiet;
 	const char *path = o->kallsyms;
@@ -440,7 +505,7 @@ int cat_views_finish(struct cat_views *v)
 	if (v->folded_on) {
 		bool failed;
 
-		named = load_ksyms(&ksyms, o, &failed);
+		named = cat_views_load_ksyms(&ksyms, o, &failed);
 		if (failed)
 			ret = -1;
 	}
@@ -479,6 +544,28 @@ int cat_views_finish(struct cat_views *v)
 				o->perfetto);
 		}
 	}
+	if (v->ctf_on) {
+		int err;
+
+		v->ctf_on = false;
+		err = rt_ctf_close(&v->ctf);
+		if (err) {
+			fprintf(stderr, PROG ": --ctf %s: %s: no trace written\n",
+				o->ctf, strerror(-err));
+			ret = -1;
+		} else if (!o->quiet) {
+			fprintf(stderr, PROG ": CTF trace of %llu events (%llu "
+				"discarded) in %s, %llu packets\n",
+				(unsigned long long)v->ctf.events,
+				(unsigned long long)v->ctf.discarded, o->ctf,
+				(unsigned long long)v->ctf.packets);
+		}
+		if (v->ctf.reordered && !o->quiet)
+			fprintf(stderr, PROG ": --ctf: %llu events came before "
+				"their stream's previous one: their time was "
+				"raised to it\n",
+				(unsigned long long)v->ctf.reordered);
+	}
 	if (!o->quiet && v->filtered)
 		fprintf(stderr, PROG ": %llu events filtered out\n",
 			(unsigned long long)v->filtered);
@@ -499,6 +586,8 @@ void cat_views_fini(struct cat_views *v)
 			rt_sys.close(v->perfetto_out.fd);
 		rt_outbuf_fini(&v->perfetto_out);
 	}
+	if (v->ctf_on)
+		rt_ctf_abort(&v->ctf);
 	if (v->lat_on)
 		rt_latency_view_fini(&v->lat);
 	if (v->folded_on)

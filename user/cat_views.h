@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "cat_options.h"
+#include "ringtrace/ctf.h"
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/latency_view.h"
@@ -35,6 +36,8 @@ struct cat_views {
 	struct rt_perfetto	perfetto;
 	struct rt_outbuf	perfetto_out;
 	bool			perfetto_on;
+	struct rt_ctf		ctf;
+	bool			ctf_on;
 	uint64_t		filtered;	/* events the filters dropped */
 	/* --interval: blocks printed so far, and when the last one ended */
 	uint32_t		intervals;
@@ -63,6 +66,27 @@ void cat_views_sink(void *arg, const struct rt_event *ev);
 void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f);
 /* --interval with --hist/--summary: print them now, then start anew. */
 void cat_views_interval(void *arg, uint64_t now_ns);
+
+/*
+ * The flame graph's input as folded lines ("comm;f1;f2 N\n", sorted) to
+ * @fn: the stacks when records carried them (or samples), else comm;file
+ * weighted from the process x file table. The differential graph
+ * (cat_diff.c) reads both recordings through this.
+ */
+void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
+			   void (*fn)(void *arg, const char *line, size_t len),
+			   void *arg);
+/* Whether those lines are stacks (else comm;file: no symbols to load). */
+bool cat_views_flame_has_stacks(const struct cat_views *v);
+/* What a flame weight counts: "samples", "ns in vfs_read"... */
+const char *cat_flame_unit(enum flame_weight w);
+/*
+ * Kernel symbols for the flame graph: --kallsyms FILE, or /proc/kallsyms
+ * live; false (said on standard error unless quiet) when there are none,
+ * with *@failed set when a --kallsyms FILE was unusable (an error).
+ */
+bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
+			  bool *failed);
 
 /* Write the end-of-run views; 0, or -1 if one could not be written. */
 int cat_views_finish(struct cat_views *v);

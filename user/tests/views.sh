@@ -205,29 +205,7 @@ else
 	not_ok "-v table: $(cat "$tmp/v.err")"
 fi
 
-# The SVG's script in a real browser, when Chromium is installed: click
-# (zoom) on tar, search, hover; the DOM after it has tar stretched to the
-# full width, the matched share and the hover line.
-if command -v chromium > /dev/null; then
-	sed 's|</svg>|<script type="text/ecmascript"><![CDATA[\
-window.addEventListener("load", function () { setTimeout(function () {\
-  var t = frames.filter(function (f) { return f.name === "tar"; })[0];\
-  zoom(t); window.prompt = function () { return "0x4005"; }; search();\
-  t.g.onmouseover(); }, 50); });\
-]]></script></svg>|' "$tmp/lat.svg" > "$tmp/js.svg"
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
-		--virtual-time-budget=2000 --dump-dom "file://$tmp/js.svg" \
-		> "$tmp/dom" 2> /dev/null
-	if grep -q 'id="status"[^>]*>tar: 880000 ns in vfs_read (36.67%)<' "$tmp/dom" &&
-		grep -q 'id="matched"[^>]*>Matched: 36.67%<' "$tmp/dom" &&
-		grep -q '<title>tar (880000[^<]*</title><rect x="10" y="[0-9.]*" width="1180"' "$tmp/dom"; then
-		ok "flame graph script: zoom, search and hover work in Chromium"
-	else
-		not_ok "flame graph script in Chromium: $(grep -E 'id="(status|matched)"' "$tmp/dom")"
-	fi
-else
-	ok "# SKIP flame graph script in a browser: chromium is not installed"
-fi
+# The SVG's script in a real browser: tests/browser.sh.
 
 # Kernel frames of a recording are named from --kallsyms only.
 printf 'ffffffff81000000 T entry_SYSCALL_64\nffffffff81100000 T ksys_read\nffffffff81200000 T vfs_read\nffffffff81300000 t other\n' > "$tmp/kallsyms"

@@ -15,10 +15,25 @@
  * the weights of a frame's children never exceed its own, and the
  * frames at depth 1 sum to the total (the root "all"), which the tests
  * check.
+ *
+ * A differential graph (rt_flame_add_diff()) is the same picture with
+ * another colour function: AFTER's shape, each frame red where its
+ * inclusive weight grew from BEFORE to AFTER and blue where it shrank,
+ * the colour's intensity proportional to the change over the largest
+ * change a frame makes by itself (its change less its children's, what
+ * flamegraph.pl scales by), full colour beyond; grey where nothing
+ * changed. Its <g> also carry
+ * data-b (BEFORE's weight); the hover text gives both weights, their
+ * shares and the change. (flamegraph.pl colours a frame by the change of
+ * the stacks ending in it, its self weight; the inclusive change used here
+ * also colours the callers of the code that changed, so the path to it
+ * shows at every zoom level.)
  */
 #ifndef RINGTRACE_FLAMEGRAPH_H
 #define RINGTRACE_FLAMEGRAPH_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ringtrace/outbuf.h"
@@ -29,6 +44,7 @@ struct rt_flame_node {
 	uint32_t	sibling;	/* next sibling, 0: none */
 	uint32_t	depth;
 	uint64_t	value;
+	uint64_t	before;		/* differential graphs: BEFORE's weight */
 };
 
 struct rt_flame {
@@ -38,6 +54,13 @@ struct rt_flame {
 	size_t			names_len, names_cap;
 	uint32_t		max_depth;
 	int			error;		/* -ENOMEM: the graph is partial */
+	/*
+	 * A differential graph (rt_flame_add_diff()): value is AFTER's
+	 * weight, which gives the shape, and before BEFORE's (normalised or
+	 * not, as the caller made it). Frames are coloured by their change.
+	 */
+	bool			diff;
+	const char		*subtitle;	/* a line under the title, or NULL */
 };
 
 int rt_flame_init(struct rt_flame *f);
@@ -52,6 +75,16 @@ void rt_flame_add(struct rt_flame *f, const char *const *frames, uint32_t nr,
  * weight. Lines that do not parse are ignored; returns 0 or -1.
  */
 int rt_flame_add_folded(struct rt_flame *f, const char *line, size_t len);
+
+/*
+ * Differential: the stack @stack ("a;b;c", @len bytes, no count) weighed
+ * @before in BEFORE and @after in AFTER; sets f->diff. A stack only in
+ * BEFORE (after 0) adds its weight to its ancestors' before and makes
+ * frames that are not drawn (AFTER has no width for them), as
+ * flamegraph.pl does with difffolded.pl's output.
+ */
+void rt_flame_add_diff(struct rt_flame *f, const char *stack, size_t len,
+		       uint64_t before, uint64_t after);
 
 /*
  * Write the SVG. @title heads it; @unit names the weight ("samples",

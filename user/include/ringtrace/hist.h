@@ -80,6 +80,18 @@ void rt_hist_merge(struct rt_hist *into, const struct rt_hist *from);
 void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 		   const char *unit);
 
+/*
+ * Two histograms side by side (ringtrace-cat --diff --hist): the same
+ * power-of-two rows for both, BEFORE's count and bar then AFTER's, each
+ * bar scaled to its own side's largest row; then count, p50, p90, p99
+ * and max of each and their change.
+ */
+void rt_hist_print_diff(struct rt_outbuf *ob, const struct rt_hist *before,
+			const struct rt_hist *after, const char *unit);
+
+/* "+12.5%", "-3.0%", "new", "gone", "=": the change from @b to @a. */
+const char *rt_fmt_change(char *buf, size_t len, uint64_t b, uint64_t a);
+
 /* "1.25ms", "830ns", "2.00s": a duration for people, into @buf. */
 char *rt_fmt_duration(char *buf, size_t len, uint64_t ns);
 

@@ -116,11 +116,32 @@ void rt_flame_add(struct rt_flame *f, const char *const *frames, uint32_t nr,
 	}
 }
 
+/* Walk (and grow) the path of @stack ("a;b;c", @len bytes), adding weights. */
+static int add_path(struct rt_flame *f, const char *stack, size_t len,
+		    uint64_t before, uint64_t after)
+{
+	const char *p, *end, *stop = stack + len;
+	uint32_t at = 0;
+
+	f->nodes[0].value += after;
+	f->nodes[0].before += before;
+	for (p = stack; p < stop; p = end + 1) {
+		end = memchr(p, ';', (size_t)(stop - p));
+		if (!end)
+			end = stop;
+		at = child(f, at, p, (size_t)(end - p));
+		if (!at)
+			return -1;
+		f->nodes[at].value += after;
+		f->nodes[at].before += before;
+	}
+	return 0;
+}
+
 int rt_flame_add_folded(struct rt_flame *f, const char *line, size_t len)
 {
-	const char *sp, *p, *end;
+	const char *sp, *p;
 	uint64_t count = 0;
-	uint32_t at = 0;
 
 	while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 		len--;
@@ -134,17 +155,15 @@ int rt_flame_add_folded(struct rt_flame *f, const char *line, size_t len)
 	}
 	if (!f->nodes || !count)
 		return 0;
-	f->nodes[0].value += count;
-	for (p = line; p < sp; p = end + 1) {
-		end = memchr(p, ';', (size_t)(sp - p));
-		if (!end)
-			end = sp;
-		at = child(f, at, p, (size_t)(end - p));
-		if (!at)
-			return -1;
-		f->nodes[at].value += count;
-	}
-	return 0;
+	return add_path(f, line, (size_t)(sp - line), 0, count);
+}
+
+void rt_flame_add_diff(struct rt_flame *f, const char *stack, size_t len,
+		       uint64_t before, uint64_t after)
+{
+	f->diff = true;
+	if (f->nodes && (before || after))
+		add_path(f, stack, len, before, after);
 }
 
 /* ---- writing ---- */
@@ -208,29 +227,97 @@ static void colour(const char *name, char *buf, size_t len)
 	snprintf(buf, len, "rgb(%u,%u,%u)", r, g, b);
 }
 
+static int64_t change(const struct rt_flame_node *n)
+{
+	return (int64_t)(n->value - n->before);
+}
+
+/*
+ * Differential colour: red for growth, blue for shrinkage, the other two
+ * channels falling from 210 towards 0 as the change nears the largest
+ * one, @max; grey (225) only for no change, so that the smallest change
+ * still shows its sign (as flamegraph.pl's 210). True when the colour is
+ * a dark blue, on which the label is written white.
+ */
+static bool diff_colour(int64_t delta, uint64_t max, char *buf, size_t len)
+{
+	uint64_t mag = delta < 0 ? (uint64_t)-delta : (uint64_t)delta;
+	unsigned int fade = !max ? 210 : mag >= max ? 0 :
+			    (unsigned int)(210.0 * (double)(max - mag) /
+					   (double)max + 0.5);
+
+	if (delta > 0)
+		snprintf(buf, len, "rgb(255,%u,%u)", fade, fade);
+	else if (delta < 0)
+		snprintf(buf, len, "rgb(%u,%u,255)", fade, fade);
+	else
+		snprintf(buf, len, "rgb(225,225,225)");
+	return delta < 0 && fade < 120;
+}
+
+static double share(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* " (before B, after A UNIT; X% -> Y% of all; change +D, +P%)" */
+static void diff_hover(const struct rt_flame *f, const struct rt_flame_node *n,
+		       const char *unit, char *buf, size_t len)
+{
+	const struct rt_flame_node *all = &f->nodes[0];
+	int64_t delta = change(n);
+	char rel[32];
+
+	if (n->before)
+		snprintf(rel, sizeof(rel), "%+.2f%%",
+			 100.0 * (double)delta / (double)n->before);
+	else
+		snprintf(rel, sizeof(rel), "new");
+	snprintf(buf, len, " (before %llu, after %llu %s; %.2f%% -> %.2f%% of "
+		 "all; change %+lld, %s)", (unsigned long long)n->before,
+		 (unsigned long long)n->value, unit, share(n->before, all->before),
+		 share(n->value, all->value), (long long)delta, rel);
+}
+
 static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
-			uint64_t x, struct rt_outbuf *ob, const char *unit)
+			uint64_t x, struct rt_outbuf *ob, const char *unit,
+			uint64_t max_delta)
 {
 	double scale = (double)(WIDTH - 2 * PAD_SIDE) / (double)f->nodes[0].value;
 	double px = PAD_SIDE + (double)x * scale, pw = (double)n->value * scale;
 	double py = PAD_TOP + (double)(f->max_depth - n->depth) * FRAME_H;
 	const char *name = f->names + n->name;
-	char col[32], num[160];
+	char col[32], num[320];
+	bool dark = false;
 	/* Characters that fit with a margin; under 3, no label (as the script). */
 	size_t fit = pw / CHAR_W >= 5 ? (size_t)(pw / CHAR_W) - 2 : 0;
 
-	snprintf(num, sizeof(num), "<g data-x=\"%llu\" data-v=\"%llu\" data-d=\"%u\"><title>",
+	snprintf(num, sizeof(num), "<g data-x=\"%llu\" data-v=\"%llu\" data-d=\"%u\"",
 		 (unsigned long long)x, (unsigned long long)n->value, n->depth);
 	put(ob, num);
+	if (f->diff) {
+		snprintf(num, sizeof(num), " data-b=\"%llu\"",
+			 (unsigned long long)n->before);
+		put(ob, num);
+	}
+	put(ob, "><title>");
 	put_xml(ob, name, 4096);
-	snprintf(num, sizeof(num), " (%llu %s, %.2f%%)</title>",
-		 (unsigned long long)n->value, unit,
-		 100.0 * (double)n->value / (double)f->nodes[0].value);
-	put(ob, num);
-	colour(name, col, sizeof(col));
+	if (f->diff) {
+		diff_hover(f, n, unit, num, sizeof(num));
+		put_xml(ob, num, sizeof(num));
+		put(ob, "</title>");
+		dark = diff_colour(change(n), max_delta, col, sizeof(col));
+	} else {
+		snprintf(num, sizeof(num), " (%llu %s, %.2f%%)</title>",
+			 (unsigned long long)n->value, unit,
+			 100.0 * (double)n->value / (double)f->nodes[0].value);
+		put(ob, num);
+		colour(name, col, sizeof(col));
+	}
 	snprintf(num, sizeof(num), "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
-		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
-		 px, py, pw, FRAME_H - 1, col, px + 3, py + 11.5);
+		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\"%s>",
+		 px, py, pw, FRAME_H - 1, col, px + 3, py + 11.5,
+		 dark ? " style=\"fill:#fff\"" : "");
 	put(ob, num);
 	if (fit && strlen(name) <= fit) {
 		put_xml(ob, name, fit);
@@ -253,11 +340,14 @@ static int by_name(const void *a, const void *b)
 
 /* A frame, then its children left to right by name from its left edge. */
 static void write_tree(const struct rt_flame *f, uint32_t i, uint64_t x,
-		       struct rt_outbuf *ob, const char *unit)
+		       struct rt_outbuf *ob, const char *unit, uint64_t max_delta)
 {
 	uint32_t kids = 0, *order;
 
-	write_frame(f, &f->nodes[i], x, ob, unit);
+	/* A frame only BEFORE had: no width in AFTER's shape. */
+	if (!f->nodes[i].value)
+		return;
+	write_frame(f, &f->nodes[i], x, ob, unit, max_delta);
 	for (uint32_t c = f->nodes[i].child; c; c = f->nodes[c].sibling)
 		kids++;
 	if (!kids)
@@ -271,7 +361,7 @@ static void write_tree(const struct rt_flame *f, uint32_t i, uint64_t x,
 	sort_graph = f;
 	qsort(order, kids, sizeof(*order), by_name);
 	for (uint32_t k = 0; k < kids; k++) {
-		write_tree(f, order[k], x, ob, unit);
+		write_tree(f, order[k], x, ob, unit, max_delta);
 		x += f->nodes[order[k]].value;
 	}
 	free(order);
@@ -287,22 +377,25 @@ static const char script[] =
 "'use strict';\n"
 "var W = WIDTH_PX, PAD = PAD_PX, CW = CHAR_PX, total = 0, unit = '';\n"
 "var frames = [], statusLine, zoomed = null;  /* not status: window.status */\n"
+"var diff = false;  /* a differential graph: the hover line is the title */\n"
 "function init() {\n"
 "  statusLine = document.getElementById('status');\n"
 "  unit = document.documentElement.getAttribute('data-unit');\n"
+"  diff = document.documentElement.hasAttribute('data-diff');\n"
 "  var gs = document.getElementById('frames').getElementsByTagName('g');\n"
 "  for (var i = 0; i < gs.length; i++) {\n"
 "    var g = gs[i];\n"
 "    var f = { g: g, x: +g.getAttribute('data-x'), v: +g.getAttribute('data-v'),\n"
 "      d: +g.getAttribute('data-d'), r: g.getElementsByTagName('rect')[0],\n"
 "      t: g.getElementsByTagName('text')[0],\n"
-"      name: g.getElementsByTagName('title')[0].textContent.replace(/ \\([^(]*\\)$/, '') };\n"
+"      title: g.getElementsByTagName('title')[0].textContent };\n"
+"    f.name = f.title.replace(/ \\([^(]*\\)$/, '');\n"
 "    f.fill = f.r.getAttribute('fill');\n"
 "    if (f.d === 0) total = f.v;\n"
 "    frames.push(f);\n"
 "    g.onmouseover = (function (f) { return function () {\n"
-"      statusLine.textContent = f.name + ': ' + f.v + ' ' + unit + ' (' +\n"
-"        (100 * f.v / total).toFixed(2) + '%)'; }; })(f);\n"
+"      statusLine.textContent = diff ? f.title : f.name + ': ' + f.v + ' ' +\n"
+"        unit + ' (' + (100 * f.v / total).toFixed(2) + '%)'; }; })(f);\n"
 "    g.onmouseout = function () { statusLine.textContent = ' '; };\n"
 "    g.onclick = (function (f) { return function () { zoom(f); }; })(f);\n"
 "  }\n"
@@ -381,6 +474,29 @@ static void put_script(struct rt_outbuf *ob)
 	put(ob, p);
 }
 
+/*
+ * Full colour: the largest change a frame makes by itself, its change
+ * less its children's (flamegraph.pl's scale, its self deltas). A caller
+ * of what changed shows the sum of its children's changes and saturates;
+ * the frames where work appeared or went away keep their contrast however
+ * many of them share the total. Frames only BEFORE had count: their
+ * change is the work that went away.
+ */
+static uint64_t max_change(const struct rt_flame *f)
+{
+	uint64_t max = 0;
+
+	for (uint32_t i = 1; f->diff && i < f->nr; i++) {
+		int64_t self = change(&f->nodes[i]);
+
+		for (uint32_t c = f->nodes[i].child; c; c = f->nodes[c].sibling)
+			self -= change(&f->nodes[c]);
+		if ((uint64_t)(self < 0 ? -self : self) > max)
+			max = (uint64_t)(self < 0 ? -self : self);
+	}
+	return max;
+}
+
 void rt_flame_write_svg(const struct rt_flame *f, struct rt_outbuf *ob,
 			const char *title, const char *unit)
 {
@@ -390,8 +506,8 @@ void rt_flame_write_svg(const struct rt_flame *f, struct rt_outbuf *ob,
 	put(ob, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n");
 	snprintf(buf, sizeof(buf), "<svg version=\"1.1\" width=\"%d\" height=\"%d\" "
 		 "viewBox=\"0 0 %d %d\" onload=\"init()\" "
-		 "xmlns=\"http://www.w3.org/2000/svg\" data-unit=\"", WIDTH,
-		 height, WIDTH, height);
+		 "xmlns=\"http://www.w3.org/2000/svg\"%s data-unit=\"", WIDTH,
+		 height, WIDTH, height, f->diff ? " data-diff=\"1\"" : "");
 	put(ob, buf);
 	put_xml(ob, unit, 256);
 	put(ob, "\">\n<style>text { font-family: monospace; font-size: 12px; "
@@ -404,6 +520,12 @@ void rt_flame_write_svg(const struct rt_flame *f, struct rt_outbuf *ob,
 		 "style=\"font-size:17px\">", WIDTH, height, WIDTH / 2);
 	put(ob, buf);
 	put_xml(ob, title, 256);
+	if (f->subtitle) {
+		snprintf(buf, sizeof(buf), "</text>\n<text x=\"%d\" y=\"44\" "
+			 "text-anchor=\"middle\" style=\"fill:#555\">", WIDTH / 2);
+		put(ob, buf);
+		put_xml(ob, f->subtitle, 256);
+	}
 	snprintf(buf, sizeof(buf), "</text>\n<text id=\"unzoom\" class=\"ui\" x=\"%d\" "
 		 "y=\"24\" style=\"opacity:0.3\" onclick=\"unzoom()\">Reset zoom"
 		 "</text>\n<text class=\"ui\" x=\"%d\" y=\"24\" onclick=\"search()\">"
@@ -413,6 +535,6 @@ void rt_flame_write_svg(const struct rt_flame *f, struct rt_outbuf *ob,
 		 height - 10);
 	put(ob, buf);
 	if (f->nodes && f->nodes[0].value)
-		write_tree(f, 0, 0, ob, unit);
+		write_tree(f, 0, 0, ob, unit, max_change(f));
 	put(ob, "</g>\n</svg>\n");
 }

@@ -79,6 +79,42 @@ static unsigned int row_of(uint64_t v)
 
 #define BAR_WIDTH	40
 
+/* @h folded into power-of-two rows; widens [*first, *last] to its rows. */
+static void fold_rows(const struct rt_hist *h, uint64_t rows[65],
+		      unsigned int *first, unsigned int *last)
+{
+	uint64_t lo, hi;
+
+	for (unsigned int i = 0; i < RT_HIST_BUCKETS; i++) {
+		unsigned int r;
+
+		if (!h->count[i])
+			continue;
+		rt_hist_bucket_range(i, &lo, &hi);
+		r = row_of(lo);
+		rows[r] += h->count[i];
+		if (r < *first)
+			*first = r;
+		if (r > *last)
+			*last = r;
+	}
+}
+
+static void row_range(unsigned int r, uint64_t *lo, uint64_t *hi)
+{
+	*lo = r ? 1ull << (r - 1) : 0;
+	*hi = r ? (r == 64 ? UINT64_MAX : (1ull << r) - 1) : 0;
+}
+
+static void fill_bar(char *bar, unsigned int width, uint64_t n, uint64_t peak)
+{
+	unsigned int w = peak ? (unsigned int)(n * width / peak) : 0;
+
+	memset(bar, '*', w);
+	memset(bar + w, ' ', width - w);
+	bar[width] = '\0';
+}
+
 void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 		   const char *unit)
 {
@@ -90,31 +126,14 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 		rt_outbuf_printf(ob, "  (no events)\n");
 		return;
 	}
-	for (unsigned int i = 0; i < RT_HIST_BUCKETS; i++) {
-		unsigned int r;
-
-		if (!h->count[i])
-			continue;
-		rt_hist_bucket_range(i, &lo, &hi);
-		r = row_of(lo);
-		rows[r] += h->count[i];
-		if (r < first)
-			first = r;
-		if (r > last)
-			last = r;
-	}
+	fold_rows(h, rows, &first, &last);
 	for (unsigned int r = first; r <= last; r++)
 		if (rows[r] > peak)
 			peak = rows[r];
 	rt_outbuf_printf(ob, "%28s : %-9s %s\n", unit, "count", "distribution");
 	for (unsigned int r = first; r <= last; r++) {
-		unsigned int w = (unsigned int)(rows[r] * BAR_WIDTH / peak);
-
-		lo = r ? 1ull << (r - 1) : 0;
-		hi = r ? (r == 64 ? UINT64_MAX : (1ull << r) - 1) : 0;
-		memset(bar, '*', w);
-		memset(bar + w, ' ', BAR_WIDTH - w);
-		bar[BAR_WIDTH] = '\0';
+		row_range(r, &lo, &hi);
+		fill_bar(bar, BAR_WIDTH, rows[r], peak);
 		rt_outbuf_printf(ob, "%12llu -> %-12llu : %-9llu |%s|\n",
 				 (unsigned long long)lo, (unsigned long long)hi,
 				 (unsigned long long)rows[r], bar);
@@ -126,4 +145,72 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 			 rt_fmt_duration(c, sizeof(c), rt_hist_percentile(h, 900)),
 			 rt_fmt_duration(d, sizeof(d), rt_hist_percentile(h, 990)),
 			 rt_fmt_duration(e, sizeof(e), h->max));
+}
+
+#define DIFF_BAR_WIDTH	20
+
+const char *rt_fmt_change(char *buf, size_t len, uint64_t b, uint64_t a)
+{
+	if (b == a)
+		snprintf(buf, len, "=");
+	else if (!b)
+		snprintf(buf, len, "new");
+	else if (!a)
+		snprintf(buf, len, "gone");
+	else
+		snprintf(buf, len, "%+.1f%%", 100.0 * ((double)a - (double)b) /
+			 (double)b);
+	return buf;
+}
+
+void rt_hist_print_diff(struct rt_outbuf *ob, const struct rt_hist *before,
+			const struct rt_hist *after, const char *unit)
+{
+	uint64_t rows[2][65] = { { 0 } }, peak[2] = { 0, 0 }, lo, hi;
+	unsigned int first = 65, last = 0;
+	char bar[2][DIFF_BAR_WIDTH + 1], x[32], y[32], z[32];
+	static const struct {
+		const char	*name;
+		unsigned int	permille;
+	} stats[] = { { "p50", 500 }, { "p90", 900 }, { "p99", 990 },
+		      { "max", 1000 } };
+	const struct rt_hist *h[2] = { before, after };
+
+	if (!before->n && !after->n) {
+		rt_outbuf_printf(ob, "  (no events)\n");
+		return;
+	}
+	for (int s = 0; s < 2; s++) {
+		fold_rows(h[s], rows[s], &first, &last);
+		for (unsigned int r = first; r <= last; r++)
+			if (rows[s][r] > peak[s])
+				peak[s] = rows[s][r];
+	}
+	/* Each side's bars scale to its own peak: the shapes compare. */
+	rt_outbuf_printf(ob, "%28s : %-9s %-*s %-9s %s\n", unit, "before",
+			 DIFF_BAR_WIDTH + 2, "", "after", "");
+	for (unsigned int r = first; r <= last; r++) {
+		row_range(r, &lo, &hi);
+		fill_bar(bar[0], DIFF_BAR_WIDTH, rows[0][r], peak[0]);
+		fill_bar(bar[1], DIFF_BAR_WIDTH, rows[1][r], peak[1]);
+		rt_outbuf_printf(ob, "%12llu -> %-12llu : %-9llu |%s| %-9llu |%s|\n",
+				 (unsigned long long)lo, (unsigned long long)hi,
+				 (unsigned long long)rows[0][r], bar[0],
+				 (unsigned long long)rows[1][r], bar[1]);
+	}
+	rt_outbuf_printf(ob, "  %-6s %12s %12s %10s\n", "", "before", "after",
+			 "change");
+	rt_outbuf_printf(ob, "  %-6s %12llu %12llu %10s\n", "count",
+			 (unsigned long long)before->n,
+			 (unsigned long long)after->n,
+			 rt_fmt_change(z, sizeof(z), before->n, after->n));
+	for (size_t i = 0; i < sizeof(stats) / sizeof(stats[0]); i++) {
+		uint64_t b = rt_hist_percentile(before, stats[i].permille);
+		uint64_t a = rt_hist_percentile(after, stats[i].permille);
+
+		rt_outbuf_printf(ob, "  %-6s %12s %12s %10s\n", stats[i].name,
+				 rt_fmt_duration(x, sizeof(x), b),
+				 rt_fmt_duration(y, sizeof(y), a),
+				 rt_fmt_change(z, sizeof(z), b, a));
+	}
 }

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ringtrace-cat --ctf DIR live, read back by babeltrace2 (the host's, seen
+# read-only in the VM) and its Python bindings: the trace names this
+# kernel and the module; a COMMAND's reads of a
+# file are there with their results and the file's path; stopped by
+# SIGINT, the trace is complete (babeltrace2 reads every event the tool
+# counted); killed (SIGKILL) while writing, DIR is absent, never partial.
+# Needs root and ringtrace.ko loaded (the runner does it); babeltrace2
+# and python3-bt2 from scripts/install-deps.
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+top=$(cd "$here/../.." && pwd -P)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+cat=$top/user/ringtrace-cat
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+tap_plan 5
+
+head -c 10000 /dev/zero >"$work/file"
+
+# events DIR: how many events babeltrace2 decodes from DIR (-1: it failed).
+events() {
+	local n
+	n=$(babeltrace2 "$1" 2>"$work/bt.err" | wc -l) && [[ ! -s $work/bt.err ]] ||
+		n=-1
+	echo "$n"
+}
+
+# counted ERRFILE: the events ringtrace-cat said it wrote.
+counted() {
+	sed -n 's/.*CTF trace of \([0-9]*\) events.*/\1/p' "$1"
+}
+
+"$cat" --ctf "$work/cmd.ctf" -- dd if="$work/file" of=/dev/null bs=4096 \
+	status=none 2>"$work/cmd.err"
+rc=$?
+n=$(events "$work/cmd.ctf")
+[[ $rc -eq 0 && $n -gt 0 && $n -eq $(counted "$work/cmd.err") ]] &&
+	grep -q "kernel_release = \"$(uname -r)\";" "$work/cmd.ctf/metadata" &&
+	grep -q 'module_version = "[0-9]' "$work/cmd.ctf/metadata"
+tap_ok $? "--ctf -- COMMAND: exit $rc, babeltrace2 decodes all $n events; kernel and module named" ||
+	cat "$work/cmd.err" "$work/bt.err" | tap_diag
+
+/usr/bin/python3 - "$work/cmd.ctf" "$work/file" >"$work/py.out" 2>&1 <<'EOF'
+import sys
+import bt2
+reads = []
+for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
+    if type(m) is bt2._EventMessageConst and m.event.name == 'vfs_read':
+        f = m.event.payload_field
+        path = str(f['path'])
+        # PREEMPT_RT names files relative to their mount: "[M:m]/rest".
+        if path == sys.argv[2] or (path.startswith('[') and
+                                   sys.argv[2].endswith(path.split(']', 1)[1])):
+            reads.append((str(f['comm']), int(f['ret']), int(f['pos'])))
+assert reads == [('dd', 4096, 0), ('dd', 4096, 4096), ('dd', 1808, 8192),
+                 ('dd', 0, 10000)], reads
+EOF
+tap_ok $? "python3-bt2 reads dd's 4 reads of the file back: comm, ret, pos, path" ||
+	tap_diag <"$work/py.out"
+
+# System-wide until a signal; the reads come once tracing runs (never
+# attach while another vCPU runs the probed function: TCG, testing.rst).
+# start NAME: ringtrace-cat -a --ctf $work/NAME.ctf in the background.
+start() {
+	set -m
+	"$cat" -a --ctf "$work/$1.ctf" 2>"$work/$1.err" &
+	pid=$!
+	set +m
+	sleep 2
+	dd if="$work/file" of=/dev/null bs=1000 status=none
+}
+
+start int
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+n=$(events "$work/int.ctf")
+[[ $rc -eq 0 && $n -ge 11 && $n -eq $(counted "$work/int.err") ]]
+tap_ok $? "SIGINT: exit $rc, the trace is complete ($n events decoded, $(counted "$work/int.err") written)" ||
+	cat "$work/int.err" "$work/bt.err" | tap_diag
+
+start kill
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+[[ ! -e $work/kill.ctf ]]
+tap_ok $? "SIGKILL while tracing: no kill.ctf at all (not a partial trace)" ||
+	find "$work" -maxdepth 1 | tap_diag
+
+# The hidden working directories: the killed one only.
+hidden=$(find "$work" -maxdepth 1 -name '.*.ctf-*' -printf '%f\n')
+[[ $hidden == .kill.ctf.ctf-* && $(wc -l <<<"$hidden") -eq 1 ]]
+tap_ok $? "only the killed run left its hidden working directory ($hidden)"
+
+tap_done

@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""A --ctf trace read back with babeltrace2's Python bindings (tests/ctf.sh).
+
+check_ctf.py DIR JSON
+    Every event babeltrace2 decodes from the CTF trace DIR equals the
+    --json line of the same record, field by field (the multiset of
+    events, each made into one canonical tuple), and the discarded-events
+    messages babeltrace2 reports add up, per CPU, to the counts of the
+    JSON's LOST records. Prints one TAP-like summary line; exit 1 on a
+    difference (the first few are shown).
+
+Run with Debian's python3 (python3-bt2 installs bt2 there).
+"""
+import collections
+import json
+import sys
+
+import bt2
+
+
+def fail(msg):
+    print('not ok - ' + msg)
+    sys.exit(1)
+
+
+def hexes(values):
+    return tuple('0x%x' % int(v) for v in values)
+
+
+def from_json(d):
+    """The canonical tuple of one --json object (not a LOST one)."""
+    t = d['type']
+    common = (t, d['ts_ns'], d['cpu'])
+    if t == 'vfs_read':
+        major, minor = d['dev'].split(':')
+        return common + (d['pid'], d['tid'], d['comm'], int(major),
+                         int(minor), d['ino'], d['pos'], d['count'], d['ret'],
+                         d['lat_ns'], d.get('path', ''),
+                         tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
+    if t == 'lock':
+        return common + (d['pid'], d['tid'], d['comm'], d['lock'],
+                         d['lock_id'], d['wait_ns'], d['hold_ns'],
+                         d['contended'], d['kernel'], d['hashed'],
+                         tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
+    if t == 'sample':
+        return common + (d['pid'], d['tid'], d['comm'], d['event'], d['ip'],
+                         tuple(d.get('callchain', ())))
+    if t == 'counters':
+        return common + (d.get('pid', -1), d['interval_ns'],
+                         tuple(sorted(d['values'].items())))
+    fail('unknown JSON record type %r' % t)
+
+
+def from_ctf(name, cpu_id, ts, f):
+    """The canonical tuple of one babeltrace2 event message."""
+    def stacks():
+        return hexes(f['kstack']), hexes(f['ustack'])
+
+    if name == 'counters':
+        cpu = int(f['cpu'])
+        values = tuple(sorted((str(v['name']), int(v['value']) if v['ok'] else None)
+                              for v in f['values']))
+        return (name, ts, cpu, int(f['pid']), int(f['interval_ns']), values)
+    common = (name, ts, cpu_id, int(f['pid']), int(f['tid']), str(f['comm']))
+    if name == 'vfs_read':
+        return common + (int(f['dev_major']), int(f['dev_minor']),
+                         int(f['ino']), int(f['pos']), int(f['count']),
+                         int(f['ret']), int(f['lat_ns']), str(f['path'])) + stacks()
+    if name == 'lock':
+        return common + (str(f['lock']), '0x%x' % int(f['lock_id']),
+                         int(f['wait_ns']), int(f['hold_ns']),
+                         bool(f['contended']), bool(f['kernel']),
+                         bool(f['hashed'])) + stacks()
+    if name == 'sample':
+        return common + (str(f['perf_event']), '0x%x' % int(f['ip']),
+                         hexes(f['callchain']))
+    fail('unknown CTF event class %r' % name)
+
+
+def main():
+    trace, json_path = sys.argv[1], sys.argv[2]
+    want = collections.Counter()
+    lost = collections.Counter()
+    with open(json_path) as fp:
+        for line in fp:
+            d = json.loads(line)
+            if d['type'] == 'lost':
+                lost[d['cpu']] += d['count']
+            else:
+                want[from_json(d)] += 1
+    got = collections.Counter()
+    discarded = collections.Counter()
+    for msg in bt2.TraceCollectionMessageIterator(trace):
+        if type(msg) is bt2._EventMessageConst:
+            ev = msg.event
+            ts = msg.default_clock_snapshot.value
+            cpu = int(ev.packet.context_field['cpu_id'])
+            got[from_ctf(ev.name, cpu, ts, ev.payload_field)] += 1
+        elif type(msg) is bt2._DiscardedEventsMessageConst:
+            cpu = int(msg.stream.name.rsplit('stream_cpu', 1)[-1]) \
+                if 'stream_cpu' in (msg.stream.name or '') else -1
+            discarded[cpu] += msg.count
+    if got != want:
+        missing = list((want - got).elements())[:3]
+        extra = list((got - want).elements())[:3]
+        fail('%d events in CTF, %d in JSON; JSON only: %r; CTF only: %r'
+             % (sum(got.values()), sum(want.values()), missing, extra))
+    if discarded != lost:
+        fail('discarded per CPU: CTF %r, JSON LOST %r'
+             % (dict(discarded), dict(lost)))
+    print('ok - %d events equal --json field by field, %d discarded as lost'
+          % (sum(got.values()), sum(discarded.values())))
+
+
+if __name__ == '__main__':
+    main()

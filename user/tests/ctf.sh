@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/ctf.sh RINGTRACE_CAT MKRAW: ringtrace-cat --ctf read back by
+# babeltrace2, the CTF reader of LTTng and Trace Compass users, as TAP.
+# Recordings: the VM's (data/vm-outputs.raw: vfs_read with paths and
+# samples with call chains; data/vm-lost.raw: a ring that overflowed) and
+# mkraw's (lock records, LOST, counters). For each: `babeltrace2 DIR`
+# decodes every event; its Python bindings (check_ctf.py) give back events
+# equal to --json's field by field and count by count, and discarded
+# events equal to the LOST counts per CPU; `babeltrace2 convert` writes it
+# again as CTF, which reads back the same. Then: a trace is never written
+# over an existing directory, and a failed one leaves nothing behind.
+set -u
+cat_bin=$(realpath "$1")
+mkraw=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+# Debian's python3: python3-bt2 puts bt2 there, not in other pythons.
+py=/usr/bin/python3
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+"$mkraw" "$tmp/t.raw" && "$mkraw" --v2 "$tmp/v2.raw" ||
+	{ echo "not ok 1 - mkraw"; exit 1; }
+
+# check NAME RAW: --ctf of RAW against --json of RAW, three ways.
+check() {
+	local name=$1 raw=$2 d=$tmp/$1 events lines
+	if ! "$cat_bin" -i "$raw" --ctf "$d.ctf" 2> "$d.err" ||
+		! "$cat_bin" -q -i "$raw" --json > "$d.json"; then
+		not_ok "$name: --ctf or --json failed: $(head -c 300 "$d.err")"
+		return
+	fi
+	events=$(sed -n 's/.*CTF trace of \([0-9]*\) events.*/\1/p' "$d.err")
+	lines=$(grep -vc '"type":"lost"' "$d.json")
+	if babeltrace2 "$d.ctf" > "$d.txt" 2> "$d.bt.err" &&
+		[[ $(wc -l < "$d.txt") -eq $lines && $events -eq $lines ]]; then
+		ok "$name: babeltrace2 decodes all $lines events"
+	else
+		not_ok "$name: babeltrace2: $(wc -l < "$d.txt") lines, --json $lines, --ctf said ${events:-?}: $(head -c 300 "$d.bt.err")"
+	fi
+	if "$py" "$here/check_ctf.py" "$d.ctf" "$d.json" > "$d.chk" 2>&1; then
+		ok "$name: $(tail -1 "$d.chk" | sed 's/^ok - //')"
+	else
+		not_ok "$name: $(tail -3 "$d.chk")"
+	fi
+	mkdir "$d.conv"
+	if babeltrace2 convert "$d.ctf" --output-format ctf --output "$d.conv" \
+		> /dev/null 2> "$d.conv.err" &&
+		"$py" "$here/check_ctf.py" "$d.conv"/* "$d.json" > "$d.chk2" 2>&1; then
+		ok "$name: babeltrace2 convert round-trips it: $(tail -1 "$d.chk2" | sed 's/^ok - //')"
+	else
+		not_ok "$name: babeltrace2 convert: $(tail -3 "$d.chk2" "$d.conv.err")"
+	fi
+}
+
+check vm-outputs "$here/data/vm-outputs.raw"
+check vm-lost "$here/data/vm-lost.raw"
+check mkraw "$tmp/t.raw"
+check mkraw-v2 "$tmp/v2.raw"
+
+# The losses sit where they happened: babeltrace2 reports them in the
+# stream of the CPU that lost them, summing to the recording's count.
+lost=$(grep '"type":"lost"' "$tmp/vm-lost.json" | sed 's/.*"count":\([0-9]*\).*/\1/' |
+	awk '{ s += $1 } END { print s + 0 }')
+warned=$(grep -o 'discarded [0-9]* events' "$tmp/vm-lost.bt.err" | awk '{ s += $2 } END { print s + 0 }')
+if [[ $lost -gt 0 && $warned -eq $lost ]] &&
+	! grep 'discarded' "$tmp/vm-lost.bt.err" | grep -vq 'stream_cpu1"'; then
+	ok "babeltrace2 warns of the $lost lost records, on CPU 1's stream"
+else
+	not_ok "discarded events: babeltrace2 said $warned, the recording lost $lost"
+fi
+
+# The trace names the recording machine, its kernel and ringtrace.
+if grep -q 'kernel_release = "6\.1\.' "$tmp/vm-outputs.ctf/metadata" &&
+	grep -q 'tracer_name = "ringtrace"' "$tmp/vm-outputs.ctf/metadata" &&
+	grep -q 'freq = 1000000000' "$tmp/vm-outputs.ctf/metadata"; then
+	ok "metadata: kernel release, tracer name, the monotonic clock"
+else
+	not_ok "metadata lacks the environment or the clock"
+fi
+
+# Never over an existing directory; never a partial trace.
+mkdir "$tmp/exists"
+if ! "$cat_bin" -q -i "$tmp/t.raw" --ctf "$tmp/exists" 2> "$tmp/e.err" &&
+	grep -q 'exists already' "$tmp/e.err" && [[ -z $(ls -A "$tmp/exists") ]]; then
+	ok "--ctf refuses an existing directory and leaves it as it was"
+else
+	not_ok "--ctf over an existing directory: $(cat "$tmp/e.err")"
+fi
+mkdir "$tmp/ro"
+chmod 0555 "$tmp/ro"
+if [[ $EUID -eq 0 ]]; then
+	# root writes anyway: a directory in a missing parent fails the same way.
+	target=$tmp/missing/trace
+else
+	target=$tmp/ro/trace
+fi
+if ! "$cat_bin" -q -i "$tmp/t.raw" --ctf "$target" 2> /dev/null &&
+	[[ ! -e $target && -z $(ls -A "$tmp/ro") ]]; then
+	ok "a trace that cannot be written leaves nothing behind"
+else
+	not_ok "a failed --ctf left $(ls -A "${target%/*}" 2>&1)"
+fi
+if [[ -z $(find "$tmp" -maxdepth 1 -name '.*.ctf-*') ]]; then
+	ok "no hidden partial trace left after the runs"
+else
+	not_ok "partial traces left: $(find "$tmp" -maxdepth 1 -name '.*.ctf-*')"
+fi
+
+echo "1..$n"
+exit $((failed > 0))

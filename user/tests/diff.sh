@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/diff.sh RINGTRACE_CAT MKRAW: ringtrace-cat --diff on deterministic
+# inputs, as TAP. A golden pair of folded files (tests/golden/diff_*.folded)
+# gives an exact three-column diff, normalised and not, and a differential
+# SVG whose frames have the colours' signs of their change; two raw files
+# of mkraw whose vfs_read records are the same compare as all grey, for
+# every weight; --hist and --summary of two recordings match their golden
+# output; options that do not apply are refused with the reason; the SVG's
+# script shows the before/after hover line in Chromium.
+set -u
+cat_bin=$(realpath "$1")
+mkraw=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+golden=$here/golden
+check=$here/check_views.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+before=$golden/diff_before.folded
+after=$golden/diff_after.folded
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# golden NAME ARGS...: stdout of ringtrace-cat -q --diff ARGS is golden/NAME.txt
+golden() {
+	local name=$1
+	shift
+	# From $tmp: the file names the output quotes are the same every run.
+	if ! (cd "$tmp" && "$cat_bin" -q --diff "$@") > "$tmp/$name.txt" 2> "$tmp/$name.err"; then
+		not_ok "$name: exit status $? ($(head -c 300 "$tmp/$name.err"))"
+		return
+	fi
+	if [[ -n ${UPDATE_GOLDEN:-} ]]; then
+		cp "$tmp/$name.txt" "$golden/$name.txt"
+	fi
+	if diff -u "$golden/$name.txt" "$tmp/$name.txt" > "$tmp/$name.diff"; then
+		ok "$name matches golden/$name.txt"
+	else
+		not_ok "$name differs from golden/$name.txt"
+		sed 's/^/# /' "$tmp/$name.diff" | head -40
+	fi
+}
+
+# refused CODE MESSAGE-REGEX ARGS...: exit CODE, the reason on stderr.
+refused() {
+	local want=$1 msg=$2 got
+	shift 2
+	"$cat_bin" "$@" > "$tmp/out" 2> "$tmp/err"
+	got=$?
+	if [[ $got -eq $want ]] && grep -Eq -- "$msg" "$tmp/err"; then
+		ok "refused: $* (exit $got)"
+	else
+		not_ok "$*: exit $got, expected $want and /$msg/: $(head -c 300 "$tmp/err")"
+	fi
+}
+
+check() {
+	local what=$1
+	shift
+	if "$@" > "$tmp/check" 2>&1; then
+		ok "$what"
+	else
+		not_ok "$what: $(tail -c 300 "$tmp/check")"
+	fi
+}
+
+if ! "$mkraw" "$tmp/t.raw" || ! "$mkraw" --v2 "$tmp/v2.raw"; then
+	echo "not ok 1 - mkraw"
+	exit 1
+fi
+
+# The golden folded pair: BEFORE 50, AFTER 100 (read 10 -> 40, write gone,
+# idle new, compute 30 both).
+golden diff_folded "$before" "$after" --folded
+golden diff_folded_raw "$before" "$after" --folded --no-normalize
+# Options may come before the files too.
+golden diff_folded --folded "$before" --diff "$after"
+
+# shellcheck disable=SC2317 # called through check
+svg() {
+	"$cat_bin" -q --diff "$before" "$after" --flamegraph "$tmp/$1.svg" "${@:5}" &&
+		python3 "$check" diffsvg "$tmp/$1.svg" "$2" "$3" "$4"
+}
+# Normalised: BEFORE x2, so compute (60 -> 30) shrank and main too.
+check "diff SVG normalised: AFTER's widths, signs per frame" \
+	svg norm 100 100 'app=0,idle=+,main=-,compute=-,read=+'
+check "diff SVG --no-normalize: raw counts, signs per frame" \
+	svg raw 100 50 'app=+,idle=+,main=+,compute=0,read=+' --no-normalize
+if ! grep -q '<title>write' "$tmp/norm.svg" &&
+	grep -q 'data-b="100"><title>main (before 100, after 70 weight' "$tmp/norm.svg"; then
+	ok "a stack only BEFORE had is not drawn but counts in its caller's BEFORE"
+else
+	not_ok "write drawn, or main's BEFORE without it"
+fi
+
+# The same vfs_read records (v2.raw adds samples and counters to t.raw):
+# every frame grey, whatever the weight.
+# shellcheck disable=SC2317 # called through check
+same_reads() {
+	"$cat_bin" -q --diff "$tmp/t.raw" "$tmp/v2.raw" --flame-weight "$1" \
+		--flamegraph "$tmp/same-$1.svg" &&
+		python3 "$check" diffsvg "$tmp/same-$1.svg" "$2" "$2" '*=0'
+}
+check "raw files with the same reads, by latency: every frame unchanged" \
+	same_reads latency 2399500
+check "raw files with the same reads, by bytes: every frame unchanged" \
+	same_reads bytes 507904
+# Samples: only v2.raw has them.
+refused 2 'holds no perf samples' --diff "$tmp/t.raw" "$tmp/v2.raw" \
+	--flamegraph "$tmp/x.svg" --flame-weight samples
+# shellcheck disable=SC2317 # called through check
+same_samples() {
+	local total
+	total=$(awk '{ s += $NF } END { print s }' "$golden/v2_folded.txt")
+	"$cat_bin" -q --diff "$tmp/v2.raw" "$tmp/v2.raw" --flamegraph "$tmp/s.svg" &&
+		grep -q "ringtrace differential flame graph (samples)" "$tmp/s.svg" &&
+		python3 "$check" diffsvg "$tmp/s.svg" "$total" "$total" '*=0'
+}
+check "two files with samples: weighed by samples by default" same_samples
+
+# Two recordings that differ: mkraw's and a VM's (tests/data).
+ln -s "$here/data/vm-stacks.raw" "$tmp/vm.raw"
+golden diff_hist t.raw vm.raw --hist
+golden diff_summary t.raw vm.raw --summary -v
+golden diff_folded_comm t.raw vm.raw --folded \
+	--comm tar --no-normalize
+
+# What does not apply is refused, with the reason.
+refused 2 '--json does not apply to --diff' --diff "$before" "$after" --folded --json
+refused 2 '-p does not apply to --diff' --diff "$before" "$after" --folded -p 1
+refused 2 'unknown option --colour' --diff "$before" "$after" --folded --colour
+refused 2 'compares two files' --diff "$before" --folded
+refused 2 'needs a view' --diff "$before" "$after"
+refused 2 'not with --hist' --diff "$tmp/t.raw" "$tmp/t.raw" --folded --hist
+refused 2 '--hist reads recordings' --diff "$before" "$after" --hist
+refused 2 '--flame-weight reads recordings' --diff "$before" "$after" --folded \
+	--flame-weight bytes
+refused 2 'files of one kind' --diff "$before" "$tmp/t.raw" --folded
+refused 2 "is not a weight" --diff "$tmp/t.raw" "$tmp/t.raw" --folded \
+	--flame-weight colour
+refused 3 'neither a ringtrace raw file nor folded stacks' --diff "$before" \
+	"$here/views.sh" --folded
+cp "$after" "$tmp/a.folded"
+refused 1 'is the input' --diff "$before" "$tmp/a.folded" --flamegraph "$tmp/a.folded"
+if cmp -s "$after" "$tmp/a.folded"; then ok "AFTER left intact"; else not_ok "AFTER overwritten"; fi
+
+# The script in a real browser: hovering a frame puts its before/after line
+# in the status bar.
+if command -v chromium > /dev/null; then
+	sed 's|</svg>|<script type="text/ecmascript"><![CDATA[\
+window.addEventListener("load", function () { setTimeout(function () {\
+  frames.filter(function (f) { return f.name === "read"; })[0].g.onmouseover();\
+  }, 50); });\
+]]></script></svg>|' "$tmp/norm.svg" > "$tmp/js.svg"
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--virtual-time-budget=2000 --dump-dom "file://$tmp/js.svg" \
+		> "$tmp/dom" 2> /dev/null
+	if grep -q 'id="status"[^>]*>read (before 20, after 40 weight; 20.00% -&gt; 40.00% of all; change +20, +100.00%)<' "$tmp/dom"; then
+		ok "diff SVG script: the hover line gives before, after and the change in Chromium"
+	else
+		not_ok "diff SVG hover in Chromium: $(grep -E 'id="status"' "$tmp/dom" | head -c 300)"
+	fi
+else
+	ok "# SKIP diff SVG script in a browser: chromium is not installed"
+fi
+
+echo "1..$n"
+exit $((failed > 0))

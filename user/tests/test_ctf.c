@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The CTF writer (ctf.h), read back byte by byte: packets rotate before
+ * packet_max and each is whole (magic, the trace's UUID, content_size ==
+ * packet_size == its length, begin <= end, timestamps within it); a LOST
+ * record closes the packet and the next one carries the running
+ * events_discarded; a loss after the last event gets an empty packet of
+ * its own; one stream file per CPU and one for per-process counter rows;
+ * the metadata names the environment and the clock offset; the trace
+ * appears only at close, never over an existing directory, and an abort
+ * leaves nothing. (babeltrace2 reading real recordings: tests/ctf.sh.)
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#include "ringtrace/ctf.h"
+#include "ringtrace/perf_counters.h"
+
+#define HDR		(4 + 16 + 4)
+#define CTX		(5 * 8 + 4)
+
+struct packet {
+	uint64_t	begin, end, content, size, discarded;
+	uint32_t	cpu;
+	size_t		off;		/* in the file */
+};
+
+static char dir[256];
+
+static void fresh_dir(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/rt-test-ctf-%d", (int)getpid());
+}
+
+static void rm_trace(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[512];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static unsigned char *slurp(const char *name, size_t *len)
+{
+	static unsigned char buf[1 << 20];
+	char p[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	fd = open(p, O_RDONLY);
+	assert_true(fd >= 0);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	assert_true(n >= 0);
+	buf[n] = 0;
+	*len = (size_t)n;
+	return buf;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Parse the packets of a stream file; returns how many. */
+static int packets(const unsigned char *b, size_t len, const uint8_t *uuid,
+		   struct packet *out, int max)
+{
+	size_t off = 0;
+	int n = 0;
+
+	while (off < len) {
+		struct packet *p = &out[n];
+		uint32_t magic;
+
+		assert_true(n < max);
+		memcpy(&magic, b + off, 4);
+		assert_int_equal(magic, 0xc1fc1fc1u);
+		assert_memory_equal(b + off + 4, uuid, 16);
+		p->begin = get64(b + off + HDR);
+		p->end = get64(b + off + HDR + 8);
+		p->content = get64(b + off + HDR + 16);
+		p->size = get64(b + off + HDR + 24);
+		p->discarded = get64(b + off + HDR + 32);
+		memcpy(&p->cpu, b + off + HDR + 40, 4);
+		p->off = off;
+		assert_int_equal(p->content, p->size);
+		assert_true(p->size % 8 == 0 && p->size / 8 >= HDR + CTX);
+		assert_true(p->begin <= p->end);
+		off += p->size / 8;
+		assert_true(off <= len);
+		n++;
+	}
+	return n;
+}
+
+static struct rt_event read_ev(uint32_t cpu, uint64_t ts)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_VFS_READ;
+	ev.cpu = cpu;
+	ev.ts_ns = ts;
+	ev.pid = ev.tid = 42;
+	strcpy(ev.comm, "cat");
+	ev.u.vfs_read.ino = 7;
+	ev.u.vfs_read.count = 4096;
+	ev.u.vfs_read.ret = 100;
+	ev.u.vfs_read.lat_ns = 1000;
+	ev.u.vfs_read.path = "/etc/services";
+	return ev;
+}
+
+static struct rt_event lost_ev(uint32_t cpu, uint64_t ts, uint64_t count)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_LOST;
+	ev.cpu = cpu;
+	ev.ts_ns = ts;
+	ev.u.lost.count = count;
+	return ev;
+}
+
+static void test_rotation_and_losses(void **state)
+{
+	struct rt_ctf_env env = { .hostname = "box", .kernel = "6.1.0-test",
+				  .module_version = "0.1.0",
+				  .wall_offset_ns = 1700000000123456789ll };
+	struct packet p[64];
+	struct rt_ctf c;
+	struct stat st;
+	unsigned char *b;
+	char *meta;
+	size_t len;
+	int n, i;
+
+	(void)state;
+	fresh_dir();
+	rm_trace();
+	assert_int_equal(rt_ctf_open(&c, dir, RT_CTF_PACKET_MIN, &env), 0);
+	/* Nothing under the final name until it is complete. */
+	assert_int_not_equal(stat(dir, &st), 0);
+	for (i = 0; i < 100; i++) {
+		struct rt_event ev = read_ev(1, 1000 + (uint64_t)i * 10);
+
+		rt_ctf_add(&c, &ev);
+		if (i == 49) {
+			struct rt_event l = lost_ev(1, 1495, 7);
+
+			rt_ctf_add(&c, &l);
+		}
+	}
+	{
+		/* After the last event: an empty packet carries it. */
+		struct rt_event l = lost_ev(1, 5000, 3);
+		struct rt_event e0 = read_ev(0, 10);
+
+		rt_ctf_add(&c, &l);
+		rt_ctf_add(&c, &e0);
+	}
+	assert_int_equal(c.events, 101);
+	assert_int_equal(c.discarded, 10);
+	assert_int_equal(rt_ctf_close(&c), 0);
+	assert_int_equal(stat(dir, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+
+	b = slurp("stream_cpu1", &len);
+	n = packets(b, len, c.uuid, p, 64);
+	/* 512-byte packets hold a few events each: it rotated. */
+	assert_true(n > 10);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(p[i].cpu, 1);
+		assert_true(p[i].size / 8 <= RT_CTF_PACKET_MIN);
+		if (i)
+			assert_true(p[i].begin >= p[i - 1].end);
+	}
+	/* The loss after event 49 (ts 1490): the packet holding it ends
+	 * there, and every later one counts the 7. */
+	for (i = 0; i < n && p[i].end <= 1490; i++)
+		assert_int_equal(p[i].discarded, 0);
+	assert_true(i > 0 && p[i - 1].end == 1490);
+	for (; i < n - 1; i++)
+		assert_int_equal(p[i].discarded, 7);
+	/* The last packet: empty, at the loss, with the running 10. */
+	assert_int_equal(p[n - 1].size / 8, HDR + CTX);
+	assert_int_equal(p[n - 1].discarded, 10);
+	assert_int_equal(p[n - 1].begin, 5000);
+
+	b = slurp("stream_cpu0", &len);
+	assert_int_equal(packets(b, len, c.uuid, p, 64), 1);
+	assert_int_equal(p[0].cpu, 0);
+	assert_int_equal(p[0].begin, 10);
+	/* The event: id 0, its time, pid, tid, comm, ..., the path. */
+	assert_true(memmem(b, len, "cat", 4) != NULL);
+	assert_true(memmem(b, len, "/etc/services", 14) != NULL);
+
+	meta = (char *)slurp("metadata", &len);
+	assert_non_null(strstr(meta, "/* CTF 1.8 */"));
+	assert_non_null(strstr(meta, "hostname = \"box\";"));
+	assert_non_null(strstr(meta, "kernel_release = \"6.1.0-test\";"));
+	assert_non_null(strstr(meta, "offset_s = 1700000000;"));
+	assert_non_null(strstr(meta, "offset = 123456789;"));
+	assert_non_null(strstr(meta, "events_discarded;"));
+	assert_non_null(strstr(meta, "name = \"vfs_read\";"));
+	assert_non_null(strstr(meta, "string path;"));
+	rm_trace();
+}
+
+static void test_counters_row_stream(void **state)
+{
+	static const char *const names[] = { "task-clock" };
+	struct rt_counter_value v;
+	struct rt_event ev;
+	struct rt_ctf c;
+	unsigned char *b;
+	size_t len;
+
+	(void)state;
+	fresh_dir();
+	rm_trace();
+	memset(&v, 0, sizeof(v));
+	v.value = 12345;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_COUNTERS;
+	ev.cpu = RT_EVENT_CPU_ANY;
+	ev.ts_ns = 99;
+	ev.u.counters.target_pid = 42;
+	ev.u.counters.nr = 1;
+	ev.u.counters.names = names;
+	ev.u.counters.values = &v;
+	assert_int_equal(rt_ctf_open(&c, dir, RT_CTF_PACKET_DEFAULT, NULL), 0);
+	rt_ctf_add(&c, &ev);
+	assert_int_equal(rt_ctf_close(&c), 0);
+	b = slurp("stream_task", &len);
+	assert_non_null(memmem(b, len, "task-clock", 11));
+	rm_trace();
+}
+
+static void test_atomic(void **state)
+{
+	struct rt_event ev = read_ev(0, 1);
+	struct rt_ctf c;
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int hidden = 0;
+
+	(void)state;
+	fresh_dir();
+	rm_trace();
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_int_equal(rt_ctf_open(&c, dir, 0, NULL), -EEXIST);
+	assert_int_equal(rmdir(dir), 0);
+	assert_int_equal(rt_ctf_open(&c, dir, 0, NULL), 0);
+	rt_ctf_add(&c, &ev);
+	rt_ctf_abort(&c);
+	assert_int_not_equal(stat(dir, &st), 0);
+	/* Neither the trace nor its hidden working directory is left. */
+	d = opendir("/tmp");
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		hidden += strstr(e->d_name, strrchr(dir, '/') + 1) &&
+			  strstr(e->d_name, ".ctf-");
+	closedir(d);
+	assert_int_equal(hidden, 0);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_rotation_and_losses),
+	    cmocka_unit_test(test_counters_row_stream),
+	    cmocka_unit_test(test_atomic));
+}
