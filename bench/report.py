@@ -32,6 +32,7 @@ VM_ROWS = [
     ("ringtrace_idle", "ringtrace, reader asleep (ring holds the whole run)", "floor_split1"),
     ("ringtrace_cgroup", "ringtrace-cat -a --raw --cgroup (workload outside it)", "floor_split1"),
     ("ringtrace_8m", "ringtrace-cat -a --raw --buffer-size 8M", "floor_split1"),
+    ("ringtrace_offcpu", "ringtrace-cat -a --raw -e vfs_read,offcpu", "floor_split1"),
     ("drain", "rtdrain -a (ABI 2 reference: no option)", "floor_split1"),
     ("drain_paths", "rtdrain -a, path records (-p)", "floor_split1"),
     ("drain_kstack", "rtdrain -a, kernel stacks, depth 16 (-k 16)", "floor_split1"),
@@ -63,6 +64,17 @@ VM_ROWS = [
     ("rt_direct_2cpu", "  same, vfs_read_attach=direct", "floor_split1_2cpu"),
 ]
 PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
+
+# issue 22: bench/pingpong, ns per context switch, against pp_baseline.
+PP_ROWS = [
+    ("pp_baseline", "no tracing"),
+    ("pp_rt_lock", "ringtrace-cat -a -e lock: no session wants offcpu"),
+    ("pp_rt_offcpu_1ms", "ringtrace-cat -a -e offcpu (default --min-offcpu 1ms)"),
+    ("pp_rt_offcpu", "ringtrace-cat -a -e offcpu --min-offcpu 0"),
+    ("pp_rt_offcpu_stack", "  same, --stack (kernel + user, 64 frames)"),
+    ("pp_bpftrace_offcpu", "bpftrace sched_switch, offcputime-style (kstack)"),
+    ("pp_perf_switch", "perf record -a -g -e sched:sched_switch"),
+]
 
 
 def parse_kv(line):
@@ -118,10 +130,11 @@ def combine_vm(runs):
                 "ns_per_call", "records", "lost", "reader_user_ms",
                 "reader_sys_ms", "samples"}
         entry["extra"].append({k: v for k, v in r.items() if k not in skip})
-        if name.startswith("baseline"):
+        if name.startswith("baseline") or name == "pp_baseline":
             entry["rounds"].append({"ns": x, "base": x, "added": 0.0})
             continue
-        bname = base_name.get(r["cpus"], "baseline")
+        bname = ("pp_baseline" if name.startswith("pp_") else
+                 base_name.get(r["cpus"], "baseline"))
         reps = r.get("reps")
         before = next((runs[j] for j in range(i - 1, -1, -1)
                        if runs[j]["config"] == bname and runs[j].get("reps") == reps), None)
@@ -162,7 +175,8 @@ def combine_vm(runs):
 FIXED = {"cat_raw": "cat_fixed", "cat_text": "cat_fixed",
          "cat_json": "cat_fixed", "ringtrace": "ringtrace_minlat",
          "ringtrace_2cpu": "ringtrace_minlat", "ringtrace_idle": "ringtrace_minlat",
-         "ringtrace_8m": "ringtrace_minlat", "rt_kretprobe": "ringtrace_minlat",
+         "ringtrace_8m": "ringtrace_minlat",
+         "ringtrace_offcpu": "ringtrace_minlat", "rt_kretprobe": "ringtrace_minlat",
          "rt_fprobe": "ringtrace_minlat", "rt_kretprobe_2cpu": "ringtrace_minlat",
          "rt_fprobe_2cpu": "ringtrace_minlat", "rt_direct": "ringtrace_minlat",
          "rt_direct_2cpu": "ringtrace_minlat"}
@@ -310,6 +324,37 @@ def vm_table(vm, meta):
     return lines
 
 
+def pp_table(vm):
+    """issue 22: cost per context switch, and the ratio to bpftrace's."""
+    bt = vm.get("pp_bpftrace_offcpu")
+    lines = ["== In the VM: context switches (bench/pingpong: two processes "
+             "on CPU 0, a pipe hop each) =="]
+    hdr = ("%-20s %-54s %9s %9s %17s %8s %9s %7s"
+           % ("config", "what", "ns/switch", "added", "added range",
+              "x bpftr.", "records", "lost"))
+    lines += [hdr, "-" * len(hdr)]
+    for name, what in PP_ROWS:
+        r = vm.get(name)
+        if not r:
+            continue
+        base = name == "pp_baseline"
+        if not r["ok"]:
+            lines.append("%-20s %-54s %9s" % (name, what, "failed"))
+            continue
+        ratio = (r["added_ns"] / bt["added_ns"]
+                 if bt and bt["added_ns"] > 0 and not base else None)
+        lines.append("%-20s %-54s %9.0f %9s %17s %8s %9s %7s" % (
+            name, what, r["ns_per_call"],
+            "" if base else fmt(r["added_ns"], "+.0f"),
+            "" if base else "%.0f..%.0f" % (r["added_min_ns"], r["added_max_ns"]),
+            fmt(ratio, ".2f", ""), fmt(r["records"]), fmt(r["lost"])))
+    lines.append("")
+    lines.append("ns/switch: wall clock per context switch (round trip / 2); "
+                 "added: minus the pp_baseline runs around it, median over "
+                 "rounds; x bpftr.: added / pp_bpftrace_offcpu's added.")
+    return lines
+
+
 # Each vfs_read mechanism's floor module, in the order the table lists them.
 MECH_FLOOR = {"kretprobe": "floor_split0", "fprobe": "floor_fprobe",
               "direct": "floor_direct"}
@@ -437,6 +482,9 @@ def main():
                         meta.get("calls", "?"), meta.get("reps", "?")))
         lines += vm_table(vm, meta)
         lines.append("")
+        if any(name.startswith("pp_") for name in vm):
+            lines += pp_table(vm)
+            lines.append("")
     prof = os.path.join(rundir, "vm", "logs", "profile.txt")
     if vm.get("profile") and os.path.exists(prof):
         p = load_profile(prof, vm["baseline"]["ns_per_call"])

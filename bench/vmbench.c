@@ -42,6 +42,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,7 @@
 
 #define TRACEFS		"/sys/kernel/tracing"
 #define READLOOP	"build/bench/readloop"
+#define PINGPONG	"build/bench/pingpong"
 #define RINGTRACE_CAT	"user/ringtrace-cat"
 #define RTDRAIN		"build/bench/rtdrain"
 #define RINGTRACE_KO	"kmod/ringtrace.ko"
@@ -90,6 +92,12 @@ static const char *only;
 static FILE *results;
 static int seq;
 static int nr_cpus;
+/*
+ * issue 22: the workload is bench/pingpong (ns per context switch) instead
+ * of readloop (ns per read), for the pp_* configurations.
+ */
+static bool pingpong;
+static long pp_calls = 20000;	/* round trips per repetition */
 
 /* ---- small helpers ---- */
 
@@ -296,10 +304,10 @@ static void loop_argv(char **argv, char *buf, size_t len, int ncpu)
 {
 	char *n = buf, *r = buf + 32, *c = buf + 64;
 
-	snprintf(n, 32, "%ld", calls);
+	snprintf(n, 32, "%ld", pingpong ? pp_calls : calls);
 	snprintf(r, 32, "%d", reps);
 	snprintf(c, len - 64, ncpu == 1 ? "0" : "0,1");
-	argv[0] = READLOOP;
+	argv[0] = pingpong ? PINGPONG : READLOOP;
 	argv[1] = "-n";
 	argv[2] = n;
 	argv[3] = "-r";
@@ -314,8 +322,9 @@ static void loop_argv(char **argv, char *buf, size_t len, int ncpu)
 /* The workload as one shell-free string, for bpftrace -c. */
 static void loop_cmdline(char *buf, size_t len, int ncpu)
 {
-	snprintf(buf, len, "%s -n %ld -r %d -c %s -o %s", READLOOP, calls, reps,
-		 ncpu == 1 ? "0" : "0,1", LOOP_OUT);
+	snprintf(buf, len, "%s -n %ld -r %d -c %s -o %s",
+		 pingpong ? PINGPONG : READLOOP, pingpong ? pp_calls : calls,
+		 reps, ncpu == 1 ? "0" : "0,1", LOOP_OUT);
 }
 
 /* Read what the last readloop wrote (it has exited: nothing is attaching). */
@@ -404,7 +413,8 @@ static void emit(const struct result *r)
 	fprintf(results, "seq=%d config=%s round=%d cpus=%d calls=%ld reps=%d "
 		"ns_per_call=%.2f ok=%d records=%lld lost=%lld "
 		"reader_user_ms=%.1f reader_sys_ms=%.1f samples=%s%s%s\n", seq++,
-		r->config, r->round, r->ncpu, calls, reps, r->loop.median,
+		r->config, r->round, r->ncpu, pingpong ? pp_calls : calls, reps,
+		r->loop.median,
 		r->loop.ok, r->records, r->lost, r->user_ms, r->sys_ms,
 		r->loop.samples[0] ? r->loop.samples : "-",
 		r->extra[0] ? " " : "", r->extra);
@@ -418,7 +428,8 @@ static void baseline(int round, int ncpu)
 {
 	struct result r;
 
-	result_init(&r, ncpu == 1 ? "baseline" : "baseline_2cpu", round, ncpu);
+	result_init(&r, pingpong ? "pp_baseline" :
+		    ncpu == 1 ? "baseline" : "baseline_2cpu", round, ncpu);
 	loop_run(&r.loop, ncpu);
 	emit(&r);
 }
@@ -1043,6 +1054,86 @@ static void bpftrace_config(const char *config, const char *prog, int round,
 	emit(&r);
 }
 
+/*
+ * issue 22: bpftrace's offcputime-style program on the same tracepoint:
+ * when a task leaves, its time and kernel stack; when it comes back, the
+ * time it was away summed per stack.
+ */
+static const char bt_offcpu[] =
+	"tracepoint:sched:sched_switch {\n"
+	"  @start[args->prev_pid] = nsecs;\n"
+	"  @stk[args->prev_pid] = kstack;\n"
+	"  $t = @start[args->next_pid];\n"
+	"  if ($t) {\n"
+	"    @off[@stk[args->next_pid]] = sum(nsecs - $t);\n"
+	"    delete(@start[args->next_pid]);\n"
+	"  }\n"
+	"}\n"
+	"END { clear(@start); clear(@stk); }\n";
+
+/* perf record -a -g of sched:sched_switch (the seed's off-CPU recipe). */
+static void pp_perf_config(const char *config, int round)
+{
+	char *argv[32] = { "perf", "record", "-a", "-g", "-e",
+			   "sched:sched_switch", "-o", TRACE_OUT, "--" };
+	char errlog[256], buf[128];
+	struct perfdata_counts pc;
+	struct result r;
+
+	loop_argv(argv + 9, buf, sizeof(buf), 1);
+	baseline(round, 1);
+	result_init(&r, config, round, 1);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
+	if (run(argv, NULL, errlog))
+		say("%s: perf record failed (see %s)", config, errlog);
+	loop_collect(&r.loop);
+	if (perfdata_count(TRACE_OUT, &pc))
+		say("%s: cannot parse %s", config, TRACE_OUT);
+	r.records = (long long)pc.samples;
+	r.lost = (long long)(pc.lost + pc.lost_samples);
+	unlink(TRACE_OUT);
+	emit(&r);
+}
+
+/*
+ * issue 22: the cost per context switch, pingpong's two processes on CPU
+ * 0. pp_rt_lock: a session that does not ask for offcpu (sched_switch is
+ * not hooked: should cost nothing per switch); pp_rt_offcpu_1ms: the hook
+ * and the table, almost no record (every interval is shorter); pp_rt_offcpu
+ * and _stack: a record per switch (--min-offcpu 0), without and with
+ * stacks; then bpftrace's offcputime-style program and perf record.
+ */
+static void pingpong_configs(void)
+{
+	char *lock[] = { "-e", "lock", NULL };
+	char *off1ms[] = { "-e", "offcpu", NULL };
+	char *off[] = { "-e", "offcpu", "--min-offcpu", "0", NULL };
+	char *offstack[] = { "-e", "offcpu", "--min-offcpu", "0", "--stack",
+			     NULL };
+
+	pingpong = true;
+	for (int k = 0; k < rounds; k++) {
+		if (wanted("pp_rt_lock"))
+			ringtrace_config("pp_rt_lock", k, 1, lock);
+		if (wanted("pp_rt_offcpu_1ms"))
+			ringtrace_config("pp_rt_offcpu_1ms", k, 1, off1ms);
+		if (wanted("pp_rt_offcpu"))
+			ringtrace_config("pp_rt_offcpu", k, 1, off);
+		if (wanted("pp_rt_offcpu_stack"))
+			ringtrace_config("pp_rt_offcpu_stack", k, 1, offstack);
+	}
+	reps *= 3;
+	if (wanted("pp_bpftrace_offcpu"))
+		bpftrace_config("pp_bpftrace_offcpu", bt_offcpu, 0, 1);
+	if (wanted("pp_perf_switch"))
+		pp_perf_config("pp_perf_switch", 0);
+	reps /= 3;
+	if (wanted("pp_baseline") || wanted("pp_rt_offcpu") ||
+	    wanted("pp_bpftrace_offcpu"))
+		baseline(rounds, 1);
+	pingpong = false;
+}
+
 /* ---- main ---- */
 
 static void usage(void)
@@ -1050,6 +1141,34 @@ static void usage(void)
 	fprintf(stderr, "usage: vmbench -o OUTDIR [-n CALLS] [-r REPS] "
 		"[-k ROUNDS] [-O CONFIG,...]\n");
 	exit(2);
+}
+
+/*
+ * bpftrace's tracepoint arguments (args->prev_pid) make it parse the
+ * kernel's headers, which it looks for under /lib/modules/REL/build: the
+ * VM's modules directory has none. Debian splits them in two directories
+ * under /usr/src (REL and REL's "-common"), which the host shares.
+ */
+static void bpftrace_headers(void)
+{
+	char build[320], source[320];
+	struct utsname u;
+	struct stat st;
+	char *dash;
+
+	if (uname(&u) || getenv("BPFTRACE_KERNEL_SOURCE"))
+		return;
+	snprintf(build, sizeof(build), "/usr/src/linux-headers-%s", u.release);
+	dash = strrchr(u.release, '-');
+	if (!dash)
+		return;
+	*dash = '\0';
+	snprintf(source, sizeof(source), "/usr/src/linux-headers-%s-common",
+		 u.release);
+	if (stat(build, &st) || stat(source, &st))
+		return;
+	setenv("BPFTRACE_KERNEL_BUILD", build, 1);
+	setenv("BPFTRACE_KERNEL_SOURCE", source, 1);
 }
 
 static void load_ringtrace(void)
@@ -1094,6 +1213,8 @@ int main(int argc, char **argv)
 	char *minlat[] = { "--min-latency", "1ms", NULL };
 	char *cgroup[] = { "--cgroup", OTHER_CGROUP, NULL };
 	char *big[] = { "--buffer-size", "8M", NULL };
+	/* issue 22: each read's off-CPU time (the switch hook on too). */
+	char *readoff[] = { "-e", "vfs_read,offcpu", NULL };
 	/* ABI 2 options, through rtdrain (path records, stack trailers). */
 	char *paths[] = { "-p", NULL };
 	char *kstack[] = { "-k", "16", NULL };
@@ -1142,6 +1263,7 @@ int main(int argc, char **argv)
 		die("%s: %s", path, strerror(errno));
 	load_ringtrace();
 	record_auto_attach();
+	bpftrace_headers();	/* issue 22: the sched_switch program */
 	say("%d CPUs, %ld calls x %d repetitions per run, %d rounds",
 	    nr_cpus, calls, reps, rounds);
 
@@ -1172,6 +1294,8 @@ int main(int argc, char **argv)
 			ringtrace_config("ringtrace_cgroup", k, 1, cgroup);
 		if (wanted("ringtrace_8m"))
 			ringtrace_config("ringtrace_8m", k, 1, big);
+		if (wanted("ringtrace_offcpu"))
+			ringtrace_config("ringtrace_offcpu", k, 1, readoff);
 		if (wanted("drain"))
 			rtdrain_config("drain", k, 1, NULL);
 		if (wanted("drain_paths"))
@@ -1248,6 +1372,7 @@ int main(int argc, char **argv)
 		profile_config("profile", 0);
 	reps /= 3;
 	baseline(rounds, 1);
+	pingpong_configs();	/* issue 22 */
 
 	fprintf(results, "done=1 wall_s=%.1f\n", (double)(now_ns() - t0) / 1e9);
 	fclose(results);

@@ -10,6 +10,7 @@
 #include "chardev.h"
 #include "lock_events.h"
 #include "lock_stats.h"
+#include "offcpu.h"
 #include "ring.h"
 #include "session.h"
 #include <linux/ringtrace.h>
@@ -33,6 +34,7 @@ static int __init rt_init(void)
 	if (err)
 		return err;
 	rt_contention_init();
+	rt_offcpu_init();	/* issue 22 */
 	rt_session_list_init();
 
 	err = rt_chardev_register();

@@ -12,6 +12,7 @@
 #include <linux/percpu.h>
 #include <linux/timekeeping.h>
 
+#include "offcpu.h"
 #include "path_cache.h"
 #include "session.h"
 #include "stack.h"
@@ -33,14 +34,32 @@ bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
 	inode = file_inode(file);
 	call->file = file;
 	call->ino = inode->i_ino;
-	call->dev_major = MAJOR(inode->i_sb->s_dev);
-	call->dev_minor = MINOR(inode->i_sb->s_dev);
+	call->dev = inode->i_sb->s_dev;
 	call->count = count;
 	/* NULL for stream files (pipes, sockets...): no position. */
 	call->pos = ppos ? *ppos : -1;
+	/* issue 22: where the caller's off-CPU total stands (offcpu.c). */
+	rt_offcpu_read_enter(call);
 	/* Last, so the latency leaves out our own work. */
 	call->ts = ktime_get_mono_fast_ns();
 	return true;
+}
+
+/* issue 22: the off-CPU part, when followed and the session asked. */
+static void rt_vfs_read_fill_offcpu(struct ringtrace_vfs_read_record *rec,
+				    const struct rt_session *s,
+				    const struct rt_offcpu_span *span)
+{
+	if (span && (s->events & RINGTRACE_EVENT_OFFCPU)) {
+		rec->header.misc |= RINGTRACE_MISC_OFFCPU;
+		rec->offcpu_ns = span->total_ns;
+		rec->offcpu_max_ns = span->max_ns;
+		rec->offcpu_max_ts = span->max_ts;
+	} else {
+		rec->offcpu_ns = 0;
+		rec->offcpu_max_ns = 0;
+		rec->offcpu_max_ts = 0;
+	}
 }
 
 static void rt_vfs_read_fill(const struct rt_session *s,
@@ -50,15 +69,15 @@ static void rt_vfs_read_fill(const struct rt_session *s,
 			     u64 now, int cpu, long ret)
 {
 	/* Every byte of the record is written: no hole, no padding left. */
-	BUILD_BUG_ON(sizeof(*rec) != 96);
+	BUILD_BUG_ON(sizeof(*rec) != RINGTRACE_VFS_READ_SIZE_OFFCPU);
 	BUILD_BUG_ON(sizeof(*rec) % RINGTRACE_RECORD_ALIGN);
 
 	rec->header.type = RINGTRACE_RECORD_VFS_READ;
 	rec->header.misc = misc;
 	rec->header.size = size;
 	rt_fill_task_ctx(s, &rec->task, now, cpu);
-	rec->dev_major = call->dev_major;
-	rec->dev_minor = call->dev_minor;
+	rec->dev_major = MAJOR(call->dev);
+	rec->dev_minor = MINOR(call->dev);
 	rec->ino = call->ino;
 	rec->pos = call->pos;
 	rec->count = call->count;
@@ -69,7 +88,8 @@ static void rt_vfs_read_fill(const struct rt_session *s,
 /* One record, with the session's stack trailer if it asks for one. */
 static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 			      const struct rt_vfs_read_call *call, long ret,
-			      unsigned long ret_addr)
+			      unsigned long ret_addr,
+			      const struct rt_offcpu_span *span)
 {
 	struct ringtrace_vfs_read_record *rec;
 	unsigned int ext = rt_task_ext_size(s);
@@ -101,6 +121,7 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 	rec = rt_session_reserve(s, cpu, size, now, &ring);
 	if (rec) {
 		rt_vfs_read_fill(s, rec, size, misc, call, now, cpu, ret);
+		rt_vfs_read_fill_offcpu(rec, s, span);
 		if (ext)
 			rt_fill_task_ext((void *)(rec + 1), cgrp);
 		if (stack)
@@ -119,10 +140,15 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 	struct rt_path_call path = {
 		.file		= call->file,
 		.ino		= call->ino,
-		.dev_major	= call->dev_major,
-		.dev_minor	= call->dev_minor,
+		.dev_major	= MAJOR(call->dev),
+		.dev_minor	= MINOR(call->dev),
 	};
+	struct rt_offcpu_span span;
+	bool followed;
 	struct rt_session *s;
+
+	/* issue 22: unpins the caller's table entry, whoever wants it. */
+	followed = rt_offcpu_read_exit(call, &span);
 
 	/* Preemption is disabled here: the RCU section for the walk. */
 	rt_for_each_active_session(s) {
@@ -134,7 +160,8 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 		/* ABI 2: the file's name first, on this ring (path_cache.c). */
 		if (s->paths)
 			rt_path_before_record(s, cpu, now, &path);
-		rt_vfs_read_write(s, cpu, now, call, ret, ret_ip);
+		rt_vfs_read_write(s, cpu, now, call, ret, ret_ip,
+				  followed ? &span : NULL);
 	}
 }
 

@@ -9,8 +9,11 @@
 
 #include <linux/types.h>
 
-/* @attach: RINGTRACE_ATTACH_* wanted for vfs_read, 0: the module's choice. */
-int rt_probes_get(u64 events, u32 attach);
+/*
+ * @attach: RINGTRACE_ATTACH_* wanted for vfs_read, 0: the module's choice.
+ * @offcpu_stacks: offcpu records with stacks (issue 22).
+ */
+int rt_probes_get(u64 events, u32 attach, bool offcpu_stacks);
 void rt_probes_put(u64 events);
 u64 rt_probes_available(void);
 

@@ -12,6 +12,7 @@
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
 
+#include "barrier_site.h"
 #include "ring.h"
 
 static void rt_ring_wakeup(struct irq_work *work)
@@ -188,6 +189,7 @@ again:
 	 * that covers it.
 	 */
 	smp_wmb();
+	RT_BARRIER_SITE("B", pg);
 	WRITE_ONCE(pg->data_head, head);
 	/* Read locklessly by poll and the flush timer (READ_ONCE there). */
 	WRITE_ONCE(ring->published, head);
@@ -248,8 +250,12 @@ static __always_inline bool rt_ring_has_room(const struct rt_ring *ring,
 					     unsigned long bytes,
 					     unsigned long *fill)
 {
-	unsigned long used = head - READ_ONCE(ring->page->data_tail);
+	const struct ringtrace_mmap_page *pg = ring->page;
+	unsigned long used;
 
+	/* A: the branch on this load orders the stores after it. */
+	RT_BARRIER_SITE("A", pg);
+	used = head - READ_ONCE(pg->data_tail);
 	/* Only a statistic comes of it besides the decision (high_water). */
 	*fill = used + bytes;
 	return used <= ring->size && ring->size - used >= bytes;

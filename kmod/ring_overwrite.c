@@ -25,6 +25,7 @@
 #include <linux/irqflags.h>
 #include <linux/ringtrace.h>
 
+#include "barrier_site.h"
 #include "ring.h"
 
 /*
@@ -97,6 +98,7 @@ bool rt_ring_make_room(struct rt_ring *ring, unsigned long head)
 	 * ring's thread migrates only between records, through the
 	 * scheduler's full barriers), so it orders them too: nothing to do.
 	 */
+	RT_BARRIER_SITE("E_skip", ring);
 	if (head - READ_ONCE(ring->otail_fenced) <= ring->size)
 		return true;
 	/*
@@ -164,6 +166,7 @@ fence:
 	 * nested writer may store a higher value meanwhile and we go back
 	 * to t: a lower fenced tail only costs a later writer an E.
 	 */
+	RT_BARRIER_SITE("E", ring);
 	WRITE_ONCE(ring->otail_fenced, t);
 	return true;
 }

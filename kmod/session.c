@@ -15,6 +15,7 @@
 
 #include "compat.h"
 #include "lock_events.h"
+#include "offcpu.h"
 #include "probes.h"
 #include "session.h"
 #include "tracked_lock.h"
@@ -221,6 +222,7 @@ int rt_session_configure(struct rt_session *s,
 	s->min_latency_ns = cfg->min_latency_ns;
 	s->lock_min_wait_ns = cfg->lock_min_wait_ns;
 	s->lock_min_hold_ns = cfg->lock_min_hold_ns;
+	s->min_offcpu_ns = cfg->min_offcpu_ns;	/* issue 22 */
 	s->watermark = cfg->watermark_bytes;
 	s->flush_ms = cfg->flush_ms ?: RT_DEFAULT_FLUSH_MS;
 	cpumask_copy(s->cpus, cpus);
@@ -308,9 +310,12 @@ int rt_session_enable(struct rt_session *s)
 		err = -EINVAL;
 		goto unlock;
 	}
-	err = rt_probes_get(s->events, s->vfs_read_attach);
+	err = rt_probes_get(s->events, s->vfs_read_attach,
+			    s->stack_events & RINGTRACE_EVENT_OFFCPU);
 	if (err)
 		goto unlock;
+	/* issue 22: intervals that began earlier are not this session's. */
+	s->offcpu_since = ktime_get_mono_fast_ns();
 	rt_session_extras_enable(s);	/* ABI 2 */
 	for (i = 0; i < s->nr_slots; i++) {
 		ring = s->rings[i];
@@ -393,6 +398,7 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 	st->produced = st->records + st->lost;
 	rt_vfs_read_counts(&st->vfs_read_hits, &st->vfs_read_missed);
 	st->contention_missed = rt_contention_missed();
+	st->offcpu_missed = rt_offcpu_missed();	/* issue 22 */
 	rt_session_extras_stats(s, st);	/* ABI 2 */
 }
 

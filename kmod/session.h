@@ -113,6 +113,16 @@ struct rt_session {
 	u64 __percpu		*thread_not_task;
 	/* ---- end issue 9 ---- */
 
+	/*
+	 * ---- issue 22: off-CPU intervals (offcpu.c) ----
+	 * min_offcpu_ns: set by SET_CONFIG like the filters. offcpu_since:
+	 * set by ENABLE before the session is listed; intervals that began
+	 * before it are not this session's.
+	 */
+	u64			min_offcpu_ns;
+	u64			offcpu_since;
+	/* ---- end issue 22 ---- */
+
 	/* issue 24: cgroup filter, set by SET_CONFIG like the filters. */
 	struct rt_cgroups	cgroups;
 	/*
@@ -278,24 +288,17 @@ static __always_inline int rt_session_thread_slot(struct rt_session *s)
 }
 
 /*
- * Reserve @size bytes in @s's ring for @cpu, the CPU we are running on with
- * preemption disabled (per-thread sessions: the current thread's ring).
- * NULL: no ring there (counted), an interrupt in a per-thread session
- * (counted) or the ring is full (counted as lost). On success, fill the
- * record and rt_ring_commit().
+ * Reserve @size bytes in ring @slot of @s (a CPU, or a thread's index in a
+ * per-thread session). NULL: no ring there (counted) or the ring is full
+ * (counted as lost). On success, fill the record and rt_ring_commit().
  */
-static __always_inline void *rt_session_reserve(struct rt_session *s, int cpu,
-						unsigned int size, u64 ts,
-						struct rt_ring **ringp)
+static __always_inline void *rt_session_reserve_slot(struct rt_session *s,
+						     int slot,
+						     unsigned int size, u64 ts,
+						     struct rt_ring **ringp)
 {
 	struct rt_ring *ring;
-	int slot = cpu;
 
-	if (unlikely(s->threads.nr)) {
-		slot = rt_session_thread_slot(s);
-		if (slot < 0)
-			return NULL;
-	}
 	/* Pairs with the smp_store_release() in rt_session_get_ring(). */
 	ring = smp_load_acquire(&s->rings[slot]);
 
@@ -308,16 +311,36 @@ static __always_inline void *rt_session_reserve(struct rt_session *s, int cpu,
 }
 
 /*
- * Who and when, common to every event record: pids as @s's opener's pid
- * namespace numbers them (issue 24; rt_session_wants_task() made sure it
- * can).
+ * Reserve @size bytes in @s's ring for @cpu, the CPU we are running on with
+ * preemption disabled (per-thread sessions: the current thread's ring).
+ * NULL: no ring there (counted), an interrupt in a per-thread session
+ * (counted) or the ring is full (counted as lost). On success, fill the
+ * record and rt_ring_commit().
  */
-static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
-					     struct ringtrace_task_ctx *t,
-					     u64 ts, int cpu)
+static __always_inline void *rt_session_reserve(struct rt_session *s, int cpu,
+						unsigned int size, u64 ts,
+						struct rt_ring **ringp)
 {
-	struct task_struct *task = current;
+	int slot = cpu;
 
+	if (unlikely(s->threads.nr)) {
+		slot = rt_session_thread_slot(s);
+		if (slot < 0)
+			return NULL;
+	}
+	return rt_session_reserve_slot(s, slot, size, ts, ringp);
+}
+
+/*
+ * Who and when, for a record about @task (not always current): pids as
+ * @s's opener's pid namespace numbers them (issue 24;
+ * rt_session_wants_task() made sure it can).
+ */
+static __always_inline void rt_fill_task_ctx_of(const struct rt_session *s,
+						struct ringtrace_task_ctx *t,
+						struct task_struct *task,
+						u64 ts, int cpu)
+{
 	BUILD_BUG_ON(sizeof(task->comm) != RINGTRACE_COMM_LEN);
 	t->ts_ns = ts;
 	t->cpu = cpu;
@@ -332,6 +355,14 @@ static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
 	/* comm can be renamed under us: copy all 16 bytes, terminate. */
 	memcpy(t->comm, task->comm, RINGTRACE_COMM_LEN);
 	t->comm[RINGTRACE_COMM_LEN - 1] = '\0';
+}
+
+/* Who and when, common to every event record. */
+static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
+					     struct ringtrace_task_ctx *t,
+					     u64 ts, int cpu)
+{
+	rt_fill_task_ctx_of(s, t, current, ts, cpu);
 }
 
 /* ---- issue 24: task_ext and cgroup records (cgroup_names.c) ---- */

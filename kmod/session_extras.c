@@ -13,7 +13,7 @@
 
 /* Events whose records can carry a stack trailer. */
 #define RT_STACK_EVENTS	(RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK | \
-			 RINGTRACE_EVENT_LOCK_CONTENTION)
+			 RINGTRACE_EVENT_LOCK_CONTENTION | RINGTRACE_EVENT_OFFCPU)
 
 u64 rt_extras_features(void)
 {

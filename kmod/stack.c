@@ -214,8 +214,17 @@ static u16 rt_stack_user(unsigned long *ips, unsigned int depth, u32 *flags)
 	fp = regs->bp;
 	/* Bounded by depth; user memory only decides where the chain ends. */
 	while (n < depth) {
-		if (!fp || fp & (sizeof(long) - 1) || fp <= prev)
+		if (!fp || fp & (sizeof(long) - 1))
 			return n;	/* end of the chain */
+		/*
+		 * A caller's frame lies above its callee's: a frame pointer
+		 * that repeats or goes down would loop (perf's walk repeats
+		 * such a frame to its depth). Stop, and say so.
+		 */
+		if (fp <= prev) {
+			*flags |= RINGTRACE_STACK_USER_LOOP;
+			return n;
+		}
 		if (copy_from_user_nofault(&frame, (void __user *)fp,
 					   sizeof(frame))) {
 			*flags |= RINGTRACE_STACK_USER_FAULT;

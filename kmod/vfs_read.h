@@ -23,8 +23,14 @@ struct rt_vfs_read_call {
 	u64	ino;
 	u64	count;
 	s64	pos;
-	u32	dev_major;
-	u32	dev_minor;
+	/*
+	 * The file's device as a dev_t, not two u32s: the direct call's slot
+	 * holds 56 bytes (direct_tramp.h) and issue 22 needed 12 more.
+	 */
+	u32	dev;
+	/* issue 22 (offcpu.c): the table generation at entry, 0: not followed. */
+	u32	offcpu_gen;
+	u64	offcpu_total;	/* the caller's off-CPU total at entry */
 };
 
 /*

@@ -163,7 +163,7 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 {
 	const struct rt_raw_header *h = &f->hdr;
 	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
-	char when[64] = "unknown";
+	char when[64] = "unknown", events[64];
 	struct tm tm;
 
 	if (h->start_real_ns && gmtime_r(&secs, &tm))
@@ -172,17 +172,16 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 "host:           %s\nkernel:         %s\n"
 			 "module version: %s\nABI version:    %u\n"
 			 "started:        %s (CLOCK_MONOTONIC %llu ns)\n"
-			 "events:         %s%s%s\npage size:      %u\n"
+			 "events:         %s\npage size:      %u\n"
 			 "CPUs:           %u (rings with data: %u)\n",
 			 h->format_version, h->header_size,
 			 h->host[0] ? h->host : "(not recorded)",
 			 h->kernel[0] ? h->kernel : "(not recorded)",
 			 h->module_version, h->abi_version, when,
 			 (unsigned long long)h->start_mono_ns,
-			 h->events & RINGTRACE_EVENT_VFS_READ ? "vfs_read " : "",
-			 h->events & RINGTRACE_EVENT_LOCK ? "lock " : "",
-			 h->events & RINGTRACE_EVENT_LOCK_CONTENTION ?
-			 "lock_contention" : "", h->page_size, h->nr_cpu_ids,
+			 *rt_event_names(h->events, " ", events, sizeof(events)) ?
+			 events : "(none)",
+			 h->page_size, h->nr_cpu_ids,
 			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
 	if (f->has_perf_format)
 		rt_outbuf_printf(ob, "perf samples:   %s (sample_type %#llx, "
@@ -292,6 +291,13 @@ static uint64_t realtime_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * When tracing was enabled: a raw file's "started". A snapshot's file is
+ * written later than its records were (issue 21: its header said it
+ * started after them), so it takes this time, not the time it is written.
+ */
+static uint64_t trace_start_mono, trace_start_real;
+
 static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 			     uint64_t events, const struct rt_perf_session *ps,
 			     bool maps)
@@ -310,8 +316,8 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	h.page_size = s->info.page_size;
 	h.nr_cpu_ids = s->info.nr_cpu_ids;
 	h.events = events;
-	h.start_mono_ns = rt_sys.now_ns();
-	h.start_real_ns = realtime_ns();
+	h.start_mono_ns = trace_start_mono ? trace_start_mono : rt_sys.now_ns();
+	h.start_real_ns = trace_start_real ? trace_start_real : realtime_ns();
 	memcpy(h.module_version, s->info.module_version,
 	       sizeof(h.module_version));
 	if (!uname(&u)) {
@@ -586,6 +592,8 @@ static int trace(struct options *o, const sigset_t *stop_set,
 					  RINGTRACE_EVENT_VFS_READ, &perf,
 				 o->symbols && (o->callchain ||
 						o->session.stack_user_depth));
+	trace_start_mono = rt_sys.now_ns();
+	trace_start_real = realtime_ns();
 	if (rt_session_enable(&s)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);

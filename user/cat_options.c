@@ -36,8 +36,12 @@ static const char usage_text[] =
 "                            own selection with --per-thread)\n"
 "      --per-thread          one ring per thread, not per CPU: the threads of\n"
 "                            -t LIST, or those -p PID has when tracing starts\n"
-"  -e, --events LIST         vfs_read (default), lock, lock_contention\n"
+"  -e, --events LIST         vfs_read (default), lock, lock_contention,\n"
+"                            offcpu, sample, counters (offcpu: intervals off\n"
+"                            CPU, and each vfs_read's time off CPU)\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
+"      --min-offcpu DUR      offcpu intervals at least this long (default 1ms;\n"
+"                            0: every one)\n"
 "      --include-self        also trace " PROG "'s own reads\n"
 "      --load                load ringtrace.ko first if it is not loaded (the\n"
 "                            checkout's next to this tool, else the installed one)\n"
@@ -89,7 +93,8 @@ static const char usage_text[] =
 "      --summary             who reads what: process x file, bytes, calls,\n"
 "                            total and p50/p99/max latency, slowest first\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
-"      --flame-weight W      samples (default with --sample), latency or bytes\n"
+"      --flame-weight W      samples (default with --sample), latency, bytes\n"
+"                            or offcpu (time off CPU by stack, -e offcpu)\n"
 "      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
 "      --ctf DIR             a CTF 1.8 trace for babeltrace2 and Trace Compass\n"
 "      --no-symbols          keep user frames as addresses (no libdwfl)\n"
@@ -158,6 +163,7 @@ enum {
 	OPT_STATS,
 	OPT_ATTACH,
 	OPT_CGROUP,
+	OPT_MIN_OFFCPU,
 };
 
 static const struct option long_options[] = {
@@ -208,6 +214,7 @@ static const struct option long_options[] = {
 	{ "stats",		required_argument,	NULL, OPT_STATS },
 	{ "attach",		required_argument,	NULL, OPT_ATTACH },
 	{ "cgroup",		required_argument,	NULL, OPT_CGROUP },
+	{ "min-offcpu",		required_argument,	NULL, OPT_MIN_OFFCPU },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -220,6 +227,8 @@ int cat_flame_weight_parse(const char *s, enum flame_weight *w)
 		*w = FLAME_LATENCY;
 	else if (!strcmp(s, "bytes"))
 		*w = FLAME_BYTES;
+	else if (!strcmp(s, "offcpu"))
+		*w = FLAME_OFFCPU;	/* issue 22 */
 	else
 		return -1;
 	return 0;
@@ -257,6 +266,10 @@ static int parse_events(const char *list, uint64_t *events)
 		{ "lock",		RINGTRACE_EVENT_LOCK },
 		{ "lock_contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
 		{ "lock-contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
+		{ "offcpu",		RINGTRACE_EVENT_OFFCPU },
+		{ "sample",		RT_FILTER_EVENT_SAMPLE },
+		{ "samples",		RT_FILTER_EVENT_SAMPLE },
+		{ "counters",		RT_FILTER_EVENT_COUNTERS },
 	};
 	const char *p = list;
 
@@ -271,7 +284,8 @@ static int parse_events(const char *list, uint64_t *events)
 				break;
 		if (i == sizeof(names) / sizeof(names[0]))
 			usage_error("unknown event '%.*s' (known: vfs_read, lock, "
-				    "lock_contention)", (int)len, p);
+				    "lock_contention, offcpu, sample, counters)",
+				    (int)len, p);
 		*events |= names[i].bit;
 		p += len + (p[len] == ',');
 	}
@@ -422,6 +436,36 @@ static void replay_filters(struct options *o)
 	if (o->events_given)
 		o->filter.events = o->session.events;
 	o->filter.min_latency_ns = o->session.min_latency_ns;
+	/* issue 22: a replay keeps what the recording kept unless told. */
+	if (o->min_offcpu_given)
+		o->filter.min_offcpu_ns = o->session.min_offcpu_ns;
+}
+
+/*
+ * Live, -e's perf kinds name what --sample and --counters record, and the
+ * module gets the rest: each perf option needs its kind in the list, as
+ * replay prints a kind only when -e names it. A list of perf kinds alone
+ * leaves the module its default, filtered out of the output.
+ */
+static void live_events(struct options *o)
+{
+	uint64_t perf = o->session.events & RT_FILTER_PERF_EVENTS;
+
+	if (!o->events_given)
+		return;
+	if ((perf & RT_FILTER_EVENT_SAMPLE) && !o->perf.sample)
+		usage_error("-e sample: samples are recorded with --sample");
+	if ((perf & RT_FILTER_EVENT_COUNTERS) && !o->perf.counters)
+		usage_error("-e counters: counters are recorded with --counters");
+	if (o->perf.sample && !(perf & RT_FILTER_EVENT_SAMPLE))
+		usage_error("--sample records samples, but -e does not name "
+			    "'sample': add it to -e or drop --sample");
+	if (o->perf.counters && !(perf & RT_FILTER_EVENT_COUNTERS))
+		usage_error("--counters records counters, but -e does not name "
+			    "'counters': add it to -e or drop --counters");
+	o->session.events &= ~RT_FILTER_PERF_EVENTS;
+	if (!o->session.events)
+		o->filter.events = perf;
 }
 
 /* issue 24: each --cgroup PATH to the id the module selects it by. */
@@ -606,6 +650,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	o->symbols = true;
 	o->session.paths = true;	/* names for dev:ino, when the module can */
 	o->session.cgroups = true;	/* and for cgroups (issue 24) */
+	o->session.min_offcpu_ns = RT_DEFAULT_MIN_OFFCPU_NS;	/* issue 22 */
 
 	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhgt:", long_options,
 				NULL)) != -1) {
@@ -672,7 +717,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		case OPT_FLAME_WEIGHT:
 			if (cat_flame_weight_parse(optarg, &o->flame_weight))
 				usage_error("--flame-weight: '%s' is not samples, "
-					    "latency or bytes", optarg);
+					    "latency, bytes or offcpu", optarg);
 			o->flame_weight_given = true;
 			break;
 		case OPT_PERFETTO:
@@ -698,6 +743,12 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			o->session.min_latency_ns =
 				duration_arg("--min-latency", optarg,
 					     rt_parse_duration);
+			break;
+		case OPT_MIN_OFFCPU:
+			o->session.min_offcpu_ns =
+				duration_arg("--min-offcpu", optarg,
+					     rt_parse_duration);
+			o->min_offcpu_given = true;
 			break;
 		case OPT_SELF:
 			o->session.include_self = true;
@@ -867,6 +918,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	if (o->header)
 		usage_error("--header shows a raw file's header: it needs -i FILE");
 	check_per_thread(o);
+	live_events(o);
 	resolve_cgroups(o);
 	if (o->filter.relative && o->duration_ns)
 		usage_error("--time and -d both bound the run: pick one");

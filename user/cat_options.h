@@ -28,6 +28,7 @@ struct options {
 	bool			system_wide;
 	bool			pid_given;
 	bool			events_given;
+	bool			min_offcpu_given;	/* --min-offcpu (issue 22) */
 	bool			json;
 	bool			raw;
 	bool			quiet;
@@ -52,6 +53,7 @@ struct options {
 		FLAME_SAMPLES,
 		FLAME_LATENCY,
 		FLAME_BYTES,
+		FLAME_OFFCPU,	/* issue 22: ns off CPU, offcpu records */
 	}			flame_weight;	/* --flame-weight */
 	bool			flame_weight_given;
 	const char		*perfetto;	/* --perfetto FILE */

@@ -61,7 +61,8 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		   enum rt_format format, struct rt_outbuf *out,
 		   struct rt_paths *paths)
 {
-	bool table_flame = o->flamegraph && o->flame_weight != FLAME_SAMPLES;
+	bool table_flame = o->flamegraph && o->flame_weight != FLAME_SAMPLES &&
+			   o->flame_weight != FLAME_OFFCPU;
 
 	memset(v, 0, sizeof(*v));
 	v->o = o;
@@ -214,7 +215,12 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 		rt_latency_view_add(&v->lat, ev);
 	if (v->folded_on && v->o->flame_weight == FLAME_SAMPLES)
 		rt_folded_add(&v->folded, ev);
-	else if (v->folded_on && ev->kind == RT_EVENT_VFS_READ)
+	else if (v->folded_on && v->o->flame_weight == FLAME_OFFCPU) {
+		/* issue 22: where tasks blocked, weighted by how long. */
+		if (ev->kind == RT_EVENT_OFFCPU)
+			rt_folded_add_stack(&v->folded, ev,
+					    ev->u.offcpu.offcpu_ns);
+	} else if (v->folded_on && ev->kind == RT_EVENT_VFS_READ)
 		rt_folded_add_stack(&v->folded, ev,
 				    v->o->flame_weight == FLAME_BYTES ?
 				    (ev->u.vfs_read.ret > 0 ?
@@ -235,6 +241,7 @@ static const char *const flame_units[] = {
 	[FLAME_SAMPLES] = "samples",
 	[FLAME_LATENCY] = "ns in vfs_read",
 	[FLAME_BYTES] = "bytes read",
+	[FLAME_OFFCPU] = "ns off CPU",
 };
 
 const char *cat_flame_unit(enum flame_weight w)
@@ -289,9 +296,11 @@ static void lines_from_table(struct cat_views *v,
 	}
 }
 
+/* Off-CPU time without stacks stays on the threads' names (issue 22). */
 bool cat_views_flame_has_stacks(const struct cat_views *v)
 {
-	return v->o->flame_weight == FLAME_SAMPLES || v->folded.stacks_seen;
+	return v->o->flame_weight == FLAME_SAMPLES ||
+	       v->o->flame_weight == FLAME_OFFCPU || v->folded.stacks_seen;
 }
 
 void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
@@ -316,6 +325,8 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 
 	if (rt_flame_init(&fl))
 		return -1;
+	/* issue 22: flamegraph.pl --color=io's palette for time off CPU. */
+	fl.io_palette = o->flame_weight == FLAME_OFFCPU;
 	cat_views_flame_lines(v, ksyms, add_folded_line, &fl);
 	fd = cat_create_file(o->flamegraph, o->input);
 	if (fd < 0 || rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
@@ -332,6 +343,11 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
 			(unsigned long long)(fl.nodes ? fl.nodes[0].value : 0),
 			unit, o->flamegraph, fl.nr - 1);
+		if (fl.capped)
+			fprintf(stderr, PROG ": %llu call paths deeper than %u "
+				"frames end in one \"%s\" frame\n",
+				(unsigned long long)fl.capped,
+				RT_FLAME_MAX_DEPTH, RT_FLAME_DEEPER);
 	}
 	if (fd != STDOUT_FILENO)
 		rt_sys.close(fd);
@@ -430,7 +446,8 @@ void cat_views_interval(void *arg, uint64_t now_ns)
 	rt_latency_view_print(&v->lat, v->out);
 	v->lat.summary = summary;
 	/* A flame graph from the table covers the whole run: keep it then. */
-	if (!(o->flamegraph && o->flame_weight != FLAME_SAMPLES))
+	if (!(o->flamegraph && o->flame_weight != FLAME_SAMPLES &&
+	      o->flame_weight != FLAME_OFFCPU))
 		rt_latency_view_reset(&v->lat);
 }
 

@@ -29,8 +29,10 @@ static const char usage_text[] =
 "\n"
 "  load     insert ringtrace.ko: PATH, else kmod/ringtrace.ko of the checkout\n"
 "           this tool was built in, else the module installed for the running\n"
-"           kernel (modprobe's lookup); parameters are passed to the module;\n"
-"           ringtrace_direct.ko (vfs_read's direct-call trampoline) first\n"
+"           kernel (modprobe's lookup); parameters are passed to the module\n"
+"           (one it does not declare is refused); ringtrace_direct.ko\n"
+"           (vfs_read's direct-call trampoline) first. Loaded already:\n"
+"           the parameters are written to its writable ones, or refused\n"
 "  unload   remove the module (refused while a session has it open or mapped),\n"
 "           then ringtrace_direct if no traced read still sleeps in it\n"
 "  status   whether it is loaded, how many references hold it, and how\n"
@@ -186,8 +188,10 @@ static void print_events(const char *label, uint64_t events)
 		printf(" lock");
 	if (events & RINGTRACE_EVENT_LOCK_CONTENTION)
 		printf(" lock_contention");
+	if (events & RINGTRACE_EVENT_OFFCPU)
+		printf(" offcpu");
 	events &= ~(RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK |
-		    RINGTRACE_EVENT_LOCK_CONTENTION);
+		    RINGTRACE_EVENT_LOCK_CONTENTION | RINGTRACE_EVENT_OFFCPU);
 	if (events)
 		printf(" 0x%llx", (unsigned long long)events);
 	printf("\n");

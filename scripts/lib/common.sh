@@ -158,3 +158,5 @@ copy_module_sources() {
 
 # shellcheck source=scripts/lib/sid.sh
 . "$RINGTRACE_ROOT/scripts/lib/sid.sh"
+# shellcheck source=scripts/lib/arm64.sh
+. "$RINGTRACE_ROOT/scripts/lib/arm64.sh"

@@ -5,7 +5,11 @@
  * level1() -> level2() -> level3(), which makes the read system call
  * itself (no libc wrapper without a frame in between). Every record's user
  * stack must start in level3, then level2 and level1. A second session
- * asks for 2 frames: exactly 2, flagged USER_TRUNCATED.
+ * asks for 2 frames: exactly 2, flagged USER_TRUNCATED. A third reads with
+ * its frame pointer on a frame that points at itself (a frame-pointer
+ * loop, issue 21): the walk stops after that frame, flagged USER_LOOP,
+ * instead of stopping silently (perf's walk repeats such a frame up to
+ * its depth).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +25,11 @@
 #define NR_READS	10
 
 static int zero_fd = -1;
+static int loop_mode;
+
+static __attribute__((noipa)) long level1(void *buf);
+/* The return address of the looping frame: one byte into level1. */
+#define LOOP_RET	((unsigned long)(uintptr_t)level1 + 1)
 
 int main(void);
 
@@ -38,11 +47,27 @@ static __attribute__((noipa)) long level3(void *buf)
 	long ret;
 
 	not_a_leaf();
+#if defined(__aarch64__)
+	{
+		/* Builds for arm64 (the module has no user stacks there yet). */
+		register long x8 __asm__("x8") = SYS_read;
+		register long x0 __asm__("x0") = zero_fd;
+		register long x1 __asm__("x1") = (long)buf;
+		register long x2 __asm__("x2") = 64;
+
+		__asm__ volatile("svc #0"
+				 : "+r"(x0)
+				 : "r"(x8), "r"(x1), "r"(x2)
+				 : "memory");
+		ret = x0;
+	}
+#else
 	__asm__ volatile("syscall"
 			 : "=a"(ret)
 			 : "a"((long)SYS_read), "D"((long)zero_fd), "S"(buf),
 			   "d"(64L)
 			 : "rcx", "r11", "memory");
+#endif
 	return ret;
 }
 
@@ -59,6 +84,41 @@ static __attribute__((noipa)) long level2(void *buf)
 	return ret;
 }
 
+#if defined(__x86_64__)
+#define HAVE_LOOP_READ	1
+/*
+ * read() with %rbp on a frame whose saved frame pointer is itself, and
+ * whose return address is @fake. %rbp is saved in %r12 and restored (no
+ * push: this function's locals may sit in the red zone below %rsp).
+ */
+static __attribute__((noipa)) long loop_read(void *buf, unsigned long fake)
+{
+	unsigned long frame[2];
+	long ret;
+
+	frame[0] = (unsigned long)(uintptr_t)frame;
+	frame[1] = fake;
+	__asm__ volatile("mov %%rbp, %%r12\n\t"
+			 "mov %[f], %%rbp\n\t"
+			 "syscall\n\t"
+			 "mov %%r12, %%rbp"
+			 : "=a"(ret)
+			 : "a"((long)SYS_read), "D"((long)zero_fd), "S"(buf),
+			   "d"(64L), [f] "r"(frame)
+			 : "rcx", "r11", "r12", "memory");
+	return ret;
+}
+#else
+/* The frame-pointer loop is staged on x86-64 only (the module's walk). */
+#define HAVE_LOOP_READ	0
+static long loop_read(void *buf, unsigned long fake)
+{
+	(void)buf;
+	(void)fake;
+	return -1;
+}
+#endif
+
 static __attribute__((noipa)) long level1(void *buf)
 {
 	long ret = level2(buf);
@@ -74,7 +134,7 @@ static int workload(void *arg)
 
 	(void)arg;
 	for (i = 0; i < NR_READS; i++)
-		if (level1(buf) != 64)
+		if ((loop_mode ? loop_read(buf, LOOP_RET) : level1(buf)) != 64)
 			return 2;
 	return 0;
 }
@@ -102,7 +162,7 @@ static int where(unsigned long long ip)
 }
 
 struct seen {
-	int reads, with_stack, bad_layout, chain_ok, truncated;
+	int reads, with_stack, bad_layout, chain_ok, truncated, looped;
 	int min_user, max_user;
 	unsigned long long first[3];
 };
@@ -135,6 +195,11 @@ static void collect(const struct ringtrace_event_header *h, int cpu, void *arg)
 	if (t->nr_user > s->max_user)
 		s->max_user = t->nr_user;
 	s->truncated += !!(t->flags & RINGTRACE_STACK_USER_TRUNCATED);
+	if (loop_mode) {
+		s->looped += t->nr_user == 2 && ip[1] == LOOP_RET &&
+			     (t->flags & RINGTRACE_STACK_USER_LOOP);
+		return;
+	}
 	if (t->nr_user >= 2 && where(ip[0]) == 3 && where(ip[1]) == 2 &&
 	    (t->nr_user == 2 || where(ip[2]) == 1))
 		s->chain_ok++;
@@ -174,7 +239,7 @@ int main(void)
 	if (zero_fd < 0)
 		tap_bail("/dev/zero: %s", strerror(errno));
 
-	tap_plan(6);
+	tap_plan(8);
 	run(16, &seen);
 	tap_ok(seen.with_stack == seen.reads && seen.bad_layout == 0,
 	       "every record carries a well-formed user-only trailer (%d of %d, %d bad)",
@@ -191,6 +256,20 @@ int main(void)
 	       seen.truncated == seen.reads,
 	       "depth 2: exactly 2 frames, flagged USER_TRUNCATED (%d..%d, %d of %d)",
 	       seen.min_user, seen.max_user, seen.truncated, seen.reads);
+
+	if (!HAVE_LOOP_READ) {
+		tap_skip("a frame-pointer loop: staged on x86-64 only");
+		tap_skip("a frame-pointer loop: staged on x86-64 only");
+		close(zero_fd);
+		return tap_finish();
+	}
+	loop_mode = 1;
+	run(16, &seen);
+	tap_ok(seen.with_stack == seen.reads && seen.looped == seen.reads &&
+	       seen.truncated == 0,
+	       "a frame-pointer loop: the walk stops after the looping frame, "
+	       "flagged USER_LOOP (%d of %d; %d..%d frames)", seen.looped,
+	       seen.reads, seen.min_user, seen.max_user);
 	close(zero_fd);
 	return tap_finish();
 }

@@ -23,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 28
+tap_plan 32
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -261,6 +261,13 @@ n=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | grep -c "\"ino\":$ino,")
 	grep -q "^ringtrace-cat: snapshot 1: $work/snap.1 (" "$work/snap.err"
 tap_ok $? "--snapshot --raw: SIGUSR2 writes snap.1, which -i decodes (exit $rc, dd's $n reads)" ||
 	tap_diag <"$work/snap.err"
+# Issue 21: the snapshot file started when tracing did, before its records
+# (it said the time it was written), and --header has no trailing space.
+started=$("$cat" -i "$work/snap.1" --header 2>/dev/null | sed -n 's/^started: .*(CLOCK_MONOTONIC \([0-9]*\) ns)$/\1/p')
+first=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | head -n1 | sed -n 's/.*"ts_ns":\([0-9]*\),.*/\1/p')
+[[ -n $started && -n $first && $started -le $first ]] &&
+	! "$cat" -i "$work/snap.1" --header 2>/dev/null | grep -q ' $'
+tap_ok $? "a snapshot's header: started ($started) before its first record ($first), no trailing space"
 
 # --- the module missing ---------------------------------------------------
 "$ctl" unload >/dev/null 2>&1
@@ -287,6 +294,27 @@ rc=$?
 [[ $rc -eq 1 && ! -s $work/unload.out ]] &&
 	[[ $(cat "$work/unload.err") == "ringtrace-ctl: ringtrace is not loaded" ]]
 tap_ok $? "unload when not loaded: that one line, exit 1 ($(tr '\n' '|' <"$work/unload.err"))"
+"$ctl" load "$ko/kmod/ringtrace.ko" bogus_param=1 >/dev/null 2>"$work/bogus.err"
+rc=$?
+[[ $rc -eq 1 ]] && ! grep -q '^ringtrace ' /proc/modules &&
+	grep -q "has no parameter 'bogus_param=1' (its parameters: .*mlock_kb" "$work/bogus.err"
+tap_ok $? "load with an unknown parameter: refused, nothing loaded (exit $rc: $(head -n1 "$work/bogus.err"))"
 "$ctl" load "$ko/kmod/ringtrace.ko" >/dev/null
 tap_ok $? "ringtrace-ctl loads it back"
+# Issue 21: loaded, a writable parameter is applied, a read-only one refused.
+param=/sys/module/ringtrace/parameters
+old=$(cat "$param/mlock_kb")
+"$ctl" load "$ko/kmod/ringtrace.ko" mlock_kb=$((old + 4)) >"$work/set.out" 2>"$work/set.err"
+rc=$?
+[[ $rc -eq 0 && $(cat "$param/mlock_kb") -eq $((old + 4)) ]] &&
+	grep -q "already loaded: set mlock_kb=" "$work/set.out"
+tap_ok $? "load while loaded sets a writable parameter (exit $rc, mlock_kb $old -> $(cat "$param/mlock_kb"))" ||
+	tap_diag <"$work/set.err"
+echo "$old" >"$param/mlock_kb"
+pages=$(cat "$param/max_ring_pages")
+"$ctl" load "$ko/kmod/ringtrace.ko" max_ring_pages=8 >"$work/ro.out" 2>"$work/ro.err"
+rc=$?
+[[ $rc -eq 1 && $(cat "$param/max_ring_pages") == "$pages" ]] &&
+	grep -q "max_ring_pages cannot change while it is (read-only)" "$work/ro.err"
+tap_ok $? "load while loaded refuses a read-only parameter (exit $rc: $(head -n1 "$work/ro.err"))"
 tap_done

@@ -183,11 +183,14 @@ struct ringtrace_event_header {
 /* ringtrace_event_header.misc */
 /* The record ends with a stack trailer (struct ringtrace_stack_trailer). */
 #define RINGTRACE_MISC_STACK		(1U << 0)
+/* issue 22: a vfs_read record's offcpu_* fields were measured. */
+#define RINGTRACE_MISC_OFFCPU		(1U << 1)
 /*
- * issue 24: the record's fixed part is followed by a struct
- * ringtrace_task_ext (RINGTRACE_CFG_CGROUPS), before any stack frames.
+ * issue 24: the last 16 bytes before any stack frames (the end of the
+ * fixed part, whatever its length) are a struct ringtrace_task_ext
+ * (RINGTRACE_CFG_CGROUPS).
  */
-#define RINGTRACE_MISC_TASK_EXT		(1U << 1)
+#define RINGTRACE_MISC_TASK_EXT		(1U << 2)
 
 enum ringtrace_record_type {
 	/* Records were dropped since the previous record on this ring. */
@@ -198,7 +201,8 @@ enum ringtrace_record_type {
 	RINGTRACE_RECORD_LOCK		= 3,
 	/* The name of a file, before the first record naming it (ABI 2). */
 	RINGTRACE_RECORD_PATH		= 4,
-	/* 5: reserved for issue 22's off-CPU records. */
+	/* issue 22: a task ran again after an off-CPU interval. */
+	RINGTRACE_RECORD_OFFCPU		= 5,
 	/* issue 24: the path of a cgroup, before the first record naming it. */
 	RINGTRACE_RECORD_CGROUP		= 6,
 
@@ -238,7 +242,31 @@ struct ringtrace_vfs_read_record {
 	__u64	count;			/* bytes requested */
 	__s64	ret;			/* bytes read, or -errno */
 	__u64	lat_ns;			/* entry to return */
+
+	/*
+	 * ---- issue 22: off-CPU attribution (RINGTRACE_VFS_READ_SIZE_OFFCPU) ----
+	 * Meaningful only with RINGTRACE_MISC_OFFCPU in header.misc (the
+	 * session asked for RINGTRACE_EVENT_OFFCPU and the module followed
+	 * the task's context switches for the whole call); zero otherwise.
+	 */
+	__u64	offcpu_ns;		/* off CPU between entry and return */
+	__u64	offcpu_max_ns;		/* the longest of those intervals */
+	/*
+	 * When that longest interval ended: the ts_ns of the offcpu record
+	 * of the same tid that describes it (and carries its stack), if it
+	 * was at least the session's min_offcpu_ns; 0: the call never left
+	 * the CPU.
+	 */
+	__u64	offcpu_max_ts;
 };
+
+/*
+ * Sizes of the fixed part of a vfs_read record (before any stack trailer):
+ * a reader knows a field is there when the fixed part is at least as long
+ * as the size that introduced it.
+ */
+#define RINGTRACE_VFS_READ_SIZE_VER0	96
+#define RINGTRACE_VFS_READ_SIZE_OFFCPU	120	/* issue 22 */
 
 /* ringtrace_lock_record.flags */
 #define RINGTRACE_LOCK_CONTENDED	(1U << 0)	/* had to wait */
@@ -261,6 +289,37 @@ struct ringtrace_lock_record {
 	__u32	__pad;			/* zero */
 	char	name[RINGTRACE_LOCK_NAME_LEN];	/* NUL-padded */
 };
+
+/* ---- issue 22: off-CPU intervals (RINGTRACE_EVENT_OFFCPU) ---- */
+
+/*
+ * ringtrace_offcpu_record.state: how the task left the CPU, from the state
+ * the scheduler saw at the switch (prev_state of sched:sched_switch).
+ */
+#define RINGTRACE_OFFCPU_PREEMPTED	0	/* runnable, preempted ("R") */
+#define RINGTRACE_OFFCPU_SLEEP		1	/* TASK_INTERRUPTIBLE ("S") */
+#define RINGTRACE_OFFCPU_DISK		2	/* TASK_UNINTERRUPTIBLE ("D") */
+#define RINGTRACE_OFFCPU_OTHER		3	/* stopped, traced, parked... */
+
+/*
+ * One off-CPU interval of a traced task, written when the task runs again,
+ * on the ring of the CPU it came back on (per-thread sessions: its ring).
+ * task is the task that ran again: task.ts_ns is when it did, task.cpu the
+ * CPU it came back on; it left at task.ts_ns - offcpu_ns, from cpu_out.
+ * With RINGTRACE_MISC_STACK the stack trailer holds the stacks taken when
+ * it left (the kernel stack then ends in the scheduler).
+ */
+struct ringtrace_offcpu_record {
+	struct ringtrace_event_header	header;
+	struct ringtrace_task_ctx	task;
+	__u64	offcpu_ns;		/* how long it was off CPU */
+	__u32	cpu_out;		/* the CPU it left */
+	__u32	state;			/* RINGTRACE_OFFCPU_* */
+};
+
+#define RINGTRACE_OFFCPU_SIZE_VER0	64
+
+/* ---- end issue 22 ---- */
 
 /* ---- ABI 2: path records (RINGTRACE_CFG_PATHS) ---- */
 
@@ -317,10 +376,11 @@ struct ringtrace_path_record {
 /* ---- issue 24: containers (RINGTRACE_CFG_CGROUPS) ---- */
 
 /*
- * Who, seen from outside any container: right after the fixed part of a
- * vfs_read or lock record whose header.misc has RINGTRACE_MISC_TASK_EXT
- * (at offset 96 of a vfs_read record, 112 of a lock record), before any
- * stack frames. task.pid and task.tid are the reader's view (the pid
+ * Who, seen from outside any container: the last 16 bytes of the fixed
+ * part of a vfs_read or lock record whose header.misc has
+ * RINGTRACE_MISC_TASK_EXT, right before any stack frames (at offset 120
+ * of a vfs_read record of this ABI, 112 of a lock record; a reader finds
+ * it from the end, as the fixed part grows). task.pid and task.tid are the reader's view (the pid
  * namespace of the process that opened the session); these are the
  * initial namespace's, the same for a reader there.
  */
@@ -381,6 +441,12 @@ struct ringtrace_cgroup_record {
 #define RINGTRACE_STACK_USER_NONE		(1U << 2)
 /* The user walk stopped at a frame it could not read (no frame pointer). */
 #define RINGTRACE_STACK_USER_FAULT		(1U << 3)
+/*
+ * The user walk stopped at a frame pointer that did not move up the stack
+ * (it repeated, or went down): a frame-pointer loop, or a register that
+ * code built without frame pointers used for something else.
+ */
+#define RINGTRACE_STACK_USER_LOOP		(1U << 4)
 
 /*
  * A record with RINGTRACE_MISC_STACK in header.misc (vfs_read and lock
@@ -420,6 +486,11 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_EVENT_VFS_READ	(1ULL << 0)
 #define RINGTRACE_EVENT_LOCK		(1ULL << 1)	/* tracked locks */
 #define RINGTRACE_EVENT_LOCK_CONTENTION	(1ULL << 2)	/* lock:contention_* */
+/*
+ * issue 22: off-CPU intervals (sched:sched_switch), and the offcpu_*
+ * fields of the session's vfs_read records.
+ */
+#define RINGTRACE_EVENT_OFFCPU		(1ULL << 3)
 
 /* ringtrace_config.flags */
 #define RINGTRACE_CFG_INHERIT		(1U << 0)	/* pid filter includes descendants */
@@ -451,7 +522,8 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
 #define RINGTRACE_CONFIG_SIZE_THREADS	96	/* issue 9: per-thread rings */
 #define RINGTRACE_CONFIG_SIZE_ATTACH	104	/* issue 19: vfs_read_attach */
-#define RINGTRACE_CONFIG_SIZE_CGROUP	120	/* issue 24: cgroup filter */
+#define RINGTRACE_CONFIG_SIZE_OFFCPU	112	/* issue 22: min_offcpu_ns */
+#define RINGTRACE_CONFIG_SIZE_CGROUP	128	/* issue 24: cgroup filter */
 
 /* Most threads a per-thread session may select (nr_tids). */
 #define RINGTRACE_MAX_THREADS		256
@@ -526,6 +598,14 @@ struct ringtrace_config {
 	 */
 	__u32	vfs_read_attach;
 	__u32	__pad_attach;		/* zero */
+
+	/* ---- issue 22: off-CPU intervals (RINGTRACE_CONFIG_SIZE_OFFCPU) ---- */
+	/*
+	 * RINGTRACE_EVENT_OFFCPU: write no record for an interval shorter
+	 * than this (checked before any ring work); 0: every interval.
+	 * vfs_read records' offcpu_ns counts every interval regardless.
+	 */
+	__u64	min_offcpu_ns;
 
 	/* ---- issue 24: cgroup filter (RINGTRACE_CONFIG_SIZE_CGROUP) ---- */
 	/*
@@ -661,9 +741,19 @@ struct ringtrace_stats {
 	__u64	rings_ptr;
 	__u32	ring_entry_size;	/* sizeof(struct ringtrace_ring_stats) */
 	__u32	nr_ring_entries;
+
+	/* ---- issue 22: off-CPU intervals (RINGTRACE_STATS_SIZE_OFFCPU) ---- */
+	/*
+	 * Module-wide: switches of traced tasks not followed because the
+	 * table of tasks off CPU (module parameter offcpu_tasks) was full;
+	 * their interval has no record and the vfs_read they were in no
+	 * RINGTRACE_MISC_OFFCPU.
+	 */
+	__u64	offcpu_missed;
 };
 
 #define RINGTRACE_STATS_SIZE_HEALTH	152	/* issue 9: per-ring stats */
+#define RINGTRACE_STATS_SIZE_OFFCPU	160	/* issue 22: offcpu_missed */
 
 #define RINGTRACE_RING_STATS_SIZE_VER0	80
 

@@ -392,3 +392,17 @@ size_t fake_perf_comm(void *buf, uint32_t pid, uint32_t tid, const char *comm,
 	header(p, PERF_RECORD_COMM, off);
 	return off;
 }
+
+size_t fake_perf_fork(void *buf, uint32_t pid, uint32_t ppid, uint32_t tid,
+		      uint32_t ptid, uint64_t time, uint32_t cpu)
+{
+	unsigned char *p = buf;
+	size_t off = sizeof(struct perf_event_header);
+
+	put_u32x2(p, &off, pid, ppid);
+	put_u32x2(p, &off, tid, ptid);
+	put_u64(p, &off, time);
+	sample_id(p, &off, time, cpu);
+	header(p, PERF_RECORD_FORK, off);
+	return off;
+}

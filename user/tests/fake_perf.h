@@ -88,5 +88,8 @@ size_t fake_perf_mmap2(void *buf, uint32_t pid, uint32_t tid, uint64_t addr,
 		       uint32_t cpu);
 size_t fake_perf_comm(void *buf, uint32_t pid, uint32_t tid, const char *comm,
 		      uint64_t time, uint32_t cpu);
+/* PERF_RECORD_FORK: @tid of @pid made by @ptid of @ppid. */
+size_t fake_perf_fork(void *buf, uint32_t pid, uint32_t ppid, uint32_t tid,
+		      uint32_t ptid, uint64_t time, uint32_t cpu);
 
 #endif /* RINGTRACE_TESTS_FAKE_PERF_H */

@@ -279,6 +279,69 @@ static void test_one_file_twice_refused(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Issue 21: -e names samples and counters too. On replay they are kinds
+ * it selects (filter bits); live, each perf option needs its kind named,
+ * the module gets only its own kinds, and a list of perf kinds alone
+ * filters the module's records out.
+ */
+static void test_events_name_perf_kinds(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	parse3(&r, "-i", "x.raw", "-e");	/* -e needs its list */
+	assert_int_equal(r.status, EXIT_USAGE);
+	{
+		const char *const a[] = { "-i", "x.raw", "-e", "lock", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.filter.events == RINGTRACE_EVENT_LOCK);
+	}
+	{
+		const char *const a[] = { "-i", "x.raw", "-e", "sample,counters",
+					  NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.filter.events == RT_FILTER_PERF_EVENTS);
+	}
+	{
+		const char *const a[] = { "-e", "lock", "--sample", "cpu-clock",
+					  "--", "true", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		if (!strstr(r.err, "does not name 'sample'"))
+			fail_msg("--sample, -e lock: %s", r.err);
+	}
+	{
+		const char *const a[] = { "-e", "sample", "--", "true", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+	}
+	{
+		const char *const a[] = { "-e", "lock,sample", "--sample",
+					  "cpu-clock", "--", "true", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.session.events == RINGTRACE_EVENT_LOCK);
+		assert_true(r.o.filter.events == 0);
+	}
+	{
+		const char *const a[] = { "-e", "sample", "--sample",
+					  "cpu-clock", "--", "true", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.session.events == 0);
+		assert_true(r.o.filter.events == RT_FILTER_EVENT_SAMPLE);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
@@ -287,5 +350,6 @@ int main(void)
 	    cmocka_unit_test(test_in_range_values_taken),
 	    cmocka_unit_test(test_buffer_size_nearest),
 	    cmocka_unit_test(test_per_thread),
-	    cmocka_unit_test(test_one_file_twice_refused));
+	    cmocka_unit_test(test_one_file_twice_refused),
+	    cmocka_unit_test(test_events_name_perf_kinds));
 }

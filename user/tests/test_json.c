@@ -13,6 +13,7 @@
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
+#include "ringtrace/perfetto.h"
 #include "fake_ring.h"
 
 static const char *render(const struct rt_event *ev)
@@ -233,6 +234,25 @@ static void test_perf_lost_exact(void **state)
 		"\"source\":\"perf\"}\n");
 }
 
+/* A CPU 1 counter snapshot of @nr counters at 2 s, over 100 ms. */
+static struct rt_event cpu1_counters(const char *const *names,
+				     const struct rt_counter_value *v,
+				     uint32_t nr)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_COUNTERS;
+	ev.ts_ns = 2000000000;
+	ev.cpu = 1;
+	ev.u.counters.interval_ns = 100000000;
+	ev.u.counters.target_pid = -1;
+	ev.u.counters.nr = nr;
+	ev.u.counters.names = names;
+	ev.u.counters.values = v;
+	return ev;
+}
+
 static void test_counters_exact(void **state)
 {
 	static const char *const names[] = { "task-clock", "cycles",
@@ -244,18 +264,9 @@ static void test_counters_exact(void **state)
 		  .running_ns = 1001 },
 		{ .value = 0 },
 	};
-	struct rt_event ev;
+	struct rt_event ev = cpu1_counters(names, v, 4);
 
 	(void)state;
-	memset(&ev, 0, sizeof(ev));
-	ev.kind = RT_EVENT_COUNTERS;
-	ev.ts_ns = 2000000000;
-	ev.cpu = 1;
-	ev.u.counters.interval_ns = 100000000;
-	ev.u.counters.target_pid = -1;
-	ev.u.counters.nr = 4;
-	ev.u.counters.names = names;
-	ev.u.counters.values = v;
 	assert_string_equal(render(&ev),
 		"{\"type\":\"counters\",\"ts_ns\":2000000000,\"cpu\":1,"
 		"\"interval_ns\":100000000,\"values\":{\"task-clock\":9876543,"
@@ -273,6 +284,45 @@ static void test_counters_exact(void **state)
 		"\"values\":{\"task-clock\":9876543,\"cycles\":null}}\n");
 }
 
+/*
+ * Issue 21: --perfetto plots no track for a counter without a value (it
+ * read as a zero track): a metadata event names it and says why, once.
+ */
+static void test_perfetto_counter_without_track(void **state)
+{
+	static const char *const names[] = { "task-clock", "cycles" };
+	struct rt_counter_value v[2] = {
+		{ .value = 9876543, .enabled_ns = 10, .running_ns = 10 },
+		{ .status = RT_COUNTER_NOT_SUPPORTED },
+	};
+	struct rt_event ev = cpu1_counters(names, v, 2);
+	struct rt_perfetto p;
+	struct rt_outbuf ob;
+	char text[4096];
+
+	(void)state;
+	rt_outbuf_init(&ob, -1, 0);
+	assert_int_equal(rt_perfetto_init(&p, &ob), 0);
+	rt_perfetto_add(&p, &ev);
+	ev.ts_ns += 100000000;
+	rt_perfetto_add(&p, &ev);
+	rt_perfetto_finish(&p);
+	assert_true(ob.len < sizeof(text));
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	rt_outbuf_fini(&ob);
+	assert_non_null(strstr(text, "\"name\":\"cpu1 task-clock\""));
+	assert_null(strstr(text, "\"name\":\"cpu1 cycles\""));
+	assert_non_null(strstr(text,
+		"{\"ph\":\"M\",\"name\":\"counter_without_track\",\"pid\":0,"
+		"\"tid\":0,\"args\":{\"counter\":\"cycles\",\"reason\":"
+		"\"not supported: the kernel opened it on no target\"}}"));
+	/* Said once; two points of task-clock; the process name; 4 events. */
+	assert_null(strstr(strstr(text, "counter_without_track") + 1,
+			   "counter_without_track"));
+	assert_int_equal(p.events, 4);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_sample_exact),
@@ -286,5 +336,6 @@ int main(void)
 	    cmocka_unit_test(test_unknown_prints_nothing),
 	    cmocka_unit_test(test_escape_specials),
 	    cmocka_unit_test(test_escape_utf8),
-	    cmocka_unit_test(test_escaped_comm_in_record));
+	    cmocka_unit_test(test_escaped_comm_in_record),
+	    cmocka_unit_test(test_perfetto_counter_without_track));
 }

@@ -6,7 +6,10 @@
  * unloading a module that is not loaded says so without trying,
  * loading without a path uses the installed module, the checkout's
  * kmod/ringtrace.ko is found next to the tool, and ringtrace_direct.ko
- * is loaded first from beside the path and unloaded after.
+ * is loaded first from beside the path and unloaded after. Issue 21: a
+ * parameter the module does not declare is refused before anything is
+ * loaded; with the module loaded, parameters are written to its writable
+ * sysfs files, and a read-only one is refused with nothing written.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -19,6 +22,7 @@
 
 static struct kmod_ctx *const CTX = (struct kmod_ctx *)0x1000;
 static struct kmod_module *const MOD = (struct kmod_module *)0x2000;
+static struct kmod_module *const DIRECT = (struct kmod_module *)0x2008;
 static struct kmod_list *const LIST = (struct kmod_list *)0x3000;
 
 static int insert_ret, remove_ret, lookup_ret, refs, state_ret;
@@ -43,10 +47,9 @@ static struct kmod_ctx *f_unref_ctx(struct kmod_ctx *c)
 static int f_from_path(struct kmod_ctx *c, const char *p, struct kmod_module **m)
 {
 	assert_ptr_equal(c, CTX);
-	if (paths++ == 0)
-		snprintf(first_path, sizeof(first_path), "%s", p);
+	paths++;
 	snprintf(got_path, sizeof(got_path), "%s", p);
-	*m = MOD;
+	*m = strstr(p, "ringtrace_direct.ko") ? DIRECT : MOD;
 	return 0;
 }
 static int f_from_name(struct kmod_ctx *c, const char *n, struct kmod_module **m)
@@ -77,14 +80,17 @@ static int f_unref_list(struct kmod_list *l)
 }
 static struct kmod_module *f_unref(struct kmod_module *m)
 {
-	assert_ptr_equal(m, MOD);
+	assert_true(m == MOD || m == DIRECT);
 	return NULL;
 }
 static int f_insert(struct kmod_module *m, unsigned int flags, const char *o)
 {
-	(void)m;
 	(void)flags;
-	if (strstr(got_path, "ringtrace_direct.ko"))
+	/* The first module inserted: ringtrace_direct.ko goes in first. */
+	if (!first_path[0])
+		snprintf(first_path, sizeof(first_path), "%s",
+			 m == DIRECT ? "direct" : "ringtrace");
+	if (m == DIRECT)
 		return direct_insert_ret;
 	snprintf(got_options, sizeof(got_options), "%s", o ? o : "");
 	return insert_ret;
@@ -105,6 +111,13 @@ static int f_remove(struct kmod_module *m, unsigned int flags)
 		return direct_remove_ret;
 	return remove_ret;
 }
+static int f_params(const struct kmod_module *m, char *buf, size_t len)
+{
+	(void)m;
+	snprintf(buf, len, "a b vfs_read_attach max_ring_pages ");
+	return 0;
+}
+
 static int f_state(const struct kmod_module *m)
 {
 	(void)m;
@@ -132,6 +145,7 @@ static int setup(void **state)
 		.unref_list = f_unref_list, .unref = f_unref,
 		.insert = f_insert, .probe_insert = f_probe,
 		.remove = f_remove, .initstate = f_state, .refcnt = f_refcnt,
+		.params = f_params,
 	};
 	return 0;
 }
@@ -163,7 +177,7 @@ static void test_load_by_path(void **state)
 	assert_string_equal(got_path, "/x/ringtrace.ko");
 	assert_string_equal(got_options, "a=1 b=2");
 	assert_false(probed);
-	expect_load(-EEXIST, 0, "already loaded");
+	expect_load(-EEXIST, -EBUSY, "already loaded and a cannot change");
 	expect_load(-EPERM, -EPERM, "needs root");
 	expect_load(-ENOEXEC, -ENOEXEC, "another kernel version");
 	expect_load(-EINVAL, -EINVAL, "see dmesg");
@@ -211,8 +225,7 @@ static void test_load_direct_beside(void **state)
 	snprintf(direct, sizeof(direct), "%s/ringtrace_direct.ko", dir);
 	assert_int_equal(rt_kmod_load(ko, "a=1", msg, sizeof(msg)), 0);
 	assert_int_equal(paths, 2);
-	assert_string_equal(first_path, direct);
-	assert_string_equal(got_path, ko);
+	assert_string_equal(first_path, "direct");
 	assert_string_equal(got_options, "a=1");
 	assert_non_null(strstr(msg, " and "));
 	assert_non_null(strstr(msg, direct));
@@ -229,6 +242,71 @@ static void test_load_direct_beside(void **state)
 	assert_int_equal(rt_kmod_load(ko, "", msg, sizeof(msg)), 0);
 	assert_non_null(strstr(msg, "without the direct call"));
 	remove_kmod_dir(dir);
+}
+
+/* Issue 21: parameters are checked against modinfo's, and applied live. */
+static void test_load_params(void **state)
+{
+	char dir[] = "/tmp/ringtrace-params-XXXXXX", f[600], buf[64], msg[512];
+	FILE *fp;
+
+	(void)state;
+	assert_int_equal(rt_kmod_load("/x/ringtrace.ko", "a=1 bogus_param=1",
+				      msg, sizeof(msg)), -EINVAL);
+	if (!strstr(msg, "no parameter 'bogus_param=1'") ||
+	    !strstr(msg, "vfs_read_attach"))
+		fail_msg("%s", msg);
+	assert_int_equal(paths, 1);		/* opened, never inserted */
+	assert_string_equal(got_options, "");
+	assert_int_equal(rt_kmod_load(NULL, "bogus_param=1", msg, sizeof(msg)),
+			 -EINVAL);
+	assert_false(probed);
+
+	/* Loaded: vfs_read_attach is writable, max_ring_pages is not. */
+	assert_non_null(mkdtemp(dir));
+	rt_kmod_params_dir = dir;
+	snprintf(f, sizeof(f), "%s/vfs_read_attach", dir);
+	fp = fopen(f, "w");
+	fputs("auto\n", fp);
+	fclose(fp);
+	chmod(f, 0644);
+	snprintf(f, sizeof(f), "%s/max_ring_pages", dir);
+	fp = fopen(f, "w");
+	fputs("1024\n", fp);
+	fclose(fp);
+	chmod(f, 0444);
+	insert_ret = -EEXIST;
+	assert_int_equal(rt_kmod_load("/x/ringtrace.ko",
+				      "vfs_read_attach=fprobe max_ring_pages=8",
+				      msg, sizeof(msg)), -EBUSY);
+	if (!strstr(msg, "max_ring_pages cannot change while it is (read-only)"))
+		fail_msg("%s", msg);
+	snprintf(f, sizeof(f), "%s/vfs_read_attach", dir);
+	fp = fopen(f, "r");
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "auto\n");	/* all or nothing */
+	assert_int_equal(rt_kmod_load("/x/ringtrace.ko", "vfs_read_attach=fprobe",
+				      msg, sizeof(msg)), 0);
+	assert_string_equal(msg, "ringtrace is already loaded: set "
+			    "vfs_read_attach=fprobe");
+	fp = fopen(f, "r");
+	assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	assert_string_equal(buf, "fprobe");
+	/* A declared parameter without a sysfs file (0 permissions). */
+	assert_int_equal(rt_kmod_load("/x/ringtrace.ko", "a=2", msg,
+				      sizeof(msg)), -EBUSY);
+	assert_non_null(strstr(msg, "not in sysfs"));
+	/* No parameters: loaded already is not an error. */
+	assert_int_equal(rt_kmod_load("/x/ringtrace.ko", "", msg, sizeof(msg)),
+			 0);
+	assert_non_null(strstr(msg, "already loaded"));
+	unlink(f);
+	snprintf(f, sizeof(f), "%s/max_ring_pages", dir);
+	unlink(f);
+	rmdir(dir);
+	rt_kmod_params_dir = "/sys/module/ringtrace/parameters";
 }
 
 static void test_load_installed(void **state)
@@ -342,6 +420,7 @@ int main(void)
 	RUN(cmocka_unit_test_setup_teardown(test_load_by_path, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_load_direct_beside, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_load_params, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_load_installed, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_unload, setup, teardown),

@@ -106,6 +106,46 @@ static void test_decode_sample(void **state)
 	assert_int_equal(rt_decode_perf(&f, rec, 4, 0, &ev), RT_DECODE_ERR_SHORT);
 }
 
+/*
+ * Issue 21: perf's user walk repeats a frame whose frame pointer points
+ * at itself up to its depth; the chain is cut to one copy of it, and the
+ * cut is counted (a recursion's repeats that end earlier are kept).
+ */
+static void test_decode_fp_loop(void **state)
+{
+	uint64_t chain[40];
+	unsigned char rec[512];
+	struct rt_perf_format f;
+	struct rt_source src;
+	struct rt_event ev;
+	size_t n;
+
+	(void)state;
+	rt_perf_format_init(&f, ST | PERF_SAMPLE_CALLCHAIN, true, "cpu-clock");
+	chain[0] = (uint64_t)PERF_CONTEXT_USER;
+	chain[1] = 0x401000;
+	for (int i = 2; i < 40; i++)
+		chain[i] = 0x402000;		/* the looping frame */
+	n = fake_perf_sample(rec, ST | PERF_SAMPLE_CALLCHAIN, 0x401000, 1, 1,
+			     7, 0, chain, 40);
+	assert_int_equal(rt_decode_perf(&f, rec, n, 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.u.sample.nr_frames, 3);
+	assert_true(ev.u.sample.fp_loop);
+	assert_int_equal(rt_sample_frame(&ev.u.sample, 2), 0x402000);
+	rt_source_init(&src, 0);
+	rt_source_count(&src, RT_DECODE_OK, &ev);
+	assert_int_equal(src.counts.samples, 1);
+	assert_int_equal(src.counts.fp_loops, 1);
+
+	/* Fewer repeats than RT_FP_LOOP_RUN, or not at the end: kept. */
+	chain[RT_FP_LOOP_RUN] = 0x400800;
+	n = fake_perf_sample(rec, ST | PERF_SAMPLE_CALLCHAIN, 0x401000, 1, 1,
+			     7, 0, chain, RT_FP_LOOP_RUN + 1);
+	assert_int_equal(rt_decode_perf(&f, rec, n, 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.u.sample.nr_frames, RT_FP_LOOP_RUN + 1);
+	assert_false(ev.u.sample.fp_loop);
+}
+
 static void test_decode_lost_comm_other(void **state)
 {
 	struct perf_event_header h = { .type = PERF_RECORD_THROTTLE, .size = 48 };
@@ -247,6 +287,7 @@ static void test_sampler_attr(void **state)
 		assert_int_equal(a->clockid, CLOCK_MONOTONIC);
 		assert_int_equal(a->comm, 1);
 		assert_int_equal(a->comm_exec, 1);
+		assert_int_equal(a->task, 1);		/* FORK records */
 		/* MMAP2 tracking is for raw files only (track_mmaps). */
 		assert_int_equal(a->mmap, 0);
 		assert_int_equal(a->mmap2, 0);
@@ -389,6 +430,56 @@ static void test_rings_merged(void **state)
 	free(s);
 }
 
+/*
+ * Issue 21: a child is named from fork, as perf names it: its parent's
+ * name until it execs (the samples of a shell's child before exec were
+ * ":TID"), then the name its COMM record gives; a child of a parent never
+ * named stays ":TID". FORK records are read, not printed.
+ */
+static void test_fork_names_child(void **state)
+{
+	struct rt_perf_sampler ps;
+	struct rt_cpuset cpus;
+	struct rt_merge m;
+	struct rt_merge_result res;
+	struct seen *s = calloc(1, sizeof(*s));
+	unsigned char rec[256];
+	size_t n;
+
+	(void)state;
+	assert_non_null(s);
+	open_cpus(&ps, "cpu-clock:1000", FAKE_PAGE, &cpus, false);
+	rt_comm_set(ps.comms, 7, "sh");
+	assert_int_equal(rt_merge_init(&m, ps.srcs, ps.nr_rings, 0), 0);
+
+	n = fake_perf_fork(rec, 8, 7, 8, 7, 100, 0);
+	assert_int_equal(n, 8 + 24 + 24);
+	write_rec(0, rec, n);
+	n = fake_perf_sample(rec, ST, 0x1000, 8, 8, 101, 0, NULL, 0);
+	write_rec(0, rec, n);
+	n = fake_perf_comm(rec, 8, 8, "tar", 102, 0);
+	write_rec(0, rec, n);
+	n = fake_perf_sample(rec, ST, 0x1000, 8, 8, 103, 0, NULL, 0);
+	write_rec(0, rec, n);
+	/* A child of a thread never named, on the other CPU. */
+	n = fake_perf_fork(rec, 30, 20, 30, 20, 104, 1);
+	write_rec(1, rec, n);
+	n = fake_perf_sample(rec, ST, 0x1000, 30, 30, 105, 1, NULL, 0);
+	write_rec(1, rec, n);
+
+	rt_merge_round(&m, 0, true, collect, s, &res);
+	assert_int_equal(res.error, 0);
+	assert_int_equal(s->skipped, 3);	/* two FORKs, one COMM */
+	assert_int_equal(s->n, 3);
+	assert_string_equal(s->ev[0].comm, "sh");
+	assert_string_equal(s->ev[1].comm, "tar");
+	assert_string_equal(s->ev[2].comm, ":30");
+
+	rt_merge_fini(&m);
+	rt_perf_sampler_close(&ps);
+	free(s);
+}
+
 /* Per task: one event per thread and CPU; one ring per CPU (SET_OUTPUT). */
 static void test_per_task_shares_rings(void **state)
 {
@@ -509,10 +600,12 @@ int main(void)
 	RUN(T(test_format),
 	    T(test_decode_sample),
 	    T(test_decode_lost_comm_other),
+	    T(test_decode_fp_loop),
 	    T(test_decode_mmap2),
 	    T(test_parse_spec),
 	    T(test_sampler_attr),
 	    T(test_rings_merged),
+	    T(test_fork_names_child),
 	    T(test_per_task_shares_rings),
 	    T(test_fallbacks),
 	    T(test_errors));

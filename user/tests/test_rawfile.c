@@ -404,7 +404,7 @@ static void test_corrupt_record_in_chunk(void **state)
 	(void)state;
 	begin(&ob);
 	vfs(&r, 1);
-	r.header.size = 120;		/* runs past the 96-byte chunk */
+	r.header.size = sizeof(r) + 8;	/* runs past the record's chunk */
 	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);

@@ -193,7 +193,7 @@ static void test_setup_errors(void **state)
 	o.cpus_given = false;
 
 	o.events = RINGTRACE_EVENT_LOCK_CONTENTION;
-	expect_setup_error(&o, EOPNOTSUPP, "cannot produce: lock contention");
+	expect_setup_error(&o, EOPNOTSUPP, "cannot produce: lock_contention");
 	o.events = 0;
 
 	fk.ioctl_errno[FK_CONFIG] = E2BIG;

@@ -177,6 +177,37 @@ static void test_flame_sums_folded_lines(void **state)
 	rt_flame_fini(&f);
 }
 
+/*
+ * Issue 21: a stack of 127 frames (a frame-pointer loop) made the graph
+ * thousands of pixels tall: past RT_FLAME_MAX_DEPTH levels the rest is
+ * one frame, the weights still sum, and such stacks are counted.
+ */
+static void test_flame_depth_capped(void **state)
+{
+	static char line[127 * 4 + 16];
+	const char *frames[127];
+	struct rt_flame f;
+	size_t len = 0;
+
+	(void)state;
+	for (int i = 0; i < 127; i++) {
+		frames[i] = "fn";
+		len += (size_t)sprintf(line + len, "%sfn", i ? ";" : "");
+	}
+	sprintf(line + len, " 3");
+	assert_int_equal(rt_flame_init(&f), 0);
+	rt_flame_add(&f, frames, 127, 2);
+	rt_flame_add_folded(&f, line, strlen(line));
+	rt_flame_add(&f, frames, 10, 1);
+	assert_true(f.nodes[0].value == 6);
+	assert_int_equal(f.max_depth, RT_FLAME_MAX_DEPTH + 1);
+	assert_int_equal(f.nr, RT_FLAME_MAX_DEPTH + 2);	/* + all, + deeper */
+	assert_string_equal(f.names + f.nodes[f.nr - 1].name, RT_FLAME_DEEPER);
+	assert_true(f.nodes[f.nr - 1].value == 5);
+	assert_true(f.capped == 2);
+	rt_flame_fini(&f);
+}
+
 static void test_filter_lists(void **state)
 {
 	uint32_t ids[RT_FILTER_MAX_IDS], nr;
@@ -436,6 +467,7 @@ int main(void)
 	    cmocka_unit_test(test_no_footnote_without_events),
 	    cmocka_unit_test(test_filter_time),
 	    cmocka_unit_test(test_flame_sums_folded_lines),
+	    cmocka_unit_test(test_flame_depth_capped),
 	    cmocka_unit_test(test_filter_lists),
 	    cmocka_unit_test(test_usyms_one_load_per_binary),
 	    cmocka_unit_test(test_usyms_build_id_mismatch),

@@ -151,6 +151,53 @@ perfetto_check() {
 }
 check "perfetto" perfetto_check
 
+# Issue 21: a child is named from its FORK record (its parent's name until
+# it execs, then its COMM's), in samples and folded stacks; Perfetto names
+# processes and threads after the records' latest names (pid 104 "wc", not
+# "cat"; pid 200 "tar", not a sample's ":201").
+# shellcheck disable=SC2317  # called through check
+fork_names() {
+	"$cat_bin" -q -i "$tmp/v2.raw" --json > "$tmp/fk.json" &&
+		"$cat_bin" -q -i "$tmp/v2.raw" --folded > "$tmp/fk.folded" &&
+		"$cat_bin" -q -i "$tmp/v2.raw" --perfetto "$tmp/fk.pf" || return 1
+	python3 - "$tmp/fk.json" "$tmp/fk.folded" "$tmp/fk.pf" <<'PY'
+import json, sys
+names = [j["comm"] for j in map(json.loads, open(sys.argv[1]))
+         if j["type"] == "sample" and j["tid"] == 104]
+assert names == ["cat", "wc"], names
+roots = {l.split(";")[0] for l in open(sys.argv[2])}
+assert "wc" in roots and not any(r.startswith(":104") for r in roots), roots
+last = {}
+for e in json.load(open(sys.argv[3])):
+    if e["ph"] == "M":
+        last[(e["name"], e["pid"], e["tid"])] = e["args"]["name"]
+assert last[("process_name", 104, 104)] == "wc", last
+assert last[("thread_name", 104, 104)] == "wc", last
+assert last[("process_name", 200, 200)] == "tar", last
+assert last[("thread_name", 200, 201)] == "tar", last
+print("samples of 104:", names)
+PY
+}
+check "a forked child is named as its parent until exec, then by its COMM" fork_names
+
+# Issue 21: samples and counter snapshots are kinds -e selects on replay:
+# -e lock prints no sample, -e sample only samples (LOST always shows).
+# shellcheck disable=SC2317  # called through check
+e_kinds() {
+	local want=$1
+	shift
+	"$cat_bin" -q -i "$tmp/v2.raw" --json "$@" > "$tmp/e.out" || return 1
+	python3 - "$tmp/e.out" "$want" <<'PY'
+import json, sys
+kinds = sorted({json.loads(l)["type"] for l in open(sys.argv[1])} - {"lost"})
+assert ",".join(kinds) == sys.argv[2], kinds
+print(",".join(kinds))
+PY
+}
+check "-e lock: no sample, no counters" e_kinds lock -e lock
+check "-e sample: samples only" e_kinds sample -e sample
+check "-e counters,vfs_read" e_kinds counters,vfs_read -e counters,vfs_read
+
 # Issue 21: every count the tools say equals what they printed. The
 # summary's records, samples and counter snapshots, plus the LOST lines,
 # are the JSON lines; path records are counted apart; --folded's stacks

@@ -34,12 +34,28 @@
 #include <linux/types.h>
 
 /*
+ * Marks for scripts/barrier-check, as kmod/barrier_site.h's: right before
+ * the access the letter names, made through @base. It emits no
+ * instruction, only the mark's address and @base's register, in a section
+ * of its own (not loaded); the checker finds the access in the arm64
+ * objects and verifies the ordering beside it. Also a compiler barrier.
+ */
+#define RT_BARRIER_SITE(letter, base)					\
+	__asm__ __volatile__("1:\n"					\
+		".pushsection .discard.rt_barrier." letter ",\"\"\n"	\
+		".balign 8\n"						\
+		".quad 1b\n"						\
+		".asciz \"%0\"\n"					\
+		".popsection" : : "r" (base) : "memory")
+
+/*
  * (C) Read the producer's head. Pairs with the kernel's smp_wmb() (B)
  * before it stores data_head: record bytes below the returned value are
  * complete and may be read after this load.
  */
 static inline uint64_t rt_load_head_acquire(const __u64 *head)
 {
+	RT_BARRIER_SITE("C", head);
 	return __atomic_load_n(head, __ATOMIC_ACQUIRE);
 }
 
@@ -51,6 +67,7 @@ static inline uint64_t rt_load_head_acquire(const __u64 *head)
  */
 static inline void rt_store_tail_release(__u64 *tail, uint64_t value)
 {
+	RT_BARRIER_SITE("D", tail);
 	__atomic_store_n(tail, value, __ATOMIC_RELEASE);
 }
 
@@ -77,14 +94,17 @@ static inline uint32_t rt_load_u32_once(const __u32 *p)
  * that tail. The reader loads data_head (C), overwrite_tail, copies the
  * records between them, then:
  *
- * (F) orders every load of record bytes before the following load of
- * overwrite_tail (an acquire fence: smp_rmb()'s role). Pairs with (E): if
- * the copy saw any byte of a record that overwrote old ones, the tail
- * loaded after F is past those old records, so the reader discards them.
+ * (F) rt_load_tail_after_copy() re-reads overwrite_tail after the copy,
+ * behind an acquire fence (smp_rmb()'s role) that orders every load of
+ * record bytes before it. Pairs with (E): if the copy saw any byte of a
+ * record that overwrote old ones, the tail loaded after F is past those
+ * old records, so the reader discards them.
  */
-static inline void rt_fence_before_tail_recheck(void)
+static inline uint64_t rt_load_tail_after_copy(const __u64 *otail)
 {
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	RT_BARRIER_SITE("F", otail);
+	return __atomic_load_n(otail, __ATOMIC_RELAXED);
 }
 
 /*

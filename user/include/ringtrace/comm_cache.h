@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * Thread names for perf samples. A sample carries a tid but no name; perf
- * reports names in PERF_RECORD_COMM records (at exec and prctl), and
+ * reports names in PERF_RECORD_COMM records (at exec and prctl), a new
+ * task in PERF_RECORD_FORK (it bears its parent's name until it execs), and
  * threads that existed before tracing started are read once from /proc.
  * A fixed table: no allocation per record; when it is full a new name
  * replaces an old one (a sample of an evicted thread prints ":TID", as
@@ -14,6 +15,8 @@
 #include <sys/types.h>
 
 #include <linux/ringtrace.h>
+
+#include "ringtrace/record.h"
 
 #define RT_COMM_CACHE_SLOTS	4096u	/* a power of two */
 #define RT_COMM_CACHE_PROBE	8u
@@ -30,6 +33,19 @@ struct rt_comm_cache {
 
 void rt_comm_cache_init(struct rt_comm_cache *c);
 void rt_comm_set(struct rt_comm_cache *c, uint32_t tid, const char *comm);
+
+/*
+ * A new task (PERF_RECORD_FORK) bears its parent's name until it execs, as
+ * the kernel copies comm at fork: @tid takes @ptid's name when it is known.
+ */
+void rt_comm_inherit(struct rt_comm_cache *c, uint32_t tid, uint32_t ptid);
+
+/*
+ * The readers' one step for a decoded perf record: COMM and FORK update
+ * @c (true: the record names tasks, nothing to print), a sample or a
+ * mapping gets its task's name (false).
+ */
+bool rt_comm_track(struct rt_comm_cache *c, struct rt_event *ev);
 
 /*
  * Name of @tid into @out (RINGTRACE_COMM_LEN + 1 bytes): the cached one,

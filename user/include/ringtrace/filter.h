@@ -18,6 +18,15 @@
 
 #define RT_FILTER_MAX_IDS	64u
 
+/*
+ * -e names perf's kinds too: samples and counter snapshots. These bits are
+ * userspace's only (the module never sees them), above any
+ * RINGTRACE_EVENT_* bit the ABI can grow.
+ */
+#define RT_FILTER_EVENT_SAMPLE		(1ULL << 62)
+#define RT_FILTER_EVENT_COUNTERS	(1ULL << 63)
+#define RT_FILTER_PERF_EVENTS	(RT_FILTER_EVENT_SAMPLE | RT_FILTER_EVENT_COUNTERS)
+
 struct rt_filter {
 	uint32_t	pids[RT_FILTER_MAX_IDS];
 	uint32_t	nr_pids;		/* 0: any */
@@ -26,8 +35,9 @@ struct rt_filter {
 	const char	*comm;			/* NULL: any */
 	bool		cpus_given;
 	struct rt_cpuset cpus;
-	uint64_t	events;			/* RINGTRACE_EVENT_* bits; 0: any */
+	uint64_t	events;			/* RINGTRACE_EVENT_*, RT_FILTER_EVENT_*; 0: any */
 	uint64_t	min_latency_ns;		/* vfs_read only */
+	uint64_t	min_offcpu_ns;		/* offcpu only (issue 22) */
 	uint64_t	from_ns, to_ns;		/* time range; to 0: open */
 	bool		relative;		/* a time range is set (--time) */
 	/*

@@ -38,6 +38,14 @@
 
 #include "ringtrace/outbuf.h"
 
+/*
+ * Levels drawn below the root: a deeper stack (a frame-pointer loop, a
+ * runaway recursion) ends in one RT_FLAME_DEEPER frame holding the rest,
+ * so that one bad stack does not make the graph too tall to read.
+ */
+#define RT_FLAME_MAX_DEPTH	64u
+#define RT_FLAME_DEEPER		"[deeper frames not drawn]"
+
 struct rt_flame_node {
 	uint32_t	name;		/* offset in names */
 	uint32_t	child;		/* first child, 0: none */
@@ -53,6 +61,7 @@ struct rt_flame {
 	char			*names;
 	size_t			names_len, names_cap;
 	uint32_t		max_depth;
+	uint64_t		capped;		/* stacks cut at RT_FLAME_MAX_DEPTH */
 	int			error;		/* -ENOMEM: the graph is partial */
 	/*
 	 * A differential graph (rt_flame_add_diff()): value is AFTER's
@@ -61,6 +70,11 @@ struct rt_flame {
 	 */
 	bool			diff;
 	const char		*subtitle;	/* a line under the title, or NULL */
+	/*
+	 * issue 22: blues, as flamegraph.pl --color=io, for time spent off
+	 * CPU (set before writing; not for a differential graph).
+	 */
+	bool			io_palette;
 };
 
 int rt_flame_init(struct rt_flame *f);

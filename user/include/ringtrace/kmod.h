@@ -29,9 +29,18 @@ const char *rt_kmod_checkout_path(const char *exe, char *buf, size_t len);
  * ringtrace_direct.ko goes in first: from beside @path if it is there
  * (a failure there is only noted: vfs_read then attaches another way),
  * or as the installed module's soft dependency.
+ * Each NAME=VALUE of @options must be a parameter the module declares
+ * (modinfo's list; the kernel would only warn in dmesg): else -EINVAL
+ * and nothing is loaded. When ringtrace is loaded already, the options
+ * are written to its writable parameters (rt_kmod_params_dir); one that
+ * is read-only or not in sysfs is refused (-EBUSY: unload first), and
+ * nothing is written.
  */
 int rt_kmod_load(const char *path, const char *options,
 		 char *msg, size_t len);
+
+/* Where the loaded module's parameters are: /sys/module/ringtrace/parameters. */
+extern const char *rt_kmod_params_dir;
 
 /*
  * Remove ringtrace.ko, then ringtrace_direct.ko if it is loaded and idle

@@ -56,12 +56,16 @@ struct rt_view_entry {
 	uint64_t		bytes;		/* sum of positive returns */
 	uint64_t		errors;		/* negative returns */
 	struct rt_hist		read;		/* vfs_read latency */
+	/* issue 22: of read.sum, off CPU, over the reads that measured it. */
+	uint64_t		read_offcpu;
+	uint64_t		read_offcpu_n;	/* reads with offcpu_ns known */
 };
 
 /* Lock times, kept only where lock events are counted (not summary rows). */
 struct rt_view_locks {
 	struct rt_hist		wait;
 	struct rt_hist		hold;
+	struct rt_hist		offcpu;		/* issue 22: offcpu intervals */
 };
 
 struct rt_view_table {

@@ -70,6 +70,8 @@ struct rt_source_counts {
 	uint64_t	malformed;	/* known type, shorter than its structure */
 	uint64_t	forced;		/* of the counted ones, emitted before
 					 * their window expired (pressure) */
+	uint64_t	fp_loops;	/* stacks cut at a frame-pointer loop
+					 * (samples' and records' user stacks) */
 };
 
 struct rt_source {

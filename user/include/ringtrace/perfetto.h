@@ -8,12 +8,17 @@
  *   lock          two slices on the thread: "lock wait NAME" then
  *                 "lock hold NAME" (kernel contention records: wait only)
  *   counters      a counter track ("ph":"C") per CPU (in a "counters"
- *                 process, pid 0) or on the traced process
+ *                 process, pid 0) or on the traced process; a counter
+ *                 without a value (not supported, never counted) has no
+ *                 track, and a "counter_without_track" metadata event
+ *                 ("ph":"M") says why, once
  *   sample        an instant event ("ph":"i") on the thread
  *   LOST          a global instant event naming how many were lost
  *   names         process_name / thread_name metadata the first time a
- *                 pid / tid is seen (a process takes the name of the
- *                 first of its threads seen)
+ *                 pid / tid is seen and again when its name changes (a
+ *                 child named as its parent until it execs); a process
+ *                 takes the name of the first of its threads seen, then
+ *                 its main thread's
  *
  * The file is a JSON array ("[" ... "]"); timestamps are CLOCK_MONOTONIC
  * microseconds with nanosecond decimals. Events are written as they
@@ -33,13 +38,19 @@
 #define RT_PERFETTO_MAX_TIDS	16384u		/* threads + processes named */
 #define RT_PERFETTO_SLOTS	32768u		/* power of two */
 
+struct rt_perfetto_name {
+	uint32_t	key;			/* tid + 1; 0: free */
+	char		comm[RINGTRACE_COMM_LEN];	/* the name last given */
+};
+
 struct rt_perfetto {
 	struct rt_outbuf	*out;
 	const struct rt_paths	*paths;		/* may be NULL */
-	uint32_t		*named;		/* tid + 1 per slot; 0: free */
+	struct rt_perfetto_name	*named;		/* [RT_PERFETTO_SLOTS] */
 	uint32_t		nr_named;
 	uint64_t		unnamed;
 	uint64_t		events;
+	uint64_t		counters_said;	/* bit i: counter i without track */
 	int			first;		/* nothing written yet */
 };
 

@@ -31,6 +31,9 @@ enum rt_event_kind {
 				   its path table and names later vfs_reads */
 	RT_EVENT_MMAP,		/* PERF_RECORD_MMAP2: an executable mapping
 				   (replay names user frames with it) */
+	RT_EVENT_FORK,		/* PERF_RECORD_FORK: a new task, named as its
+				   parent until it execs; not printed */
+	RT_EVENT_OFFCPU,	/* issue 22: a task ran again after off CPU */
 	RT_EVENT_CGROUP,	/* a cgroup's path (issue 24); like PATH, kept
 				   in the stream's table, not printed */
 	RT_EVENT_KIND_MAX,
@@ -47,6 +50,15 @@ struct rt_vfs_read_event {
 	uint64_t	count;
 	int64_t		ret;		/* bytes read or -errno */
 	uint64_t	lat_ns;
+	/*
+	 * issue 22: time off CPU during the call, its longest interval and
+	 * when that one ended (the ts_ns of its offcpu record); meaningful
+	 * only when offcpu_known (RINGTRACE_MISC_OFFCPU).
+	 */
+	bool		offcpu_known;
+	uint64_t	offcpu_ns;
+	uint64_t	offcpu_max_ns;
+	uint64_t	offcpu_max_ts;
 	/*
 	 * The file's name, from the stream's path table (paths.h) filled by
 	 * path records; NULL when unknown. Not set by rt_decode().
@@ -115,6 +127,20 @@ struct rt_lock_event {
 	char		name[RINGTRACE_LOCK_NAME_LEN + 1];	/* always NUL-terminated */
 };
 
+/*
+ * issue 22: RINGTRACE_RECORD_OFFCPU. The event's ts_ns and cpu are when
+ * and where the task ran again; it left at ts_ns - offcpu_ns from cpu_out.
+ * The stack (if any) is the one it left with.
+ */
+struct rt_offcpu_event {
+	uint64_t	offcpu_ns;
+	uint32_t	cpu_out;
+	uint32_t	state;		/* RINGTRACE_OFFCPU_* */
+};
+
+/* "R", "S", "D" or "other": how a task left the CPU. */
+const char *rt_offcpu_state_name(uint32_t state);
+
 struct rt_lost_event {
 	uint64_t	count;
 	const char	*source;	/* NULL: a ringtrace ring; "perf": a perf ring */
@@ -132,7 +158,17 @@ struct rt_sample_event {
 	uint64_t		period;		/* 0 unless PERF_SAMPLE_PERIOD */
 	uint32_t		nr_frames;	/* callchain entries, markers included */
 	const unsigned char	*frames;	/* nr_frames __u64s, or NULL */
+	bool			fp_loop;	/* cut at a frame-pointer loop */
 };
+
+/*
+ * perf's user walk does not check that frames move up the stack: a frame
+ * pointer that points at its own frame fills the chain to its depth with
+ * one return address. A chain that ends with this many copies of one
+ * frame is cut to one copy (fp_loop set), as the module's walk stops at
+ * such a frame (RINGTRACE_STACK_USER_LOOP).
+ */
+#define RT_FP_LOOP_RUN		8
 
 /*
  * PERF_RECORD_MMAP2 (recorded with --raw --sample): @path and @build_id
@@ -143,6 +179,11 @@ struct rt_mmap_event {
 	const char		*path;		/* NUL-terminated in the record */
 	const uint8_t		*build_id;	/* NULL unless the kernel gave it */
 	uint32_t		build_id_len;
+};
+
+/* PERF_RECORD_FORK: the new task is the event's pid/tid. */
+struct rt_fork_event {
+	uint32_t		ppid, ptid;
 };
 
 /* Entry @i of a sample's raw callchain. */
@@ -210,9 +251,11 @@ struct rt_event {
 		struct rt_counters_event	counters;
 		struct rt_path_event		path;
 		struct rt_mmap_event		mmap;
+		struct rt_fork_event		fork;
+		struct rt_offcpu_event		offcpu;
 		struct rt_cgroup_event		cgroup;
 	} u;
-	struct rt_stack		stack;		/* vfs_read and lock records */
+	struct rt_stack		stack;		/* vfs_read, lock, offcpu records */
 	struct rt_task_ext	ext;		/* vfs_read and lock records */
 };
 
@@ -267,8 +310,8 @@ int rt_perf_format_init(struct rt_perf_format *f, uint64_t sample_type,
 /*
  * Decode a perf record: SAMPLE -> RT_EVENT_SAMPLE (comm left empty: perf
  * samples carry none; the reader names them from COMM records), LOST ->
- * RT_EVENT_LOST (source "perf"), COMM -> RT_EVENT_COMM; THROTTLE,
- * UNTHROTTLE, EXIT, FORK and the like -> RT_DECODE_SKIP; anything else
+ * RT_EVENT_LOST (source "perf"), COMM -> RT_EVENT_COMM, FORK ->
+ * RT_EVENT_FORK; THROTTLE, UNTHROTTLE, EXIT and the like -> RT_DECODE_SKIP; anything else
  * RT_DECODE_UNKNOWN. Sizes are checked against the format: a record too
  * short for what its format promises is RT_DECODE_ERR_SHORT.
  */

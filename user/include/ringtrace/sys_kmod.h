@@ -36,6 +36,12 @@ struct rt_sys_kmod {
 	int			(*initstate)(const struct kmod_module *mod);
 	int			(*refcnt)(const struct kmod_module *mod);
 	const char		*(*path)(const struct kmod_module *mod);
+	/*
+	 * The names of @mod's parameters (modinfo's parmtype entries) into
+	 * @buf, each followed by a space; 0 or -errno.
+	 */
+	int			(*params)(const struct kmod_module *mod,
+					  char *buf, size_t len);
 };
 
 extern struct rt_sys_kmod rt_sys_kmod;

@@ -41,7 +41,8 @@ void rt_comm_set(struct rt_comm_cache *c, uint32_t tid, const char *comm)
 	memcpy(victim->comm, comm, strnlen(comm, sizeof(victim->comm)));
 }
 
-void rt_comm_get(const struct rt_comm_cache *c, uint32_t tid, char *out)
+static const struct rt_comm_entry *find(const struct rt_comm_cache *c,
+					uint32_t tid)
 {
 	uint32_t h = home(tid), key = tid + 1;
 
@@ -49,18 +50,56 @@ void rt_comm_get(const struct rt_comm_cache *c, uint32_t tid, char *out)
 		const struct rt_comm_entry *e =
 			&c->e[(h + i) & (RT_COMM_CACHE_SLOTS - 1)];
 
-		if (e->key == key) {
-			memcpy(out, e->comm, RINGTRACE_COMM_LEN);
-			out[RINGTRACE_COMM_LEN] = '\0';
-			return;
-		}
+		if (e->key == key)
+			return e;
 		if (!e->key)
 			break;
 	}
-	if (tid == 0)
+	return NULL;
+}
+
+void rt_comm_inherit(struct rt_comm_cache *c, uint32_t tid, uint32_t ptid)
+{
+	const struct rt_comm_entry *parent = find(c, ptid);
+	char comm[RINGTRACE_COMM_LEN + 1];
+
+	if (!parent || tid == ptid)
+		return;
+	memcpy(comm, parent->comm, RINGTRACE_COMM_LEN);
+	comm[RINGTRACE_COMM_LEN] = '\0';
+	rt_comm_set(c, tid, comm);
+}
+
+void rt_comm_get(const struct rt_comm_cache *c, uint32_t tid, char *out)
+{
+	const struct rt_comm_entry *e = find(c, tid);
+
+	if (e) {
+		memcpy(out, e->comm, RINGTRACE_COMM_LEN);
+		out[RINGTRACE_COMM_LEN] = '\0';
+	} else if (tid == 0) {
 		snprintf(out, RINGTRACE_COMM_LEN + 1, "swapper");
-	else
+	} else {
 		snprintf(out, RINGTRACE_COMM_LEN + 1, ":%u", tid);
+	}
+}
+
+bool rt_comm_track(struct rt_comm_cache *c, struct rt_event *ev)
+{
+	switch (ev->kind) {
+	case RT_EVENT_COMM:
+		rt_comm_set(c, ev->tid, ev->comm);
+		return true;
+	case RT_EVENT_FORK:
+		rt_comm_inherit(c, ev->tid, ev->u.fork.ptid);
+		return true;
+	case RT_EVENT_SAMPLE:
+	case RT_EVENT_MMAP:
+		rt_comm_get(c, ev->tid, ev->comm);
+		return false;
+	default:
+		return false;
+	}
 }
 
 static unsigned int scan_tasks(struct rt_comm_cache *c, const char *pid)

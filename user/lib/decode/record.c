@@ -17,6 +17,11 @@ _Static_assert(offsetof(struct ringtrace_vfs_read_record, task.ts_ns) == 8, "ts"
 _Static_assert(offsetof(struct ringtrace_lock_record, task.ts_ns) == 8, "ts");
 _Static_assert(offsetof(struct ringtrace_path_record, ts_ns) == 8, "ts");
 _Static_assert(sizeof(struct ringtrace_path_record) == 40, "path record");
+_Static_assert(offsetof(struct ringtrace_offcpu_record, task.ts_ns) == 8, "ts");
+_Static_assert(sizeof(struct ringtrace_offcpu_record) ==
+	       RINGTRACE_OFFCPU_SIZE_VER0, "offcpu record");
+_Static_assert(sizeof(struct ringtrace_vfs_read_record) ==
+	       RINGTRACE_VFS_READ_SIZE_OFFCPU, "vfs_read record");
 _Static_assert(offsetof(struct ringtrace_cgroup_record, ts_ns) == 8, "ts");
 _Static_assert(sizeof(struct ringtrace_cgroup_record) == 32, "cgroup record");
 
@@ -135,35 +140,86 @@ static int decode_cgroup(const void *rec, size_t size, struct rt_event *ev)
  * after them and end in a stack trailer (every such record starts with
  * its event header) into @r, the rest into @ev. Nonzero if short.
  */
+/* issue 24: the task_ext that ends at @end, the end of the fixed part. */
+static void take_ext(const void *rec, size_t end, struct rt_event *ev)
+{
+	struct ringtrace_task_ext x;
+
+	memcpy(&x, (const unsigned char *)rec + end - sizeof(x), sizeof(x));
+	ev->ext.present = true;
+	ev->ext.cgroup_id = x.cgroup_id;
+	ev->ext.host_pid = x.host_pid;
+	ev->ext.host_tid = x.host_tid;
+}
+
 static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 		      struct rt_event *ev)
 {
 	struct ringtrace_event_header h;
-	struct ringtrace_task_ext x;
 
 	if (size < len)
 		return -1;
 	memcpy(r, rec, len);
 	memcpy(&h, rec, sizeof(h));
 	if (h.misc & RINGTRACE_MISC_TASK_EXT) {
-		if (size < len + sizeof(x))
+		len += sizeof(struct ringtrace_task_ext);
+		if (size < len)
 			return -1;
-		memcpy(&x, (const unsigned char *)rec + len, sizeof(x));
-		ev->ext.present = true;
-		ev->ext.cgroup_id = x.cgroup_id;
-		ev->ext.host_pid = x.host_pid;
-		ev->ext.host_tid = x.host_tid;
-		len += sizeof(x);
+		take_ext(rec, len, ev);
 	}
 	return (h.misc & RINGTRACE_MISC_STACK) &&
 	       decode_stack(rec, size, len, ev);
 }
 
+/*
+ * A record whose fixed part grew (vfs_read, issue 22): the part this
+ * record has is what precedes its task_ext (issue 24) and stack trailer,
+ * either exactly @min
+ * bytes (the first published size) or at least @len (what we know; a
+ * newer module may append more). Copies what @r knows of it (the rest of
+ * @r zeroed) and returns its length, 0 if the record is malformed.
+ */
+static size_t grown_part(const void *rec, size_t size, void *r, size_t len,
+			 size_t min, struct rt_event *ev)
+{
+	struct ringtrace_stack_trailer t;
+	struct ringtrace_event_header h;
+	size_t fixed = size, ext = 0;
+
+	memcpy(&h, rec, sizeof(h));
+	/* issue 24: a task_ext ends the fixed part, whatever its length. */
+	if (h.misc & RINGTRACE_MISC_TASK_EXT)
+		ext = sizeof(struct ringtrace_task_ext);
+	if (size < min + ext)
+		return 0;
+	if (h.misc & RINGTRACE_MISC_STACK) {
+		if (decode_stack(rec, size, min + ext, ev))
+			return 0;
+		memcpy(&t, (const unsigned char *)rec + size - sizeof(t),
+		       sizeof(t));
+		fixed = size - sizeof(t) -
+			((size_t)t.nr_kernel + t.nr_user) * sizeof(uint64_t);
+	}
+	if (ext) {
+		take_ext(rec, fixed, ev);
+		fixed -= ext;
+	}
+	/* A size in between names no layout ever published. */
+	if (fixed != min && fixed < len)
+		return 0;
+	memset(r, 0, len);
+	memcpy(r, rec, fixed < len ? fixed : len);
+	return fixed;
+}
+
 static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_vfs_read_record r;
+	size_t fixed;
 
-	if (fixed_part(rec, size, &r, sizeof(r), ev))
+	fixed = grown_part(rec, size, &r, sizeof(r),
+			   RINGTRACE_VFS_READ_SIZE_VER0, ev);
+	if (!fixed)
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_VFS_READ;
 	copy_task(ev, &r.task);
@@ -174,8 +230,38 @@ static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 	ev->u.vfs_read.count = r.count;
 	ev->u.vfs_read.ret = r.ret;
 	ev->u.vfs_read.lat_ns = r.lat_ns;
+	/* issue 22: older records (96 bytes) have no off-CPU part. */
+	ev->u.vfs_read.offcpu_known = fixed >= RINGTRACE_VFS_READ_SIZE_OFFCPU &&
+				      (r.header.misc & RINGTRACE_MISC_OFFCPU);
+	ev->u.vfs_read.offcpu_ns = r.offcpu_ns;
+	ev->u.vfs_read.offcpu_max_ns = r.offcpu_max_ns;
+	ev->u.vfs_read.offcpu_max_ts = r.offcpu_max_ts;
 	ev->u.vfs_read.path = NULL;
 	return RT_DECODE_OK;
+}
+
+static int decode_offcpu(const void *rec, size_t size, struct rt_event *ev)
+{
+	struct ringtrace_offcpu_record r;
+
+	if (fixed_part(rec, size, &r, sizeof(r), ev))
+		return RT_DECODE_ERR_SHORT;
+	ev->kind = RT_EVENT_OFFCPU;
+	copy_task(ev, &r.task);
+	ev->u.offcpu.offcpu_ns = r.offcpu_ns;
+	ev->u.offcpu.cpu_out = r.cpu_out;
+	ev->u.offcpu.state = r.state;
+	return RT_DECODE_OK;
+}
+
+const char *rt_offcpu_state_name(uint32_t state)
+{
+	switch (state) {
+	case RINGTRACE_OFFCPU_PREEMPTED:	return "R";
+	case RINGTRACE_OFFCPU_SLEEP:		return "S";
+	case RINGTRACE_OFFCPU_DISK:		return "D";
+	}
+	return "other";
 }
 
 static int decode_lock(const void *rec, size_t size, struct rt_event *ev)
@@ -224,6 +310,8 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 		return decode_lock(rec, size, ev);
 	case RINGTRACE_RECORD_PATH:
 		return decode_path(rec, size, ev);
+	case RINGTRACE_RECORD_OFFCPU:
+		return decode_offcpu(rec, size, ev);
 	case RINGTRACE_RECORD_CGROUP:
 		return decode_cgroup(rec, size, ev);
 	}
@@ -253,6 +341,8 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_COMM:	return "comm";
 	case RT_EVENT_PATH:	return "path";
 	case RT_EVENT_MMAP:	return "mmap";
+	case RT_EVENT_FORK:	return "fork";
+	case RT_EVENT_OFFCPU:	return "offcpu";
 	case RT_EVENT_CGROUP:	return "cgroup";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:

@@ -118,6 +118,26 @@ static void trailer(const struct rt_perf_format *f, const unsigned char *p,
 	}
 }
 
+/* Entries of a callchain left once a trailing run of one frame is cut. */
+static uint32_t cut_fp_loop(const unsigned char *frames, uint32_t nr,
+			    bool *cut)
+{
+	uint64_t last;
+	uint32_t i;
+
+	if (nr < RT_FP_LOOP_RUN)
+		return nr;
+	last = get_u64(frames + (size_t)(nr - 1) * U64);
+	if (last >= RT_PERF_CONTEXT_MARKERS)
+		return nr;
+	for (i = nr - 1; i && get_u64(frames + (size_t)(i - 1) * U64) == last; i--)
+		;
+	if (nr - i < RT_FP_LOOP_RUN)
+		return nr;
+	*cut = true;
+	return i + 1;
+}
+
 static int decode_sample(const struct rt_perf_format *f,
 			 const unsigned char *p, size_t size,
 			 struct rt_event *ev)
@@ -168,8 +188,8 @@ static int decode_sample(const struct rt_perf_format *f,
 		/* Checked by division: nr comes from the ring, it may be huge. */
 		if (nr > (size - off) / U64)
 			return RT_DECODE_ERR_SHORT;
-		s->nr_frames = (uint32_t)nr;
 		s->frames = nr ? p + off : NULL;
+		s->nr_frames = cut_fp_loop(p + off, (uint32_t)nr, &s->fp_loop);
 		off += nr * U64;
 	}
 	NEED(0);
@@ -265,6 +285,17 @@ int rt_decode_perf(const struct rt_perf_format *f, const void *rec,
 		trailer(f, p, size, false, ev);
 		return RT_DECODE_OK;
 	}
+	case PERF_RECORD_FORK:	/* pid, ppid, tid, ptid, time */
+		if (size < HDR + 2 * U64 + U64 +
+			   (f->sample_id_all ? f->id_len : 0))
+			return RT_DECODE_ERR_SHORT;
+		ev->kind = RT_EVENT_FORK;
+		ev->pid = get_u32(p + HDR);
+		ev->u.fork.ppid = get_u32(p + HDR + 4);
+		ev->tid = get_u32(p + HDR + 8);
+		ev->u.fork.ptid = get_u32(p + HDR + 12);
+		trailer(f, p, size, false, ev);
+		return RT_DECODE_OK;
 	case PERF_RECORD_MMAP2:
 		return decode_mmap2(f, p, size, ev);
 	}

@@ -2,8 +2,11 @@
 /*
  * JSON output: one object per line, keys in a fixed order.
  *
- * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns [path]
+ * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns
+ *           [offcpu_ns offcpu_max_ns offcpu_max_ts] [path]
  *           [host_pid host_tid cgroup_id [cgroup]] [kstack] [ustack]
+ * offcpu:   type ts_ns cpu pid tid comm offcpu_ns state cpu_out [kstack]
+ *           [ustack]
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
  *           kernel hashed [host_pid host_tid cgroup_id [cgroup]] [kstack]
  *           [ustack]
@@ -13,7 +16,7 @@
  *
  * Numbers are decimal integers (pos and ret may be negative); dev is the
  * string "MAJOR:MINOR"; contended, kernel and hashed are booleans (the
- * lock record's flags); addresses (ip, callchain) and lock_id are "0x..."
+ * lock record's flags); state is "R", "S", "D" or "other"; addresses (ip, callchain) and lock_id are "0x..."
  * strings, exact where a double would round them (a hashed lock_id is
  * above 2^53 and jq would print another lock's id). A counters
  * row of a process has cpu -1. Strings are escaped as escape.h describes.
@@ -105,6 +108,15 @@ static char *vfs_read(char *p, const struct rt_event *ev)
 	p = rt_fmt_i64(p, r->ret);
 	p = RT_FMT_LIT(p, ",\"lat_ns\":");
 	p = rt_fmt_u64(p, r->lat_ns);
+	/* issue 22: measured only in sessions that asked for offcpu. */
+	if (r->offcpu_known) {
+		p = RT_FMT_LIT(p, ",\"offcpu_ns\":");
+		p = rt_fmt_u64(p, r->offcpu_ns);
+		p = RT_FMT_LIT(p, ",\"offcpu_max_ns\":");
+		p = rt_fmt_u64(p, r->offcpu_max_ns);
+		p = RT_FMT_LIT(p, ",\"offcpu_max_ts\":");
+		p = rt_fmt_u64(p, r->offcpu_max_ts);
+	}
 	if (!r->path)
 		return p;
 	p = RT_FMT_LIT(p, ",\"path\":\"");
@@ -151,6 +163,21 @@ static char *lock(char *p, const struct rt_event *ev)
 	p = boolean(p, l->flags & RINGTRACE_LOCK_KERNEL);
 	p = RT_FMT_LIT(p, ",\"hashed\":");
 	return boolean(p, l->flags & RINGTRACE_LOCK_ID_HASHED);
+}
+
+static char *offcpu(char *p, const struct rt_event *ev)
+{
+	const struct rt_offcpu_event *o = &ev->u.offcpu;
+	const char *state = rt_offcpu_state_name(o->state);
+
+	p = common(p, "offcpu", 6, ev);
+	p = task(p, ev);
+	p = RT_FMT_LIT(p, ",\"offcpu_ns\":");
+	p = rt_fmt_u64(p, o->offcpu_ns);
+	p = RT_FMT_LIT(p, ",\"state\":\"");
+	p = rt_fmt_lit(p, state, strlen(state));
+	p = RT_FMT_LIT(p, "\",\"cpu_out\":");
+	return rt_fmt_u64(p, o->cpu_out);
 }
 
 static char *lost(char *p, const struct rt_event *ev)
@@ -264,6 +291,10 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 	case RT_EVENT_LOCK:
 		p = lock(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
 		p = task_ext(p, &ev->ext);
+		p = stack(p, &ev->stack);
+		break;
+	case RT_EVENT_OFFCPU:
+		p = offcpu(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
 		p = stack(p, &ev->stack);
 		break;
 	case RT_EVENT_LOST:

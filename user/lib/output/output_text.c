@@ -114,7 +114,27 @@ static char *vfs_read_fields(char *p, const struct rt_vfs_read_event *r)
 	p = rt_fmt_i64(p, r->ret);
 	p = RT_FMT_LIT(p, " lat=");
 	p = rt_fmt_ns_as_us(p, r->lat_ns);
-	return RT_FMT_LIT(p, "us");
+	p = RT_FMT_LIT(p, "us");
+	/* issue 22: of which off CPU (on CPU: lat - offcpu). */
+	if (r->offcpu_known) {
+		p = RT_FMT_LIT(p, " offcpu=");
+		p = rt_fmt_ns_as_us(p, r->offcpu_ns);
+		p = RT_FMT_LIT(p, "us");
+	}
+	return p;
+}
+
+/* issue 22: "offcpu: state=S dur=20100.123us cpu_out=1". */
+static char *offcpu_fields(char *p, const struct rt_offcpu_event *o)
+{
+	const char *state = rt_offcpu_state_name(o->state);
+
+	p = RT_FMT_LIT(p, "offcpu: state=");
+	p = rt_fmt_lit(p, state, strlen(state));
+	p = RT_FMT_LIT(p, " dur=");
+	p = rt_fmt_ns_as_us(p, o->offcpu_ns);
+	p = RT_FMT_LIT(p, "us cpu_out=");
+	return rt_fmt_u64(p, o->cpu_out);
 }
 
 static char *lock_fields(char *p, const struct rt_lock_event *l)
@@ -211,6 +231,7 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	switch (ev->kind) {
 	case RT_EVENT_VFS_READ:
 	case RT_EVENT_LOCK:
+	case RT_EVENT_OFFCPU:
 	case RT_EVENT_LOST:
 	case RT_EVENT_SAMPLE:
 	case RT_EVENT_COUNTERS:
@@ -237,6 +258,10 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 		p = lock_fields(p, &ev->u.lock);
 		p = stack_fields(p, &ev->stack);
 		p = ext_fields(p, ev);
+		break;
+	case RT_EVENT_OFFCPU:
+		p = offcpu_fields(p, &ev->u.offcpu);
+		p = stack_fields(p, &ev->stack);
 		break;
 	case RT_EVENT_SAMPLE:
 		p = sample_fields(p, &ev->u.sample);

@@ -24,6 +24,7 @@ static void add_counts(struct rt_source_counts *t, const struct rt_source *srcs,
 		t->unknown += c->unknown;
 		t->malformed += c->malformed;
 		t->forced += c->forced;
+		t->fp_loops += c->fp_loops;
 	}
 }
 
@@ -174,6 +175,10 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 	if (t.malformed)
 		fprintf(out, ", %" PRIu64 " malformed skipped", t.malformed);
 	fputc('\n', out);
+	if (t.fp_loops)
+		fprintf(out, "%s: %" PRIu64 " user stack%s cut at a frame-pointer "
+			"loop (a frame that does not move up the stack)\n",
+			s->prog, t.fp_loops, t.fp_loops == 1 ? "" : "s");
 	if (s->kernel && s->kernel->no_ring)
 		fprintf(out, "%s: warning: %llu records had no ring (a CPU came "
 			"online after the start, or is outside -C)\n", s->prog,

@@ -77,7 +77,7 @@ static uint64_t perf_ts(const struct rt_source *src, const struct rt_record *rec
 	return rt_perf_record_ts(&ps->fmt, rec->data, rec->size);
 }
 
-/* The decoder, plus thread names: COMM records feed the cache. */
+/* The decoder, plus thread names: COMM and FORK records feed the cache. */
 static int perf_decode(struct rt_source *src, const struct rt_record *rec,
 		       struct rt_event *ev)
 {
@@ -86,15 +86,11 @@ static int perf_decode(struct rt_source *src, const struct rt_record *rec,
 
 	if (ret != RT_DECODE_OK)
 		return ret;
-	if (ev->kind == RT_EVENT_COMM) {
-		rt_comm_set(ps->comms, ev->tid, ev->comm);
+	if (rt_comm_track(ps->comms, ev))
 		return RT_DECODE_SKIP;
-	}
 	/* Live, user frames are named from /proc/PID/maps (usyms.h). */
 	if (ev->kind == RT_EVENT_MMAP)
 		return RT_DECODE_SKIP;
-	if (ev->kind == RT_EVENT_SAMPLE)
-		rt_comm_get(ps->comms, ev->tid, ev->comm);
 	return RT_DECODE_OK;
 }
 
@@ -113,6 +109,11 @@ static void make_attr(const struct rt_perf_sampler *ps,
 	attr->clockid = CLOCK_MONOTONIC;
 	attr->comm = 1;
 	attr->comm_exec = 1;
+	/*
+	 * FORK records: a child bears its parent's name from fork to exec
+	 * (a shell's subshells, the time before exec), as perf names it.
+	 */
+	attr->task = 1;
 	/*
 	 * A raw file names user frames on replay from the mappings: those
 	 * made during the run come as MMAP2 records (executable ones only),

@@ -529,7 +529,7 @@ static uint64_t raw_perf_ts(const struct rt_source *src,
 	return rt_perf_record_ts(&cur->file->perf_fmt, rec->data, rec->size);
 }
 
-/* As live (perf_ring.c): COMM records name the samples that follow. */
+/* As live (perf_ring.c): COMM and FORK records name the samples that follow. */
 static int raw_perf_decode(struct rt_source *src, const struct rt_record *rec,
 			   struct rt_event *ev)
 {
@@ -539,19 +539,14 @@ static int raw_perf_decode(struct rt_source *src, const struct rt_record *rec,
 
 	if (ret != RT_DECODE_OK)
 		return ret;
-	if (ev->kind == RT_EVENT_COMM) {
-		rt_comm_set(f->comms, ev->tid, ev->comm);
+	if (rt_comm_track(f->comms, ev))
 		return RT_DECODE_SKIP;
-	}
 	/* Mappings made during the run: the symboliser's, if it listens. */
 	if (ev->kind == RT_EVENT_MMAP) {
-		rt_comm_get(f->comms, ev->tid, ev->comm);
 		if (f->on_mmap)
 			f->on_mmap(f->on_mmap_arg, ev);
 		return RT_DECODE_SKIP;
 	}
-	if (ev->kind == RT_EVENT_SAMPLE)
-		rt_comm_get(f->comms, ev->tid, ev->comm);
 	return RT_DECODE_OK;
 }
 

@@ -142,7 +142,8 @@ int rt_session_check_buffer(struct rt_session *s, uint64_t bytes)
 	return 0;
 }
 
-static const char *event_names(uint64_t events, char *buf, size_t len)
+const char *rt_event_names(uint64_t events, const char *sep, char *buf,
+			   size_t len)
 {
 	static const struct {
 		uint64_t	bit;
@@ -150,7 +151,8 @@ static const char *event_names(uint64_t events, char *buf, size_t len)
 	} names[] = {
 		{ RINGTRACE_EVENT_VFS_READ,		"vfs_read" },
 		{ RINGTRACE_EVENT_LOCK,			"lock" },
-		{ RINGTRACE_EVENT_LOCK_CONTENTION,	"lock contention" },
+		{ RINGTRACE_EVENT_LOCK_CONTENTION,	"lock_contention" },
+		{ RINGTRACE_EVENT_OFFCPU,		"offcpu" },
 	};
 	size_t used = 0;
 
@@ -159,12 +161,12 @@ static const char *event_names(uint64_t events, char *buf, size_t len)
 		if (!(events & names[i].bit))
 			continue;
 		used += (size_t)snprintf(buf + used, used < len ? len - used : 0,
-					 "%s%s", used ? ", " : "", names[i].name);
+					 "%s%s", used ? sep : "", names[i].name);
 		events &= ~names[i].bit;
 	}
 	if (events && used < len)
 		snprintf(buf + used, len - used, "%sevent bits 0x%llx",
-			 used ? ", " : "", (unsigned long long)events);
+			 used ? sep : "", (unsigned long long)events);
 	return buf;
 }
 
@@ -185,8 +187,8 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	    (events & ~s->info.events))
 		return set_error(s, EOPNOTSUPP,
 				 "the loaded module cannot produce: %s",
-				 event_names(events & ~s->info.events,
-					     names, sizeof(names)));
+				 rt_event_names(events & ~s->info.events, ", ",
+						names, sizeof(names)));
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.size = sizeof(cfg);
@@ -205,6 +207,9 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	cfg.flush_ms = o->flush_ms;
 	cfg.lock_min_wait_ns = o->lock_min_wait_ns;
 	cfg.lock_min_hold_ns = o->lock_min_hold_ns;
+	/* issue 22: zero otherwise, so that older modules take the config. */
+	if (events & RINGTRACE_EVENT_OFFCPU)
+		cfg.min_offcpu_ns = o->min_offcpu_ns;
 	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
 		cfg.flags |= RINGTRACE_CFG_PATHS;
 	if (o->cgroups && (s->info.features & RINGTRACE_FEAT_CGROUP))
@@ -297,7 +302,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		break;
 	case EOPNOTSUPP:
 		return set_error(s, EOPNOTSUPP, "the module cannot produce: %s",
-				 event_names(events, names, sizeof(names)));
+				 rt_event_names(events, ", ", names, sizeof(names)));
 	case EPERM:
 	case EACCES:
 		return set_error(s, errno, "permission denied configuring the "

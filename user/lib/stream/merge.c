@@ -258,10 +258,12 @@ void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev)
 		c->cgroups++;
 	} else if (ev->kind == RT_EVENT_SAMPLE) {
 		c->samples++;
+		c->fp_loops += ev->u.sample.fp_loop;
 	} else if (ev->kind == RT_EVENT_COUNTERS) {
 		c->counters++;
 	} else {
 		c->records++;
+		c->fp_loops += !!(ev->stack.flags & RINGTRACE_STACK_USER_LOOP);
 	}
 	if (src->emit_forced)
 		c->forced++;

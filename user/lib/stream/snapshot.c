@@ -51,8 +51,7 @@ int rt_snapshot_copy_ring(const struct ringtrace_mmap_page *pg,
 			tail = since;
 		copy_out(data, size, buf, tail, head);
 		/* (F), pairs with (E): see barrier.h. */
-		rt_fence_before_tail_recheck();
-		after = rt_load_u64_once(&pg->overwrite_tail);
+		after = rt_load_tail_after_copy(&pg->overwrite_tail);
 		if ((int64_t)(head - after) < 0)
 			continue;	/* all of it overwritten meanwhile */
 		c->base = tail;

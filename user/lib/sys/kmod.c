@@ -4,8 +4,11 @@
  * of this is turning errnos into advice.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ringtrace/kmod.h"
@@ -23,6 +26,121 @@ const char *rt_kmod_checkout_path(const char *exe, char *buf, size_t len)
 			     RT_KMOD_NAME) >= len)
 		return NULL;
 	return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+const char *rt_kmod_params_dir = "/sys/module/" RT_KMOD_NAME "/parameters";
+
+/* Whether the @n bytes at @name are one of the words of @list ("a b "). */
+static bool has_word(const char *list, const char *name, size_t n)
+{
+	for (const char *w = list; *w; w += strcspn(w, " "), w += strspn(w, " "))
+		if (strcspn(w, " ") == n && !strncmp(w, name, n))
+			return true;
+	return false;
+}
+
+/* The next "NAME=VALUE" of @p: its name's length; @p moves past it. */
+static size_t next_param(const char **p, const char **name,
+			 const char **value, size_t *value_len)
+{
+	size_t n, all;
+
+	*p += strspn(*p, " ");
+	*name = *p;
+	all = strcspn(*p, " ");
+	n = strcspn(*p, "= ");
+	*value = *p + n + (n < all);
+	*value_len = all - n - (n < all);
+	*p += all;
+	return n;
+}
+
+/*
+ * Each parameter in @options must be one @mod declares: the kernel loads
+ * a module with an unknown one and only says so in dmesg.
+ */
+static int check_params(const struct kmod_module *mod, const char *what,
+			const char *options, char *msg, size_t len)
+{
+	const char *p = options, *name, *value;
+	size_t n, vlen;
+	char known[1024];
+	int ret;
+
+	if (!options || !*options)
+		return 0;
+	ret = rt_sys_kmod.params(mod, known, sizeof(known));
+	if (ret < 0) {
+		snprintf(msg, len, "cannot read the parameters of %s: %s", what,
+			 strerror(-ret));
+		return ret;
+	}
+	while (*(p += strspn(p, " "))) {
+		n = next_param(&p, &name, &value, &vlen);
+		if (!has_word(known, name, n)) {
+			n = strlen(known);
+			snprintf(msg, len, "%s has no parameter '%.*s' (its "
+				 "parameters: %.*s)", what,
+				 (int)(p - name), name,
+				 (int)(n ? n - 1 : 0), known);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The sysfs file of parameter @name (@n bytes) of the loaded module. */
+static void param_path(char *buf, size_t len, const char *name, size_t n)
+{
+	snprintf(buf, len, "%s/%.*s", rt_kmod_params_dir, (int)n, name);
+}
+
+/*
+ * ringtrace is loaded: write @options to its parameters, all or none (each
+ * is checked writable first). 0, or -errno with the reason in @msg.
+ */
+static int apply_loaded(const char *options, char *msg, size_t len)
+{
+	const char *p, *name, *value;
+	char path[512];
+	struct stat st;
+	size_t n, vlen;
+
+	for (p = options; *(p += strspn(p, " "));) {
+		n = next_param(&p, &name, &value, &vlen);
+		param_path(path, sizeof(path), name, n);
+		if (stat(path, &st) || !(st.st_mode & S_IWUSR)) {
+			snprintf(msg, len, "ringtrace is already loaded and %.*s "
+				 "cannot change while it is (%s): unload it "
+				 "and load it again with %.*s", (int)n, name,
+				 stat(path, &st) ? "not in sysfs" : "read-only",
+				 (int)(p - name), name);
+			return -EBUSY;
+		}
+	}
+	for (p = options; *(p += strspn(p, " "));) {
+		ssize_t w;
+		int fd;
+
+		n = next_param(&p, &name, &value, &vlen);
+		param_path(path, sizeof(path), name, n);
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			snprintf(msg, len, "cannot set %.*s: %s: %s", (int)n,
+				 name, path, strerror(errno));
+			return -errno;
+		}
+		w = write(fd, value, vlen);
+		if (w < 0 || close(fd)) {
+			int err = w < 0 ? errno : EIO;
+
+			snprintf(msg, len, "the loaded ringtrace refused %.*s: %s",
+				 (int)(p - name), name, strerror(err));
+			return -err;
+		}
+	}
+	snprintf(msg, len, "ringtrace is already loaded: set %s", options);
+	return 0;
 }
 
 static int load_error(int err, const char *what, char *msg, size_t len)
@@ -95,12 +213,19 @@ static int load_path(struct kmod_ctx *ctx, const char *path,
 	char note[4200];
 	int ret;
 
-	load_direct_beside(ctx, path, note, sizeof(note));
 	ret = rt_sys_kmod.new_from_path(ctx, path, &mod);
 	if (ret < 0)
 		return load_error(-ret, path, msg, len);
+	ret = check_params(mod, path, options, msg, len);
+	if (ret < 0) {
+		rt_sys_kmod.unref(mod);
+		return ret;
+	}
+	load_direct_beside(ctx, path, note, sizeof(note));
 	ret = rt_sys_kmod.insert(mod, 0, options);
 	rt_sys_kmod.unref(mod);
+	if (ret == -EEXIST && options && *options)
+		return apply_loaded(options, msg, len);
 	if (ret < 0)
 		return load_error(-ret, path, msg, len);
 	snprintf(msg, len, "loaded %s%s", path, note);
@@ -122,8 +247,16 @@ static int load_installed(struct kmod_ctx *ctx, const char *options,
 	}
 	mod = rt_sys_kmod.list_module(list);
 	rt_sys_kmod.unref_list(list);
+	ret = check_params(mod, "the installed ringtrace module", options, msg,
+			   len);
+	if (ret < 0) {
+		rt_sys_kmod.unref(mod);
+		return ret;
+	}
 	ret = rt_sys_kmod.probe_insert(mod, options);
 	rt_sys_kmod.unref(mod);
+	if (ret == -EEXIST && options && *options)
+		return apply_loaded(options, msg, len);
 	if (ret < 0)
 		return load_error(-ret, "the installed ringtrace module", msg,
 				  len);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* The real libkmod calls behind the seam (see sys_kmod.h). */
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "ringtrace/sys_kmod.h"
 
@@ -35,6 +37,37 @@ static int probe_insert(struct kmod_module *mod, const char *options)
 					       NULL);
 }
 
+/* "parmtype" entries are "NAME:TYPE": every module_param() has one. */
+static int params(const struct kmod_module *mod, char *buf, size_t len)
+{
+	struct kmod_list *info = NULL, *l;
+	size_t used = 0;
+	int ret = kmod_module_get_info(mod, &info);
+
+	if (ret < 0)
+		return ret;
+	if (len)
+		buf[0] = '\0';
+	kmod_list_foreach(l, info) {
+		const char *v = kmod_module_info_get_value(l);
+		size_t n;
+
+		if (strcmp(kmod_module_info_get_key(l), "parmtype") || !v)
+			continue;
+		n = strcspn(v, ":");
+		if (used + n + 2 > len) {
+			ret = -ENAMETOOLONG;
+			break;
+		}
+		memcpy(buf + used, v, n);
+		used += n;
+		buf[used++] = ' ';
+		buf[used] = '\0';
+	}
+	kmod_module_info_free_list(info);
+	return ret < 0 ? ret : 0;
+}
+
 /* One initializer for both tables (a const copy is not a constant). */
 #define REAL_RT_SYS_KMOD { \
 	.new_ctx	= new_ctx, \
@@ -51,6 +84,7 @@ static int probe_insert(struct kmod_module *mod, const char *options)
 	.initstate	= kmod_module_get_initstate, \
 	.refcnt		= kmod_module_get_refcnt, \
 	.path		= kmod_module_get_path, \
+	.params		= params, \
 }
 
 static const struct rt_sys_kmod rt_sys_kmod_real = REAL_RT_SYS_KMOD;

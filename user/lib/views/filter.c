@@ -102,7 +102,8 @@ uint64_t rt_filter_time_to(const struct rt_filter *f)
 bool rt_filter_active(const struct rt_filter *f)
 {
 	return f->nr_pids || f->nr_tids || f->comm || f->cpus_given ||
-	       f->events || f->min_latency_ns || f->relative;
+	       f->events || f->min_latency_ns || f->min_offcpu_ns ||
+	       f->relative;
 }
 
 static bool has(const uint32_t *ids, uint32_t nr, uint32_t id)
@@ -116,7 +117,7 @@ static bool has(const uint32_t *ids, uint32_t nr, uint32_t id)
 bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 {
 	bool tasked = ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
-		      ev->kind == RT_EVENT_SAMPLE;
+		      ev->kind == RT_EVENT_SAMPLE || ev->kind == RT_EVENT_OFFCPU;
 
 	if (!f->first_ns && ev->ts_ns)
 		f->first_ns = ev->ts_ns;
@@ -140,7 +141,19 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 		    !(f->events & (RINGTRACE_EVENT_LOCK |
 				   RINGTRACE_EVENT_LOCK_CONTENTION)))
 			return false;
+		if (ev->kind == RT_EVENT_SAMPLE &&
+		    !(f->events & RT_FILTER_EVENT_SAMPLE))
+			return false;
+		if (ev->kind == RT_EVENT_COUNTERS &&
+		    !(f->events & RT_FILTER_EVENT_COUNTERS))
+			return false;
+		if (ev->kind == RT_EVENT_OFFCPU &&
+		    !(f->events & RINGTRACE_EVENT_OFFCPU))
+			return false;
 	}
+	if (f->min_offcpu_ns && ev->kind == RT_EVENT_OFFCPU &&
+	    ev->u.offcpu.offcpu_ns < f->min_offcpu_ns)
+		return false;
 	if (f->min_latency_ns && ev->kind == RT_EVENT_VFS_READ &&
 	    ev->u.vfs_read.lat_ns < f->min_latency_ns)
 		return false;

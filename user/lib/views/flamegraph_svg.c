@@ -100,19 +100,46 @@ static uint32_t child(struct rt_flame *f, uint32_t parent, const char *name,
 	return n;
 }
 
+/*
+ * One level down from @at, adding the weights (@before: a differential
+ * graph's): the frame named @name, or past RT_FLAME_MAX_DEPTH the one
+ * RT_FLAME_DEEPER node that holds every frame below (*@capped set, to
+ * count the stack once). 0 when out of memory.
+ */
+static uint32_t descend(struct rt_flame *f, uint32_t at, const char *name,
+			size_t len, uint64_t before, uint64_t after,
+			bool *capped)
+{
+	if (f->nodes[at].depth >= RT_FLAME_MAX_DEPTH) {
+		if (*capped)
+			return at;
+		*capped = true;
+		f->capped++;
+		name = RT_FLAME_DEEPER;
+		len = strlen(RT_FLAME_DEEPER);
+	}
+	at = child(f, at, name, len);
+	if (at) {
+		f->nodes[at].value += after;
+		f->nodes[at].before += before;
+	}
+	return at;
+}
+
 void rt_flame_add(struct rt_flame *f, const char *const *frames, uint32_t nr,
 		  uint64_t weight)
 {
+	bool capped = false;
 	uint32_t at = 0;
 
 	if (!f->nodes || !weight)
 		return;
 	f->nodes[0].value += weight;
 	for (uint32_t i = 0; i < nr; i++) {
-		at = child(f, at, frames[i], strlen(frames[i]));
+		at = descend(f, at, frames[i], strlen(frames[i]), 0, weight,
+			     &capped);
 		if (!at)
 			return;
-		f->nodes[at].value += weight;
 	}
 }
 
@@ -121,6 +148,7 @@ static int add_path(struct rt_flame *f, const char *stack, size_t len,
 		    uint64_t before, uint64_t after)
 {
 	const char *p, *end, *stop = stack + len;
+	bool capped = false;
 	uint32_t at = 0;
 
 	f->nodes[0].value += after;
@@ -129,11 +157,10 @@ static int add_path(struct rt_flame *f, const char *stack, size_t len,
 		end = memchr(p, ';', (size_t)(stop - p));
 		if (!end)
 			end = stop;
-		at = child(f, at, p, (size_t)(end - p));
+		at = descend(f, at, p, (size_t)(end - p), before, after,
+			     &capped);
 		if (!at)
 			return -1;
-		f->nodes[at].value += after;
-		f->nodes[at].before += before;
 	}
 	return 0;
 }
@@ -208,8 +235,11 @@ static void put_xml(struct rt_outbuf *ob, const char *s, size_t max)
 	rt_outbuf_append(ob, buf, n);
 }
 
-/* Stable warm colour from the name; kernel frames ("_[k]") orange, files blue. */
-static void colour(const char *name, char *buf, size_t len)
+/*
+ * Stable warm colour from the name; kernel frames ("_[k]") orange, files
+ * blue. @io (off-CPU time): flamegraph.pl --color=io's blue-greys.
+ */
+static void colour(const char *name, char *buf, size_t len, bool io)
 {
 	uint32_t h = 2166136261u;
 	size_t n = strlen(name);
@@ -217,7 +247,9 @@ static void colour(const char *name, char *buf, size_t len)
 
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)name[i]) * 16777619u;
-	if (n > 4 && !strcmp(name + n - 4, "_[k]")) {
+	if (io) {
+		r = 80 + h % 60; g = r; b = 190 + (h >> 8) % 55;
+	} else if (n > 4 && !strcmp(name + n - 4, "_[k]")) {
 		r = 220 + h % 35; g = 120 + (h >> 8) % 60; b = 30 + (h >> 16) % 30;
 	} else if (name[0] == '/' || strstr(name, " ino ")) {
 		r = 80 + h % 50; g = 140 + (h >> 8) % 50; b = 210 + (h >> 16) % 45;
@@ -312,7 +344,7 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 			 (unsigned long long)n->value, unit,
 			 100.0 * (double)n->value / (double)f->nodes[0].value);
 		put(ob, num);
-		colour(name, col, sizeof(col));
+		colour(name, col, sizeof(col), f->io_palette);
 	}
 	snprintf(num, sizeof(num), "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\"%s>",

@@ -140,7 +140,12 @@ static void key_of(const struct rt_event *ev, enum rt_hist_by by,
 		k->cgroup_id = ev->ext.cgroup_id;
 		break;
 	case RT_HIST_BY_FILE:
-		if (ev->kind == RT_EVENT_LOCK) {
+		if (ev->kind == RT_EVENT_OFFCPU) {
+			/* issue 22: no file; one key per state left in. */
+			k->is_lock = 2;
+			snprintf(k->name, sizeof(k->name), "offcpu %s",
+				 rt_offcpu_state_name(ev->u.offcpu.state));
+		} else if (ev->kind == RT_EVENT_LOCK) {
 			k->is_lock = 1;
 			memcpy(k->name, ev->u.lock.name, sizeof(k->name));
 		} else {
@@ -160,10 +165,16 @@ static void account(struct rt_view_entry *e, struct rt_view_locks *l,
 		const struct rt_vfs_read_event *r = &ev->u.vfs_read;
 
 		rt_hist_add(&e->read, r->lat_ns);
+		if (r->offcpu_known) {
+			e->read_offcpu += r->offcpu_ns;
+			e->read_offcpu_n++;
+		}
 		if (r->ret > 0)
 			e->bytes += (uint64_t)r->ret;
 		else if (r->ret < 0)
 			e->errors++;
+	} else if (l && ev->kind == RT_EVENT_OFFCPU) {
+		rt_hist_add(&l->offcpu, ev->u.offcpu.offcpu_ns);
 	} else if (l) {
 		rt_hist_add(&l->wait, ev->u.lock.wait_ns);
 		/* Kernel contention records know no hold time. */
@@ -176,7 +187,8 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 {
 	struct rt_view_key k;
 
-	if (ev->kind != RT_EVENT_VFS_READ && ev->kind != RT_EVENT_LOCK)
+	if (ev->kind != RT_EVENT_VFS_READ && ev->kind != RT_EVENT_LOCK &&
+	    ev->kind != RT_EVENT_OFFCPU)
 		return;
 	v->cgroups |= ev->ext.present;
 	account(&v->total, &v->total_locks, ev);
@@ -239,6 +251,10 @@ static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *
 		rt_outbuf_printf(ob, " lock hold\n");
 		rt_hist_print(ob, &l->hold, "nsecs");
 	}
+	if (l && l->offcpu.n) {
+		rt_outbuf_printf(ob, " off CPU\n");
+		rt_hist_print(ob, &l->offcpu, "nsecs");
+	}
 }
 
 /* Sorting needs the lock times of keyed entries: the table being sorted. */
@@ -249,7 +265,8 @@ static uint64_t time_spent(const struct rt_view_entry *e)
 	const struct rt_view_table *t = sort_table;
 
 	if (t && t->locks)
-		return e->read.sum + t->locks[e - t->entries].wait.sum;
+		return e->read.sum + t->locks[e - t->entries].wait.sum +
+		       t->locks[e - t->entries].offcpu.sum;
 	return e->read.sum;
 }
 
@@ -309,7 +326,7 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 		} else if (v->by == RT_HIST_BY_COMM || e->key.is_lock) {
 			*rt_text_escape(esc, e->key.name, sizeof(e->key.name),
 					NULL) = '\0';
-			rt_outbuf_printf(ob, "\n@[%s%s]\n", e->key.is_lock ?
+			rt_outbuf_printf(ob, "\n@[%s%s]\n", e->key.is_lock == 1 ?
 					 "lock " : "", esc);
 		} else {
 			rt_outbuf_printf(ob, "\n@[%s]\n",
@@ -324,16 +341,18 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
 	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
-	char tot[32], p50[32], p99[32], max[32], cg[32];
+	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32], cg[32];
+	/* issue 22: only when some read's off-CPU time was measured. */
+	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
 
 	list = sorted(&v->rows, &n);
 	if (!list)
 		return;
-	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s  %s%s\n",
+	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s%s\n",
 			 "COMM", "PID", "CALLS", "BYTES", "TOTAL", "P50", "P99",
-			 "MAX", v->cgroups ? "CGROUP                  " : "",
-			 "FILE");
+			 "MAX", offcpu_col ? "     OFFCPU" : "",
+			 v->cgroups ? "CGROUP                  " : "", "FILE");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rt_view_entry *e = list[i];
 		bool other = e == &v->rows.entries[v->rows.max];
@@ -345,7 +364,12 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		}
 		*rt_text_escape(comm, other ? "[other]" : e->comm,
 				sizeof(e->comm), NULL) = '\0';
-		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s  ",
+		off[0] = '\0';
+		if (offcpu_col)
+			snprintf(off, sizeof(off), " %10s",
+				 rt_fmt_duration(tot_off, sizeof(tot_off),
+						 e->read_offcpu));
+		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s%s  ",
 				 comm, other ? 0 : e->key.pid,
 				 (unsigned long long)e->read.n,
 				 (unsigned long long)e->bytes,
@@ -354,7 +378,8 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 						 rt_hist_percentile(&e->read, 500)),
 				 rt_fmt_duration(p99, sizeof(p99),
 						 rt_hist_percentile(&e->read, 990)),
-				 rt_fmt_duration(max, sizeof(max), e->read.max));
+				 rt_fmt_duration(max, sizeof(max), e->read.max),
+				 off);
 		/* issue 24: where the records say which cgroup. */
 		if (v->cgroups)
 			rt_outbuf_printf(ob, "%-23s ", other ? "-" :
@@ -369,7 +394,7 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	bool any = v->total.read.n || v->total_locks.wait.n ||
-		   v->total_locks.hold.n;
+		   v->total_locks.hold.n || v->total_locks.offcpu.n;
 
 	if (v->hist) {
 		rt_outbuf_printf(ob, "@[all]\n");

@@ -41,39 +41,62 @@ static void begin(struct rt_perfetto *p)
 #define US(ns)		(uint64_t)(ns) / 1000, (uint64_t)(ns) % 1000
 
 /*
- * Remember @key in the set; true if it is new. Thread ids are keys as they
- * are, process ids with the top bit set (pid_max is at most 2^22).
+ * The entry of @key in the set, added when new (*@fresh set); NULL when
+ * the set is full. Thread ids are keys as they are, process ids with the
+ * top bit set (pid_max is at most 2^22).
  */
-static bool first_sight(struct rt_perfetto *p, uint32_t key)
+static struct rt_perfetto_name *lookup(struct rt_perfetto *p, uint32_t key,
+				       bool *fresh)
 {
 	uint32_t s = (key * 2654435761u) & (RT_PERFETTO_SLOTS - 1);
 
+	*fresh = false;
 	for (;; s = (s + 1) & (RT_PERFETTO_SLOTS - 1)) {
-		if (p->named[s] == key + 1)
-			return false;
-		if (!p->named[s])
+		if (p->named[s].key == key + 1)
+			return &p->named[s];
+		if (!p->named[s].key)
 			break;
 	}
 	/* MAX_TIDS is half the slots: a free slot always ends the probe. */
 	if (p->nr_named >= RT_PERFETTO_MAX_TIDS) {
 		p->unnamed++;
-		return false;
+		return NULL;
 	}
-	p->named[s] = key + 1;
+	p->named[s].key = key + 1;
 	p->nr_named++;
+	*fresh = true;
+	return &p->named[s];
+}
+
+/* Whether @n must be (re)named @comm: new, or its name changed. */
+static bool renamed(struct rt_perfetto_name *n, bool fresh, const char *comm)
+{
+	if (!n || (!fresh && !strncmp(n->comm, comm, sizeof(n->comm))))
+		return false;
+	/* ":TID" says a perf sample's thread was never named: keep a name. */
+	if (!fresh && comm[0] == ':')
+		return false;
+	/* NUL-padded, as the kernel keeps comm. */
+	memset(n->comm, 0, sizeof(n->comm));
+	memcpy(n->comm, comm, strnlen(comm, sizeof(n->comm)));
 	return true;
 }
 
 /*
- * A process is named after the first of its threads seen (its own name
- * when that is the main thread; perf samples name threads the same way),
- * with its cgroup when the record says (issue 24): "nginx (cgroup
+ * Names follow the records: a thread is renamed when its comm changes (a
+ * child is its parent's namesake from fork to exec), a process takes the
+ * name of the first of its threads seen (the first real name, when that
+ * was a sample's ":TID") until its main thread is seen, then its main
+ * thread's latest name. Perfetto keeps the last name given. A process's
+ * name carries its cgroup when the record says (issue 24): "nginx (cgroup
  * /system.slice/nginx.service)".
  */
 static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
 {
 	char comm[RINGTRACE_COMM_LEN * RT_JSON_ESCAPE_MAX + 1];
 	char cg[RT_PATH_MAX * RT_JSON_ESCAPE_MAX + 16] = "";
+	struct rt_perfetto_name *n;
+	bool fresh;
 
 	if (!ev->tid && !ev->pid)
 		return;
@@ -84,13 +107,16 @@ static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
 		*rt_json_escape(cg + 9, ev->ext.cgroup, RT_PATH_MAX) = '\0';
 		strcat(cg, ")");
 	}
-	if (first_sight(p, ev->pid | 0x80000000u)) {
+	n = lookup(p, ev->pid | 0x80000000u, &fresh);
+	if ((fresh || ev->tid == ev->pid || (n && n->comm[0] == ':')) &&
+	    renamed(n, fresh, ev->comm)) {
 		begin(p);
 		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\","
 				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s%s\"}}",
 				 ev->pid, ev->pid, comm, cg);
 	}
-	if (first_sight(p, ev->tid)) {
+	n = lookup(p, ev->tid, &fresh);
+	if (renamed(n, fresh, ev->comm)) {
 		begin(p);
 		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"thread_name\","
 				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
@@ -147,12 +173,73 @@ static void lock(struct rt_perfetto *p, const struct rt_event *ev)
 	}
 }
 
+/* ,"kstack":["0x..",..]: innermost first, as the trailer has them. */
+static void stack_arg(struct rt_perfetto *p, const char *key,
+		      const unsigned char *frames, uint32_t nr)
+{
+	if (!nr)
+		return;
+	rt_outbuf_printf(p->out, ",\"%s\":[", key);
+	for (uint32_t i = 0; i < nr; i++)
+		rt_outbuf_printf(p->out, "%s\"0x%" PRIx64 "\"", i ? "," : "",
+				 rt_stack_frame(frames, i));
+	rt_outbuf_printf(p->out, "]");
+}
+
+/* issue 22: "blocked S" on the thread's track, from when it left. */
+static void offcpu(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	const struct rt_offcpu_event *o = &ev->u.offcpu;
+	uint64_t start = ev->ts_ns - (o->offcpu_ns < ev->ts_ns ? o->offcpu_ns : 0);
+
+	begin(p);
+	rt_outbuf_printf(p->out, "{\"ph\":\"X\",\"name\":\"blocked %s\","
+			 "\"cat\":\"offcpu\",\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT
+			 ",\"dur\":" US_FMT ",\"args\":{\"cpu_out\":%u,\"cpu_in\":%u",
+			 rt_offcpu_state_name(o->state), ev->pid, ev->tid,
+			 US(start), US(o->offcpu_ns), o->cpu_out, ev->cpu);
+	stack_arg(p, "kstack", ev->stack.kernel, ev->stack.nr_kernel);
+	stack_arg(p, "ustack", ev->stack.user, ev->stack.nr_user);
+	rt_outbuf_printf(p->out, "}}");
+}
+
+/*
+ * A counter with no value (JSON's null) gets no track, which would read
+ * as zero: the first time, a metadata event names it and says why.
+ */
+static void no_value(struct rt_perfetto *p, const struct rt_event *ev,
+		     uint32_t i)
+{
+	const struct rt_counters_event *c = &ev->u.counters;
+	char name[RT_COUNTER_NAME_LEN * RT_JSON_ESCAPE_MAX + 1];
+	uint32_t status = c->values[i].status;
+
+	if (i >= 64 || (p->counters_said & (1ull << i)))
+		return;
+	p->counters_said |= 1ull << i;
+	*rt_json_escape(name, c->names[i], strlen(c->names[i])) = '\0';
+	begin(p);
+	rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"counter_without_track\","
+			 "\"pid\":%d,\"tid\":%d,\"args\":{\"counter\":\"%s\","
+			 "\"reason\":\"%s\"}}",
+			 ev->cpu != RT_EVENT_CPU_ANY ? 0 : c->target_pid,
+			 ev->cpu != RT_EVENT_CPU_ANY ? 0 : c->target_pid, name,
+			 status == RT_COUNTER_NOT_SUPPORTED ?
+			 "not supported: the kernel opened it on no target" :
+			 "not counted in some intervals: enabled but never "
+			 "on the PMU (no point there)");
+}
+
 static void counters(struct rt_perfetto *p, const struct rt_event *ev)
 {
 	const struct rt_counters_event *c = &ev->u.counters;
 	bool cpu_row = ev->cpu != RT_EVENT_CPU_ANY;
 
 	for (uint32_t i = 0; i < c->nr; i++) {
+		if (c->values[i].status != RT_COUNTER_OK) {
+			no_value(p, ev, i);
+			continue;
+		}
 		begin(p);
 		if (cpu_row)
 			rt_outbuf_printf(p->out, "{\"ph\":\"C\",\"name\":\"cpu%u %s\","
@@ -188,6 +275,10 @@ void rt_perfetto_add(struct rt_perfetto *p, const struct rt_event *ev)
 				 US_FMT ",\"args\":{\"ip\":\"0x%" PRIx64 "\"}}",
 				 ev->u.sample.event ? ev->u.sample.event : "sample",
 				 ev->pid, ev->tid, US(ev->ts_ns), ev->u.sample.ip);
+		break;
+	case RT_EVENT_OFFCPU:
+		name_task(p, ev);
+		offcpu(p, ev);
 		break;
 	case RT_EVENT_COUNTERS:
 		counters(p, ev);

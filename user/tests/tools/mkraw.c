@@ -14,7 +14,8 @@
  *
  * mkraw --v2 FILE: the same, plus what raw format version 2 adds: perf
  * cpu-clock samples with call chains on both CPUs (cat, named by the COMMS
- * chunk, and tar), and two rounds of counter snapshots per CPU.
+ * chunk, and tar), and two rounds of counter snapshots per CPU; cat forks
+ * a child (104) sampled once as "cat", before it execs, and once as "wc".
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -184,6 +185,66 @@ static void perf_chunk(struct rt_outbuf *ob, uint32_t cpu, uint64_t t,
 	rt_outbuf_append(ob, s, c.size);
 }
 
+/* FORK of 104 by cat (100), a sample, COMM "wc" (exec), a sample: CPU 1. */
+static void fork_chunk(struct rt_outbuf *ob, uint64_t t)
+{
+	struct {
+		struct perf_event_header	h;
+		uint32_t			pid, ppid, tid, ptid;
+		uint64_t			time;
+		uint32_t			id_pid, id_tid;
+		uint64_t			id_time;
+		uint32_t			id_cpu, id_res;
+	} fork;
+	struct {
+		struct perf_event_header	h;
+		uint32_t			pid, tid;
+		char				comm[8];
+		uint32_t			id_pid, id_tid;
+		uint64_t			id_time;
+		uint32_t			id_cpu, id_res;
+	} comm;
+	struct sample s[2];
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_PERF_RECORDS, .cpu = 1,
+				  .size = sizeof(fork) + sizeof(comm) +
+					  sizeof(s) };
+
+	memset(&fork, 0, sizeof(fork));
+	memset(&comm, 0, sizeof(comm));
+	memset(s, 0, sizeof(s));
+	fork.h.type = PERF_RECORD_FORK;
+	fork.h.size = sizeof(fork);
+	fork.pid = fork.tid = fork.id_pid = fork.id_tid = 104;
+	fork.ppid = fork.ptid = 100;
+	fork.time = fork.id_time = t;
+	fork.id_cpu = 1;
+	comm.h.type = PERF_RECORD_COMM;
+	comm.h.misc = PERF_RECORD_MISC_COMM_EXEC;
+	comm.h.size = sizeof(comm);
+	comm.pid = comm.tid = comm.id_pid = comm.id_tid = 104;
+	strcpy(comm.comm, "wc");
+	comm.id_time = t + 200000;
+	comm.id_cpu = 1;
+	for (int i = 0; i < 2; i++) {
+		s[i].h.type = PERF_RECORD_SAMPLE;
+		s[i].h.misc = PERF_RECORD_MISC_USER;
+		s[i].h.size = sizeof(s[i]);
+		s[i].ip = 0x401000;
+		s[i].pid = s[i].tid = 104;
+		s[i].time = t + 100000 + 200000 * (uint64_t)i;
+		s[i].cpu = 1;
+		s[i].nr = 3;
+		s[i].ips[0] = PERF_CONTEXT_USER;
+		s[i].ips[1] = s[i].ip;
+		s[i].ips[2] = 0x400800;
+	}
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, &fork, sizeof(fork));
+	rt_outbuf_append(ob, &s[0], sizeof(s[0]));
+	rt_outbuf_append(ob, &comm, sizeof(comm));
+	rt_outbuf_append(ob, &s[1], sizeof(s[1]));
+}
+
 static void counters_chunk(struct rt_outbuf *ob, uint64_t t)
 {
 	struct {
@@ -233,6 +294,7 @@ static void write_v2(struct rt_outbuf *ob)
 	rt_raw_write_counter_names(ob, &cn);
 	perf_chunk(ob, 0, BASE_NS + 5000, 100, 100, 4);
 	perf_chunk(ob, 1, BASE_NS + 55000, 200, 201, 3);
+	fork_chunk(ob, BASE_NS + 400000);
 	counters_chunk(ob, BASE_NS + 1000000);
 }
 

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Off-CPU intervals (issue 22): sched:sched_switch followed while a
+ * session asks for RINGTRACE_EVENT_OFFCPU, offcpu records, and the
+ * offcpu_* fields of vfs_read records. offcpu.c says how.
+ */
+#ifndef _RINGTRACE_OFFCPU_H
+#define _RINGTRACE_OFFCPU_H
+
+#include <linux/types.h>
+
+struct rt_vfs_read_call;
+
+/* Look for sched:sched_switch at load; without it, no offcpu event. */
+void rt_offcpu_init(void);
+bool rt_offcpu_available(void);
+/*
+ * A session asking for offcpu records is enabled (@stacks: with stacks)
+ * or disabled. Process context; the first get attaches to sched_switch,
+ * the last put detaches and waits for every probe to have left.
+ */
+int rt_offcpu_get(bool stacks);
+void rt_offcpu_put(void);
+/* Switches not followed: the table of tasks was full. Module-wide. */
+u64 rt_offcpu_missed(void);
+
+/* What a vfs_read call spent off CPU, for its record. */
+struct rt_offcpu_span {
+	u64	total_ns;
+	u64	max_ns;
+	u64	max_ts;
+};
+
+/*
+ * vfs_read entry and exit (preemption disabled, current is the caller):
+ * enter pins the caller's entry in the table and notes where its total
+ * stood; exit fills @span and unpins. exit returns false when the call
+ * was not followed from its entry (no session wanted it, the table was
+ * full, or offcpu was detached meanwhile).
+ */
+void rt_offcpu_read_enter(struct rt_vfs_read_call *call);
+bool rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
+			 struct rt_offcpu_span *span);
+
+#endif /* _RINGTRACE_OFFCPU_H */
