@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/utsname.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "cat_diff.h"
 #include "cat_flight.h"
 #include "cat_options.h"
+#include "cat_rewrite.h"
 #include "cat_views.h"
 #include "ringtrace/attach.h"
 #include "ringtrace/command.h"
@@ -183,6 +185,12 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 events : "(none)",
 			 h->page_size, h->nr_cpu_ids,
 			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
+	/* The command line, with its options: files before 0.3 lack it. */
+	rt_outbuf_printf(ob, "command line:   %s\n",
+			 h->header_size >= offsetof(struct rt_raw_header,
+						    cmdline) +
+					   sizeof(h->cmdline) && h->cmdline[0] ?
+			 h->cmdline : "(not recorded)");
 	if (f->has_perf_format)
 		rt_outbuf_printf(ob, "perf samples:   %s (sample_type %#llx, "
 				 "rings with data: %u)\n", f->perf_desc.event,
@@ -233,6 +241,25 @@ static int decode_file(struct options *o)
 		return EXIT_FAIL;
 	}
 	st.out = &ob;
+	if (o->raw) {
+		uint64_t kept, dropped;
+
+		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &kept,
+							 &dropped), &ob);
+		if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
+			code = EXIT_DATA;
+		if (!o->quiet && code == EXIT_OK)
+			fprintf(stderr, PROG ": %llu events of %llu written to "
+				"%s (with the path records, LOST records and "
+				"perf's thread and mapping records)\n",
+				(unsigned long long)kept,
+				(unsigned long long)(kept + dropped),
+				o->output && strcmp(o->output, "-") ?
+				o->output : "standard output");
+		close_output(o, &ob);
+		rt_raw_close(&f);
+		return code;
+	}
 	if (o->header) {
 		print_header(&f, &ob);
 		code = rt_outbuf_flush(&ob) ? EXIT_FAIL : EXIT_OK;
@@ -298,6 +325,58 @@ static uint64_t realtime_ns(void)
  */
 static uint64_t trace_start_mono, trace_start_real;
 
+/* The command line a raw file's header keeps (issue 21: --header shows it). */
+static char recorded_cmdline[sizeof(((struct rt_raw_header *)0)->cmdline)];
+
+/* Append @s to @buf (@len bytes, *@used so far), keeping room for the NUL. */
+static void put_str(char *buf, size_t len, size_t *used, const char *s,
+		    size_t n)
+{
+	if (*used + n >= len)
+		n = *used + 1 < len ? len - 1 - *used : 0;
+	memcpy(buf + *used, s, n);
+	*used += n;
+	buf[*used] = '\0';
+}
+
+/*
+ * PROG and its arguments, each as a shell would need it typed: as it is
+ * when made of safe characters, else in single quotes. Cut with "...".
+ */
+static void note_cmdline(int argc, char **argv)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				   "-_=+,.:/@%^";
+	char buf[4096];
+	size_t used = 0;
+
+	buf[0] = '\0';
+	put_str(buf, sizeof(buf), &used, PROG, strlen(PROG));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		put_str(buf, sizeof(buf), &used, " ", 1);
+		if (*a && strspn(a, safe) == strlen(a)) {
+			put_str(buf, sizeof(buf), &used, a, strlen(a));
+			continue;
+		}
+		put_str(buf, sizeof(buf), &used, "'", 1);
+		for (const char *q; (q = strchr(a, '\'')); a = q + 1) {
+			put_str(buf, sizeof(buf), &used, a, (size_t)(q - a));
+			put_str(buf, sizeof(buf), &used, "'\\''", 4);
+		}
+		put_str(buf, sizeof(buf), &used, a, strlen(a));
+		put_str(buf, sizeof(buf), &used, "'", 1);
+	}
+	if (used < sizeof(recorded_cmdline)) {
+		memcpy(recorded_cmdline, buf, used + 1);
+	} else {
+		memcpy(recorded_cmdline, buf, sizeof(recorded_cmdline) - 4);
+		memcpy(recorded_cmdline + sizeof(recorded_cmdline) - 4, "...", 4);
+	}
+}
+
 static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 			     uint64_t events, const struct rt_perf_session *ps,
 			     bool maps)
@@ -318,6 +397,7 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	h.events = events;
 	h.start_mono_ns = trace_start_mono ? trace_start_mono : rt_sys.now_ns();
 	h.start_real_ns = trace_start_real ? trace_start_real : realtime_ns();
+	memcpy(h.cmdline, recorded_cmdline, sizeof(h.cmdline));
 	memcpy(h.module_version, s->info.module_version,
 	       sizeof(h.module_version));
 	if (!uname(&u)) {
@@ -723,6 +803,7 @@ int main(int argc, char **argv)
 	if (cat_diff_requested(argc, argv))
 		return cat_diff_main(argc, argv);
 	cat_parse_options(argc, argv, &o);
+	note_cmdline(argc, argv);
 	sigprocmask(SIG_SETMASK, NULL, &original_mask);
 	install_signals(&stop_set);
 	if (o.input)

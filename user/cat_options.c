@@ -534,8 +534,9 @@ static void check_view_options(struct options *o)
 	 * (--per-thread's -t is the module's selection; check_per_thread()
 	 * says what per-thread lacks.)
 	 */
-	if (o->raw && ((o->filter.nr_tids && !o->per_thread) || o->filter.comm ||
-		       o->filter.relative || o->filter.nr_pids > 1))
+	if (o->raw && !o->input &&
+	    ((o->filter.nr_tids && !o->per_thread) || o->filter.comm ||
+	     o->filter.relative || o->filter.nr_pids > 1))
 		usage_error("--raw records what the module selects: -t, --comm, "
 			    "--time and several -p pids filter a replay (-i)");
 }
@@ -910,8 +911,14 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		    o->nr_cgroup_paths)
 			usage_error("-i decodes a file: tracing options and a "
 				    "command do not apply");
-		if (o->raw)
-			usage_error("-i FILE is raw already: choose text or --json");
+		/* issue 21: --raw writes the filtered or time-sliced copy. */
+		if (o->raw && o->header)
+			usage_error("--header prints the header: --raw does not "
+				    "apply");
+		if (o->raw && (!o->output || !strcmp(o->output, "-")) &&
+		    isatty(STDOUT_FILENO))
+			usage_error("--raw writes binary data: give -o FILE or "
+				    "redirect standard output");
 		replay_filters(o);
 		return;
 	}

@@ -16,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
-tap_plan 4
+tap_plan 5
 
 # The subshell spins without exec; md5sum is a child that execs.
 head -c 3000000 /dev/urandom >"$work/data"
@@ -55,6 +55,15 @@ n=$(grep -c '"type":"sample"' "$work/comm.json")
 others=$(grep '"type":"sample"' "$work/comm.json" | grep -vc '"comm":"md5sum"')
 [[ $n -gt 0 && $others -eq 0 ]]
 tap_ok $? "--comm md5sum selects its $n samples, and only them" || tap_diag <"$work/comm.err"
+
+# -i F --raw -o G: the copy keeps FORK and COMM records, so its samples
+# bear the same names as the original's.
+"$cat" -q -i "$work/r.raw" --raw -o "$work/c.raw" -e sample --time 0s, 2>"$work/c.err" &&
+	"$cat" -q -i "$work/c.raw" --json >"$work/c.json" 2>>"$work/c.err" &&
+	"$cat" -q -i "$work/r.raw" --json -e sample >"$work/s.json" 2>>"$work/c.err" &&
+	cmp -s "$work/c.json" "$work/s.json" && out=$(check "$work/c.json" 2>&1)
+tap_ok $? "a filtered copy (-i F --raw -o G -e sample) names its samples alike: ${out:-}" ||
+	{ tap_diag <"$work/c.err"; tap_diag <<<"${out:-}"; }
 
 "$cat" -q -i "$work/r.raw" --perfetto "$work/p.json" 2>"$work/p.err"
 python3 - "$work/p.json" "$work/replay.json" <<'PY'

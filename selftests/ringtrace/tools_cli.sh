@@ -23,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 32
+tap_plan 33
 
 head -c 10000 /dev/zero >"$work/file"
 
@@ -268,6 +268,14 @@ first=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | head -n1 | sed -n 's/.*
 [[ -n $started && -n $first && $started -le $first ]] &&
 	! "$cat" -i "$work/snap.1" --header 2>/dev/null | grep -q ' $'
 tap_ok $? "a snapshot's header: started ($started) before its first record ($first), no trailing space"
+
+# Issue 21: --header shows the command line the file was recorded with,
+# arguments quoted as a shell needs them.
+"$cat" -q --raw -o "$work/cl.raw" -e vfs_read -- sh -c "dd if='$work/file' of=/dev/null status=none" 2>/dev/null
+want="command line:   ringtrace-cat -q --raw -o $work/cl.raw -e vfs_read -- sh -c 'dd if='\\''$work/file'\\'' of=/dev/null status=none'"
+got=$("$cat" -i "$work/cl.raw" --header 2>&1 | grep '^command line:')
+[[ $got == "$want" ]]
+tap_ok $? "--header: the recorded command line ($got)" || tap_diag <<<"want: $want"
 
 # --- the module missing ---------------------------------------------------
 "$ctl" unload >/dev/null 2>&1

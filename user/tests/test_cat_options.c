@@ -342,6 +342,30 @@ static void test_events_name_perf_kinds(void **state)
 	}
 }
 
+/* Issue 21: -i F --raw -o G writes a filtered copy; --header does not mix. */
+static void test_replay_to_raw(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	{
+		const char *const a[] = { "-i", "x.raw", "--raw", "-o", "y.raw",
+					  "--comm", "tar", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.raw);
+		assert_string_equal(r.o.filter.comm, "tar");
+	}
+	{
+		const char *const a[] = { "-i", "x.raw", "--raw", "-o", "y.raw",
+					  "--header", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
@@ -351,5 +375,6 @@ int main(void)
 	    cmocka_unit_test(test_buffer_size_nearest),
 	    cmocka_unit_test(test_per_thread),
 	    cmocka_unit_test(test_one_file_twice_refused),
-	    cmocka_unit_test(test_events_name_perf_kinds));
+	    cmocka_unit_test(test_events_name_perf_kinds),
+	    cmocka_unit_test(test_replay_to_raw));
 }

@@ -67,6 +67,12 @@ struct rt_raw_header {
 	/* since 0.2 (header_size tells): where it was recorded */
 	char		host[64];		/* uname nodename */
 	char		kernel[64];		/* uname release */
+	/*
+	 * since 0.3 (header_size tells): the recording's command line, the
+	 * tool's arguments joined by spaces, quoted as a shell would need,
+	 * NUL-terminated, cut at 511 bytes ("..." ends a cut one)
+	 */
+	char		cmdline[512];
 };
 
 enum rt_raw_chunk_kind {

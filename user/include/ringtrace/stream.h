@@ -74,6 +74,17 @@ struct rt_stream {
 	 */
 	struct rt_paths		*paths;
 	/*
+	 * rt_stream_file() only: every record, in timestamp order, goes here
+	 * instead of the printer and the sink, with its decode status (@ev
+	 * valid when RT_DECODE_OK), perf's bookkeeping and path records
+	 * included (-i F --raw -o G writes what it keeps). Nonzero stops.
+	 */
+	int			(*on_record)(void *arg,
+					     const struct rt_source *src,
+					     const struct rt_record *rec,
+					     int ret, const struct rt_event *ev);
+	void			*on_record_arg;
+	/*
 	 * Live only: called every interval_ns (from the loop, between
 	 * rounds: every event before it has been emitted), e.g. to print
 	 * and reset a histogram. 0: never.

@@ -172,6 +172,7 @@ static int check_header(struct rt_raw_file *f, const char *path)
 	memcpy(&f->hdr, f->map, h.header_size < sizeof(h) ? h.header_size :
 							     sizeof(h));
 	f->hdr.module_version[sizeof(f->hdr.module_version) - 1] = '\0';
+	f->hdr.cmdline[sizeof(f->hdr.cmdline) - 1] = '\0';
 	return 0;
 }
 

@@ -26,6 +26,11 @@ struct emit_ctx {
 	void			(*sink)(void *arg, const struct rt_event *ev);
 	void			*sink_arg;
 	struct rt_paths		*paths;
+	int			(*on_record)(void *arg,
+					     const struct rt_source *src,
+					     const struct rt_record *rec,
+					     int ret, const struct rt_event *ev);
+	void			*on_record_arg;
 };
 
 /*
@@ -102,6 +107,9 @@ static int emit_event(void *arg, struct rt_source *src,
 	(void)ts;
 	src->counts.bytes += rec->size;
 	rt_source_count(src, ret, &ev);
+	if (ctx->on_record)
+		return ctx->on_record(ctx->on_record_arg, src, rec, ret, &ev) ||
+		       ctx->out->error != 0;
 	if (ret == RT_DECODE_SKIP)
 		return 0;	/* perf's COMM, THROTTLE...: not a record to show */
 	if (ret == RT_DECODE_OK) {
@@ -379,12 +387,13 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 {
 	struct emit_ctx ctx = { rt_printer(st->format), st->out, st->sink,
-				st->sink_arg, st->paths };
+				st->sink_arg, st->paths, st->on_record,
+				st->on_record_arg };
 	struct rt_merge m;
 	struct rt_merge_result res;
 	int status;
 
-	if (!ctx.print) {
+	if (!ctx.print && !ctx.on_record) {
 		snprintf(st->errmsg, sizeof(st->errmsg),
 			 "a raw file can only be decoded to text or JSON");
 		return RT_STREAM_ERR_SYSTEM;

@@ -320,6 +320,8 @@ int main(int argc, char **argv)
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
 	h.header_size = sizeof(h);
+	snprintf(h.cmdline, sizeof(h.cmdline), "ringtrace-cat --raw -o 'a file.raw' "
+		 "--stack -- sh -c 'cat it'\\''s'");
 	h.format_version = v2 ? RT_RAW_FORMAT_SOURCES : RT_RAW_FORMAT_VERSION;
 	h.endian = RT_RAW_ENDIAN;
 	h.abi_version = 1;

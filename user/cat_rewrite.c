@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* -i FILE --raw -o OUT (see cat_rewrite.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cat_rewrite.h"
+#include "ringtrace/filter.h"
+
+/* A ring's kept records wait here until a chunk's worth is gathered. */
+#define CHUNK_BYTES	(256u * 1024)
+
+struct pending {
+	unsigned char	*buf;
+	size_t		len, cap;
+};
+
+struct rewrite {
+	struct rt_outbuf	*out;
+	struct rt_filter	*filter;	/* NULL: keep every event */
+	const struct rt_source	*srcs;
+	struct pending		*pending;	/* [nr] */
+	uint32_t		nr;
+	uint64_t		kept, dropped;
+	int			error;
+};
+
+static void flush_source(struct rewrite *rw, uint32_t i)
+{
+	const struct rt_source *src = &rw->srcs[i];
+	struct pending *p = &rw->pending[i];
+	struct rt_raw_chunk c = {
+		.kind = src->raw_kind ? src->raw_kind : RT_RAW_CHUNK_RECORDS,
+		.cpu = src->cpu, .size = p->len,
+	};
+
+	if (!p->len)
+		return;
+	rt_outbuf_append(rw->out, &c, sizeof(c));
+	rt_outbuf_append(rw->out, p->buf, p->len);
+	p->len = 0;
+}
+
+/* Bookkeeping that later records need, whatever the filters say. */
+static bool always_kept(int ret, const struct rt_event *ev)
+{
+	return ret != RT_DECODE_OK || ev->kind == RT_EVENT_PATH ||
+	       ev->kind == RT_EVENT_LOST;
+}
+
+static int on_record(void *arg, const struct rt_source *src,
+		     const struct rt_record *rec, int ret,
+		     const struct rt_event *ev)
+{
+	struct rewrite *rw = arg;
+	uint32_t i = (uint32_t)(src - rw->srcs);
+	struct pending *p = &rw->pending[i];
+
+	if (ret == RT_DECODE_ERR_SHORT)
+		return 0;		/* malformed: counted, not copied */
+	if (!always_kept(ret, ev)) {
+		if (rw->filter && !rt_filter_pass(rw->filter, ev)) {
+			rw->dropped++;
+			return 0;
+		}
+		rw->kept++;
+	}
+	if (p->len + rec->size > p->cap) {
+		size_t cap = p->cap ? p->cap : CHUNK_BYTES;
+		unsigned char *n;
+
+		while (cap < p->len + rec->size)
+			cap *= 2;
+		n = realloc(p->buf, cap);
+		if (!n) {
+			rw->error = ENOMEM;
+			return 1;
+		}
+		p->buf = n;
+		p->cap = cap;
+	}
+	memcpy(p->buf + p->len, rec->data, rec->size);
+	p->len += rec->size;
+	if (p->len >= CHUNK_BYTES)
+		flush_source(rw, i);
+	return 0;
+}
+
+/* What the reader needs before the records, as the recording had it. */
+static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
+{
+	rt_raw_write_header(ob, &f->hdr);
+	if (f->has_perf_format)
+		rt_raw_write_perf_format(ob, &f->perf_desc);
+	if (f->has_counter_names)
+		rt_raw_write_counter_names(ob, &f->counter_names);
+	if (f->comms)
+		rt_raw_write_comms(ob, f->comms);
+	for (uint32_t i = 0; i < f->nr_maps; i++) {
+		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_MAPS,
+					  .size = f->maps[i].size };
+
+		rt_outbuf_append(ob, &c, sizeof(c));
+		rt_outbuf_append(ob, f->map + f->maps[i].offset, c.size);
+	}
+}
+
+int cat_rewrite(const struct options *o, struct rt_stream *st,
+		struct rt_raw_file *f, uint64_t *kept, uint64_t *dropped)
+{
+	struct rewrite rw = {
+		.out = st->out, .srcs = f->srcs, .nr = f->nr_srcs,
+		.filter = rt_filter_active(&o->filter) ?
+			  (struct rt_filter *)&o->filter : NULL,
+	};
+	int status;
+
+	rw.pending = calloc(f->nr_srcs ? f->nr_srcs : 1, sizeof(*rw.pending));
+	if (!rw.pending) {
+		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
+		return RT_STREAM_ERR_SYSTEM;
+	}
+	write_descriptors(st->out, f);
+	st->on_record = on_record;
+	st->on_record_arg = &rw;
+	status = rt_stream_file(st, f);
+	if (rw.error && status == RT_STREAM_OK) {
+		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
+		status = RT_STREAM_ERR_SYSTEM;
+	}
+	for (uint32_t i = 0; i < rw.nr; i++) {
+		if (status == RT_STREAM_OK)
+			flush_source(&rw, i);
+		free(rw.pending[i].buf);
+	}
+	free(rw.pending);
+	/* Losses no LOST record reported stay said in the copy. */
+	if (status == RT_STREAM_OK && f->pending_lost)
+		rt_raw_write_pending(st->out, 0, f->pending_lost);
+	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
+		status = RT_STREAM_ERR_OUTPUT;
+	*kept = rw.kept;
+	*dropped = rw.dropped;
+	return status;
+}
