@@ -30,6 +30,7 @@ VM_ROWS = [
     ("ringtrace", "ringtrace-cat -a --raw -o /tmp/FILE", "floor_split1"),
     ("ringtrace_minlat", "ringtrace-cat -a --raw --min-latency 1ms", "floor_split1"),
     ("ringtrace_idle", "ringtrace, reader asleep (ring holds the whole run)", "floor_split1"),
+    ("ringtrace_cgroup", "ringtrace-cat -a --raw --cgroup (workload outside it)", "floor_split1"),
     ("ringtrace_8m", "ringtrace-cat -a --raw --buffer-size 8M", "floor_split1"),
     ("ringtrace_offcpu", "ringtrace-cat -a --raw -e vfs_read,offcpu", "floor_split1"),
     ("drain", "rtdrain -a (ABI 2 reference: no option)", "floor_split1"),

@@ -23,7 +23,7 @@
 
 #define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
 				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_PER_THREAD | \
-				 RINGTRACE_CFG_OVERWRITE)
+				 RINGTRACE_CFG_OVERWRITE | RINGTRACE_CFG_CGROUPS)
 #define RT_MAX_FLUSH_MS		60000
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
@@ -109,7 +109,8 @@ static long rt_ioctl_get_info(void __user *uarg)
 				  RINGTRACE_FEAT_PER_THREAD |
 				  /* issue 9: flight recorder, ring health */
 				  RINGTRACE_FEAT_OVERWRITE |
-				  RINGTRACE_FEAT_RING_STATS,
+				  RINGTRACE_FEAT_RING_STATS |
+				  rt_cgroup_features(),
 		.max_ring_pages	= rt_max_ring_pages,
 		.vfs_read_attach	= rt_vfs_read_attach_id(),
 		.vfs_read_attach_mask	= rt_vfs_read_attach_mask(),
@@ -176,6 +177,8 @@ out:
 
 static int rt_check_config(const struct ringtrace_config *cfg)
 {
+	int err;
+
 	if (cfg->flags & ~RT_CFG_FLAGS)
 		return -EINVAL;
 	if (!cfg->events)
@@ -200,6 +203,9 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	} else if (cfg->nr_tids || cfg->tids_ptr) {
 		return -EINVAL;
 	}
+	err = rt_cgroups_check(cfg);	/* issue 24 */
+	if (err)
+		return err;
 	return rt_session_extras_check(cfg);	/* ABI 2 */
 }
 
@@ -208,6 +214,7 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	struct ringtrace_config __user *ucfg = uarg;
 	struct ringtrace_config cfg;
 	struct rt_threads threads;
+	struct rt_cgroups cgroups;
 	cpumask_var_t cpus;
 	u32 usize;
 	int err;
@@ -227,16 +234,22 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	err = rt_threads_from_user(&cfg, &threads);
 	if (err)
 		return err;
+	/* issue 24: the cgroups, resolved before any lock too. */
+	err = rt_cgroups_from_user(&cfg, &cgroups);
+	if (err)
+		goto out_threads;
 	if (!alloc_cpumask_var(&cpus, GFP_KERNEL)) {
 		err = -ENOMEM;
-		goto out_threads;
+		goto out_cgroups;
 	}
 	err = rt_copy_cpu_mask(&cfg, cpus);
 	if (!err)
-		err = rt_session_configure(s, &cfg, cpus, &threads);
+		err = rt_session_configure(s, &cfg, cpus, &threads, &cgroups);
 	free_cpumask_var(cpus);
-out_threads:
+out_cgroups:
 	/* What the session did not take, or the selection it replaced. */
+	rt_cgroups_release(&cgroups);
+out_threads:
 	rt_threads_release(&threads);
 	return err;
 }

@@ -132,6 +132,19 @@ typedef int (*rt_ops_func_ip_t)(struct ftrace_ops *op, unsigned long ip,
 #endif
 
 /*
+ * issue 24: a cgroup's name in probe context. 6.15 made kernfs node names
+ * and parents RCU-protected (freed after a grace period on rename), so a
+ * walk under rcu_read_lock() needs no lock; before, kernfs_path_from_node()
+ * takes kernfs_rename_lock, a spinlock, which sleeps on PREEMPT_RT, where
+ * a cgroup record then goes out unresolved.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+#define RT_KERNFS_RCU_NAME	1
+#elif !IS_ENABLED(CONFIG_PREEMPT_RT)
+#define RT_KERNFS_PATH_LOCKED	1
+#endif
+
+/*
  * 7.x's compiler context analysis replaced sparse's __cond_lock() with
  * __cond_acquires() on the function; where it is gone, a conditional
  * acquire is just its condition (what non-sparse builds always had).

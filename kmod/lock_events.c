@@ -48,18 +48,19 @@ static bool rt_lock_over_threshold(const struct rt_session *s, u64 wait,
 	       (s->lock_min_hold_ns && hold >= s->lock_min_hold_ns);
 }
 
-static void rt_lock_fill(struct ringtrace_lock_record *rec, unsigned int size,
-			 u64 ts, int cpu, u64 lock_id, const char *name,
-			 u64 wait, u64 hold, u32 flags)
+static void rt_lock_fill(const struct rt_session *s,
+			 struct ringtrace_lock_record *rec, unsigned int size,
+			 u16 misc, u64 ts, int cpu, u64 lock_id,
+			 const char *name, u64 wait, u64 hold, u32 flags)
 {
 	/* Every byte written: no hole, padding zeroed. */
 	BUILD_BUG_ON(sizeof(*rec) != 112);
 	BUILD_BUG_ON(TRACKED_LOCK_NAME_LEN != RINGTRACE_LOCK_NAME_LEN);
 
 	rec->header.type = RINGTRACE_RECORD_LOCK;
-	rec->header.misc = size > sizeof(*rec) ? RINGTRACE_MISC_STACK : 0;
+	rec->header.misc = misc;
 	rec->header.size = size;
-	rt_fill_task_ctx(&rec->task, ts, cpu);
+	rt_fill_task_ctx(s, &rec->task, ts, cpu);
 	rec->lock_id = lock_id;
 	rec->wait_ns = wait;
 	rec->hold_ns = hold;
@@ -76,9 +77,11 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 	struct ringtrace_lock_record *rec;
 	struct rt_session *s;
 	struct rt_ring *ring;
+	struct cgroup *cgrp = NULL;
 	struct rt_stack st;
-	unsigned int size;
+	unsigned int size, ext;
 	bool stack;
+	u16 misc;
 	int cpu;
 
 	/* Also the RCU read-side section for the session walk. */
@@ -89,23 +92,35 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 		    !rt_lock_over_threshold(s, wait_ns, hold_ns) ||
 		    !rt_session_wants_task(s, current))
 			continue;
-		size = sizeof(*rec);
+		ext = rt_task_ext_size(s);
+		size = sizeof(*rec) + ext;
 		stack = false;
+		misc = 0;
+		/* issue 24: the task's cgroup, named first (cgroup_names.c). */
+		if (ext) {
+			cgrp = rt_current_cgroup();
+			rt_cgroup_before_record(s, cpu, ts, cgrp, true);
+			misc |= RINGTRACE_MISC_TASK_EXT;
+		}
 		/* ABI 2: a stack trailer (stack.c); our own frames cut. */
 		if (unlikely(s->stack_events & event)) {
 			stack = rt_stack_get(&st, s->stack_kernel_depth,
 					     s->stack_user_depth, 0);
-			if (stack)
+			if (stack) {
 				size += rt_stack_size(&st);
-			else
+				misc |= RINGTRACE_MISC_STACK;
+			} else {
 				this_cpu_inc(s->xcounts->stack_missed);
+			}
 		}
 		rec = rt_session_reserve(s, cpu, size, ts, &ring);
 		if (rec) {
-			rt_lock_fill(rec, size, ts, cpu, lock_id, name,
-				     wait_ns, hold_ns, flags);
+			rt_lock_fill(s, rec, size, misc, ts, cpu, lock_id,
+				     name, wait_ns, hold_ns, flags);
+			if (ext)
+				rt_fill_task_ext((void *)(rec + 1), cgrp);
 			if (stack)
-				rt_stack_write(rec + 1, &st);
+				rt_stack_write((char *)(rec + 1) + ext, &st);
 			rt_ring_commit(ring);
 		}
 		if (stack)

@@ -323,7 +323,7 @@ static void rt_offcpu_write(struct rt_session *s,
 	rec->header.type = RINGTRACE_RECORD_OFFCPU;
 	rec->header.misc = stack ? RINGTRACE_MISC_STACK : 0;
 	rec->header.size = size;
-	rt_fill_task_ctx_of(&rec->task, next, now, cpu);
+	rt_fill_task_ctx_of(s, &rec->task, next, now, cpu);
 	rec->offcpu_ns = dur;
 	rec->cpu_out = e->out_cpu;
 	rec->state = e->state;

@@ -101,21 +101,13 @@ void rt_path_buffers_put(void)
 	rt_percpu_buf_put(&rt_path_buf);
 }
 
-enum rt_path_verdict {
-	RT_PATH_SKIP,		/* named before this record: nothing to do */
-	RT_PATH_OWN,		/* ours to name: slot set after writing */
-	RT_PATH_RACE,		/* another CPU is naming it: name it too */
-	RT_PATH_FULL,		/* no room: name it, uncached */
-};
-
 /*
  * Has the session named (dev, ino) in a record that a reader merging the
  * rings by time sees before one stamped @ts? If not, claim it (*slotp) or
  * say why the caller must name it anyway.
  */
-static enum rt_path_verdict rt_path_lookup(struct rt_path_cache *pc, u32 dev,
-					   u64 ino, u64 ts,
-					   struct rt_path_slot **slotp)
+enum rt_path_verdict rt_path_lookup(struct rt_path_cache *pc, u32 dev,
+				    u64 ino, u64 ts, struct rt_path_slot **slotp)
 {
 	u64 hash = (ino ^ ((u64)dev << 32) ^ dev) * GOLDEN_RATIO_64;
 	u64 key = hash | 1, cur;
@@ -164,7 +156,7 @@ static enum rt_path_verdict rt_path_lookup(struct rt_path_cache *pc, u32 dev,
 	return RT_PATH_FULL;
 }
 
-static void rt_path_publish(struct rt_path_slot *slot, u64 ts, bool written)
+void rt_path_publish(struct rt_path_slot *slot, u64 ts, bool written)
 {
 	slot->ts = ts;
 	/* Pairs with smp_load_acquire() in rt_path_lookup(). */

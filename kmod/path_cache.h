@@ -22,6 +22,27 @@ void rt_path_cache_reset(struct rt_path_cache *pc);
 int rt_path_buffers_get(void);
 void rt_path_buffers_put(void);
 
+/*
+ * The table of what a session named, keyed (dev, ino). Path records use
+ * it for files; cgroup records (issue 24) a table of their own, keyed
+ * (0, cgroup id). rt_path_lookup() says whether a record stamped @ts
+ * needs a name before it, and claims the slot (*slotp) if it is the first
+ * to name it; rt_path_publish() then says the name was written at @ts
+ * (or lost). Lock-free; preemption disabled.
+ */
+enum rt_path_verdict {
+	RT_PATH_SKIP,		/* named before this record: nothing to do */
+	RT_PATH_OWN,		/* ours to name: slot set after writing */
+	RT_PATH_RACE,		/* another CPU is naming it: name it too */
+	RT_PATH_FULL,		/* no room: name it, uncached */
+};
+
+struct rt_path_slot;
+enum rt_path_verdict rt_path_lookup(struct rt_path_cache *pc, u32 dev,
+				    u64 ino, u64 ts,
+				    struct rt_path_slot **slotp);
+void rt_path_publish(struct rt_path_slot *slot, u64 ts, bool written);
+
 /* What one vfs_read return knows about its file, resolved at most once. */
 struct rt_path_call {
 	struct file	*file;

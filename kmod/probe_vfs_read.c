@@ -62,8 +62,9 @@ static void rt_vfs_read_fill_offcpu(struct ringtrace_vfs_read_record *rec,
 	}
 }
 
-static void rt_vfs_read_fill(struct ringtrace_vfs_read_record *rec,
-			     unsigned int size,
+static void rt_vfs_read_fill(const struct rt_session *s,
+			     struct ringtrace_vfs_read_record *rec,
+			     unsigned int size, u16 misc,
 			     const struct rt_vfs_read_call *call,
 			     u64 now, int cpu, long ret)
 {
@@ -72,9 +73,9 @@ static void rt_vfs_read_fill(struct ringtrace_vfs_read_record *rec,
 	BUILD_BUG_ON(sizeof(*rec) % RINGTRACE_RECORD_ALIGN);
 
 	rec->header.type = RINGTRACE_RECORD_VFS_READ;
-	rec->header.misc = size > sizeof(*rec) ? RINGTRACE_MISC_STACK : 0;
+	rec->header.misc = misc;
 	rec->header.size = size;
-	rt_fill_task_ctx(&rec->task, now, cpu);
+	rt_fill_task_ctx(s, &rec->task, now, cpu);
 	rec->dev_major = MAJOR(call->dev);
 	rec->dev_minor = MINOR(call->dev);
 	rec->ino = call->ino;
@@ -91,26 +92,40 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 			      const struct rt_offcpu_span *span)
 {
 	struct ringtrace_vfs_read_record *rec;
-	unsigned int size = sizeof(*rec);
+	unsigned int ext = rt_task_ext_size(s);
+	unsigned int size = sizeof(*rec) + ext;
+	struct cgroup *cgrp = NULL;
 	struct rt_stack st;
 	bool stack = false;
 	struct rt_ring *ring;
+	u16 misc = 0;
+
+	/* issue 24: the task's cgroup, named first (cgroup_names.c). */
+	if (ext) {
+		cgrp = rt_current_cgroup();
+		rt_cgroup_before_record(s, cpu, now, cgrp, false);
+		misc |= RINGTRACE_MISC_TASK_EXT;
+	}
 
 	/* ABI 2: a stack trailer (stack.c). */
 	if (unlikely(s->stack_events & RINGTRACE_EVENT_VFS_READ)) {
 		stack = rt_stack_get(&st, s->stack_kernel_depth,
 				     s->stack_user_depth, ret_addr);
-		if (stack)
+		if (stack) {
 			size += rt_stack_size(&st);
-		else
+			misc |= RINGTRACE_MISC_STACK;
+		} else {
 			this_cpu_inc(s->xcounts->stack_missed);
+		}
 	}
 	rec = rt_session_reserve(s, cpu, size, now, &ring);
 	if (rec) {
-		rt_vfs_read_fill(rec, size, call, now, cpu, ret);
+		rt_vfs_read_fill(s, rec, size, misc, call, now, cpu, ret);
 		rt_vfs_read_fill_offcpu(rec, s, span);
+		if (ext)
+			rt_fill_task_ext((void *)(rec + 1), cgrp);
 		if (stack)
-			rt_stack_write(rec + 1, &st);
+			rt_stack_write((char *)(rec + 1) + ext, &st);
 		rt_ring_commit(ring);
 	}
 	if (stack)

@@ -119,6 +119,9 @@ struct rt_session *rt_session_create(void)
 	cpumask_copy(s->cpus, cpu_possible_mask);
 	s->self = get_pid(task_tgid(current));
 	s->exclude = s->self;
+	/* issue 24: a reader in a container sees its own pids. */
+	if (task_active_pid_ns(current) != &init_pid_ns)
+		s->pidns = get_pid_ns(task_active_pid_ns(current));
 	s->flush_ms = RT_DEFAULT_FLUSH_MS;
 	mutex_init(&s->lock);
 	init_waitqueue_head(&s->readers.wq);
@@ -149,9 +152,12 @@ void rt_session_destroy(struct rt_session *s)
 		rt_ring_free(s->rings[i]);
 	rt_session_extras_destroy(s);	/* ABI 2 */
 	rt_threads_release(&s->threads);	/* issue 9 */
+	rt_cgroups_release(&s->cgroups);	/* issue 24 */
 	free_percpu(s->thread_not_task);
 	put_pid(s->pid);
 	put_pid(s->self);
+	if (s->pidns)
+		put_pid_ns(s->pidns);	/* issue 24 */
 	free_cpumask_var(s->cpus);
 	free_percpu(s->no_ring);
 	kfree(s->rings);
@@ -174,11 +180,13 @@ static struct pid *rt_find_process(pid_t nr)
 
 /*
  * @threads (issue 9): the per-thread selection rt_threads_from_user()
- * made, or none; on return it holds what the caller must release.
+ * made, or none; @cgroups (issue 24) likewise from rt_cgroups_from_user().
+ * On return they hold what the caller must release.
  */
 int rt_session_configure(struct rt_session *s,
 			 const struct ringtrace_config *cfg,
-			 const struct cpumask *cpus, struct rt_threads *threads)
+			 const struct cpumask *cpus, struct rt_threads *threads,
+			 struct rt_cgroups *cgroups)
 {
 	struct pid *pid = NULL, *old_pid;
 	int err = 0;
@@ -203,6 +211,7 @@ int rt_session_configure(struct rt_session *s,
 	if (err)
 		goto unlock;
 	rt_session_threads_install(s, threads);
+	swap(s->cgroups, *cgroups);	/* issue 24: the caller puts the old */
 	old_pid = s->pid;
 	s->pid = pid;
 	pid = old_pid;	/* put below */

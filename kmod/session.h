@@ -7,10 +7,12 @@
 #ifndef _RINGTRACE_SESSION_H
 #define _RINGTRACE_SESSION_H
 
+#include <linux/cgroup.h>
 #include <linux/cpumask.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/pid_namespace.h>
 #include <linux/preempt.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -45,6 +47,17 @@ struct rt_threads {
 };
 
 /* ---- end issue 9 ---- */
+
+/*
+ * issue 24: the cgroups a session records (cgroup_filter.c), nr 0: all;
+ * and with RINGTRACE_CFG_CGROUPS the table of cgroups it named
+ * (cgroup_names.c), NULL otherwise.
+ */
+struct rt_cgroups {
+	struct cgroup		**cgrps;	/* references held */
+	unsigned int		nr;
+	struct rt_path_cache	*names;
+};
 
 struct rt_session {
 	struct list_head	node;		/* on rt_active_sessions */
@@ -109,6 +122,15 @@ struct rt_session {
 	u64			min_offcpu_ns;
 	u64			offcpu_since;
 	/* ---- end issue 22 ---- */
+
+	/* issue 24: cgroup filter, set by SET_CONFIG like the filters. */
+	struct rt_cgroups	cgroups;
+	/*
+	 * issue 24: the opener's pid namespace (reference held), NULL for
+	 * the initial one: the pids records give, and the tasks they may
+	 * show. Set at open, never changed.
+	 */
+	struct pid_namespace	*pidns;
 };
 
 extern struct list_head rt_active_sessions;
@@ -129,7 +151,8 @@ struct rt_session *rt_session_create(void);
 void rt_session_destroy(struct rt_session *s);
 int rt_session_configure(struct rt_session *s,
 			 const struct ringtrace_config *cfg,
-			 const struct cpumask *cpus, struct rt_threads *threads);
+			 const struct cpumask *cpus, struct rt_threads *threads,
+			 struct rt_cgroups *cgroups);
 int rt_session_enable(struct rt_session *s);
 int rt_session_disable(struct rt_session *s);
 struct rt_ring *rt_session_get_ring(struct rt_session *s, unsigned long slot,
@@ -186,6 +209,34 @@ static __always_inline int rt_thread_slot(const struct rt_session *s,
 
 /* ---- end issue 9 ---- */
 
+/* ---- issue 24: cgroup filter (cgroup_filter.c) ---- */
+u64 rt_cgroup_features(void);
+int rt_cgroups_check(const struct ringtrace_config *cfg);
+int rt_cgroups_from_user(const struct ringtrace_config *cfg,
+			 struct rt_cgroups *c);
+void rt_cgroups_release(struct rt_cgroups *c);
+
+/*
+ * Is @task in one of @s's cgroups or below? Pointer compares only: the
+ * task's default-hierarchy cgroup (its css_set is RCU-protected; callers
+ * run with preemption disabled) and that cgroup's ancestor array.
+ */
+static __always_inline bool rt_session_cgroup_match(const struct rt_session *s,
+						    struct task_struct *task)
+{
+#ifdef CONFIG_CGROUPS
+	struct cgroup *cgrp = task_dfl_cgroup(task);
+	unsigned int i;
+
+	for (i = 0; i < s->cgroups.nr; i++)
+		if (cgroup_is_descendant(cgrp, s->cgroups.cgrps[i]))
+			return true;
+#endif
+	return false;
+}
+
+/* ---- end issue 24 ---- */
+
 /* Does @s want events caused by @task? Cheap unless following children. */
 static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 						  struct task_struct *task)
@@ -193,6 +244,12 @@ static __always_inline bool rt_session_wants_task(const struct rt_session *s,
 	struct pid *tgid = task_tgid(task);
 
 	if (tgid == s->exclude)
+		return false;
+	/* issue 24: decided first, ANDed with the pid filters below. */
+	if (unlikely(s->cgroups.nr) && !rt_session_cgroup_match(s, task))
+		return false;
+	/* issue 24: a task the opener's pid namespace cannot see. */
+	if (unlikely(s->pidns) && !pid_nr_ns(task_pid(task), s->pidns))
 		return false;
 	/* issue 9: a per-thread session wants its threads only. */
 	if (unlikely(s->threads.nr))
@@ -274,16 +331,26 @@ static __always_inline void *rt_session_reserve(struct rt_session *s, int cpu,
 	return rt_session_reserve_slot(s, slot, size, ts, ringp);
 }
 
-/* Who and when, for a record about @task (not always current). */
-static __always_inline void rt_fill_task_ctx_of(struct ringtrace_task_ctx *t,
+/*
+ * Who and when, for a record about @task (not always current): pids as
+ * @s's opener's pid namespace numbers them (issue 24;
+ * rt_session_wants_task() made sure it can).
+ */
+static __always_inline void rt_fill_task_ctx_of(const struct rt_session *s,
+						struct ringtrace_task_ctx *t,
 						struct task_struct *task,
 						u64 ts, int cpu)
 {
 	BUILD_BUG_ON(sizeof(task->comm) != RINGTRACE_COMM_LEN);
 	t->ts_ns = ts;
 	t->cpu = cpu;
-	t->pid = task_tgid_nr(task);
-	t->tid = task_pid_nr(task);
+	if (unlikely(s->pidns)) {
+		t->pid = pid_nr_ns(task_tgid(task), s->pidns);
+		t->tid = pid_nr_ns(task_pid(task), s->pidns);
+	} else {
+		t->pid = task_tgid_nr(task);
+		t->tid = task_pid_nr(task);
+	}
 	t->__pad = 0;
 	/* comm can be renamed under us: copy all 16 bytes, terminate. */
 	memcpy(t->comm, task->comm, RINGTRACE_COMM_LEN);
@@ -291,10 +358,39 @@ static __always_inline void rt_fill_task_ctx_of(struct ringtrace_task_ctx *t,
 }
 
 /* Who and when, common to every event record. */
-static __always_inline void rt_fill_task_ctx(struct ringtrace_task_ctx *t,
+static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
+					     struct ringtrace_task_ctx *t,
 					     u64 ts, int cpu)
 {
-	rt_fill_task_ctx_of(t, current, ts, cpu);
+	rt_fill_task_ctx_of(s, t, current, ts, cpu);
 }
+
+/* ---- issue 24: task_ext and cgroup records (cgroup_names.c) ---- */
+
+/* The bytes a task_ext adds to @s's vfs_read and lock records. */
+static __always_inline unsigned int rt_task_ext_size(const struct rt_session *s)
+{
+	return s->cgroups.names ? sizeof(struct ringtrace_task_ext) : 0;
+}
+
+/* The current task's cgroup v2 (callers run with preemption disabled). */
+static __always_inline struct cgroup *rt_current_cgroup(void)
+{
+#ifdef CONFIG_CGROUPS
+	return task_dfl_cgroup(current);
+#else
+	return NULL;
+#endif
+}
+
+void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp);
+/*
+ * Before a record with a task_ext naming @cgrp goes into @s's ring for
+ * @cpu: the cgroup record, if @s has not named @cgrp yet. @in_lock: for a
+ * lock record, which may be written with a lock held.
+ */
+void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
+			     struct cgroup *cgrp, bool in_lock);
+/* ---- end issue 24 ---- */
 
 #endif /* _RINGTRACE_SESSION_H */

@@ -116,6 +116,7 @@ err_path_buffers:
 void rt_session_extras_enable(struct rt_session *s)
 {
 	rt_path_cache_reset(s->paths);
+	rt_path_cache_reset(s->cgroups.names);	/* issue 24 */
 }
 
 void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st)

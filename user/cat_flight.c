@@ -55,8 +55,9 @@ static bool raw_keeps(const struct rt_snapshot *sn, size_t k)
 {
 	const struct ringtrace_event_header *h = (const void *)sn->recs[k].data;
 
-	/* Older path records too: they name the files of the kept ones. */
-	return k >= sn->first || h->type == RINGTRACE_RECORD_PATH;
+	/* Older name records too: they name the files and cgroups kept. */
+	return k >= sn->first || h->type == RINGTRACE_RECORD_PATH ||
+	       h->type == RINGTRACE_RECORD_CGROUP;
 }
 
 /*

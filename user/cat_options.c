@@ -14,6 +14,7 @@
 
 #include "cat_options.h"
 #include "ringtrace/attach.h"
+#include "ringtrace/cgroup.h"
 #include "ringtrace/parse.h"
 
 static const char usage_text[] =
@@ -28,6 +29,9 @@ static const char usage_text[] =
 "  -p, --pid PID[,PID...]    process PID and its descendants; several pids:\n"
 "                            those processes only, filtered in " PROG "\n"
 "  -C, --cpu LIST            only these CPUs, e.g. 0,2-3\n"
+"      --cgroup PATH         only tasks in this cgroup (v2) or below: a\n"
+"                            directory under /sys/fs/cgroup, or a path\n"
+"                            relative to it; repeat for several\n"
 "  -t, --tid LIST            these threads only (filtered here; the module's\n"
 "                            own selection with --per-thread)\n"
 "      --per-thread          one ring per thread, not per CPU: the threads of\n"
@@ -85,7 +89,7 @@ static const char usage_text[] =
 "\n"
 "Views (instead of the stream; live or with -i):\n"
 "      --hist                vfs_read latency histogram (and lock wait/hold)\n"
-"      --hist-by KEY         one histogram per comm, pid or file\n"
+"      --hist-by KEY         one histogram per comm, pid, file or cgroup\n"
 "      --summary             who reads what: process x file, bytes, calls,\n"
 "                            total and p50/p99/max latency, slowest first\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
@@ -158,6 +162,7 @@ enum {
 	OPT_SNAPSHOT_TIME,
 	OPT_STATS,
 	OPT_ATTACH,
+	OPT_CGROUP,
 	OPT_MIN_OFFCPU,
 };
 
@@ -208,6 +213,7 @@ static const struct option long_options[] = {
 	{ "snapshot-time",	required_argument,	NULL, OPT_SNAPSHOT_TIME },
 	{ "stats",		required_argument,	NULL, OPT_STATS },
 	{ "attach",		required_argument,	NULL, OPT_ATTACH },
+	{ "cgroup",		required_argument,	NULL, OPT_CGROUP },
 	{ "min-offcpu",		required_argument,	NULL, OPT_MIN_OFFCPU },
 	{ NULL, 0, NULL, 0 },
 };
@@ -462,6 +468,26 @@ static void live_events(struct options *o)
 		o->filter.events = perf;
 }
 
+/* issue 24: each --cgroup PATH to the id the module selects it by. */
+static void resolve_cgroups(struct options *o)
+{
+	struct rt_session_opts *so = &o->session;
+	char err[512];
+	uint32_t i, j;
+	uint64_t id;
+
+	for (i = 0; i < o->nr_cgroup_paths; i++) {
+		if (rt_cgroup_id(RT_CGROUP_ROOT, o->cgroup_paths[i], &id, err,
+				 sizeof(err)))
+			usage_error("--cgroup: %s", err);
+		for (j = 0; j < so->nr_cgroups && o->cgroup_ids[j] != id; j++)
+			;
+		if (j == so->nr_cgroups)	/* the same one twice: once */
+			o->cgroup_ids[so->nr_cgroups++] = id;
+	}
+	so->cgroup_ids = so->nr_cgroups ? o->cgroup_ids : NULL;
+}
+
 /* issue 9: --snapshot prints text or JSON snapshots of a live run. */
 static void check_snapshot_options(const struct options *o)
 {
@@ -624,6 +650,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
 	o->symbols = true;
 	o->session.paths = true;	/* names for dev:ino, when the module can */
+	o->session.cgroups = true;	/* and for cgroups (issue 24) */
 	o->session.min_offcpu_ns = RT_DEFAULT_MIN_OFFCPU_NS;	/* issue 22 */
 
 	while ((c = getopt_long(argc, argv, "+ap:C:e:d:o:i:qvhgt:", long_options,
@@ -678,7 +705,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_HIST_BY:
 			if (rt_hist_by_parse(optarg, &o->hist_by))
-				usage_error("--hist-by: '%s' is not comm, pid or "
+				usage_error("--hist-by: '%s' is not comm, pid, cgroup or "
 					    "file", optarg);
 			o->hist = true;
 			break;
@@ -848,6 +875,12 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 				usage_error("--attach: '%s' is not auto, fprobe, "
 					    "kretprobe or direct", optarg);
 			break;
+		case OPT_CGROUP:
+			if (o->nr_cgroup_paths == RINGTRACE_MAX_CGROUPS)
+				usage_error("--cgroup: at most %u cgroups",
+					    RINGTRACE_MAX_CGROUPS);
+			o->cgroup_paths[o->nr_cgroup_paths++] = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
@@ -874,7 +907,8 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		if (o->system_wide || o->per_thread || o->session.stack_events ||
 		    o->duration_ns || o->session.buffer_bytes ||
 		    o->session.watermark_bytes || o->session.flush_ms ||
-		    o->session.vfs_read_attach || o->command)
+		    o->session.vfs_read_attach || o->command ||
+		    o->nr_cgroup_paths)
 			usage_error("-i decodes a file: tracing options and a "
 				    "command do not apply");
 		/* issue 21: --raw writes the filtered or time-sliced copy. */
@@ -892,6 +926,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 		usage_error("--header shows a raw file's header: it needs -i FILE");
 	check_per_thread(o);
 	live_events(o);
+	resolve_cgroups(o);
 	if (o->filter.relative && o->duration_ns)
 		usage_error("--time and -d both bound the run: pick one");
 	/*

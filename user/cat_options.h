@@ -72,6 +72,10 @@ struct options {
 	uint64_t		snapshot_size;	/* --snapshot-size; 0: all */
 	uint64_t		snapshot_time_ns; /* --snapshot-time; 0: all */
 	uint64_t		stats_ns;	/* --stats INTERVAL; 0: none */
+	/* issue 24: --cgroup PATH, resolved to ids the module filters by */
+	const char		*cgroup_paths[RINGTRACE_MAX_CGROUPS];
+	uint32_t		nr_cgroup_paths;
+	uint64_t		cgroup_ids[RINGTRACE_MAX_CGROUPS];
 };
 
 /* "samples", "latency", "bytes" -> *w; -1 if unknown. */

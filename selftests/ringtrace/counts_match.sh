@@ -41,8 +41,8 @@ import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 err = open(sys.argv[2]).read()
 m = re.search(r'^ringtrace-cat: (\d+) records(?:, (\d+) path records)?'
-              r'(?:, (\d+) samples)?', err, re.M)
-records, paths, samples = (int(g or 0) for g in m.groups())
+              r'(?:, (\d+) cgroup records)?(?:, (\d+) samples)?', err, re.M)
+records, paths, cgroups, samples = (int(g or 0) for g in m.groups())
 kinds = {}
 for l in lines:
     kinds[l["type"]] = kinds.get(l["type"], 0) + 1
@@ -50,7 +50,7 @@ assert kinds.get("sample", 0) == samples, (kinds, m.group(0))
 assert len(lines) - kinds.get("sample", 0) - kinds.get("lost", 0) == records, (kinds, m.group(0))
 assert samples > 0 and paths > 0, m.group(0)
 PY
-tap_ok $? "its JSON lines are those records and samples (path records apart)" ||
+tap_ok $? "its JSON lines are those records and samples (path and cgroup records apart)" ||
 	tap_diag <"$work/replay.err"
 
 grep -Eq '^  cpu [0-9]+ ' "$work/live.err" && grep -Eq '^  perf cpu [0-9]+ ' "$work/live.err" &&

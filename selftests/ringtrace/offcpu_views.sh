@@ -91,7 +91,7 @@ tap_ok $? "--hist --hist-by comm: off-CPU histograms, one for sleep" ||
 	head -20 "$work/hist" | tap_diag
 
 "$cat" -q -i "$work/o.raw" --summary >"$work/summary" 2>&1
-grep -Eq '^COMM .* OFFCPU  FILE$' "$work/summary"
+grep -Eq '^COMM .* OFFCPU  (CGROUP +)?FILE$' "$work/summary"
 tap_ok $? "--summary has the OFFCPU column" || tap_diag <"$work/summary"
 
 "$cat" -q -i "$work/o.raw" --perfetto "$work/o.trace" 2>"$work/pf.err" &&

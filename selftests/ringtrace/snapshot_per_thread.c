@@ -38,7 +38,6 @@
 #define MOVED		20	/* last reads, on the other CPU */
 #define IDX_SHIFT	32
 #define MAIN_IDX	7	/* the child's main thread's reads */
-#define REC_SIZE	sizeof(struct ringtrace_vfs_read_record)
 
 static int nr_cpus;
 
@@ -104,7 +103,8 @@ static bool kernel_totals(const char *file, long long *wrote,
 int main(void)
 {
 	char dir[] = "/tmp/rt_snapthr_XXXXXX", out[96], err[96], arg_tids[64];
-	long long fit = (long long)sysconf(_SC_PAGESIZE) / (long long)REC_SIZE;
+	long long fit = (long long)sysconf(_SC_PAGESIZE) /
+			(long long)st_cat_read_size();
 	long long kept[NR_SELECTED] = { 0 }, next[NR_SELECTED], bad_cpu = 0;
 	long long foreign = 0, gaps = 0, disorder = 0;
 	long long wrote = -1, overwrote = -1, lost = -1;

@@ -29,7 +29,6 @@
 #include "tap.h"
 
 #define NR_READS	5000
-#define REC_SIZE	sizeof(struct ringtrace_vfs_read_record)
 
 static int app(void *arg)
 {
@@ -51,11 +50,10 @@ int main(void)
 	long long kept = 0, last = -1, hdr_records = -1, hdr_overwritten = -1;
 	long long empty_records = -1, others = 0, gaps = 0;
 	unsigned long long fit = (unsigned long long)sysconf(_SC_PAGESIZE) /
-				 REC_SIZE;
-	struct ringtrace_info info = { 0 };
+				 st_cat_read_size();
 	struct st_child child;
-	int snap = 0, status, rc, fd;
-	long long paths;
+	int snap = 0, status, rc;
+	long long names;
 	pid_t cat;
 	FILE *f;
 
@@ -116,16 +114,14 @@ int main(void)
 	       others == 0,
 	       "snapshot 2: the newest %lld reads (a page holds %llu), in a row, ending at %lld; %lld other lines",
 	       kept, fit, last, others);
-	/* The tool asks for path records: one named /dev/zero first. */
-	info.size = sizeof(info);
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	close(fd);
-	paths = info.features & RINGTRACE_FEAT_PATHS ? 1 : 0;
-	tap_ok(hdr_records == kept && hdr_overwritten == NR_READS - kept + paths,
+	/*
+	 * The tool asks for path and cgroup records: /dev/zero and the
+	 * app's cgroup named first.
+	 */
+	names = st_cat_name_records();
+	tap_ok(hdr_records == kept && hdr_overwritten == NR_READS - kept + names,
 	       "its header: %lld records, %lld overwritten since snapshot 1 (%lld expected)",
-	       hdr_records, hdr_overwritten, NR_READS - kept + paths);
+	       hdr_records, hdr_overwritten, NR_READS - kept + names);
 	unlink(out);
 	rmdir(dir);
 	return tap_finish();

@@ -26,9 +26,8 @@
 #include "st_util.h"
 #include "tap.h"
 
-#define NR_READS	300	/* 300 records of 96 bytes: far below 64K */
+#define NR_READS	300	/* 300 records of 112 bytes: far below 64K */
 #define KEEP		10
-#define REC_SIZE	sizeof(struct ringtrace_vfs_read_record)
 
 static int app(void *arg)
 {
@@ -60,7 +59,8 @@ int main(void)
 		tap_bail("mkdtemp: %s", strerror(errno));
 	snprintf(out, sizeof(out), "%s/snap.json", dir);
 	/* KEEP and a half records: the bound keeps whole records only. */
-	snprintf(size, sizeof(size), "%zu", KEEP * REC_SIZE + REC_SIZE / 2);
+	snprintf(size, sizeof(size), "%zu",
+		 KEEP * st_cat_read_size() + st_cat_read_size() / 2);
 	st_child_start(&child, app, NULL);
 	snprintf(arg_pid, sizeof(arg_pid), "%d", child.pid);
 	cat = st_cat_start((const char *const[]){ "--snapshot", "--json", "-q",

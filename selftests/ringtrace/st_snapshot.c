@@ -9,11 +9,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "st_snapshot.h"
+#include "st_util.h"
 #include "tap.h"
+
+static uint64_t cat_features(void)
+{
+	struct ringtrace_info info = { .size = sizeof(info) };
+	int fd = st_open();
+
+	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
+		tap_bail("GET_INFO: %s", strerror(errno));
+	close(fd);
+	return info.features;
+}
+
+size_t st_cat_read_size(void)
+{
+	return sizeof(struct ringtrace_vfs_read_record) +
+	       (cat_features() & RINGTRACE_FEAT_CGROUP ?
+		sizeof(struct ringtrace_task_ext) : 0);
+}
+
+int st_cat_name_records(void)
+{
+	uint64_t f = cat_features();
+
+	return !!(f & RINGTRACE_FEAT_PATHS) + !!(f & RINGTRACE_FEAT_CGROUP);
+}
 
 /* Whether @pid has a handler for @sig (SigCgt in /proc/PID/status). */
 static bool catches(pid_t pid, int sig)

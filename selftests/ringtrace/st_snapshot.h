@@ -74,4 +74,16 @@ struct st_snap {
 int st_snap_read(const char *file, int n, struct st_snap *sn);
 void st_snap_free(struct st_snap *sn);
 
+/*
+ * The bytes of each vfs_read record ringtrace-cat's session writes: with
+ * a task_ext when the module offers cgroup records (issue 24), which the
+ * tool always asks for.
+ */
+size_t st_cat_read_size(void);
+/*
+ * Name records ringtrace-cat's session writes before the first read of
+ * one file by one task: a path record and a cgroup record, as offered.
+ */
+int st_cat_name_records(void);
+
 #endif /* RINGTRACE_SELFTEST_SNAPSHOT_H */

@@ -39,9 +39,10 @@ tap_ok $? "dd's 4 reads of the file are there ($(wc -l <"$work/file.json"))"
 
 keys=$(head -n1 "$work/file.json" | python3 -c 'import json,sys; print(",".join(json.loads(sys.stdin.read()).keys()))')
 path=$(head -n1 "$work/file.json" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read()).get("path", ""))')
-# "path" last: the module names the file (ABI 2 path records); on
-# PREEMPT_RT relative to its mount, "[M:m]/rest" (Documentation/abi.rst).
-[[ $keys == type,ts_ns,cpu,pid,tid,comm,dev,ino,pos,count,ret,lat_ns,path ]] &&
+# "path": the module names the file (ABI 2 path records); on PREEMPT_RT
+# relative to its mount, "[M:m]/rest" (Documentation/abi.rst). Then the
+# task_ext's keys and the cgroup's path (issue 24).
+[[ $keys == type,ts_ns,cpu,pid,tid,comm,dev,ino,pos,count,ret,lat_ns,path,host_pid,host_tid,cgroup_id,cgroup ]] &&
 	{ [[ $path == "$work/file" ]] ||
 		{ [[ $path =~ ^\[[0-9]+:[0-9]+\](/.+)$ ]] &&
 			[[ $work/file == *"${BASH_REMATCH[1]}" ]]; }; }
@@ -61,7 +62,7 @@ tap_ok $? "their positions, results, comm and timestamps"
 "$cat" -- sh -c 'exit 3' >/dev/null 2>&1
 tap_ok $(($? == 3 ? 0 : 1)) "-- COMMAND: exit status 3 passed through"
 
-grep -q -E 'ringtrace-cat: [0-9]+ records(, [0-9]+ path records)?, 0 lost' "$work/json.err"
+grep -q -E 'ringtrace-cat: [0-9]+ records(, [0-9]+ path records)?(, [0-9]+ cgroup records)?, 0 lost' "$work/json.err"
 tap_ok $? "summary on stderr: $(head -n1 "$work/json.err")"
 
 "$cat" --raw -o "$work/raw" -- dd if="$work/file" of=/dev/null bs=4096 status=none 2>/dev/null &&
@@ -237,9 +238,12 @@ grep '"lock":"lockstorm-0"' "$work/locks.json" | head -n 1 >"$work/lock.json"
 python3 - "$work/lock.json" <<'EOF'
 import json, re, sys
 r = json.loads(open(sys.argv[1]).read())
-assert list(r) == ["type", "ts_ns", "cpu", "pid", "tid", "comm", "lock",
-                   "lock_id", "wait_ns", "hold_ns", "contended", "kernel",
-                   "hashed"], list(r)
+# The cgroup's path only where lock records name cgroups (6.15 on:
+# Documentation/protocol.rst, "Cgroup records").
+keys = ["type", "ts_ns", "cpu", "pid", "tid", "comm", "lock", "lock_id",
+        "wait_ns", "hold_ns", "contended", "kernel", "hashed", "host_pid",
+        "host_tid", "cgroup_id"]
+assert list(r) in (keys, keys + ["cgroup"]), list(r)
 assert re.fullmatch(r"0x[0-9a-f]+", r["lock_id"]), r
 assert r["kernel"] is False and r["hashed"] is True, r
 EOF

@@ -185,6 +185,12 @@ struct ringtrace_event_header {
 #define RINGTRACE_MISC_STACK		(1U << 0)
 /* issue 22: a vfs_read record's offcpu_* fields were measured. */
 #define RINGTRACE_MISC_OFFCPU		(1U << 1)
+/*
+ * issue 24: the last 16 bytes before any stack frames (the end of the
+ * fixed part, whatever its length) are a struct ringtrace_task_ext
+ * (RINGTRACE_CFG_CGROUPS).
+ */
+#define RINGTRACE_MISC_TASK_EXT		(1U << 2)
 
 enum ringtrace_record_type {
 	/* Records were dropped since the previous record on this ring. */
@@ -197,6 +203,8 @@ enum ringtrace_record_type {
 	RINGTRACE_RECORD_PATH		= 4,
 	/* issue 22: a task ran again after an off-CPU interval. */
 	RINGTRACE_RECORD_OFFCPU		= 5,
+	/* issue 24: the path of a cgroup, before the first record naming it. */
+	RINGTRACE_RECORD_CGROUP		= 6,
 
 	RINGTRACE_RECORD_MAX,
 };
@@ -365,6 +373,60 @@ struct ringtrace_path_record {
 
 #define RINGTRACE_PATH_RECORD_PATH(rec)	((const char *)((rec) + 1))
 
+/* ---- issue 24: containers (RINGTRACE_CFG_CGROUPS) ---- */
+
+/*
+ * Who, seen from outside any container: the last 16 bytes of the fixed
+ * part of a vfs_read or lock record whose header.misc has
+ * RINGTRACE_MISC_TASK_EXT, right before any stack frames (at offset 120
+ * of a vfs_read record of this ABI, 112 of a lock record; a reader finds
+ * it from the end, as the fixed part grows). task.pid and task.tid are the reader's view (the pid
+ * namespace of the process that opened the session); these are the
+ * initial namespace's, the same for a reader there.
+ */
+struct ringtrace_task_ext {
+	__u64	cgroup_id;		/* the task's cgroup v2 id; 0: none */
+	__u32	host_pid;		/* task.pid in the initial pid namespace */
+	__u32	host_tid;		/* task.tid in the initial pid namespace */
+};
+
+/* ringtrace_cgroup_record.flags */
+/*
+ * Longer than RINGTRACE_CGROUP_PATH_MAX: path holds its last components
+ * (6.15 and later) or its first bytes.
+ */
+#define RINGTRACE_CGROUP_TRUNCATED	(1U << 0)
+/* No name could be had in the probe (PREEMPT_RT before 6.15): path_len 0. */
+#define RINGTRACE_CGROUP_UNRESOLVED	(1U << 1)
+/* The session's table of named cgroups was full: named before each use. */
+#define RINGTRACE_CGROUP_UNCACHED	(1U << 2)
+
+/* Longest cgroup path a cgroup record carries. */
+#define RINGTRACE_CGROUP_PATH_MAX	255
+
+/*
+ * A cgroup's path from the root of the cgroup v2 hierarchy ("/" for the
+ * root, "/system.slice/nginx.service"), written once per cgroup per
+ * enabled period the first time a record with a task_ext names the id, on
+ * the same ring as, and right before, that record, with the same ts_ns;
+ * named more than once under the rules of path records
+ * (Documentation/protocol.rst). Variable length: header.size is
+ * 32 + path_len + 1 rounded up to 8; the NUL-terminated path follows
+ * the structure, zero-padded. The path is not relative to the reader's
+ * cgroup namespace.
+ */
+struct ringtrace_cgroup_record {
+	struct ringtrace_event_header	header;
+	__u64	ts_ns;			/* ts_ns of the record it precedes */
+	__u64	cgroup_id;		/* as in ringtrace_task_ext */
+	__u32	flags;			/* RINGTRACE_CGROUP_* */
+	__u16	path_len;		/* bytes in path, NUL excluded */
+	__u16	__pad;			/* zero */
+	/* Followed by the path: RINGTRACE_CGROUP_RECORD_PATH(rec). */
+};
+
+#define RINGTRACE_CGROUP_RECORD_PATH(rec)	((const char *)((rec) + 1))
+
 /* ---- ABI 2: stack trailers (ringtrace_config.stack_events) ---- */
 
 /* ringtrace_stack_trailer.flags */
@@ -444,6 +506,12 @@ struct ringtrace_stack_trailer {
  */
 #define RINGTRACE_CFG_OVERWRITE		(1U << 3)
 /*
+ * issue 24 (RINGTRACE_FEAT_CGROUP): vfs_read and lock records carry a
+ * struct ringtrace_task_ext (RINGTRACE_MISC_TASK_EXT), and cgroup records
+ * name the cgroups they give.
+ */
+#define RINGTRACE_CFG_CGROUPS		(1U << 4)
+/*
  * issue 9, ABI 3: one ring per thread of tids_ptr (not per CPU), holding
  * that thread's task-context records whatever CPU it runs on; pid must
  * be -1 and INHERIT unset. Documentation/abi.rst, "Per-thread rings".
@@ -455,6 +523,7 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CONFIG_SIZE_THREADS	96	/* issue 9: per-thread rings */
 #define RINGTRACE_CONFIG_SIZE_ATTACH	104	/* issue 19: vfs_read_attach */
 #define RINGTRACE_CONFIG_SIZE_OFFCPU	112	/* issue 22: min_offcpu_ns */
+#define RINGTRACE_CONFIG_SIZE_CGROUP	128	/* issue 24: cgroup filter */
 
 /* Most threads a per-thread session may select (nr_tids). */
 #define RINGTRACE_MAX_THREADS		256
@@ -537,7 +606,26 @@ struct ringtrace_config {
 	 * vfs_read records' offcpu_ns counts every interval regardless.
 	 */
 	__u64	min_offcpu_ns;
+
+	/* ---- issue 24: cgroup filter (RINGTRACE_CONFIG_SIZE_CGROUP) ---- */
+	/*
+	 * Record only tasks in one of these cgroup v2 cgroups or below
+	 * them: nr_cgroups cgroup ids (__u64, what name_to_handle_at()
+	 * returns as the handle of the cgroup's directory on cgroup2, and
+	 * what bpf_get_current_cgroup_id() returns) at cgroup_ids_ptr, at
+	 * most RINGTRACE_MAX_CGROUPS of them; both 0: every cgroup. ENOENT:
+	 * an id names no cgroup of the default (v2) hierarchy visible from
+	 * the caller's cgroup namespace; EINVAL: an id repeated;
+	 * EOPNOTSUPP: no RINGTRACE_FEAT_CGROUP. ANDed with the other
+	 * filters. A cgroup removed while traced just has no task left.
+	 */
+	__u32	nr_cgroups;
+	__u32	__pad_cgroup;		/* zero */
+	__u64	cgroup_ids_ptr;
 };
+
+/* Most cgroups one session may select (nr_cgroups). */
+#define RINGTRACE_MAX_CGROUPS		64
 
 /* Features the module offers (ringtrace_info.features). */
 #define RINGTRACE_FEAT_LOCK_CONTENTION	(1ULL << 0)	/* tracepoints attachable */
@@ -551,6 +639,12 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_RING_STATS	(1ULL << 5)
 /* issue 9, ABI 3 */
 #define RINGTRACE_FEAT_PER_THREAD	(1ULL << 8)	/* RINGTRACE_CFG_PER_THREAD */
+/*
+ * issue 24: ringtrace_config.nr_cgroups and RINGTRACE_CFG_CGROUPS (a
+ * kernel with cgroups). Every module of this ABI also gives a reader in a
+ * child pid namespace its own view (Documentation/abi.rst).
+ */
+#define RINGTRACE_FEAT_CGROUP		(1ULL << 9)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */

@@ -228,6 +228,75 @@ static void test_stack_trailer(void **state)
 	assert_int_equal(ev.stack.nr_kernel, 0);
 }
 
+/* issue 24: a task_ext after the fixed part, before the stack frames. */
+static void test_task_ext(void **state)
+{
+	unsigned char buf[sizeof(struct ringtrace_vfs_read_record) +
+			  sizeof(struct ringtrace_task_ext) + 2 * 8 + 8];
+	struct ringtrace_vfs_read_record r;
+	struct ringtrace_task_ext x = { .cgroup_id = 4242, .host_pid = 5000,
+					.host_tid = 5001 };
+	struct ringtrace_stack_trailer t = { .nr_kernel = 1, .nr_user = 1 };
+	uint64_t frames[2] = { 0xffffffff81000001ull, 0x401234ull };
+	struct rt_event ev;
+
+	(void)state;
+	make_vfs_read(&r, 5, 0, 2, 2, "sh");
+	r.header.misc = RINGTRACE_MISC_TASK_EXT | RINGTRACE_MISC_STACK;
+	r.header.size = sizeof(buf);
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), &x, sizeof(x));
+	memcpy(buf + sizeof(r) + sizeof(x), frames, sizeof(frames));
+	memcpy(buf + sizeof(buf) - sizeof(t), &t, sizeof(t));
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_OK);
+	assert_true(ev.ext.present);
+	assert_int_equal(ev.ext.cgroup_id, 4242);
+	assert_int_equal(ev.ext.host_pid, 5000);
+	assert_int_equal(ev.ext.host_tid, 5001);
+	assert_null(ev.ext.cgroup);
+	assert_int_equal(ev.pid, 2);
+	assert_true(rt_stack_frame(ev.stack.kernel, 0) == frames[0]);
+	assert_true(rt_stack_frame(ev.stack.user, 0) == frames[1]);
+	/* Frames that would overlap the task_ext: malformed. */
+	t.nr_kernel = 3;
+	memcpy(buf + sizeof(buf) - sizeof(t), &t, sizeof(t));
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_ERR_SHORT);
+	/* The flag on a record too short for the task_ext: malformed. */
+	r.header.misc = RINGTRACE_MISC_TASK_EXT;
+	r.header.size = sizeof(r);
+	assert_int_equal(rt_decode(&r, sizeof(r), 0, &ev), RT_DECODE_ERR_SHORT);
+	/* An older module's record: no task_ext. */
+	r.header.misc = 0;
+	assert_int_equal(rt_decode(&r, sizeof(r), 0, &ev), RT_DECODE_OK);
+	assert_false(ev.ext.present);
+}
+
+static void test_cgroup_record(void **state)
+{
+	unsigned char buf[sizeof(struct ringtrace_cgroup_record) + 16];
+	struct ringtrace_cgroup_record r = {
+		.header = { .type = RINGTRACE_RECORD_CGROUP,
+			    .size = sizeof(buf) },
+		.ts_ns = 77, .cgroup_id = 9, .path_len = 6,
+	};
+	struct rt_event ev;
+
+	(void)state;
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &r, sizeof(r));
+	memcpy(buf + sizeof(r), "/a/b/c", 6);
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_CGROUP);
+	assert_int_equal(ev.ts_ns, 77);
+	assert_int_equal(ev.u.cgroup.id, 9);
+	assert_string_equal(ev.u.cgroup.path, "/a/b/c");
+	assert_string_equal(rt_event_kind_name(ev.kind), "cgroup");
+	/* A name running to the end of the record, with no NUL: malformed. */
+	r.path_len = 16;
+	memcpy(buf, &r, sizeof(r));
+	assert_int_equal(rt_decode(buf, sizeof(buf), 0, &ev), RT_DECODE_ERR_SHORT);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_vfs_read),
@@ -239,5 +308,7 @@ int main(void)
 	    cmocka_unit_test(test_unknown_type_skipped_with_timestamp),
 	    cmocka_unit_test(test_kind_names),
 	    cmocka_unit_test(test_path_record),
-	    cmocka_unit_test(test_stack_trailer));
+	    cmocka_unit_test(test_stack_trailer),
+	    cmocka_unit_test(test_task_ext),
+	    cmocka_unit_test(test_cgroup_record));
 }

@@ -3,11 +3,13 @@
  * The terminal views of latencies, fed event by event like a printer and
  * printed at the end:
  *
- *  --hist [--hist-by comm|pid|file]  vfs_read latency histograms, and the
+ *  --hist [--hist-by comm|pid|file|cgroup]
+ *                                    vfs_read latency histograms, and the
  *                                    lock wait and hold times of -e lock,
  *                                    overall or one per key
  *  --summary                         who reads what: one row per
- *                                    process and file, sorted by time spent
+ *                                    process and file (and cgroup, when
+ *                                    the records say), sorted by time spent
  *
  * Tables are allocated once at init and bounded: past RT_VIEW_MAX_KEYS
  * keys (RT_VIEW_MAX_ROWS summary rows) events go to one "[other]" entry
@@ -34,6 +36,7 @@ enum rt_hist_by {
 	RT_HIST_BY_COMM,
 	RT_HIST_BY_PID,
 	RT_HIST_BY_FILE,	/* dev:ino for reads, the lock's name for locks */
+	RT_HIST_BY_CGROUP,	/* issue 24: the task's cgroup (task_ext) */
 };
 
 /* What an entry stands for; compared whole, so zero what is unused. */
@@ -43,6 +46,7 @@ struct rt_view_key {
 	uint32_t	dev_minor;
 	uint32_t	is_lock;
 	uint64_t	ino;
+	uint64_t	cgroup_id;	/* issue 24; 0: the record has none */
 	char		name[RINGTRACE_LOCK_NAME_LEN + 1];	/* comm or lock */
 };
 
@@ -83,6 +87,8 @@ struct rt_latency_view {
 	struct rt_view_table	keyed;		/* --hist-by */
 	struct rt_view_table	rows;		/* --summary: pid x file */
 	const struct rt_paths	*paths;		/* names for dev:ino; may be NULL */
+	/* issue 24: some record had a cgroup: the summary shows them. */
+	bool			cgroups;
 };
 
 /* Set hist/by/summary first. 0 or -ENOMEM. */
@@ -97,7 +103,7 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob);
 /* Forget every event counted so far (--interval: each print starts anew). */
 void rt_latency_view_reset(struct rt_latency_view *v);
 
-/* "comm", "pid", "file" -> *by; -1 if unknown. */
+/* "comm", "pid", "file", "cgroup" -> *by; -1 if unknown. */
 int rt_hist_by_parse(const char *s, enum rt_hist_by *by);
 
 #endif /* RINGTRACE_LATENCY_VIEW_H */

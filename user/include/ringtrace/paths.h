@@ -11,6 +11,7 @@
 #ifndef RINGTRACE_PATHS_H
 #define RINGTRACE_PATHS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define RT_PATHS_MAX	8192u		/* names kept */
@@ -39,6 +40,8 @@ void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 		  uint64_t ino, const char *path, size_t len);
 
 struct rt_path_event;
+struct rt_cgroup_event;
+struct rt_event;
 
 /*
  * Remember a path record's name, shown the way its flags say it must be
@@ -49,6 +52,23 @@ struct rt_path_event;
  * plain paths are kept as they are; an unresolved one is not kept.
  */
 void rt_paths_add(struct rt_paths *p, const struct rt_path_event *ev);
+
+/*
+ * issue 24: cgroup paths share the table, under a device no file has
+ * (majors are 12 bits), keyed by cgroup id. A truncated path starts
+ * with "..."; an unresolved one is not kept.
+ */
+#define RT_PATHS_CGROUP_DEV	UINT32_MAX
+void rt_paths_add_cgroup(struct rt_paths *p, const struct rt_cgroup_event *ev);
+
+/*
+ * Keep what a name record (path or cgroup) says: true if @ev was one (it
+ * names the records that follow; nothing to print).
+ */
+bool rt_paths_take(struct rt_paths *p, const struct rt_event *ev);
+
+/* Give @ev the names the table has: its file's, its cgroup's. */
+void rt_paths_name(const struct rt_paths *p, struct rt_event *ev);
 
 /* The name of a file, or NULL. */
 const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,

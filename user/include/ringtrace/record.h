@@ -34,6 +34,8 @@ enum rt_event_kind {
 	RT_EVENT_FORK,		/* PERF_RECORD_FORK: a new task, named as its
 				   parent until it execs; not printed */
 	RT_EVENT_OFFCPU,	/* issue 22: a task ran again after off CPU */
+	RT_EVENT_CGROUP,	/* a cgroup's path (issue 24); like PATH, kept
+				   in the stream's table, not printed */
 	RT_EVENT_KIND_MAX,
 };
 
@@ -72,6 +74,27 @@ struct rt_path_event {
 	uint32_t	flags;		/* RINGTRACE_PATH_* */
 	uint16_t	len;		/* bytes, NUL excluded */
 	const char	*path;		/* NUL-terminated */
+};
+
+/* RINGTRACE_RECORD_CGROUP; path points into the record. */
+struct rt_cgroup_event {
+	uint64_t	id;
+	uint32_t	flags;		/* RINGTRACE_CGROUP_* */
+	uint16_t	len;		/* bytes, NUL excluded */
+	const char	*path;		/* NUL-terminated */
+};
+
+/*
+ * issue 24: a vfs_read or lock record's struct ringtrace_task_ext
+ * (RINGTRACE_MISC_TASK_EXT); present false on records without one.
+ */
+struct rt_task_ext {
+	bool		present;
+	uint32_t	host_pid;	/* rt_event.pid in the initial namespace */
+	uint32_t	host_tid;
+	uint64_t	cgroup_id;
+	/* The cgroup's path, from the stream's table; NULL: unknown. */
+	const char	*cgroup;
 };
 
 /*
@@ -230,8 +253,10 @@ struct rt_event {
 		struct rt_mmap_event		mmap;
 		struct rt_fork_event		fork;
 		struct rt_offcpu_event		offcpu;
+		struct rt_cgroup_event		cgroup;
 	} u;
 	struct rt_stack		stack;		/* vfs_read, lock, offcpu records */
+	struct rt_task_ext	ext;		/* vfs_read and lock records */
 };
 
 enum rt_decode_status {

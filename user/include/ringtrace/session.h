@@ -77,6 +77,19 @@ struct rt_session_opts {
 	 */
 	uint32_t	vfs_read_attach;
 	/*
+	 * issue 24: only tasks in these cgroups (v2 ids, cgroup.h) or
+	 * below; nr_cgroups 0: every cgroup. Refused if the module lacks
+	 * RINGTRACE_FEAT_CGROUP.
+	 */
+	uint32_t	nr_cgroups;
+	const uint64_t	*cgroup_ids;
+	/*
+	 * issue 24: records carry their task's cgroup and host pids, and
+	 * cgroup records name the cgroups (RINGTRACE_CFG_CGROUPS), when the
+	 * module offers it (quietly not otherwise).
+	 */
+	bool		cgroups;
+	/*
 	 * issue 22: RINGTRACE_EVENT_OFFCPU records only for intervals at
 	 * least this long (0: all). Tools default to
 	 * RT_DEFAULT_MIN_OFFCPU_NS.

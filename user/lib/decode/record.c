@@ -22,6 +22,8 @@ _Static_assert(sizeof(struct ringtrace_offcpu_record) ==
 	       RINGTRACE_OFFCPU_SIZE_VER0, "offcpu record");
 _Static_assert(sizeof(struct ringtrace_vfs_read_record) ==
 	       RINGTRACE_VFS_READ_SIZE_OFFCPU, "vfs_read record");
+_Static_assert(offsetof(struct ringtrace_cgroup_record, ts_ns) == 8, "ts");
+_Static_assert(sizeof(struct ringtrace_cgroup_record) == 32, "cgroup record");
 
 static void copy_task(struct rt_event *ev, const struct ringtrace_task_ctx *t)
 {
@@ -75,16 +77,34 @@ static int decode_stack(const void *rec, size_t size, size_t fixed,
 	return RT_DECODE_OK;
 }
 
+/*
+ * A name record (path, cgroup): its @len fixed bytes into @r, and the
+ * name after them, which with its NUL must lie inside the record; NULL if
+ * it does not.
+ */
+static const char *name_record(const void *rec, size_t size, void *r,
+			       size_t len, size_t name_len_off)
+{
+	const char *name = (const char *)rec + len;
+	uint16_t name_len;
+
+	if (size < len)
+		return NULL;
+	memcpy(r, rec, len);
+	memcpy(&name_len, (const char *)r + name_len_off, sizeof(name_len));
+	if (name_len >= size - len || name[name_len] != '\0')
+		return NULL;
+	return name;
+}
+
 static int decode_path(const void *rec, size_t size, struct rt_event *ev)
 {
 	struct ringtrace_path_record r;
-	const char *path = (const char *)rec + sizeof(r);
+	const char *path = name_record(rec, size, &r, sizeof(r),
+				       offsetof(struct ringtrace_path_record,
+						path_len));
 
-	if (size < sizeof(r))
-		return RT_DECODE_ERR_SHORT;
-	memcpy(&r, rec, sizeof(r));
-	/* The name and its NUL must lie inside the record. */
-	if (r.path_len >= size - sizeof(r) || path[r.path_len] != '\0')
+	if (!path)
 		return RT_DECODE_ERR_SHORT;
 	ev->kind = RT_EVENT_PATH;
 	ev->ts_ns = r.ts_ns;
@@ -97,11 +117,41 @@ static int decode_path(const void *rec, size_t size, struct rt_event *ev)
 	return RT_DECODE_OK;
 }
 
+static int decode_cgroup(const void *rec, size_t size, struct rt_event *ev)
+{
+	struct ringtrace_cgroup_record r;
+	const char *path = name_record(rec, size, &r, sizeof(r),
+				       offsetof(struct ringtrace_cgroup_record,
+						path_len));
+
+	if (!path)
+		return RT_DECODE_ERR_SHORT;
+	ev->kind = RT_EVENT_CGROUP;
+	ev->ts_ns = r.ts_ns;
+	ev->u.cgroup.id = r.cgroup_id;
+	ev->u.cgroup.flags = r.flags;
+	ev->u.cgroup.len = r.path_len;
+	ev->u.cgroup.path = path;
+	return RT_DECODE_OK;
+}
+
 /*
- * The @len fixed bytes of a record that may end in a stack trailer (every
- * such record starts with its event header) into @r, and the trailer into
- * @ev. Nonzero if either is short.
+ * The @len fixed bytes of a record that may carry a task_ext (issue 24)
+ * after them and end in a stack trailer (every such record starts with
+ * its event header) into @r, the rest into @ev. Nonzero if short.
  */
+/* issue 24: the task_ext that ends at @end, the end of the fixed part. */
+static void take_ext(const void *rec, size_t end, struct rt_event *ev)
+{
+	struct ringtrace_task_ext x;
+
+	memcpy(&x, (const unsigned char *)rec + end - sizeof(x), sizeof(x));
+	ev->ext.present = true;
+	ev->ext.cgroup_id = x.cgroup_id;
+	ev->ext.host_pid = x.host_pid;
+	ev->ext.host_tid = x.host_tid;
+}
+
 static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 		      struct rt_event *ev)
 {
@@ -111,13 +161,20 @@ static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 		return -1;
 	memcpy(r, rec, len);
 	memcpy(&h, rec, sizeof(h));
+	if (h.misc & RINGTRACE_MISC_TASK_EXT) {
+		len += sizeof(struct ringtrace_task_ext);
+		if (size < len)
+			return -1;
+		take_ext(rec, len, ev);
+	}
 	return (h.misc & RINGTRACE_MISC_STACK) &&
 	       decode_stack(rec, size, len, ev);
 }
 
 /*
  * A record whose fixed part grew (vfs_read, issue 22): the part this
- * record has is what precedes its stack trailer, either exactly @min
+ * record has is what precedes its task_ext (issue 24) and stack trailer,
+ * either exactly @min
  * bytes (the first published size) or at least @len (what we know; a
  * newer module may append more). Copies what @r knows of it (the rest of
  * @r zeroed) and returns its length, 0 if the record is malformed.
@@ -127,18 +184,25 @@ static size_t grown_part(const void *rec, size_t size, void *r, size_t len,
 {
 	struct ringtrace_stack_trailer t;
 	struct ringtrace_event_header h;
-	size_t fixed = size;
+	size_t fixed = size, ext = 0;
 
-	if (size < min)
-		return 0;
 	memcpy(&h, rec, sizeof(h));
+	/* issue 24: a task_ext ends the fixed part, whatever its length. */
+	if (h.misc & RINGTRACE_MISC_TASK_EXT)
+		ext = sizeof(struct ringtrace_task_ext);
+	if (size < min + ext)
+		return 0;
 	if (h.misc & RINGTRACE_MISC_STACK) {
-		if (decode_stack(rec, size, min, ev))
+		if (decode_stack(rec, size, min + ext, ev))
 			return 0;
 		memcpy(&t, (const unsigned char *)rec + size - sizeof(t),
 		       sizeof(t));
 		fixed = size - sizeof(t) -
 			((size_t)t.nr_kernel + t.nr_user) * sizeof(uint64_t);
+	}
+	if (ext) {
+		take_ext(rec, fixed, ev);
+		fixed -= ext;
 	}
 	/* A size in between names no layout ever published. */
 	if (fixed != min && fixed < len)
@@ -230,6 +294,7 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 	ev->tid = 0;
 	ev->comm[0] = '\0';
 	memset(&ev->stack, 0, sizeof(ev->stack));
+	memset(&ev->ext, 0, sizeof(ev->ext));
 
 	if (size < sizeof(hdr))
 		return RT_DECODE_ERR_SHORT;
@@ -247,6 +312,8 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 		return decode_path(rec, size, ev);
 	case RINGTRACE_RECORD_OFFCPU:
 		return decode_offcpu(rec, size, ev);
+	case RINGTRACE_RECORD_CGROUP:
+		return decode_cgroup(rec, size, ev);
 	}
 	ev->ts_ns = rt_record_ts(rec, size);
 	return RT_DECODE_UNKNOWN;
@@ -276,6 +343,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_MMAP:	return "mmap";
 	case RT_EVENT_FORK:	return "fork";
 	case RT_EVENT_OFFCPU:	return "offcpu";
+	case RT_EVENT_CGROUP:	return "cgroup";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:
 		break;

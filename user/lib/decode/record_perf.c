@@ -249,6 +249,7 @@ int rt_decode_perf(const struct rt_perf_format *f, const void *rec,
 	ev->pid = 0;
 	ev->tid = 0;
 	ev->comm[0] = '\0';
+	memset(&ev->ext, 0, sizeof(ev->ext));	/* perf records have none */
 	if (size < HDR)
 		return RT_DECODE_ERR_SHORT;
 	memcpy(&hdr, p, sizeof(hdr));

@@ -3,11 +3,13 @@
  * JSON output: one object per line, keys in a fixed order.
  *
  * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns
- *           [offcpu_ns offcpu_max_ns offcpu_max_ts] [path] [kstack] [ustack]
+ *           [offcpu_ns offcpu_max_ns offcpu_max_ts] [path]
+ *           [host_pid host_tid cgroup_id [cgroup]] [kstack] [ustack]
  * offcpu:   type ts_ns cpu pid tid comm offcpu_ns state cpu_out [kstack]
  *           [ustack]
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
- *           kernel hashed [kstack] [ustack]
+ *           kernel hashed [host_pid host_tid cgroup_id [cgroup]] [kstack]
+ *           [ustack]
  * lost:     type ts_ns cpu count [source]
  * sample:   type ts_ns cpu pid tid comm event ip [callchain]
  * counters: type ts_ns cpu [pid] interval_ns values [running_pct]
@@ -45,6 +47,28 @@ static char *task(char *p, const struct rt_event *ev)
 	p = rt_fmt_u64(p, ev->tid);
 	p = RT_FMT_LIT(p, ",\"comm\":\"");
 	p = rt_json_escape(p, ev->comm, sizeof(ev->comm));
+	*p++ = '"';
+	return p;
+}
+
+/*
+ * issue 24: ,"host_pid":..,"host_tid":..,"cgroup_id":..,"cgroup":"/a/b"
+ * (the path when a record named it).
+ */
+static char *task_ext(char *p, const struct rt_task_ext *x)
+{
+	if (!x->present)
+		return p;
+	p = RT_FMT_LIT(p, ",\"host_pid\":");
+	p = rt_fmt_u64(p, x->host_pid);
+	p = RT_FMT_LIT(p, ",\"host_tid\":");
+	p = rt_fmt_u64(p, x->host_tid);
+	p = RT_FMT_LIT(p, ",\"cgroup_id\":");
+	p = rt_fmt_u64(p, x->cgroup_id);
+	if (!x->cgroup)
+		return p;
+	p = RT_FMT_LIT(p, ",\"cgroup\":\"");
+	p = rt_json_escape(p, x->cgroup, RT_PATH_MAX);
 	*p++ = '"';
 	return p;
 }
@@ -261,10 +285,12 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 	switch (ev->kind) {
 	case RT_EVENT_VFS_READ:
 		p = vfs_read(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		p = task_ext(p, &ev->ext);
 		p = stack(p, &ev->stack);
 		break;
 	case RT_EVENT_LOCK:
 		p = lock(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		p = task_ext(p, &ev->ext);
 		p = stack(p, &ev->stack);
 		break;
 	case RT_EVENT_OFFCPU:

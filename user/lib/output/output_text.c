@@ -73,6 +73,31 @@ static char *stack_fields(char *p, const struct rt_stack *st)
 	return p;
 }
 
+/*
+ * issue 24: " cgroup=/a/b" (or cgroup=#ID when no record named it) and,
+ * when the reader's pid namespace numbers the task otherwise, its
+ * initial-namespace ids.
+ */
+static char *ext_fields(char *p, const struct rt_event *ev)
+{
+	const struct rt_task_ext *x = &ev->ext;
+
+	if (!x->present)
+		return p;
+	if (x->host_pid != ev->pid || x->host_tid != ev->tid) {
+		p = RT_FMT_LIT(p, " host_pid=");
+		p = rt_fmt_u64(p, x->host_pid);
+		p = RT_FMT_LIT(p, " host_tid=");
+		p = rt_fmt_u64(p, x->host_tid);
+	}
+	if (!x->cgroup) {
+		p = RT_FMT_LIT(p, " cgroup=#");
+		return rt_fmt_u64(p, x->cgroup_id);
+	}
+	p = RT_FMT_LIT(p, " cgroup=");
+	return rt_text_escape(p, x->cgroup, RT_PATH_MAX, NULL);
+}
+
 static char *vfs_read_fields(char *p, const struct rt_vfs_read_event *r)
 {
 	p = RT_FMT_LIT(p, "vfs_read: dev=");
@@ -221,6 +246,7 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	case RT_EVENT_VFS_READ:
 		p = vfs_read_fields(p, &ev->u.vfs_read);
 		p = stack_fields(p, &ev->stack);
+		p = ext_fields(p, ev);
 		/* Last: the rest of the line is the name, spaces and all. */
 		if (ev->u.vfs_read.path) {
 			p = RT_FMT_LIT(p, " file=");
@@ -231,6 +257,7 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	case RT_EVENT_LOCK:
 		p = lock_fields(p, &ev->u.lock);
 		p = stack_fields(p, &ev->stack);
+		p = ext_fields(p, ev);
 		break;
 	case RT_EVENT_OFFCPU:
 		p = offcpu_fields(p, &ev->u.offcpu);

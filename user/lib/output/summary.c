@@ -15,6 +15,7 @@ static void add_counts(struct rt_source_counts *t, const struct rt_source *srcs,
 
 		t->records += c->records;
 		t->paths += c->paths;
+		t->cgroups += c->cgroups;
 		t->samples += c->samples;
 		t->counters += c->counters;
 		t->lost += c->lost;
@@ -158,6 +159,8 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 	fprintf(out, "%s: %" PRIu64 " records", s->prog, t.records);
 	if (t.paths)
 		fprintf(out, ", %" PRIu64 " path records", t.paths);
+	if (t.cgroups)
+		fprintf(out, ", %" PRIu64 " cgroup records", t.cgroups);
 	if (t.samples)
 		fprintf(out, ", %" PRIu64 " samples", t.samples);
 	if (t.counters)
@@ -190,10 +193,11 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 		t.lost_records, s->lost_pending);
 	if (t.forced)
 		fprintf(out, "  merge: %" PRIu64 " of the %" PRIu64 " records, "
-			"path records, samples and counter snapshots were "
-			"emitted before their reorder window expired (a ring "
-			"more than half full)\n", t.forced,
-			t.records + t.paths + t.samples + t.counters);
+			"path and cgroup records, samples and counter "
+			"snapshots were emitted before their reorder window "
+			"expired (a ring more than half full)\n", t.forced,
+			t.records + t.paths + t.cgroups + t.samples +
+			t.counters);
 	if (s->kernel)
 		kernel_totals(out, s->kernel);
 }

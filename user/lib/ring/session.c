@@ -212,6 +212,8 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		cfg.min_offcpu_ns = o->min_offcpu_ns;
 	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
 		cfg.flags |= RINGTRACE_CFG_PATHS;
+	if (o->cgroups && (s->info.features & RINGTRACE_FEAT_CGROUP))
+		cfg.flags |= RINGTRACE_CFG_CGROUPS;	/* issue 24 */
 	if (o->stack_events) {
 		if (!(s->info.features & RINGTRACE_FEAT_STACK_KERNEL))
 			return set_error(s, EOPNOTSUPP, "the loaded module cannot "
@@ -267,6 +269,16 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	}
 	s->vfs_read_attach = cfg.vfs_read_attach;
 
+	if (o->nr_cgroups) {
+		/* issue 24: the module selects the cgroups. */
+		if (s->info.size <= offsetof(struct ringtrace_info, features) ||
+		    !(s->info.features & RINGTRACE_FEAT_CGROUP))
+			return set_error(s, EOPNOTSUPP, "the loaded module cannot "
+					 "filter by cgroup: update the module");
+		cfg.nr_cgroups = o->nr_cgroups;
+		cfg.cgroup_ids_ptr = (uintptr_t)o->cgroup_ids;
+	}
+
 	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, &cfg) == 0)
 		return 0;
 	switch (errno) {
@@ -282,6 +294,12 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 			return set_error(s, ESRCH, "no thread with one of the "
 					 "ids given (-t): has it exited?");
 		return set_error(s, ESRCH, "no process with pid %d", o->pid);
+	case ENOENT:
+		if (o->nr_cgroups)
+			return set_error(s, ENOENT, "a --cgroup was removed, or "
+					 "is not visible from this cgroup "
+					 "namespace");
+		break;
 	case EOPNOTSUPP:
 		return set_error(s, EOPNOTSUPP, "the module cannot produce: %s",
 				 rt_event_names(events, ", ", names, sizeof(names)));

@@ -254,6 +254,8 @@ void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev)
 		c->malformed++;
 	} else if (ev->kind == RT_EVENT_PATH) {
 		c->paths++;
+	} else if (ev->kind == RT_EVENT_CGROUP) {
+		c->cgroups++;
 	} else if (ev->kind == RT_EVENT_SAMPLE) {
 		c->samples++;
 		c->fp_loops += ev->u.sample.fp_loop;

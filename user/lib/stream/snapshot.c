@@ -186,11 +186,12 @@ void rt_snapshot_select(struct rt_snapshot *sn, uint64_t now_ns)
 		bytes += rec->size;
 	}
 	sn->first = i;
-	/* Path records name files: the header counts what is printed. */
+	/* Path and cgroup records name: the header counts what is printed. */
 	sn->nr_shown = 0;
 	sn->nr_not_shown = 0;
 	for (i = 0; i < sn->nr_recs; i++) {
-		if (sn->recs[i].type == RINGTRACE_RECORD_PATH)
+		if (sn->recs[i].type == RINGTRACE_RECORD_PATH ||
+		    sn->recs[i].type == RINGTRACE_RECORD_CGROUP)
 			continue;
 		if (i < sn->first)
 			sn->nr_not_shown++;
@@ -280,19 +281,12 @@ void rt_snapshot_print(const struct rt_snapshot *sn, enum rt_format format,
 		if (rt_decode(rec->data, rec->size, rec->cpu, &ev) !=
 		    RT_DECODE_OK)
 			continue;
-		/* Names from every path record kept, shown or not. */
-		if (ev.kind == RT_EVENT_PATH) {
-			if (paths)
-				rt_paths_add(paths, &ev.u.path);
+		/* Names from every name record kept, shown or not. */
+		if (rt_paths_take(paths, &ev))
 			continue;
-		}
 		if (i < sn->first || !print)
 			continue;
-		if (ev.kind == RT_EVENT_VFS_READ && paths)
-			ev.u.vfs_read.path = rt_paths_get(paths,
-							  ev.u.vfs_read.dev_major,
-							  ev.u.vfs_read.dev_minor,
-							  ev.u.vfs_read.ino);
+		rt_paths_name(paths, &ev);
 		print(ob, &ev);
 	}
 	if (format == RT_FORMAT_JSON)

@@ -43,7 +43,8 @@ static void count_raw(struct rt_source *src, const struct rt_record *rec)
 	struct rt_event ev;
 
 	if (rec->type != RINGTRACE_RECORD_LOST &&
-	    rec->type != RINGTRACE_RECORD_PATH) {
+	    rec->type != RINGTRACE_RECORD_PATH &&
+	    rec->type != RINGTRACE_RECORD_CGROUP) {
 		rt_source_count(src, !rec->type || rec->type >= RINGTRACE_RECORD_MAX ?
 			     RT_DECODE_UNKNOWN : RT_DECODE_OK, &ev);
 		return;
@@ -112,17 +113,10 @@ static int emit_event(void *arg, struct rt_source *src,
 	if (ret == RT_DECODE_SKIP)
 		return 0;	/* perf's COMM, THROTTLE...: not a record to show */
 	if (ret == RT_DECODE_OK) {
-		if (ev.kind == RT_EVENT_PATH) {
-			/* Names the records that follow; nothing to print. */
-			if (ctx->paths)
-				rt_paths_add(ctx->paths, &ev.u.path);
+		/* Names the records that follow; nothing to print. */
+		if (rt_paths_take(ctx->paths, &ev))
 			return 0;
-		}
-		if (ev.kind == RT_EVENT_VFS_READ && ctx->paths)
-			ev.u.vfs_read.path = rt_paths_get(ctx->paths,
-							  ev.u.vfs_read.dev_major,
-							  ev.u.vfs_read.dev_minor,
-							  ev.u.vfs_read.ino);
+		rt_paths_name(ctx->paths, &ev);
 		if (ctx->sink)
 			ctx->sink(ctx->sink_arg, &ev);
 		else

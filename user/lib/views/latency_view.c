@@ -16,6 +16,8 @@ int rt_hist_by_parse(const char *s, enum rt_hist_by *by)
 		*by = RT_HIST_BY_PID;
 	else if (!strcmp(s, "file"))
 		*by = RT_HIST_BY_FILE;
+	else if (!strcmp(s, "cgroup"))
+		*by = RT_HIST_BY_CGROUP;
 	else
 		return -1;
 	return 0;
@@ -134,6 +136,9 @@ static void key_of(const struct rt_event *ev, enum rt_hist_by by,
 	case RT_HIST_BY_PID:
 		k->pid = ev->pid;
 		break;
+	case RT_HIST_BY_CGROUP:
+		k->cgroup_id = ev->ext.cgroup_id;
+		break;
 	case RT_HIST_BY_FILE:
 		if (ev->kind == RT_EVENT_OFFCPU) {
 			/* issue 22: no file; one key per state left in. */
@@ -185,6 +190,7 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 	if (ev->kind != RT_EVENT_VFS_READ && ev->kind != RT_EVENT_LOCK &&
 	    ev->kind != RT_EVENT_OFFCPU)
 		return;
+	v->cgroups |= ev->ext.present;
 	account(&v->total, &v->total_locks, ev);
 	if (v->keyed.entries) {
 		struct rt_view_entry *e;
@@ -196,6 +202,7 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 	if (v->rows.entries && ev->kind == RT_EVENT_VFS_READ) {
 		key_of(ev, RT_HIST_BY_FILE, &k);
 		k.pid = ev->pid;
+		k.cgroup_id = ev->ext.cgroup_id;	/* issue 24 */
 		account(lookup(&v->rows, &k), NULL, ev);
 	}
 }
@@ -211,6 +218,21 @@ static const char *file_name(const struct rt_latency_view *v,
 		return p;
 	snprintf(buf, len, "%u:%u ino %llu", k->dev_major, k->dev_minor,
 		 (unsigned long long)k->ino);
+	return buf;
+}
+
+/* issue 24: a cgroup's path, "#ID" if no record named it, "-" for none. */
+static const char *cgroup_name(const struct rt_latency_view *v, uint64_t id,
+			       char *buf, size_t len)
+{
+	const char *p;
+
+	if (!id)
+		return "-";
+	p = rt_paths_get(v->paths, RT_PATHS_CGROUP_DEV, RT_PATHS_CGROUP_DEV, id);
+	if (p)
+		return p;
+	snprintf(buf, len, "#%llu", (unsigned long long)id);
 	return buf;
 }
 
@@ -294,6 +316,10 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 			rt_outbuf_printf(ob, "\n@[other] (the table holds %u keys; "
 					 "%llu events beyond)\n", v->keyed.max,
 					 (unsigned long long)v->keyed.overflow);
+		} else if (v->by == RT_HIST_BY_CGROUP) {
+			rt_outbuf_printf(ob, "\n@[cgroup %s]\n",
+					 cgroup_name(v, e->key.cgroup_id, name,
+						     sizeof(name)));
 		} else if (v->by == RT_HIST_BY_PID) {
 			*rt_text_escape(esc, e->comm, sizeof(e->comm), NULL) = '\0';
 			rt_outbuf_printf(ob, "\n@[pid %u, %s]\n", e->key.pid, esc);
@@ -315,7 +341,7 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
 	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
-	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32];
+	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32], cg[32];
 	/* issue 22: only when some read's off-CPU time was measured. */
 	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
@@ -323,9 +349,10 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 	list = sorted(&v->rows, &n);
 	if (!list)
 		return;
-	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s\n",
+	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s%s\n",
 			 "COMM", "PID", "CALLS", "BYTES", "TOTAL", "P50", "P99",
-			 "MAX", offcpu_col ? "     OFFCPU" : "", "FILE");
+			 "MAX", offcpu_col ? "     OFFCPU" : "",
+			 v->cgroups ? "CGROUP                  " : "", "FILE");
 	for (uint32_t i = 0; i < n; i++) {
 		const struct rt_view_entry *e = list[i];
 		bool other = e == &v->rows.entries[v->rows.max];
@@ -342,7 +369,7 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 			snprintf(off, sizeof(off), " %10s",
 				 rt_fmt_duration(tot_off, sizeof(tot_off),
 						 e->read_offcpu));
-		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s%s  %s\n",
+		rt_outbuf_printf(ob, "%-16s %7u %9llu %12llu %10s %10s %10s %10s%s  ",
 				 comm, other ? 0 : e->key.pid,
 				 (unsigned long long)e->read.n,
 				 (unsigned long long)e->bytes,
@@ -352,7 +379,13 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 				 rt_fmt_duration(p99, sizeof(p99),
 						 rt_hist_percentile(&e->read, 990)),
 				 rt_fmt_duration(max, sizeof(max), e->read.max),
-				 off, other ? "(table full)" :
+				 off);
+		/* issue 24: where the records say which cgroup. */
+		if (v->cgroups)
+			rt_outbuf_printf(ob, "%-23s ", other ? "-" :
+					 cgroup_name(v, e->key.cgroup_id, cg,
+						     sizeof(cg)));
+		rt_outbuf_printf(ob, "%s\n", other ? "(table full)" :
 				 file_name(v, &e->key, name, sizeof(name)));
 	}
 	free(list);

@@ -108,6 +108,52 @@ void rt_paths_add(struct rt_paths *p, const struct rt_path_event *ev)
 		     (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1);
 }
 
+void rt_paths_add_cgroup(struct rt_paths *p, const struct rt_cgroup_event *ev)
+{
+	char name[RT_PATH_MAX];
+	int n;
+
+	if (ev->flags & RINGTRACE_CGROUP_UNRESOLVED || !ev->len)
+		return;
+	n = snprintf(name, sizeof(name), "%s%.*s",
+		     ev->flags & RINGTRACE_CGROUP_TRUNCATED ? "..." : "",
+		     (int)ev->len, ev->path);
+	if (n < 0)
+		return;
+	rt_paths_set(p, RT_PATHS_CGROUP_DEV, RT_PATHS_CGROUP_DEV, ev->id, name,
+		     (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1);
+}
+
+bool rt_paths_take(struct rt_paths *p, const struct rt_event *ev)
+{
+	if (ev->kind == RT_EVENT_PATH) {
+		if (p)
+			rt_paths_add(p, &ev->u.path);
+		return true;
+	}
+	if (ev->kind == RT_EVENT_CGROUP) {
+		if (p)
+			rt_paths_add_cgroup(p, &ev->u.cgroup);
+		return true;
+	}
+	return false;
+}
+
+void rt_paths_name(const struct rt_paths *p, struct rt_event *ev)
+{
+	if (!p)
+		return;
+	if (ev->kind == RT_EVENT_VFS_READ)
+		ev->u.vfs_read.path = rt_paths_get(p, ev->u.vfs_read.dev_major,
+						   ev->u.vfs_read.dev_minor,
+						   ev->u.vfs_read.ino);
+	if ((ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK) &&
+	    ev->ext.present)
+		ev->ext.cgroup = rt_paths_get(p, RT_PATHS_CGROUP_DEV,
+					      RT_PATHS_CGROUP_DEV,
+					      ev->ext.cgroup_id);
+}
+
 const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,
 			 uint32_t dev_minor, uint64_t ino)
 {

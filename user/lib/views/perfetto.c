@@ -87,24 +87,33 @@ static bool renamed(struct rt_perfetto_name *n, bool fresh, const char *comm)
  * child is its parent's namesake from fork to exec), a process takes the
  * name of the first of its threads seen (the first real name, when that
  * was a sample's ":TID") until its main thread is seen, then its main
- * thread's latest name. Perfetto keeps the last name given.
+ * thread's latest name. Perfetto keeps the last name given. A process's
+ * name carries its cgroup when the record says (issue 24): "nginx (cgroup
+ * /system.slice/nginx.service)".
  */
 static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
 {
 	char comm[RINGTRACE_COMM_LEN * RT_JSON_ESCAPE_MAX + 1];
+	char cg[RT_PATH_MAX * RT_JSON_ESCAPE_MAX + 16] = "";
 	struct rt_perfetto_name *n;
 	bool fresh;
 
 	if (!ev->tid && !ev->pid)
 		return;
 	*rt_json_escape(comm, ev->comm, sizeof(ev->comm)) = '\0';
+	if ((ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK) &&
+	    ev->ext.cgroup) {
+		memcpy(cg, " (cgroup ", 9);
+		*rt_json_escape(cg + 9, ev->ext.cgroup, RT_PATH_MAX) = '\0';
+		strcat(cg, ")");
+	}
 	n = lookup(p, ev->pid | 0x80000000u, &fresh);
 	if ((fresh || ev->tid == ev->pid || (n && n->comm[0] == ':')) &&
 	    renamed(n, fresh, ev->comm)) {
 		begin(p);
 		rt_outbuf_printf(p->out, "{\"ph\":\"M\",\"name\":\"process_name\","
-				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
-				 ev->pid, ev->pid, comm);
+				 "\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s%s\"}}",
+				 ev->pid, ev->pid, comm, cg);
 	}
 	n = lookup(p, ev->tid, &fresh);
 	if (renamed(n, fresh, ev->comm)) {
