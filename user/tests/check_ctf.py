@@ -28,6 +28,18 @@ def hexes(values):
     return tuple('0x%x' % int(v) for v in values)
 
 
+def json_ext(d):
+    """host_pid, host_tid, cgroup_id, cgroup: what the CTF writes when a
+    record has no task_ext (the JSON has no such keys) is 0, 0, 0, ""."""
+    return (d.get('host_pid', 0), d.get('host_tid', 0), d.get('cgroup_id', 0),
+            d.get('cgroup', ''))
+
+
+def ctf_ext(f):
+    return (int(f['host_pid']), int(f['host_tid']), int(f['cgroup_id']),
+            str(f['cgroup']))
+
+
 def from_json(d):
     """The canonical tuple of one --json object (not a LOST one)."""
     t = d['type']
@@ -36,12 +48,18 @@ def from_json(d):
         major, minor = d['dev'].split(':')
         return common + (d['pid'], d['tid'], d['comm'], int(major),
                          int(minor), d['ino'], d['pos'], d['count'], d['ret'],
-                         d['lat_ns'], d.get('path', ''),
+                         d['lat_ns'], d.get('offcpu_ns', 0),
+                         d.get('offcpu_max_ns', 0), d.get('offcpu_max_ts', 0),
+                         d.get('path', '')) + json_ext(d) + (
                          tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
     if t == 'lock':
         return common + (d['pid'], d['tid'], d['comm'], d['lock'],
                          d['lock_id'], d['wait_ns'], d['hold_ns'],
-                         d['contended'], d['kernel'], d['hashed'],
+                         d['contended'], d['kernel'], d['hashed']) + \
+            json_ext(d) + (tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
+    if t == 'offcpu':
+        return common + (d['pid'], d['tid'], d['comm'], d['offcpu_ns'],
+                         d['state'], d['cpu_out'],
                          tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
     if t == 'sample':
         return common + (d['pid'], d['tid'], d['comm'], d['event'], d['ip'],
@@ -66,12 +84,21 @@ def from_ctf(name, cpu_id, ts, f):
     if name == 'vfs_read':
         return common + (int(f['dev_major']), int(f['dev_minor']),
                          int(f['ino']), int(f['pos']), int(f['count']),
-                         int(f['ret']), int(f['lat_ns']), str(f['path'])) + stacks()
+                         int(f['ret']), int(f['lat_ns']), int(f['offcpu_ns']),
+                         int(f['offcpu_max_ns']), int(f['offcpu_max_ts']),
+                         str(f['path'])) + ctf_ext(f) + stacks()
     if name == 'lock':
         return common + (str(f['lock']), '0x%x' % int(f['lock_id']),
                          int(f['wait_ns']), int(f['hold_ns']),
                          bool(f['contended']), bool(f['kernel']),
-                         bool(f['hashed'])) + stacks()
+                         bool(f['hashed'])) + ctf_ext(f) + stacks()
+    if name == 'offcpu':
+        # The stream is the CPU it came back on, also the cpu_in field.
+        if int(f['cpu_in']) != cpu_id:
+            fail('offcpu event: cpu_in %d in the stream of CPU %d'
+                 % (int(f['cpu_in']), cpu_id))
+        return common + (int(f['offcpu_ns']), str(f['state']),
+                         int(f['cpu_out'])) + stacks()
     if name == 'sample':
         return common + (str(f['perf_event']), '0x%x' % int(f['ip']),
                          hexes(f['callchain']))

@@ -5,7 +5,9 @@
 # babeltrace2, the CTF reader of LTTng and Trace Compass users, as TAP.
 # Recordings: the VM's (data/vm-outputs.raw: vfs_read with paths and
 # samples with call chains; data/vm-lost.raw: a ring that overflowed) and
-# mkraw's (lock records, LOST, counters). For each: `babeltrace2 DIR`
+# mkraw's (lock records, LOST, counters; with --ext also off-CPU records,
+# vfs_read records with their off-CPU time, and cgroup and host pid data
+# on vfs_read and lock records). For each: `babeltrace2 DIR`
 # decodes every event; its Python bindings (check_ctf.py) give back events
 # equal to --json's field by field and count by count, and discarded
 # events equal to the LOST counts per CPU; `babeltrace2 convert` writes it
@@ -25,7 +27,8 @@ py=/usr/bin/python3
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
-"$mkraw" "$tmp/t.raw" && "$mkraw" --v2 "$tmp/v2.raw" ||
+"$mkraw" "$tmp/t.raw" && "$mkraw" --v2 "$tmp/v2.raw" &&
+	"$mkraw" --ext "$tmp/ext.raw" ||
 	{ echo "not ok 1 - mkraw"; exit 1; }
 
 # check NAME RAW: --ctf of RAW against --json of RAW, three ways.
@@ -63,6 +66,24 @@ check vm-outputs "$here/data/vm-outputs.raw"
 check vm-lost "$here/data/vm-lost.raw"
 check mkraw "$tmp/t.raw"
 check mkraw-v2 "$tmp/v2.raw"
+check mkraw-ext "$tmp/ext.raw"
+
+# issues 22 and 24 reach babeltrace2's text too: both off-CPU intervals
+# (state, cpu_out, cpu_in), the measured off-CPU time of a read, a named
+# cgroup, an unnamed one (empty path) and host pids. check_ctf.py above
+# compared them with --json; this says the recording had them.
+t=$tmp/mkraw-ext.txt
+if [[ $(grep -c ' offcpu: ' "$t") -eq 2 &&
+	$(grep -c '"type":"offcpu"' "$tmp/mkraw-ext.json") -eq 2 ]] &&
+	grep -q 'offcpu_ns = 20000, state = "S", cpu_out = 1, cpu_in = 0' "$t" &&
+	grep -q 'offcpu_ns = 30000, offcpu_max_ns = 20000, offcpu_max_ts = 1001040000' "$t" &&
+	grep -q 'host_pid = 5100, host_tid = 5100, cgroup_id = 4097, cgroup = "/system.slice/a \\"b\\".service"' "$t" &&
+	grep -q 'host_pid = 5100, host_tid = 5100, cgroup_id = 8194, cgroup = ""' "$t" &&
+	grep -q 'host_pid = 7300, host_tid = 7301, cgroup_id = 1, cgroup = "/"' "$t"; then
+	ok "mkraw-ext: offcpu events, off-CPU time, cgroups and host pids in babeltrace2's text"
+else
+	not_ok "mkraw-ext: babeltrace2's text lacks offcpu or cgroup fields: $(grep -m2 -e offcpu: -e 'cgroup_id = [1-9]' "$t" | head -c 400)"
+fi
 
 # The losses sit where they happened: babeltrace2 reports them in the
 # stream of the CPU that lost them, summing to the recording's count.

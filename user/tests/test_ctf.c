@@ -8,7 +8,10 @@
  * its own; one stream file per CPU and one for per-process counter rows;
  * the metadata names the environment and the clock offset; the trace
  * appears only at close, never over an existing directory, and an abort
- * leaves nothing. (babeltrace2 reading real recordings: tests/ctf.sh.)
+ * leaves nothing; offcpu events and the off-CPU and cgroup fields of
+ * vfs_read and lock events are laid out as the metadata declares, zero
+ * (and an empty cgroup) where a record lacks them. (babeltrace2 reading
+ * real recordings: tests/ctf.sh.)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -258,6 +261,168 @@ static void test_counters_row_stream(void **state)
 	rm_trace();
 }
 
+/* A reader of one event's fields, in the metadata's order. */
+struct cursor {
+	const unsigned char	*p;
+};
+
+static uint64_t take(struct cursor *c, size_t n)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, c->p, n);	/* little-endian hosts only, like the rest */
+	c->p += n;
+	return v;
+}
+
+static const char *take_str(struct cursor *c)
+{
+	const char *s = (const char *)c->p;
+
+	c->p += strlen(s) + 1;
+	return s;
+}
+
+/* id, ts, pid, tid, comm: the start of every event but counters. */
+static void take_head(struct cursor *c, uint16_t id, uint64_t ts)
+{
+	assert_int_equal(take(c, 2), id);
+	assert_int_equal(take(c, 8), ts);
+	assert_int_equal(take(c, 4), 42);
+	assert_int_equal(take(c, 4), 42);
+	assert_string_equal(take_str(c), "cat");
+}
+
+/* task_ext: host_pid, host_tid, cgroup_id, cgroup. */
+static void take_ext(struct cursor *c, uint32_t hp, uint32_t ht, uint64_t id,
+		     const char *cgroup)
+{
+	assert_int_equal(take(c, 4), hp);
+	assert_int_equal(take(c, 4), ht);
+	assert_int_equal(take(c, 8), id);
+	assert_string_equal(take_str(c), cgroup);
+}
+
+/* A vfs_read event from dev to path; @off 0: no off-CPU time. */
+static void take_read(struct cursor *c, uint64_t off, const char *path)
+{
+	assert_int_equal(take(c, 4), 0);		/* dev_major */
+	assert_int_equal(take(c, 4), 0);		/* dev_minor */
+	assert_int_equal(take(c, 8), 7);		/* ino */
+	assert_int_equal(take(c, 8), 0);		/* pos */
+	assert_int_equal(take(c, 8), 4096);		/* count */
+	assert_int_equal(take(c, 8), 100);		/* ret */
+	assert_int_equal(take(c, 8), 1000);		/* lat_ns */
+	assert_int_equal(take(c, 8), off);		/* offcpu_ns */
+	assert_int_equal(take(c, 8), off / 2);		/* offcpu_max_ns */
+	assert_int_equal(take(c, 8), off ? 950 : 0);	/* offcpu_max_ts */
+	assert_string_equal(take_str(c), path);
+}
+
+static void test_offcpu_and_cgroup(void **state)
+{
+	static const unsigned char kframes[16] = { 0x10, 0, 0, 0x81, 0xff, 0xff,
+						   0xff, 0xff, 0x20, 0, 0,
+						   0x81, 0xff, 0xff, 0xff,
+						   0xff };
+	struct rt_event off, rd, old, lk;
+	struct cursor cur;
+	struct rt_ctf c;
+	unsigned char *b;
+	size_t len;
+	char *meta;
+
+	(void)state;
+	fresh_dir();
+	rm_trace();
+	memset(&off, 0, sizeof(off));
+	off.kind = RT_EVENT_OFFCPU;
+	off.cpu = 0;
+	off.ts_ns = 900;
+	off.pid = off.tid = 42;
+	strcpy(off.comm, "cat");
+	off.u.offcpu.offcpu_ns = 5000;
+	off.u.offcpu.cpu_out = 3;
+	off.u.offcpu.state = RINGTRACE_OFFCPU_DISK;
+	off.stack.kernel = kframes;
+	off.stack.nr_kernel = 2;
+	rd = read_ev(0, 1000);
+	rd.u.vfs_read.offcpu_known = true;
+	rd.u.vfs_read.offcpu_ns = 60;
+	rd.u.vfs_read.offcpu_max_ns = 30;
+	rd.u.vfs_read.offcpu_max_ts = 950;
+	rd.ext.present = true;
+	rd.ext.host_pid = 4242;
+	rd.ext.host_tid = 4243;
+	rd.ext.cgroup_id = 77;
+	rd.ext.cgroup = "/system.slice/x.service";
+	/* An older recording's read: no off-CPU time, no task_ext. */
+	old = read_ev(0, 1100);
+	old.u.vfs_read.offcpu_ns = 99;		/* not measured: not written */
+	old.ext.cgroup_id = 99;			/* not present: not written */
+	memset(&lk, 0, sizeof(lk));
+	lk.kind = RT_EVENT_LOCK;
+	lk.cpu = 0;
+	lk.ts_ns = 1200;
+	lk.pid = lk.tid = 42;
+	strcpy(lk.comm, "cat");
+	strcpy(lk.u.lock.name, "l");
+	lk.u.lock.lock_id = 5;
+	/* A cgroup no record named (and no path table): empty path. */
+	lk.ext.present = true;
+	lk.ext.host_pid = 1;
+	lk.ext.host_tid = 2;
+	lk.ext.cgroup_id = 88;
+
+	assert_int_equal(rt_ctf_open(&c, dir, RT_CTF_PACKET_DEFAULT, NULL), 0);
+	rt_ctf_add(&c, &off);
+	rt_ctf_add(&c, &rd);
+	rt_ctf_add(&c, &old);
+	rt_ctf_add(&c, &lk);
+	assert_int_equal(c.events, 4);
+	assert_int_equal(rt_ctf_close(&c), 0);
+	b = slurp("stream_cpu0", &len);
+	cur.p = b + HDR + CTX;
+
+	take_head(&cur, 4, 900);			/* offcpu */
+	assert_int_equal(take(&cur, 8), 5000);
+	assert_string_equal(take_str(&cur), "D");
+	assert_int_equal(take(&cur, 4), 3);		/* cpu_out */
+	assert_int_equal(take(&cur, 4), 0);		/* cpu_in */
+	assert_int_equal(take(&cur, 2), 2);
+	assert_memory_equal(cur.p, kframes, 16);
+	cur.p += 16;
+	assert_int_equal(take(&cur, 2), 0);
+
+	take_head(&cur, 0, 1000);			/* vfs_read */
+	take_read(&cur, 60, "/etc/services");
+	take_ext(&cur, 4242, 4243, 77, "/system.slice/x.service");
+	assert_int_equal(take(&cur, 2), 0);
+	assert_int_equal(take(&cur, 2), 0);
+
+	take_head(&cur, 0, 1100);			/* the older read */
+	take_read(&cur, 0, "/etc/services");
+	take_ext(&cur, 0, 0, 0, "");
+	assert_int_equal(take(&cur, 2), 0);
+	assert_int_equal(take(&cur, 2), 0);
+
+	take_head(&cur, 1, 1200);			/* lock */
+	assert_string_equal(take_str(&cur), "l");
+	assert_int_equal(take(&cur, 8), 5);
+	cur.p += 8 + 8 + 3;				/* wait, hold, flags */
+	take_ext(&cur, 1, 2, 88, "");
+	assert_int_equal(take(&cur, 2), 0);
+	assert_int_equal(take(&cur, 2), 0);
+	assert_true(cur.p == b + len);
+
+	meta = (char *)slurp("metadata", &len);
+	assert_non_null(strstr(meta, "name = \"offcpu\";\n\tid = 4;"));
+	assert_non_null(strstr(meta, "string state;"));
+	assert_non_null(strstr(meta, "uint64_t offcpu_max_ts;"));
+	assert_non_null(strstr(meta, "string cgroup;"));
+	rm_trace();
+}
+
 static void test_atomic(void **state)
 {
 	struct rt_event ev = read_ev(0, 1);
@@ -291,5 +456,6 @@ int main(void)
 {
 	RUN(cmocka_unit_test(test_rotation_and_losses),
 	    cmocka_unit_test(test_counters_row_stream),
+	    cmocka_unit_test(test_offcpu_and_cgroup),
 	    cmocka_unit_test(test_atomic));
 }

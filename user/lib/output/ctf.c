@@ -27,13 +27,14 @@
 #define OFF_PACKET		(PACKET_HEADER_LEN + 24)
 #define OFF_DISCARDED		(PACKET_HEADER_LEN + 32)
 
-/* Event class ids (the metadata's order). */
-enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS };
+/* Event class ids (the metadata's order; new classes are appended). */
+enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS, EV_OFFCPU };
 
 /*
- * Room past packet_max for one event: a lock record with two full stacks,
- * a counters row of RT_COUNTERS_MAX counters, a sample with its printed
- * frames or a vfs_read with a path of RT_PATH_MAX are all far below this.
+ * Room past packet_max for one event: a lock record with two full stacks
+ * and a cgroup path, a counters row of RT_COUNTERS_MAX counters, a sample with its printed
+ * frames or a vfs_read with a path and a cgroup path of RT_PATH_MAX each
+ * are all far below this.
  */
 #define EVENT_MAX	(16u * 1024)
 
@@ -322,6 +323,29 @@ static unsigned char *stacks(unsigned char *p, const struct rt_stack *st)
 	return frames(p, st->user, st->nr_user);
 }
 
+/*
+ * issue 24: host_pid, host_tid, cgroup_id and the cgroup's path, as
+ * --json's keys; a record without them (no -e cgroup data, an older
+ * module) gives 0, 0, 0 and "", as does an id no cgroup record named.
+ */
+static unsigned char *task_ext(const struct rt_ctf *c, unsigned char *p,
+			       const struct rt_task_ext *x)
+{
+	const char *cgroup = NULL;
+
+	if (x->present) {
+		cgroup = x->cgroup;
+		if (!cgroup)
+			cgroup = rt_paths_get(c->paths, RT_PATHS_CGROUP_DEV,
+					      RT_PATHS_CGROUP_DEV,
+					      x->cgroup_id);
+	}
+	p = u32(p, x->present ? x->host_pid : 0);
+	p = u32(p, x->present ? x->host_tid : 0);
+	p = u64(p, x->present ? x->cgroup_id : 0);
+	return str(p, cgroup, RT_PATH_MAX);
+}
+
 static unsigned char *vfs_read(const struct rt_ctf *c, unsigned char *p,
 			       const struct rt_event *ev)
 {
@@ -338,11 +362,17 @@ static unsigned char *vfs_read(const struct rt_ctf *c, unsigned char *p,
 	p = u64(p, r->count);
 	p = u64(p, (uint64_t)r->ret);
 	p = u64(p, r->lat_ns);
+	/* issue 22: 0 when the session did not measure them (no offcpu). */
+	p = u64(p, r->offcpu_known ? r->offcpu_ns : 0);
+	p = u64(p, r->offcpu_known ? r->offcpu_max_ns : 0);
+	p = u64(p, r->offcpu_known ? r->offcpu_max_ts : 0);
 	p = str(p, path, RT_PATH_MAX);
+	p = task_ext(c, p, &ev->ext);
 	return stacks(p, &ev->stack);
 }
 
-static unsigned char *lock(unsigned char *p, const struct rt_event *ev)
+static unsigned char *lock(const struct rt_ctf *c, unsigned char *p,
+			   const struct rt_event *ev)
 {
 	const struct rt_lock_event *l = &ev->u.lock;
 
@@ -354,6 +384,23 @@ static unsigned char *lock(unsigned char *p, const struct rt_event *ev)
 	p = u8(p, !!(l->flags & RINGTRACE_LOCK_CONTENDED));
 	p = u8(p, !!(l->flags & RINGTRACE_LOCK_KERNEL));
 	p = u8(p, !!(l->flags & RINGTRACE_LOCK_ID_HASHED));
+	p = task_ext(c, p, &ev->ext);
+	return stacks(p, &ev->stack);
+}
+
+/*
+ * issue 22: one off-CPU interval; the event's stream is the CPU it came
+ * back on (cpu_in, also a field so that it reads as --json's "cpu").
+ */
+static unsigned char *offcpu(unsigned char *p, const struct rt_event *ev)
+{
+	const struct rt_offcpu_event *o = &ev->u.offcpu;
+
+	p = task(p, ev);
+	p = u64(p, o->offcpu_ns);
+	p = str(p, rt_offcpu_state_name(o->state), 8);
+	p = u32(p, o->cpu_out);
+	p = u32(p, ev->cpu);
 	return stacks(p, &ev->stack);
 }
 
@@ -441,6 +488,9 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 	case RT_EVENT_COUNTERS:
 		id = EV_COUNTERS;
 		break;
+	case RT_EVENT_OFFCPU:
+		id = EV_OFFCPU;
+		break;
 	case RT_EVENT_LOST:
 		lost(c, ev);
 		return;
@@ -457,7 +507,10 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 		p = vfs_read(c, p, ev);
 		break;
 	case EV_LOCK:
-		p = lock(p, ev);
+		p = lock(c, p, ev);
+		break;
+	case EV_OFFCPU:
+		p = offcpu(p, ev);
 		break;
 	case EV_SAMPLE:
 		p = sample(p, ev);
@@ -498,6 +551,12 @@ static const char tsdl_types[] =
 	"\t\tuint32_t pid;\n" \
 	"\t\tuint32_t tid;\n" \
 	"\t\tstring comm;\n"
+/* What task_ext() writes (issue 24). */
+#define TSDL_TASK_EXT \
+	"\t\tuint32_t host_pid;\n" \
+	"\t\tuint32_t host_tid;\n" \
+	"\t\tuint64_t cgroup_id;\n" \
+	"\t\tstring cgroup;\n"
 #define TSDL_STACKS \
 	"\t\tuint16_t nr_kstack;\n" \
 	"\t\thex64_t kstack[nr_kstack];\n" \
@@ -537,7 +596,11 @@ TSDL_TASK
 "\t\tuint64_t count;\n"
 "\t\tint64_t ret;\n"
 "\t\tuint64_t lat_ns;\n"
+"\t\tuint64_t offcpu_ns;\n"
+"\t\tuint64_t offcpu_max_ns;\n"
+"\t\tuint64_t offcpu_max_ts;\n"
 "\t\tstring path;\n"
+TSDL_TASK_EXT
 TSDL_STACKS
 "\t};\n"
 "};\n"
@@ -555,6 +618,7 @@ TSDL_TASK
 "\t\tuint8_t contended;\n"
 "\t\tuint8_t kernel;\n"
 "\t\tuint8_t hashed;\n"
+TSDL_TASK_EXT
 TSDL_STACKS
 "\t};\n"
 "};\n"
@@ -588,6 +652,20 @@ TSDL_TASK
 "\t\t\tuint64_t enabled_ns;\n"
 "\t\t\tuint64_t running_ns;\n"
 "\t\t} values[nr_values];\n"
+"\t};\n"
+"};\n"
+"\n"
+"event {\n"
+"\tname = \"offcpu\";\n"
+"\tid = 4;\n"
+"\tstream_id = 0;\n"
+"\tfields := struct {\n"
+TSDL_TASK
+"\t\tuint64_t offcpu_ns;\n"
+"\t\tstring state;\n"
+"\t\tuint32_t cpu_out;\n"
+"\t\tuint32_t cpu_in;\n"
+TSDL_STACKS
 "\t};\n"
 "};\n";
 

@@ -16,6 +16,14 @@
  * cpu-clock samples with call chains on both CPUs (cat, named by the COMMS
  * chunk, and tar), and two rounds of counter snapshots per CPU; cat forks
  * a child (104) sampled once as "cat", before it execs, and once as "wc".
+ *
+ * mkraw --ext FILE: the default file, plus what issues 22 and 24 add
+ * (tests/ctf.sh): after the other records, on CPU 0 cat reads with its
+ * off-CPU time measured and a task_ext (host pid and tid, a cgroup that a
+ * cgroup record names, one read with stacks, one in a cgroup never named)
+ * and is off CPU twice (asleep, with stacks, having left CPU 1; preempted,
+ * without); on CPU 1 locker's acquisition carries a task_ext of the root
+ * cgroup.
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -124,6 +132,105 @@ static void lock(uint64_t ts, uint64_t wait, uint64_t hold)
 	strcpy(r.name, "demo_lock");
 	memcpy(cpu1 + len1, &r, sizeof(r));
 	len1 += sizeof(r);
+}
+
+/* issue 24: the record just written at @rec gets a task_ext. */
+static void task_ext(unsigned char *buf, size_t *len, size_t rec,
+		     uint64_t cgroup_id, uint32_t host_pid, uint32_t host_tid)
+{
+	struct ringtrace_task_ext x = { .cgroup_id = cgroup_id,
+					.host_pid = host_pid,
+					.host_tid = host_tid };
+	struct ringtrace_event_header h;
+
+	memcpy(buf + *len, &x, sizeof(x));
+	*len += sizeof(x);
+	memcpy(&h, buf + rec, sizeof(h));
+	h.misc |= RINGTRACE_MISC_TASK_EXT;
+	h.size = (uint16_t)(*len - rec);
+	memcpy(buf + rec, &h, sizeof(h));
+}
+
+static void cgroup(unsigned char *buf, size_t *len, uint64_t ts, uint64_t id,
+		   const char *name)
+{
+	struct ringtrace_cgroup_record r;
+	size_t n = strlen(name), size = (sizeof(r) + n + 1 + 7) / 8 * 8;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_CGROUP;
+	r.header.size = (uint16_t)size;
+	r.ts_ns = ts;
+	r.cgroup_id = id;
+	r.path_len = (uint16_t)n;
+	memset(buf + *len, 0, size);
+	memcpy(buf + *len, &r, sizeof(r));
+	memcpy(buf + *len + sizeof(r), name, n);
+	*len += size;
+}
+
+/* A vfs_read by cat at @ts on CPU 0 whose off-CPU time was measured. */
+static size_t vfs_offcpu(uint64_t ts, uint64_t off, uint64_t max)
+{
+	size_t rec = len0;
+	struct ringtrace_vfs_read_record r;
+
+	vfs(cpu0, &len0, ts, 0, 100, 100, "cat", 11, 4096, 4096, off + 9000);
+	memcpy(&r, cpu0 + rec, sizeof(r));
+	r.header.misc |= RINGTRACE_MISC_OFFCPU;
+	r.offcpu_ns = off;
+	r.offcpu_max_ns = max;
+	r.offcpu_max_ts = max ? ts - 1000 : 0;
+	memcpy(cpu0 + rec, &r, sizeof(r));
+	return rec;
+}
+
+static size_t offcpu(uint64_t ts, uint64_t ns, uint32_t cpu_out,
+		     uint32_t state)
+{
+	struct ringtrace_offcpu_record r;
+	size_t rec = len0;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_OFFCPU;
+	r.header.size = sizeof(r);
+	task(&r.task, ts, 0, 100, 100, "cat");
+	r.offcpu_ns = ns;
+	r.cpu_out = cpu_out;
+	r.state = state;
+	memcpy(cpu0 + len0, &r, sizeof(r));
+	len0 += sizeof(r);
+	return rec;
+}
+
+/* issues 22 and 24 (mkraw --ext), after CPU 0's @t and CPU 1's @t1. */
+static void ext_records(uint64_t t, uint64_t t1)
+{
+	struct ringtrace_lock_record l;
+	size_t rec;
+
+	cgroup(cpu0, &len0, t + 1000, 0x1001, "/system.slice/a \"b\".service");
+	rec = vfs_offcpu(t + 1000, 30000, 20000);
+	task_ext(cpu0, &len0, rec, 0x1001, 5100, 5100);
+	stack(cpu0, &len0, rec, 0);
+	rec = offcpu(t + 2000, 20000, 1, RINGTRACE_OFFCPU_SLEEP);
+	stack(cpu0, &len0, rec, 1);
+	offcpu(t + 3000, 700, 0, RINGTRACE_OFFCPU_PREEMPTED);
+	rec = vfs_offcpu(t + 4000, 0, 0);
+	task_ext(cpu0, &len0, rec, 0x2002, 5100, 5100);
+
+	cgroup(cpu1, &len1, t1 + 5000, 1, "/");
+	memset(&l, 0, sizeof(l));
+	l.header.type = RINGTRACE_RECORD_LOCK;
+	l.header.size = sizeof(l);
+	task(&l.task, t1 + 5000, 1, 300, 300, "locker");
+	l.lock_id = 0x1234;
+	l.hold_ns = 12000;
+	strcpy(l.name, "demo_lock");
+	rec = len1;
+	memcpy(cpu1 + len1, &l, sizeof(l));
+	len1 += sizeof(l);
+	task_ext(cpu1, &len1, rec, 1, 7300, 7301);
 }
 
 static void lost(uint64_t ts, uint64_t n)
@@ -301,17 +408,18 @@ static void write_v2(struct rt_outbuf *ob)
 int main(int argc, char **argv)
 {
 	bool v2 = argc == 3 && !strcmp(argv[1], "--v2");
+	bool ext = argc == 3 && !strcmp(argv[1], "--ext");
 	struct rt_raw_header h;
 	struct rt_outbuf ob;
-	uint64_t t = BASE_NS;
+	uint64_t t = BASE_NS, t0;
 	int fd;
 
-	if (v2) {
+	if (v2 || ext) {
 		argc--;
 		argv++;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: mkraw [--v2] FILE\n");
+		fprintf(stderr, "usage: mkraw [--v2|--ext] FILE\n");
 		return 2;
 	}
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -328,6 +436,8 @@ int main(int argc, char **argv)
 	h.page_size = 4096;
 	h.nr_cpu_ids = 2;
 	h.events = 1 | 2;	/* vfs_read, lock */
+	if (ext)
+		h.events |= RINGTRACE_EVENT_OFFCPU;
 	h.start_mono_ns = BASE_NS;
 	h.start_real_ns = 1764460800ull * 1000000000ull;	/* 2025-11-30 */
 	strcpy(h.module_version, "0.1.0-test");
@@ -359,6 +469,7 @@ int main(int argc, char **argv)
 		stack(cpu0, &len0, rec, i & 1);
 	}
 	/* CPU 1, interleaved in time with CPU 0's records. */
+	t0 = t;
 	t = BASE_NS + 50000;
 	for (int i = 0; i < 5; i++) {
 		t += 30000;
@@ -367,6 +478,8 @@ int main(int argc, char **argv)
 	lost(t + 1000, 3);
 	/* cat's second thread: one slow read */
 	vfs(cpu1, &len1, t + 2000, 1, 100, 102, "cat", 11, 4096, 4096, 1500000);
+	if (ext)
+		ext_records(t0, t + 2000);
 	if (v2)
 		write_v2(&ob);
 	chunk(&ob, 0, cpu0, len0);
