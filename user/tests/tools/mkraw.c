@@ -56,24 +56,38 @@ static void task(struct ringtrace_task_ctx *t, uint64_t ts, uint32_t cpu,
 		t->comm[i] = comm[i];
 }
 
+/*
+ * A path or cgroup record: its @fixed part (header.size set here), then
+ * @name, NUL-terminated and zero-padded to 8 bytes.
+ */
+static void named(unsigned char *buf, size_t *len, void *fixed, size_t flen,
+		  const char *name)
+{
+	size_t n = strlen(name), size = (flen + n + 1 + 7) / 8 * 8;
+	struct ringtrace_event_header h;
+
+	memcpy(&h, fixed, sizeof(h));
+	h.size = (uint16_t)size;
+	memcpy(fixed, &h, sizeof(h));
+	memset(buf + *len, 0, size);
+	memcpy(buf + *len, fixed, flen);
+	memcpy(buf + *len + flen, name, n);
+	*len += size;
+}
+
 static void path(unsigned char *buf, size_t *len, uint64_t ts, uint64_t ino,
 		 const char *name)
 {
 	struct ringtrace_path_record r;
-	size_t n = strlen(name), size = (sizeof(r) + n + 1 + 7) / 8 * 8;
 
 	memset(&r, 0, sizeof(r));
 	r.header.type = RINGTRACE_RECORD_PATH;
-	r.header.size = (uint16_t)size;
 	r.ts_ns = ts;
 	r.dev_major = 8;
 	r.dev_minor = 1;
 	r.ino = ino;
-	r.path_len = (uint16_t)n;
-	memset(buf + *len, 0, size);
-	memcpy(buf + *len, &r, sizeof(r));
-	memcpy(buf + *len + sizeof(r), name, n);
-	*len += size;
+	r.path_len = (uint16_t)strlen(name);
+	named(buf, len, &r, sizeof(r), name);
 }
 
 /* Append a stack trailer to the record just written at @rec. */
@@ -155,18 +169,13 @@ static void cgroup(unsigned char *buf, size_t *len, uint64_t ts, uint64_t id,
 		   const char *name)
 {
 	struct ringtrace_cgroup_record r;
-	size_t n = strlen(name), size = (sizeof(r) + n + 1 + 7) / 8 * 8;
 
 	memset(&r, 0, sizeof(r));
 	r.header.type = RINGTRACE_RECORD_CGROUP;
-	r.header.size = (uint16_t)size;
 	r.ts_ns = ts;
 	r.cgroup_id = id;
-	r.path_len = (uint16_t)n;
-	memset(buf + *len, 0, size);
-	memcpy(buf + *len, &r, sizeof(r));
-	memcpy(buf + *len + sizeof(r), name, n);
-	*len += size;
+	r.path_len = (uint16_t)strlen(name);
+	named(buf, len, &r, sizeof(r), name);
 }
 
 /* A vfs_read by cat at @ts on CPU 0 whose off-CPU time was measured. */
