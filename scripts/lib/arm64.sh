@@ -37,6 +37,16 @@ arm64_host_codename() {
 	echo "${c:-bookworm}"
 }
 
+# The host's Debian architecture, from uname: install-deps' fast path (all
+# present) runs no dpkg, not even a query (scripts/tests/install-deps).
+arm64_host_arch() {
+	case $(uname -m) in
+	x86_64) echo amd64 ;;
+	aarch64) echo arm64 ;;
+	*) dpkg --print-architecture ;;
+	esac
+}
+
 # apt-get or apt-cache ("$1") on the arm64 package state, as root; the
 # rest of the arguments go to it. Its binary caches are named: Debian's
 # container images turn them off in apt.conf, and apt-cache would then
@@ -45,7 +55,7 @@ arm64_host_codename() {
 arm64_apt() {
 	local tool=$1 d=$ARM64_DIR/apt host
 	shift
-	host=$(dpkg --print-architecture)
+	host=$(arm64_host_arch)
 	as_root "$tool" -o APT::Architecture=arm64 -o "APT::Architectures::=arm64" \
 		-o "APT::Architectures::=$host" \
 		-o Dir::Etc::SourceList="$d/sources.list" \
@@ -169,7 +179,7 @@ arm64_ensure_headers() {
 		[[ -n $version ]] || die "Debian has no linux-headers-$ver (arm64)"
 		deps=$(arm64_apt apt-cache show --no-all-versions "linux-headers-$ver" |
 			sed -n 's/^Depends: //p' | head -n 1)
-		host=$(dpkg --print-architecture)
+		host=$(arm64_host_arch)
 		pkgs=("linux-headers-$ver:arm64=$version")
 		[[ $deps =~ (linux-headers-[^ ,]+-common) ]] &&
 			pkgs+=("${BASH_REMATCH[1]}=$version")
