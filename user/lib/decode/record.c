@@ -135,11 +135,6 @@ static int decode_cgroup(const void *rec, size_t size, struct rt_event *ev)
 	return RT_DECODE_OK;
 }
 
-/*
- * The @len fixed bytes of a record that may carry a task_ext (issue 24)
- * after them and end in a stack trailer (every such record starts with
- * its event header) into @r, the rest into @ev. Nonzero if short.
- */
 /* issue 24: the task_ext that ends at @end, the end of the fixed part. */
 static void take_ext(const void *rec, size_t end, struct rt_event *ev)
 {
@@ -152,6 +147,11 @@ static void take_ext(const void *rec, size_t end, struct rt_event *ev)
 	ev->ext.host_tid = x.host_tid;
 }
 
+/*
+ * The @len fixed bytes of a record that may carry a task_ext (issue 24)
+ * after them and end in a stack trailer (every such record starts with
+ * its event header) into @r, the rest into @ev. Nonzero if short.
+ */
 static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 		      struct rt_event *ev)
 {
@@ -174,8 +174,8 @@ static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 /*
  * A record whose fixed part grew (vfs_read, issue 22): the part this
  * record has is what precedes its task_ext (issue 24) and stack trailer,
- * either exactly @min
- * bytes (the first published size) or at least @len (what we know; a
+ * either exactly @min bytes (the first published size) or at least @len
+ * (what we know; a
  * newer module may append more). Copies what @r knows of it (the rest of
  * @r zeroed) and returns its length, 0 if the record is malformed.
  */
