@@ -11,6 +11,8 @@ cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 golden=$here/golden
+# shellcheck source=user/tests/golden.sh
+. "$here/golden.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -28,15 +30,7 @@ golden() {
 		not_ok "$name: exit status $? ($(head -c 300 "$tmp/$name.err"))"
 		return
 	fi
-	if [[ -n ${UPDATE_GOLDEN:-} ]]; then
-		cp "$tmp/$name.txt" "$golden/$name.txt"
-	fi
-	if diff -u "$golden/$name.txt" "$tmp/$name.txt" > "$tmp/$name.diff"; then
-		ok "$name matches golden/$name.txt"
-	else
-		not_ok "$name differs from golden/$name.txt"
-		sed 's/^/# /' "$tmp/$name.diff" | head -40
-	fi
+	golden_compare "$name"
 }
 
 # expect_status CODE DESCRIPTION ARGS...
