@@ -60,8 +60,13 @@ const app = path.join(process.env.SPEEDSCOPE_DIR ||
 	await page.waitForFunction(() => document.body.innerText.includes('Time Order'),
 		{ timeout: 30000 });
 	await page.keyboard.press('3');
-	await page.waitForFunction(() => document.body.innerText.includes('Symbol Name'),
-		{ timeout: 30000 });
+	// The table's header comes before its rows: wait for the first row too
+	// (a total with its share, as "1,234 (5.6%)" or "1.2ms (5.6%)";
+	// reading right after the header found 0 rows in 1 of 4 runs).
+	await page.waitForFunction(() => {
+		const t = document.body.innerText.split('Symbol Name');
+		return t.length > 1 && /\n\s*[0-9][^\n]* \([0-9.]+%\)/.test(t[1]);
+	}, { timeout: 30000 });
 	// Rows: total, self, name; numbers as "1,234 (5.6%)".
 	const sandwich = await page.evaluate(() => {
 		const cells = document.body.innerText.split('Symbol Name')[1]
