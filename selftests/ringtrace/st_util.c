@@ -579,6 +579,16 @@ bool st_ksym_exists(const char *name)
 	return found;
 }
 
+bool st_ksyms_name_data(void)
+{
+	static int known = -1;
+
+	/* init_task: data every kernel has, listed only with KALLSYMS_ALL. */
+	if (known < 0)
+		known = st_ksym_exists("init_task");
+	return known;
+}
+
 bool st_kernel_has_direct_calls(void)
 {
 #ifdef __x86_64__
