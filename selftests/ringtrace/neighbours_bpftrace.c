@@ -6,7 +6,10 @@
  * offers. fprobe and the kretprobe share vfs_read with the trampoline:
  * both count the workload's reads exactly. The direct call cannot (ftrace
  * keeps one direct call per function): whichever comes second is refused
- * with an error, and the first still counts exactly.
+ * with an error, and the first still counts exactly. A kernel that
+ * attaches no fentry program to vfs_read at all, ringtrace or not
+ * (Debian's arm64 6.1: BPF trampolines on arm64 need ftrace direct calls,
+ * arm64 has them from 6.4), skips: bpftrace is tried alone first.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -153,7 +156,15 @@ int main(void)
 		.shares_with	= bt_shares,
 	};
 
+	char why[256] = "";
+
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		tap_skip_all("no kernel BTF: bpftrace's kfunc probes need it");
+	/* Alone, with no ringtrace session: what this kernel allows. */
+	if ((bt_start(getpid(), why, sizeof(why)) ||
+	     bt_stop(why, sizeof(why)) < 0) &&
+	    strstr(why, "Error attaching probe"))
+		tap_skip_all("this kernel attaches no BPF fentry program to "
+			     "vfs_read, even alone (%s)", why);
 	return st_neighbour_main(&nb);
 }
