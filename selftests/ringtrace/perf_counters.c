@@ -325,7 +325,7 @@ static void test_monotonic(void)
 	st_child_wait(&child);
 	tap_ok(reads >= 2 && back == 0 && last[0] > first[0] &&
 	       (!have_cycles || last[1] > first[1]),
-	       "%d reads during a burn: %s never go back and grow "
+	       "%d reads during a burn: %s never went back, and grew "
 	       "(task-clock %llu -> %llu, cycles %llu -> %llu)", reads,
 	       have_cycles ? "task-clock and cycles" : "task-clock",
 	       (unsigned long long)first[0], (unsigned long long)last[0],
