@@ -164,6 +164,7 @@ enum {
 	OPT_ATTACH,
 	OPT_CGROUP,
 	OPT_MIN_OFFCPU,
+	OPT_FILTER,
 };
 
 static const struct option long_options[] = {
@@ -215,6 +216,7 @@ static const struct option long_options[] = {
 	{ "attach",		required_argument,	NULL, OPT_ATTACH },
 	{ "cgroup",		required_argument,	NULL, OPT_CGROUP },
 	{ "min-offcpu",		required_argument,	NULL, OPT_MIN_OFFCPU },
+	{ "filter",		required_argument,	NULL, OPT_FILTER },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -536,9 +538,11 @@ static void check_view_options(struct options *o)
 	 */
 	if (o->raw && !o->input &&
 	    ((o->filter.nr_tids && !o->per_thread) || o->filter.comm ||
-	     o->filter.relative || o->filter.nr_pids > 1))
+	     o->filter.relative || o->filter.nr_pids > 1 ||
+	     o->filter.nr_exprs))
 		usage_error("--raw records what the module selects: -t, --comm, "
-			    "--time and several -p pids filter a replay (-i)");
+			    "--time, --filter and several -p pids filter a "
+			    "replay (-i)");
 }
 
 /* Standard output and error are one file or pipe (2>&1). */
@@ -678,6 +682,12 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_COMM:
 			o->filter.comm = optarg;
+			break;
+		case OPT_FILTER:
+			/* issue 21: parsed once, evaluated per record. */
+			if (rt_filter_add_expr(&o->filter, optarg, err,
+					       sizeof(err)))
+				usage_error("--filter '%s': %s", optarg, err);
 			break;
 		case OPT_TIME:
 			if (rt_filter_parse_time(optarg, &o->filter, err,
