@@ -181,6 +181,12 @@ static void test_too_long(void **state)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%sret>%d",
 				      i ? "&&" : "", i);
 	assert_non_null(strstr(error_of(text), "expression too long"));
+	memset(text, '(', 100);
+	strcpy(text + 100, "ret < 0");
+	assert_string_equal(error_of(text), "nested too deeply at column 65");
+	memset(text, '!', 100);
+	strcpy(text + 100, "ret < 0");
+	assert_string_equal(error_of(text), "nested too deeply at column 65");
 	memset(text, ' ', sizeof(text) - 1);
 	text[sizeof(text) - 1] = '\0';
 	assert_non_null(strstr(error_of(text), "longer than"));

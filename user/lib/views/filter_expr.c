@@ -49,6 +49,7 @@ struct parser {
 	const char	*text;
 	size_t		pos;
 	size_t		buf_used;
+	unsigned int	depth;		/* of ! and ( being parsed */
 	char		*err;
 	size_t		errlen;
 	bool		failed;
@@ -93,6 +94,8 @@ static int new_node(struct parser *p, uint8_t op)
 }
 
 static int parse_or(struct parser *p);
+static int parse_unary(struct parser *p);
+static int parse_unary_nested(struct parser *p);
 
 static int parse_field(struct parser *p)
 {
@@ -277,9 +280,23 @@ static int parse_comparison(struct parser *p)
 
 static int parse_unary(struct parser *p)
 {
-	int idx, sub;
+	int idx;
 
 	skip_space(p);
+	/* Bounds the recursion: no expression needs more (64 nodes). */
+	if (p->depth >= RT_EXPR_MAX_NODES)
+		return fail(p, p->pos, "nested too deeply");
+	p->depth++;
+	idx = parse_unary_nested(p);
+	p->depth--;
+	return idx;
+}
+
+/* ! unary, ( expr ), or a comparison; parse_unary() bounds the depth. */
+static int parse_unary_nested(struct parser *p)
+{
+	int idx, sub;
+
 	if (p->text[p->pos] == '!' && p->text[p->pos + 1] != '=') {
 		p->pos++;
 		sub = parse_unary(p);
