@@ -15,7 +15,67 @@
 bool cat_views_wanted(const struct options *o)
 {
 	return o->hist || o->summary || o->folded || o->flamegraph ||
-	       o->perfetto || o->ctf || rt_filter_active(&o->filter);
+	       o->perfetto || o->ctf || rt_filter_active(&o->filter) ||
+	       (o->symbols && !o->raw);
+}
+
+/*
+ * Live: from /proc/PID/maps. Replay: from the file's MAPS chunk and MMAP2
+ * records (cat_views_use_file()), never from this machine's pids, which
+ * are other processes. One table for the flame graph and the stream.
+ */
+static struct rt_usyms *usyms_of(struct cat_views *v)
+{
+	if (!v->usyms_on && v->o->symbols &&
+	    !rt_usyms_init(&v->usyms, !v->o->input))
+		v->usyms_on = true;
+	return v->usyms_on ? &v->usyms : NULL;
+}
+
+/*
+ * Issue 21: text and JSON name their frames, as perf script does. Kernel
+ * symbols: live, /proc/kallsyms; on replay only --kallsyms FILE (the
+ * recording's addresses are its machine's and boot's). Returns -1 when a
+ * --kallsyms FILE is unusable.
+ */
+static int names_init(struct cat_views *v)
+{
+	const struct options *o = v->o;
+	struct options quiet;
+	bool failed = false;
+
+	if (!o->input || o->kallsyms) {
+		/* Said at the end, and only if kernel frames stayed hex. */
+		quiet = *o;
+		quiet.quiet = true;
+		v->stream_ksyms_on = cat_views_load_ksyms(&v->stream_ksyms,
+							  o->kallsyms ? o :
+							  &quiet, &failed);
+		if (failed)
+			return -1;
+	}
+	if (rt_frame_names_init(&v->names, v->stream_ksyms_on ?
+				&v->stream_ksyms : NULL, usyms_of(v)))
+		return -1;
+	v->names_on = true;
+	rt_output_set_frame_names(rt_frame_name_cb, &v->names);
+	return 0;
+}
+
+/* Why frames of the stream stayed hex, when some did. */
+static void names_notes(const struct cat_views *v)
+{
+	const struct options *o = v->o;
+
+	if (!v->names_on || o->quiet || !v->names.kernel_hex)
+		return;
+	if (o->input)
+		fprintf(stderr, PROG ": kernel frames stay hex: give the "
+			"recording machine's symbols with --kallsyms FILE\n");
+	else
+		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
+			"is unreadable or shows no addresses "
+			"(kernel.kptr_restrict; run as root or lower it)\n");
 }
 
 static bool same_file(const struct stat *a, const char *path)
@@ -74,6 +134,8 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
 	    !o->perfetto && !o->ctf)
 		v->print = rt_printer(format);
+	if (v->print && o->symbols && names_init(v))
+		return -1;
 	if (o->hist || o->summary || table_flame) {
 		v->lat.hist = o->hist;
 		v->lat.by = o->hist_by;
@@ -89,13 +151,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		if (rt_folded_init(&v->folded))
 			goto nomem;
 		v->folded_on = true;
-		/*
-		 * Live: from /proc/PID/maps. Replay: from the file's MAPS
-		 * chunk and MMAP2 records (cat_views_use_file()), never from
-		 * this machine's pids, which are other processes.
-		 */
-		if (o->symbols && !rt_usyms_init(&v->usyms, !o->input))
-			v->folded.usyms = &v->usyms;
+		v->folded.usyms = usyms_of(v);
 	}
 	if (o->perfetto) {
 		int fd = cat_create_file(o->perfetto, o->input);
@@ -162,23 +218,23 @@ void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
 	if (v->ctf_on)
 		ctf_env_of_file(&v->ctf.env, f);
 
-	if (!v->folded.usyms)
+	if (!v->usyms_on)
 		return;
 	v->file_maps = f->nr_maps;
-	bad = rt_raw_foreach_map(f, add_raw_map, v->folded.usyms);
+	bad = rt_raw_foreach_map(f, add_raw_map, &v->usyms);
 	if (bad && !v->o->quiet)
 		fprintf(stderr, PROG ": %s: %u malformed process mapping "
 			"entries skipped\n", v->o->input, bad);
 	/* Written with MMAP2 tracking (cat.c) whenever perf rings are. */
-	v->folded.usyms->exec_tracked = f->has_perf_format;
+	v->usyms.exec_tracked = f->has_perf_format;
 	f->on_mmap = add_mmap;
-	f->on_mmap_arg = v->folded.usyms;
+	f->on_mmap_arg = &v->usyms;
 }
 
 /* What became of user frames, when something kept them hex. */
 static void usyms_notes(const struct cat_views *v)
 {
-	const struct rt_usyms *u = v->folded.usyms;
+	const struct rt_usyms *u = v->usyms_on ? &v->usyms : NULL;
 
 	if (!u || v->o->quiet)
 		return;
@@ -546,8 +602,9 @@ int cat_views_finish(struct cat_views *v)
 	}
 	if (o->flamegraph && write_flamegraph(v, named ? &ksyms : NULL))
 		ret = -1;
-	if (o->folded || o->flamegraph)
+	if (o->folded || o->flamegraph || v->names_on)
 		usyms_notes(v);
+	names_notes(v);
 	if (v->perfetto_on) {
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;
@@ -609,5 +666,15 @@ void cat_views_fini(struct cat_views *v)
 		rt_latency_view_fini(&v->lat);
 	if (v->folded_on)
 		rt_folded_fini(&v->folded);
-	rt_usyms_fini(&v->usyms);
+	if (v->names_on) {
+		rt_output_set_frame_names(NULL, NULL);
+		rt_frame_names_fini(&v->names);
+		v->names_on = false;
+	}
+	if (v->stream_ksyms_on)
+		rt_ksyms_free(&v->stream_ksyms);
+	v->stream_ksyms_on = false;
+	if (v->usyms_on)
+		rt_usyms_fini(&v->usyms);
+	v->usyms_on = false;
 }
