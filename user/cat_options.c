@@ -92,12 +92,16 @@ static const char usage_text[] =
 "      --hist-by KEY         one histogram per comm, pid, file or cgroup\n"
 "      --summary             who reads what: process x file, bytes, calls,\n"
 "                            total and p50/p99/max latency, slowest first\n"
+"      --report              a perf-report-like table of the flame graph's\n"
+"                            stacks: children and self %% by symbol\n"
+"      --report-by KEY       the same by sym, comm or dso (with --json: JSON)\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
 "      --flame-weight W      samples (default with --sample), latency, bytes\n"
 "                            or offcpu (time off CPU by stack, -e offcpu)\n"
 "      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
 "      --ctf DIR             a CTF 1.8 trace for babeltrace2 and Trace Compass\n"
-"      --no-symbols          keep user frames as addresses (no libdwfl)\n"
+"      --no-symbols          keep frames as addresses, in the stream and the\n"
+"                            views (no kallsyms, no libdwfl)\n"
 "\n"
 "Replay (-i) filters:\n"
 "  -p LIST, -C LIST, -t LIST, -e LIST, --min-latency DUR   as when tracing\n"
@@ -106,7 +110,8 @@ static const char usage_text[] =
 "                            first event with a unit (1s,2.5s); either may be empty\n"
 "      --header              show the raw file's header and stop\n"
 "      --kallsyms FILE       kernel symbols of the recording machine (a copy\n"
-"                            of its /proc/kallsyms); without it, hex\n"
+"                            of its /proc/kallsyms) for the stream's and the\n"
+"                            views' kernel frames; without it, hex\n"
 "\n"
 "Output:\n"
 "  -o, --output FILE         write to FILE ('-': standard output); an existing\n"
@@ -145,6 +150,8 @@ enum {
 	OPT_LOAD,
 	OPT_HIST,
 	OPT_HIST_BY,
+	OPT_REPORT,
+	OPT_REPORT_BY,
 	OPT_SUMMARY,
 	OPT_FLAMEGRAPH,
 	OPT_FLAME_WEIGHT,
@@ -196,6 +203,8 @@ static const struct option long_options[] = {
 	{ "load",		no_argument,		NULL, OPT_LOAD },
 	{ "hist",		no_argument,		NULL, OPT_HIST },
 	{ "hist-by",		required_argument,	NULL, OPT_HIST_BY },
+	{ "report",		no_argument,		NULL, OPT_REPORT },
+	{ "report-by",		required_argument,	NULL, OPT_REPORT_BY },
 	{ "summary",		no_argument,		NULL, OPT_SUMMARY },
 	{ "flamegraph",		required_argument,	NULL, OPT_FLAMEGRAPH },
 	{ "flame-weight",	required_argument,	NULL, OPT_FLAME_WEIGHT },
@@ -504,7 +513,7 @@ static void check_snapshot_options(const struct options *o)
 		usage_error("--snapshot --raw writes each snapshot to a file of "
 			    "its own: give -o PREFIX (PREFIX.1, PREFIX.2...)");
 	if (o->hist || o->summary || o->flamegraph || o->perfetto ||
-	    o->folded || o->ctf)
+	    o->folded || o->ctf || o->report)
 		usage_error("--snapshot prints records: views do not apply");
 	if (o->perf.counters || o->perf.sample)
 		usage_error("--snapshot: --counters and --sample do not apply");
@@ -518,11 +527,20 @@ static void check_view_options(struct options *o)
 	bool views = o->hist || o->summary || o->flamegraph || o->perfetto ||
 		     o->ctf;
 
-	if (views && o->raw)
-		usage_error("--raw records; views (--hist, --summary, "
+	if ((views || o->report) && o->raw)
+		usage_error("--raw records; views (--hist, --summary, --report, "
 			    "--flamegraph, --perfetto, --ctf) read it back with -i");
 	if (views && o->json)
 		usage_error("--json prints the stream; views replace it");
+	/* The report has a JSON printer: alone, it may print JSON. */
+	if (o->report && o->json && o->folded)
+		usage_error("--json prints the stream; views replace it");
+	/* As the flame graph: samples when there are, else vfs_read latency. */
+	if (o->report && !o->flame_weight_given)
+		o->flame_weight = o->perf.sample ? FLAME_SAMPLES : FLAME_LATENCY;
+	if (o->report && o->flame_weight == FLAME_SAMPLES &&
+	    !o->perf.sample && !o->input)
+		usage_error("--report by samples needs --sample or -i FILE");
 	if (o->flamegraph && !o->flame_weight_given)
 		o->flame_weight = o->perf.sample ? FLAME_SAMPLES : FLAME_LATENCY;
 	/* On replay (-i) the default follows the file (cat.c). */
@@ -708,6 +726,15 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 				usage_error("--hist-by: '%s' is not comm, pid, cgroup or "
 					    "file", optarg);
 			o->hist = true;
+			break;
+		case OPT_REPORT_BY:
+			if (rt_report_by_parse(optarg, &o->report_by))
+				usage_error("--report-by: '%s' is not sym, comm "
+					    "or dso", optarg);
+			o->report = true;
+			break;
+		case OPT_REPORT:
+			o->report = true;
 			break;
 		case OPT_SUMMARY:
 			o->summary = true;

@@ -15,8 +15,8 @@
 bool cat_views_wanted(const struct options *o)
 {
 	return o->hist || o->summary || o->folded || o->flamegraph ||
-	       o->perfetto || o->ctf || rt_filter_active(&o->filter) ||
-	       (o->symbols && !o->raw);
+	       o->perfetto || o->ctf || o->report ||
+	       rt_filter_active(&o->filter) || (o->symbols && !o->raw);
 }
 
 /*
@@ -132,8 +132,9 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->filter = (struct rt_filter *)&o->filter;
 	/* Views replace the per-record stream. */
 	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
-	    !o->perfetto && !o->ctf)
+	    !o->perfetto && !o->ctf && !o->report)
 		v->print = rt_printer(format);
+	v->format = format;
 	if (v->print && o->symbols && names_init(v))
 		return -1;
 	if (o->hist || o->summary || table_flame) {
@@ -147,7 +148,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->lat_on = true;
 	}
 	/* Samples, or stack trailers weighted by latency or bytes. */
-	if (o->folded || o->flamegraph) {
+	if (o->folded || o->flamegraph || o->report) {
 		if (rt_folded_init(&v->folded))
 			goto nomem;
 		v->folded_on = true;
@@ -464,6 +465,43 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 }
 
 /*
+ * Issue 21: --report, the flame graph's stacks as perf report's table,
+ * frames named without offsets so that one symbol is one row.
+ */
+static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
+{
+	const struct options *o = v->o;
+	struct rt_frame_names names;
+	struct rt_report r;
+	int ret;
+
+	if (rt_frame_names_init(&names, ksyms, v->usyms_on ? &v->usyms : NULL))
+		goto nomem;
+	names.bare = true;
+	ret = rt_report_build(&r, &v->folded, &names, o->report_by);
+	if (ret) {
+		rt_frame_names_fini(&names);
+		goto nomem;
+	}
+	if (v->format == RT_FORMAT_JSON)
+		rt_report_print_json(&r, cat_flame_unit(o->flame_weight),
+				     o->verbose ? 0 : 50, v->out);
+	else
+		rt_report_print(&r, cat_flame_unit(o->flame_weight),
+				o->verbose ? 0 : 50, v->out);
+	if (v->folded.dropped && !o->quiet)
+		fprintf(stderr, PROG ": --report: %llu samples dropped: the "
+			"stack table is full\n",
+			(unsigned long long)v->folded.dropped);
+	rt_report_fini(&r);
+	rt_frame_names_fini(&names);
+	return 0;
+nomem:
+	fprintf(stderr, PROG ": --report: out of memory\n");
+	return -1;
+}
+
+/*
  * --interval's blocks say which interval they cover, the one printed at
  * the end included (issue 21: every block but the last was headed "the
  * last interval"). @now_ns: its end; 0 for the block at the end of the run.
@@ -602,7 +640,9 @@ int cat_views_finish(struct cat_views *v)
 	}
 	if (o->flamegraph && write_flamegraph(v, named ? &ksyms : NULL))
 		ret = -1;
-	if (o->folded || o->flamegraph || v->names_on)
+	if (o->report && write_report(v, named ? &ksyms : NULL))
+		ret = -1;
+	if (o->folded || o->flamegraph || o->report || v->names_on)
 		usyms_notes(v);
 	names_notes(v);
 	if (v->perfetto_on) {

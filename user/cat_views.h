@@ -25,6 +25,7 @@
 struct cat_views {
 	const struct options	*o;
 	rt_print_fn		print;		/* NULL: no per-record stream */
+	enum rt_format		format;
 	struct rt_outbuf	*out;		/* the main output */
 	struct rt_filter	*filter;	/* NULL: none */
 	struct rt_paths		*paths;		/* the stream's; names dev:ino */

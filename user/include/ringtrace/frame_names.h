@@ -41,6 +41,8 @@
 struct rt_frame_slot;
 
 struct rt_frame_names {
+	bool			bare;		/* names without +0xOFF (report.h);
+						 * set before the first lookup */
 	const struct rt_ksyms	*ksyms;		/* NULL: kernel frames hex */
 	struct rt_usyms		*usyms;		/* NULL: user frames hex */
 	struct rt_frame_slot	*slots;

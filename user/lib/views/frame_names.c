@@ -71,12 +71,13 @@ static bool resolve(struct rt_frame_names *n, bool kernel, uint32_t pid,
 
 		if (!k)
 			return false;
-		if (k->module)
-			snprintf(buf, len, "%s+0x%llx[%s]", k->name,
-				 (unsigned long long)(ip - k->addr), k->module);
-		else
-			snprintf(buf, len, "%s+0x%llx", k->name,
-				 (unsigned long long)(ip - k->addr));
+		int at = snprintf(buf, len, "%s", k->name);
+
+		if (!n->bare && at >= 0 && (size_t)at < len)
+			at += snprintf(buf + at, len - (size_t)at, "+0x%llx",
+				       (unsigned long long)(ip - k->addr));
+		if (k->module && at >= 0 && (size_t)at < len)
+			snprintf(buf + at, len - (size_t)at, "[%s]", k->module);
 	} else {
 		struct rt_usym u;
 
@@ -87,9 +88,13 @@ static bool resolve(struct rt_frame_names *n, bool kernel, uint32_t pid,
 		rt_usyms_check(n->usyms, pid, comm, ip);
 		if (!rt_usyms_lookup(n->usyms, pid, comm, ip, &u))
 			return false;
-		if (u.sym)
+		if (u.sym && n->bare)
+			snprintf(buf, len, "%s(%s)", u.sym, u.dso);
+		else if (u.sym)
 			snprintf(buf, len, "%s+0x%llx(%s)", u.sym,
 				 (unsigned long long)u.sym_off, u.dso);
+		else if (n->bare)
+			snprintf(buf, len, "[unknown](%s)", u.dso);
 		else
 			snprintf(buf, len, "[unknown](%s+0x%llx)", u.dso,
 				 (unsigned long long)u.dso_off);
