@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ringtrace-cat's command line: what the user asked for, parsed and
- * checked. cat.c only wires this to libringtrace.
+ * checked by the mode argv asks for (its option tables: cat_opt.h).
+ * cat.c only wires this to libringtrace.
  */
 #ifndef RINGTRACE_CAT_OPTIONS_H
 #define RINGTRACE_CAT_OPTIONS_H
