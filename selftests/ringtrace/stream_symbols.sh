@@ -60,8 +60,10 @@ grep ' vfs_read: .* file=.*/msg$' "$work/h.txt" | grep -q ' kstack=0xffff' &&
 tap_ok $? "--no-symbols keeps the frames hex" || tap_diag <"$work/h.txt"
 
 # Samples of a spinning shell: the report's comm rows sum to the total.
+# shellcheck disable=SC2016 # the inner shell expands it
+spin='i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
 "$cat" --sample cpu-clock:997 -g --report-by comm --json -- \
-	sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' >"$work/r.json" 2>"$work/r.err"
+	sh -c "$spin" >"$work/r.json" 2>"$work/r.err"
 python3 - "$work/r.json" >"$work/r.out" 2>&1 <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
