@@ -67,7 +67,16 @@ static void names_notes(const struct cat_views *v)
 {
 	const struct options *o = v->o;
 
-	if (!v->names_on || o->quiet || !v->names.kernel_hex)
+	if (!v->names_on || o->quiet)
+		return;
+	if (o->verbose)
+		fprintf(stderr, PROG ": stream frame names: %llu frames, %llu "
+			"looked up (%llu unnamed), %llu not kept (table full)\n",
+			(unsigned long long)v->names.lookups,
+			(unsigned long long)v->names.resolved,
+			(unsigned long long)v->names.unnamed,
+			(unsigned long long)v->names.full);
+	if (!v->names.kernel_hex)
 		return;
 	if (o->input)
 		fprintf(stderr, PROG ": kernel frames stay hex: give the "
