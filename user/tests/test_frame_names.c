@@ -3,7 +3,7 @@
  * Issue 21: frames named in the stream. frame_names.c: kernel names with
  * offsets and modules from kallsyms text, user names from this test's own
  * binary through libdwfl, each frame resolved once (the second lookup is
- * the table's); the text and JSON printers print the names (text in place
+ * the table's), a full table looking nothing more up; the text and JSON printers print the names (text in place
  * of the address, JSON beside it) and nothing changes without a namer.
  */
 #include <unistd.h>
@@ -56,6 +56,29 @@ static void test_kernel_names(void **state)
 			    "ext4_file_read_iter[ext4]");
 	assert_string_equal(rt_frame_name(&n, true, 1, "x",
 					  0xffffffff81367899ull), "ksys_read");
+	rt_frame_names_fini(&n);
+	rt_ksyms_free(&k);
+}
+
+/* Full: a new frame stays hex without a lookup; known ones still named. */
+static void test_full_table(void **state)
+{
+	const uint32_t keep = RT_FRAME_NAMES_SLOTS / 4 * 3;
+	struct rt_frame_names n;
+	struct rt_ksyms k;
+
+	(void)state;
+	assert_int_equal(rt_ksyms_parse(&k, kallsyms), 0);
+	assert_int_equal(rt_frame_names_init(&n, &k, NULL), 0);
+	for (uint32_t i = 0; i < keep; i++)
+		assert_non_null(rt_frame_name(&n, true, 0, "",
+					      0xffffffff81000000ull + i));
+	assert_int_equal(n.resolved, keep);
+	assert_null(rt_frame_name(&n, true, 0, "", 0xffffffff81367505ull));
+	assert_int_equal(n.full, 1);
+	assert_int_equal(n.resolved, keep);
+	assert_string_equal(rt_frame_name(&n, true, 0, "",
+					  0xffffffff81000007ull), "_stext+0x7");
 	rt_frame_names_fini(&n);
 	rt_ksyms_free(&k);
 }
@@ -172,6 +195,7 @@ static void test_printers_name_frames(void **state)
 int main(void)
 {
 	RUN(cmocka_unit_test(test_kernel_names),
+	    cmocka_unit_test(test_full_table),
 	    cmocka_unit_test(test_user_names_live),
 	    cmocka_unit_test(test_printers_name_frames));
 }

@@ -134,18 +134,21 @@ const char *rt_frame_name(struct rt_frame_names *n, bool kernel, uint32_t pid,
 			return s->name == NAME_NONE ? NULL :
 						      n->arena + s->name - 1;
 	}
+	/*
+	 * At most 3/4 full, so that probes stay short; full, a new frame
+	 * stays hex without a lookup, so that its records cost no more.
+	 */
+	if (n->nr >= RT_FRAME_NAMES_SLOTS / 4 * 3 ||
+	    n->arena_used + RT_FRAME_NAME_MAX > RT_FRAME_NAMES_ARENA) {
+		n->full++;
+		return NULL;
+	}
 	n->resolved++;
 	if (!resolve(n, kernel, pid, comm, ip, buf, sizeof(buf))) {
 		n->unnamed++;
 		buf[0] = '\0';
 	}
 	len = (uint32_t)strlen(buf) + 1;
-	/* At most 3/4 full, so that probes stay short. */
-	if (n->nr >= RT_FRAME_NAMES_SLOTS / 4 * 3 ||
-	    (buf[0] && n->arena_used + len > RT_FRAME_NAMES_ARENA)) {
-		n->full++;
-		return NULL;
-	}
 	s->ip = ip;
 	s->pid = pid;
 	memcpy(s->comm, key_comm, COMM_LEN);
