@@ -226,7 +226,7 @@ static int decode_file(struct options *o)
 		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
 	}
 	/* A file with samples weighs its flame graph by them, as live. */
-	if (o->flamegraph && !o->flame_weight_given)
+	if ((o->flamegraph || o->report) && !o->flame_weight_given)
 		o->flame_weight = rt_raw_has_samples(&f) ? FLAME_SAMPLES :
 							    FLAME_LATENCY;
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&

@@ -103,7 +103,7 @@ static void check_trace(struct options *o)
 {
 	check_perf_options(o);
 	cat_check_views(o);
-	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
+	if ((o->flamegraph || o->report) && o->flame_weight == FLAME_SAMPLES &&
 	    !o->perf.sample)
 		cat_usage_error("--flame-weight samples needs --sample or -i "
 				"FILE");
