@@ -44,7 +44,9 @@ static int names_init(struct cat_views *v)
 	struct options quiet;
 	bool failed = false;
 
-	if (!o->input || o->kallsyms) {
+	/* Live, only when records can hold kernel frames: 4 MB to parse. */
+	if (o->input ? o->kallsyms != NULL :
+		       o->session.stack_kernel_depth || o->perf.sample) {
 		/* Said at the end, and only if kernel frames stayed hex. */
 		quiet = *o;
 		quiet.quiet = true;
