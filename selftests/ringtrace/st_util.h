@@ -185,6 +185,13 @@ bool st_ksym_exists(const char *name);
  */
 bool st_ksyms_name_data(void);
 /*
+ * Whether the kernel can name module @module's static lock @sym in its
+ * contention records: kallsyms names data, lists @sym, and gives its
+ * address to no other symbol (a zero-sized lockdep key beside it would
+ * be named first; the module then names the lock by its kind).
+ */
+bool st_lock_nameable(const char *sym, const char *module);
+/*
  * Whether ringtrace can attach vfs_read with a direct call here: x86-64,
  * and ftrace's direct-call API is built in.
  */
