@@ -5,8 +5,8 @@
  * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns
  *           [offcpu_ns offcpu_max_ns offcpu_max_ts] [path]
  *           [host_pid host_tid cgroup_id [cgroup]] [kstack] [ustack]
- * offcpu:   type ts_ns cpu pid tid comm offcpu_ns state cpu_out [kstack]
- *           [ustack]
+ * offcpu:   type ts_ns cpu pid tid comm offcpu_ns state cpu_out
+ *           [host_pid host_tid cgroup_id [cgroup]] [kstack] [ustack]
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
  *           kernel hashed [host_pid host_tid cgroup_id [cgroup]] [kstack]
  *           [ustack]
@@ -295,6 +295,7 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 		break;
 	case RT_EVENT_OFFCPU:
 		p = offcpu(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		p = task_ext(p, &ev->ext);
 		p = stack(p, &ev->stack);
 		break;
 	case RT_EVENT_LOST:
