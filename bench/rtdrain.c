@@ -12,8 +12,9 @@
  *           [-c] [-g CGROUP]
  *
  * -c: RINGTRACE_CFG_CGROUPS (issue 24: a task_ext on every record, each
- * cgroup named once); -g: only tasks in CGROUP (a cgroup v2 path, "/" for
- * every task), the module's cgroup filter.
+ * cgroup named once); -g: only tasks in CGROUP (as ringtrace-cat --cgroup:
+ * a directory under /sys/fs/cgroup or relative to it; /sys/fs/cgroup
+ * itself for every task), the module's cgroup filter.
  *
  * STARTED is written once tracing is on (vmbench waits for it). Every
  * configuration uses this same reader, so ratios between them are the

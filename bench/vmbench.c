@@ -1222,11 +1222,11 @@ int main(int argc, char **argv)
 	char *kustack[] = { "-p", "-k", "16", "-u", "16", NULL };
 	/*
 	 * issue 24: the cgroup id (a task_ext) on every record, next to
-	 * "drain" in each round; then with the filter on the root cgroup,
-	 * which every task passes.
+	 * "drain" in each round; then with the filter on the root cgroup
+	 * (--cgroup /sys/fs/cgroup), which every task passes.
 	 */
 	char *cgroupid[] = { "-c", NULL };
-	char *cgroup_all[] = { "-c", "-g", "/", NULL };
+	char *cgroup_all[] = { "-c", "-g", "/sys/fs/cgroup", NULL };
 	/* Room for every record of the run, and no wake-up before the end. */
 	char ring[32], mark[32];
 	char *idle[] = { "--buffer-size", ring, "--watermark", mark,
