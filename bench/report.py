@@ -47,6 +47,7 @@ VM_ROWS = [
     ("rt_direct", "ringtrace -a --raw, vfs_read_attach=direct", "floor_direct"),
     ("rt_direct_idle", "  same, reader asleep", "floor_direct"),
     ("bpftrace_fentry_count", "bpftrace kfunc/kretfunc, count() only", "floor_split1"),
+    ("bpftrace_fentry_empty", "bpftrace kfunc/kretfunc, empty programs", "floor_split1"),
     ("bpftrace_fentry_printf", "bpftrace kfunc/kretfunc, printf per call", "floor_split1"),
     ("ftrace_noreader", "ftrace p:+r: kprobe events, no reader", "floor_split1"),
     ("ftrace_reader", "ftrace p:+r:, one trace_pipe_raw reader per CPU", "floor_split1"),
@@ -64,6 +65,22 @@ VM_ROWS = [
     ("rt_direct_2cpu", "  same, vfs_read_attach=direct", "floor_split1_2cpu"),
 ]
 PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
+
+# issue 19: the same configurations with the workload unpinned (readloop
+# -u, vmbench's "_unpinned" names), each against baseline_unpinned and,
+# where it was run, its floor unpinned too.
+UNPINNED = "_unpinned"
+
+
+def all_rows(vm):
+    rows = []
+    for name, what, floor in VM_ROWS:
+        rows.append((name, what, floor))
+    for name, what, floor in VM_ROWS:
+        if name + UNPINNED in vm:
+            uf = floor and (floor + UNPINNED if floor + UNPINNED in vm else floor)
+            rows.append((name + UNPINNED, what.strip() + ", unpinned", uf))
+    return rows
 
 # issue 22: bench/pingpong, ns per context switch, against pp_baseline.
 PP_ROWS = [
@@ -135,6 +152,8 @@ def combine_vm(runs):
             continue
         bname = ("pp_baseline" if name.startswith("pp_") else
                  base_name.get(r["cpus"], "baseline"))
+        if name.endswith(UNPINNED):
+            bname += UNPINNED
         reps = r.get("reps")
         before = next((runs[j] for j in range(i - 1, -1, -1)
                        if runs[j]["config"] == bname and runs[j].get("reps") == reps), None)
@@ -186,7 +205,9 @@ def reader_costs(vm):
     for name, r in vm.items():
         r["reader_us_per_record"] = r["reader_user_us_per_record"] = \
             r["reader_sys_us_per_record"] = None
-        fixed = vm.get(FIXED.get(name, ""))
+        bare = name[:-len(UNPINNED)] if name.endswith(UNPINNED) else name
+        fixed = (vm.get(FIXED.get(bare, "") + UNPINNED) if bare != name else
+                 None) or vm.get(FIXED.get(bare, ""))
         if not r["reader_cpu"] or not fixed or not fixed["reader_cpu"]:
             continue
         fu = statistics.median(c[0] for c in fixed["reader_cpu"])
@@ -292,11 +313,11 @@ def load_host_meta(rundir):
 
 def vm_table(vm, meta):
     lines = []
-    hdr = ("%-18s %-52s %9s %9s %17s %7s %9s %9s %9s"
+    hdr = ("%-32s %-52s %9s %9s %17s %7s %9s %9s %9s"
            % ("config", "what", "ns/call", "added", "added range", "x floor",
               "records", "lost", "cpu/rec"))
     lines += [hdr, "-" * len(hdr)]
-    for name, what, floor in VM_ROWS:
+    for name, what, floor in all_rows(vm):
         r = vm.get(name)
         if not r or name in ("cat_fixed", "profile"):
             continue
@@ -306,7 +327,7 @@ def vm_table(vm, meta):
         rng = ("%.0f..%.0f" % (r["added_min_ns"], r["added_max_ns"])
                if floor else "")
         cpu = r["reader_us_per_record"]
-        lines.append("%-18s %-52s %9.0f %9s %17s %7s %9s %9s %9s" % (
+        lines.append("%-32s %-52s %9.0f %9s %17s %7s %9s %9s %9s" % (
             name, what, r["ns_per_call"],
             fmt(r["added_ns"], "+.0f") if floor else "",
             rng, fmt(ratio, ".2f", "") if floor else "",
@@ -440,6 +461,23 @@ def targets(vm, ring, cons, meta=None):
             if a is not None:
                 against_floor_and_bpf("default ringtrace (auto: %s), %s," % (auto, how),
                                       a, MECH_FLOOR[auto], "its floor")
+    # Issue 19: the same ratios with the workload unpinned (sharing its
+    # CPUs with the reader), against bpftrace unpinned.
+    ubpf = added("bpftrace_fentry_count" + UNPINNED)
+    for row, label, limit in (("ringtrace", "default ringtrace, reader running", 1.0),
+                              ("ringtrace_idle", "default ringtrace, reader asleep", 1.0),
+                              ("rt_direct", "ringtrace (direct), reader running", 0.7),
+                              ("rt_direct_idle", "ringtrace (direct), reader asleep", 0.7)):
+        a = added(row + UNPINNED)
+        if a is None or not ubpf:
+            continue
+        t = {"target": "%s, unpinned, <= %.1fx bpftrace fentry/fexit "
+                       "count-only unpinned" % (label, limit)}
+        if ubpf > 0:
+            t.update(value=round(a / ubpf, 2), met=a / ubpf <= limit)
+        else:
+            t.update(value="n/a (%+.0f ns: noise)" % ubpf, met=False)
+        out.append(t)
     for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
         if name in vm and vm[name]["lost"] is not None:
             lost, rec = vm[name]["lost"], vm[name]["records"] or 0
