@@ -568,6 +568,7 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 	char *text = slurp(errlog, NULL);
 	const char *p = text ? strstr(text, "ringtrace-cat: ") : NULL;
 	size_t skip = strlen("ringtrace-cat: ");
+	const char *lost;
 	long long missed;
 
 	/* The summary starts with a number; notes (the direct call's) do not. */
@@ -583,7 +584,14 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 		return;
 	}
 	r->records = strtoll(p + skip, NULL, 10);
-	r->lost = number_after(p, "records,");
+	/*
+	 * "N records, [P path records, C cgroup records, ]L lost, B bytes":
+	 * the number right before " lost,".
+	 */
+	lost = strstr(p, " lost,");
+	while (lost && lost > p && isdigit((unsigned char)lost[-1]))
+		lost--;
+	r->lost = lost ? strtoll(lost, NULL, 10) : -1;
 	extra(r, "bytes=%lld", number_after(p, "lost,"));
 	missed = number_after(text, "calls seen,");
 	if (missed >= 0)
