@@ -122,6 +122,47 @@ def load_vm(path):
     return runs, meta
 
 
+def fastest(r):
+    """The fastest repetition of a run (ns per call), or None."""
+    v = [num(x) for x in r.get("samples", "-").split(",") if x not in ("", "-")]
+    return min(v) if v and None not in v else None
+
+
+def per_round_ratios(vm):
+    """issue 19: each round's added cost over bpftrace count-only's added
+    cost in the same round (pinned rows against bpftrace pinned, unpinned
+    against unpinned): median and range over the rounds where bpftrace's
+    was above zero, and the same from each run's fastest repetition."""
+    lines = []
+    for name, what, _ in all_rows(vm):
+        un = name.endswith(UNPINNED)
+        bname = "bpftrace_fentry_count" + (UNPINNED if un else "")
+        r, b = vm.get(name), vm.get(bname)
+        if not r or not b or name == bname or name.startswith("baseline"):
+            continue
+        bpf = {x["round"]: x for x in b["per_round"]}
+        q = [x["added"] / bpf[x["round"]]["added"] for x in r["per_round"]
+             if x["round"] in bpf and bpf[x["round"]]["added"] > 0]
+        bb = b.get("added_best_ns")
+        rb = r.get("added_best_ns")
+        if not q:
+            continue
+        lines.append("  %-32s %6.2f  %5.2f..%-6.2f %3d   %s" % (
+            name, statistics.median(q), min(q), max(q), len(q),
+            fmt(rb / bb if rb is not None and bb and bb > 0 else None, ".2f")))
+    if not lines:
+        return []
+    return (["== Ratios to bpftrace fentry/fexit count-only, round by round "
+             "(issue 19) ==",
+             "  %-32s %6s  %-12s %3s   %s" % ("config", "median", "range",
+                                              "n", "best-rep ratio")]
+            + lines +
+            ["", "median, range: of the per-round ratios added / bpftrace's "
+             "added in the same round (rounds where that was > 0); best-rep "
+             "ratio: the medians of added costs computed from each run's "
+             "fastest repetition (host load only slows repetitions down)."])
+
+
 def combine_vm(runs):
     """Per configuration: rounds with their local baseline, then medians."""
     base_name = {"1": "baseline", "2": "baseline_2cpu"}
@@ -147,8 +188,10 @@ def combine_vm(runs):
                 "ns_per_call", "records", "lost", "reader_user_ms",
                 "reader_sys_ms", "samples"}
         entry["extra"].append({k: v for k, v in r.items() if k not in skip})
+        best = fastest(r)
         if name.startswith("baseline") or name == "pp_baseline":
-            entry["rounds"].append({"ns": x, "base": x, "added": 0.0})
+            entry["rounds"].append({"ns": x, "base": x, "added": 0.0,
+                                    "round": r.get("round"), "best": best})
             continue
         bname = ("pp_baseline" if name.startswith("pp_") else
                  base_name.get(r["cpus"], "baseline"))
@@ -163,14 +206,22 @@ def combine_vm(runs):
         if not bases or x is None:
             continue
         base = sum(bases) / len(bases)
-        entry["rounds"].append({"ns": x, "base": base, "added": x - base})
+        rnd = {"ns": x, "base": base, "added": x - base, "round": r.get("round")}
+        bests = [fastest(b) for b in (before, after) if b]
+        if best is not None and bests and None not in bests:
+            rnd["added_best"] = best - sum(bests) / len(bests)
+        entry["rounds"].append(rnd)
     out = {}
     for name, e in per.items():
         rs = e["rounds"]
         if not rs:
             continue
         added = [r["added"] for r in rs]
+        best = [r["added_best"] for r in rs if "added_best" in r]
         out[name] = {
+            # The fastest repetition of each run instead of its median:
+            # other load on the host only ever slows a repetition down.
+            "added_best_ns": statistics.median(best) if best else None,
             "rounds": len(rs),
             "ns_per_call": statistics.median(r["ns"] for r in rs),
             "baseline_ns_per_call": statistics.median(r["base"] for r in rs),
@@ -520,6 +571,9 @@ def main():
                         meta.get("calls", "?"), meta.get("reps", "?")))
         lines += vm_table(vm, meta)
         lines.append("")
+        rr = per_round_ratios(vm)
+        if rr:
+            lines += rr + [""]
         if any(name.startswith("pp_") for name in vm):
             lines += pp_table(vm)
             lines.append("")
