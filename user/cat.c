@@ -226,7 +226,7 @@ static int decode_file(struct options *o)
 		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
 	}
 	/* A file with samples weighs its flame graph by them, as live. */
-	if (o->flamegraph && !o->flame_weight_given)
+	if ((o->flamegraph || o->report) && !o->flame_weight_given)
 		o->flame_weight = rt_raw_has_samples(&f) ? FLAME_SAMPLES :
 							    FLAME_LATENCY;
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
@@ -553,6 +553,50 @@ static void note_attach(struct rt_session *s, uint64_t events)
 			rt_attach_name(id), excludes);
 }
 
+/*
+ * issue 21: the part of --filter the module can decide before any ring
+ * work (ret and count ranges of vfs_read). The user-space filter still
+ * runs on every record: it is the exact one.
+ */
+static void filter_ranges(struct options *o)
+{
+	struct rt_expr_ranges *r = &o->filter_ranges;
+
+	rt_expr_ranges_init(r);
+	for (uint32_t i = 0; i < o->filter.nr_exprs; i++)
+		rt_expr_ranges_add(r, &o->filter.exprs[i]);
+	if (r->ret_set || r->count_set)
+		o->session.vfs_read_ranges = r;
+}
+
+static void note_filter_ranges(const struct options *o,
+			       const struct rt_session *s)
+{
+	const struct rt_expr_ranges *r = &o->filter_ranges;
+
+	if (!o->session.vfs_read_ranges)
+		return;
+	if (!s->values_in_kernel) {
+		fprintf(stderr, PROG ": --filter: %s: every vfs_read is "
+			"written to the ring and filtered here\n",
+			rt_expr_ranges_empty(r) ? "no vfs_read can pass" :
+			"the loaded module cannot filter on ret or count (no "
+			"RINGTRACE_FEAT_VFS_READ_VALUES)");
+		return;
+	}
+	fprintf(stderr, PROG ": --filter: the module drops vfs_read calls "
+		"before any ring work unless");
+	if (r->ret_set)
+		fprintf(stderr, " %" PRId64 " <= ret <= %" PRId64, r->ret_min,
+			r->ret_max);
+	if (r->ret_set && r->count_set)
+		fprintf(stderr, " and");
+	if (r->count_set)
+		fprintf(stderr, " %" PRIu64 " <= count <= %" PRIu64,
+			r->count_min, r->count_max);
+	fputc('\n', stderr);
+}
+
 /* --raw with no -o (or -o -): the recording is standard output. */
 static bool raw_on_stdout(const struct options *o)
 {
@@ -650,11 +694,14 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		return EXIT_FAIL;
 	}
 
+	filter_ranges(o);
 	if (rt_session_open(&s, NULL) || rt_session_setup(&s, &o->session)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);
 		goto out;
 	}
+	if (o->verbose)
+		note_filter_ranges(o, &s);
 	if (use_views) {
 		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
 			rt_command_abort(&cmd);

@@ -26,6 +26,16 @@ static void set_hist_by(struct options *o, const char *arg)
 	o->hist = true;
 }
 
+/* Issue 21: perf report's table (cat_views.c, report.h). */
+CAT_SET_FLAG(set_report, report)
+
+static void set_report_by(struct options *o, const char *arg)
+{
+	if (rt_report_by_parse(arg, &o->report_by))
+		cat_usage_error("--report-by: '%s' is not sym, comm or dso", arg);
+	o->report = true;
+}
+
 static void set_flame_weight(struct options *o, const char *arg)
 {
 	if (cat_flame_weight_parse(arg, &o->flame_weight))
@@ -42,6 +52,15 @@ static void set_time(struct options *o, const char *arg)
 		cat_usage_error("--time %s: %s", arg, err);
 }
 
+/* issue 21: parsed once here, evaluated per record (filter_expr.h). */
+static void set_filter(struct options *o, const char *arg)
+{
+	char err[256];
+
+	if (rt_filter_add_expr(&o->filter, arg, err, sizeof(err)))
+		cat_usage_error("--filter '%s': %s", arg, err);
+}
+
 static void set_kallsyms(struct options *o, const char *arg)
 {
 	/* Unreadable: refused now, not after the whole replay. */
@@ -55,6 +74,8 @@ const struct cat_opt cat_view_opts[] = {
 	{ "hist",		0, no_argument,		set_hist },
 	{ "hist-by",		0, required_argument,	set_hist_by },
 	{ "summary",		0, no_argument,		set_summary },
+	{ "report",		0, no_argument,		set_report },
+	{ "report-by",		0, required_argument,	set_report_by },
 	{ "folded",		0, no_argument,		set_folded },
 	{ "flamegraph",		0, required_argument,	set_flamegraph },
 	{ "flame-weight",	0, required_argument,	set_flame_weight },
@@ -63,6 +84,7 @@ const struct cat_opt cat_view_opts[] = {
 	{ "kallsyms",		0, required_argument,	set_kallsyms },
 	{ "comm",		0, required_argument,	set_comm },
 	{ "time",		0, required_argument,	set_time },
+	{ "filter",		0, required_argument,	set_filter },
 	CAT_OPT_END,
 };
 
@@ -77,13 +99,18 @@ void cat_check_views(struct options *o)
 	if (o->folded && (o->json || o->raw))
 		cat_usage_error("--folded is an output format: not with %s",
 				o->json ? "--json" : "--raw");
-	if (views && o->raw)
+	if ((views || o->report) && o->raw)
 		cat_usage_error("--raw records; views (--hist, --summary, "
-				"--flamegraph, --perfetto, --ctf) read it back "
-				"with -i");
-	if (views && o->json)
+				"--report, --flamegraph, --perfetto, --ctf) read "
+				"it back with -i");
+	/* --report has a JSON printer: alone, it may print JSON. */
+	if ((views || (o->report && o->folded)) && o->json)
 		cat_usage_error("--json prints the stream; views replace it");
-	/* On replay (-i) the default follows the file (cat.c). */
-	if (o->flamegraph && !o->flame_weight_given)
+	/*
+	 * On replay (-i) the default follows the file (cat.c). --report
+	 * weighs the flame graph's stacks: samples when there are, else
+	 * vfs_read latency.
+	 */
+	if ((o->flamegraph || o->report) && !o->flame_weight_given)
 		o->flame_weight = o->perf.sample ? FLAME_SAMPLES : FLAME_LATENCY;
 }

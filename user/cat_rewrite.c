@@ -6,6 +6,7 @@
 
 #include "cat_rewrite.h"
 #include "ringtrace/filter.h"
+#include "ringtrace/paths.h"
 
 /* A ring's kept records wait here until a chunk's worth is gathered. */
 #define CHUNK_BYTES	(256u * 1024)
@@ -111,12 +112,24 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 		.filter = rt_filter_active(&o->filter) ?
 			  (struct rt_filter *)&o->filter : NULL,
 	};
+	struct rt_paths paths;
+	bool own_paths = false;
 	int status;
 
 	rw.pending = calloc(f->nr_srcs ? f->nr_srcs : 1, sizeof(*rw.pending));
 	if (!rw.pending) {
 		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
 		return RT_STREAM_ERR_SYSTEM;
+	}
+	/* issue 21: --filter 'path ~ ...' names files as a replay does. */
+	if (rw.filter && rw.filter->nr_exprs && !st->paths) {
+		if (rt_paths_init(&paths)) {
+			free(rw.pending);
+			snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
+			return RT_STREAM_ERR_SYSTEM;
+		}
+		st->paths = &paths;
+		own_paths = true;
 	}
 	write_descriptors(st->out, f);
 	st->on_record = on_record;
@@ -132,6 +145,10 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 		free(rw.pending[i].buf);
 	}
 	free(rw.pending);
+	if (own_paths) {
+		rt_paths_fini(&paths);
+		st->paths = NULL;
+	}
 	/* Losses no LOST record reported stay said in the copy. */
 	if (status == RT_STREAM_OK && f->pending_lost)
 		rt_raw_write_pending(st->out, 0, f->pending_lost);
