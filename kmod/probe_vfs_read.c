@@ -157,6 +157,12 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 		    !cpumask_test_cpu(cpu, s->cpus) ||
 		    !rt_session_wants_task(s, current))
 			continue;
+		/* issue 21: ret and count ranges, before any ring work. */
+		if (unlikely(s->vfs_read_values) &&
+		    !rt_session_values_match(s, call->count, ret)) {
+			this_cpu_inc(s->xcounts->vfs_read_filtered);
+			continue;
+		}
 		/* ABI 2: the file's name first, on this ring (path_cache.c). */
 		if (s->paths)
 			rt_path_before_record(s, cpu, now, &path);

@@ -33,6 +33,7 @@ struct rt_extra_counts {
 	u64	path_unresolved;
 	u64	path_races;
 	u64	stack_missed;
+	u64	vfs_read_filtered;	/* issue 21: value ranges */
 };
 
 /* ---- end ABI 2 ---- */
@@ -125,6 +126,13 @@ struct rt_session {
 
 	/* issue 24: cgroup filter, set by SET_CONFIG like the filters. */
 	struct rt_cgroups	cgroups;
+	/*
+	 * issue 21: vfs_read's ret and count ranges (RINGTRACE_VFS_READ_*
+	 * in vfs_read_values, 0: none), set by SET_CONFIG like the filters.
+	 */
+	u32			vfs_read_values;
+	s64			ret_min, ret_max;
+	u64			count_min, count_max;
 	/*
 	 * issue 24: the opener's pid namespace (reference held), NULL for
 	 * the initial one: the pids records give, and the tasks they may
@@ -236,6 +244,22 @@ static __always_inline bool rt_session_cgroup_match(const struct rt_session *s,
 }
 
 /* ---- end issue 24 ---- */
+
+/*
+ * issue 21: does a vfs_read that asked for @count bytes and returned @ret
+ * lie within @s's ranges? Two compares per range asked for.
+ */
+static __always_inline bool rt_session_values_match(const struct rt_session *s,
+						    u64 count, long ret)
+{
+	if ((s->vfs_read_values & RINGTRACE_VFS_READ_RET) &&
+	    (ret < s->ret_min || ret > s->ret_max))
+		return false;
+	if ((s->vfs_read_values & RINGTRACE_VFS_READ_COUNT) &&
+	    (count < s->count_min || count > s->count_max))
+		return false;
+	return true;
+}
 
 /* Does @s want events caused by @task? Cheap unless following children. */
 static __always_inline bool rt_session_wants_task(const struct rt_session *s,

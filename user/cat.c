@@ -167,18 +167,24 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
 	char when[64] = "unknown", events[64];
 	struct tm tm;
+	/* The architecture: files before 0.4 lack it (all were x86-64). */
+	const char *machine = h->header_size >= offsetof(struct rt_raw_header,
+							 machine) +
+					       sizeof(h->machine) &&
+			      h->machine[0] ? h->machine : "(not recorded)";
 
 	if (h->start_real_ns && gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	rt_outbuf_printf(ob, "format version: %u\nheader size:    %u\n"
 			 "host:           %s\nkernel:         %s\n"
+			 "machine:        %s\n"
 			 "module version: %s\nABI version:    %u\n"
 			 "started:        %s (CLOCK_MONOTONIC %llu ns)\n"
 			 "events:         %s\npage size:      %u\n"
 			 "CPUs:           %u (rings with data: %u)\n",
 			 h->format_version, h->header_size,
 			 h->host[0] ? h->host : "(not recorded)",
-			 h->kernel[0] ? h->kernel : "(not recorded)",
+			 h->kernel[0] ? h->kernel : "(not recorded)", machine,
 			 h->module_version, h->abi_version, when,
 			 (unsigned long long)h->start_mono_ns,
 			 *rt_event_names(h->events, " ", events, sizeof(events)) ?
@@ -404,6 +410,8 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 		/* cut to the field; the header is zeroed, so NUL-terminated */
 		memcpy(h.host, u.nodename, strnlen(u.nodename, sizeof(h.host) - 1));
 		memcpy(h.kernel, u.release, strnlen(u.release, sizeof(h.kernel) - 1));
+		memcpy(h.machine, u.machine,
+		       strnlen(u.machine, sizeof(h.machine) - 1));
 	}
 	rt_raw_write_header(ob, &h);
 	rt_perf_session_write_raw(ps, ob);
@@ -539,6 +547,50 @@ static void note_attach(struct rt_session *s, uint64_t events)
 			rt_attach_name(id), excludes);
 }
 
+/*
+ * issue 21: the part of --filter the module can decide before any ring
+ * work (ret and count ranges of vfs_read). The user-space filter still
+ * runs on every record: it is the exact one.
+ */
+static void filter_ranges(struct options *o)
+{
+	struct rt_expr_ranges *r = &o->filter_ranges;
+
+	rt_expr_ranges_init(r);
+	for (uint32_t i = 0; i < o->filter.nr_exprs; i++)
+		rt_expr_ranges_add(r, &o->filter.exprs[i]);
+	if (r->ret_set || r->count_set)
+		o->session.vfs_read_ranges = r;
+}
+
+static void note_filter_ranges(const struct options *o,
+			       const struct rt_session *s)
+{
+	const struct rt_expr_ranges *r = &o->filter_ranges;
+
+	if (!o->session.vfs_read_ranges)
+		return;
+	if (!s->values_in_kernel) {
+		fprintf(stderr, PROG ": --filter: %s: every vfs_read is "
+			"written to the ring and filtered here\n",
+			rt_expr_ranges_empty(r) ? "no vfs_read can pass" :
+			"the loaded module cannot filter on ret or count (no "
+			"RINGTRACE_FEAT_VFS_READ_VALUES)");
+		return;
+	}
+	fprintf(stderr, PROG ": --filter: the module drops vfs_read calls "
+		"before any ring work unless");
+	if (r->ret_set)
+		fprintf(stderr, " %" PRId64 " <= ret <= %" PRId64, r->ret_min,
+			r->ret_max);
+	if (r->ret_set && r->count_set)
+		fprintf(stderr, " and");
+	if (r->count_set)
+		fprintf(stderr, " %" PRIu64 " <= count <= %" PRIu64,
+			r->count_min, r->count_max);
+	fputc('\n', stderr);
+}
+
 /* --raw with no -o (or -o -): the recording is standard output. */
 static bool raw_on_stdout(const struct options *o)
 {
@@ -636,11 +688,14 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		return EXIT_FAIL;
 	}
 
+	filter_ranges(o);
 	if (rt_session_open(&s, NULL) || rt_session_setup(&s, &o->session)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);
 		goto out;
 	}
+	if (o->verbose)
+		note_filter_ranges(o, &s);
 	if (use_views) {
 		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
 			rt_command_abort(&cmd);

@@ -114,10 +114,10 @@ static void check_trace(struct options *o)
 	 */
 	if (o->raw && ((o->filter.nr_tids && !o->per_thread) ||
 		       o->filter.comm || o->filter.relative ||
-		       o->filter.nr_pids > 1))
+		       o->filter.nr_pids > 1 || o->filter.nr_exprs))
 		cat_usage_error("--raw records what the module selects: -t, "
-				"--comm, --time and several -p pids filter a "
-				"replay (-i)");
+				"--comm, --time, --filter and several -p pids "
+				"filter a replay (-i)");
 	cat_check_distinct_files(o);
 	cat_check_live(o);
 }

@@ -52,6 +52,15 @@ static void set_time(struct options *o, const char *arg)
 		cat_usage_error("--time %s: %s", arg, err);
 }
 
+/* issue 21: parsed once here, evaluated per record (filter_expr.h). */
+static void set_filter(struct options *o, const char *arg)
+{
+	char err[256];
+
+	if (rt_filter_add_expr(&o->filter, arg, err, sizeof(err)))
+		cat_usage_error("--filter '%s': %s", arg, err);
+}
+
 static void set_kallsyms(struct options *o, const char *arg)
 {
 	/* Unreadable: refused now, not after the whole replay. */
@@ -75,6 +84,7 @@ const struct cat_opt cat_view_opts[] = {
 	{ "kallsyms",		0, required_argument,	set_kallsyms },
 	{ "comm",		0, required_argument,	set_comm },
 	{ "time",		0, required_argument,	set_time },
+	{ "filter",		0, required_argument,	set_filter },
 	CAT_OPT_END,
 };
 

@@ -108,6 +108,8 @@ const char cat_usage_text[] =
 "Replay (-i) filters:\n"
 "  -p LIST, -C LIST, -t LIST, -e LIST, --min-latency DUR   as when tracing\n"
 "      --comm NAME           this command name only\n"
+"      --filter EXPR         records where EXPR holds, live too: 'ret < 0',\n"
+"                            'count > 4K && path ~ \"/etc/*\"'; repeat to AND\n"
 "      --time START,END      timestamps as printed (61.4,62.5), or after the\n"
 "                            first event with a unit (1s,2.5s); either may be empty\n"
 "      --header              show the raw file's header and stop\n"

@@ -66,6 +66,8 @@ struct options {
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
+	/* issue 21: what the module can decide of filter.exprs (cat.c) */
+	struct rt_expr_ranges	filter_ranges;
 
 	/* issue 9: --per-thread, one ring per thread (cat.c fills the list) */
 	bool			per_thread;

@@ -691,9 +691,20 @@ int cat_views_finish(struct cat_views *v)
 				"raised to it\n",
 				(unsigned long long)v->ctf.reordered);
 	}
-	if (!o->quiet && v->filtered)
-		fprintf(stderr, PROG ": %llu events filtered out\n",
-			(unsigned long long)v->filtered);
+	if (!o->quiet && v->filtered) {
+		uint64_t by_expr = v->filter ? v->filter->expr_dropped : 0;
+
+		/* issue 21: which part --filter turned away, when not all. */
+		if (by_expr && by_expr < v->filtered)
+			fprintf(stderr, PROG ": %llu events filtered out, %llu "
+				"of them by --filter\n",
+				(unsigned long long)v->filtered,
+				(unsigned long long)by_expr);
+		else
+			fprintf(stderr, PROG ": %llu events filtered out%s\n",
+				(unsigned long long)v->filtered,
+				by_expr ? " by --filter" : "");
+	}
 	if (v->filter && v->filter->relative && !v->filter->time_matched)
 		time_matched_nothing(v->filter);
 	if (named)

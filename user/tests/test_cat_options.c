@@ -154,6 +154,32 @@ static void test_in_range_values_taken(void **state)
 	assert_int_equal(r.o.session.flush_ms, 1);
 }
 
+/*
+ * issue 21: --filter is parsed while the options are, an error names its
+ * column, it is repeatable, and live --raw (undecoded rings) refuses it.
+ */
+static void test_filter_option(void **state)
+{
+	const char *two[] = { "--filter", "ret < 0", "--filter",
+			      "count > 4K", NULL };
+	struct outcome r;
+
+	(void)state;
+	refused("--filter", "ret < ", "--filter 'ret < ': expected a number "
+		"at column 7");
+	refused("--filter", "path ~ /etc", "expected a \"quoted string\" at "
+		"column 8");
+	parsev(&r, two);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.o.filter.nr_exprs, 2);
+	parse3(&r, "--raw", "--filter", "ret < 0");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--filter"));
+	parse3(&r, "--snapshot", "--filter", "ret < 0");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "does not apply to a snapshot"));
+}
+
 /* The docs promise the two nearest valid sizes (4 KiB pages here). */
 static void test_buffer_size_nearest(void **state)
 {
@@ -509,5 +535,6 @@ int main(void)
 	    cmocka_unit_test(test_events_name_perf_kinds),
 	    cmocka_unit_test(test_replay_to_raw),
 	    cmocka_unit_test(test_mode_refuses_others_options),
-	    cmocka_unit_test(test_tables_documented));
+	    cmocka_unit_test(test_tables_documented),
+	    cmocka_unit_test(test_filter_option));
 }

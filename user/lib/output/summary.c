@@ -179,6 +179,11 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 		fprintf(out, "%s: %" PRIu64 " user stack%s cut at a frame-pointer "
 			"loop (a frame that does not move up the stack)\n",
 			s->prog, t.fp_loops, t.fp_loops == 1 ? "" : "s");
+	/* issue 21: --filter's ranges, applied by the module. */
+	if (s->kernel && s->kernel->vfs_read_filtered)
+		fprintf(out, "%s: %llu vfs_read calls filtered in the kernel "
+			"(--filter), before any ring work\n", s->prog,
+			(unsigned long long)s->kernel->vfs_read_filtered);
 	if (s->kernel && s->kernel->no_ring)
 		fprintf(out, "%s: warning: %llu records had no ring (a CPU came "
 			"online after the start, or is outside -C)\n", s->prog,

@@ -107,9 +107,14 @@ static int emit_event(void *arg, struct rt_source *src,
 	(void)ts;
 	src->counts.bytes += rec->size;
 	rt_source_count(src, ret, &ev);
-	if (ctx->on_record)
+	if (ctx->on_record) {
+		/* issue 21: a rewrite's --filter sees files by name too. */
+		if (ret == RT_DECODE_OK && ctx->paths &&
+		    !rt_paths_take(ctx->paths, &ev))
+			rt_paths_name(ctx->paths, &ev);
 		return ctx->on_record(ctx->on_record_arg, src, rec, ret, &ev) ||
 		       ctx->out->error != 0;
+	}
 	if (ret == RT_DECODE_SKIP)
 		return 0;	/* perf's COMM, THROTTLE...: not a record to show */
 	if (ret == RT_DECODE_OK) {
