@@ -167,18 +167,24 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
 	char when[64] = "unknown", events[64];
 	struct tm tm;
+	/* The architecture: files before 0.4 lack it (all were x86-64). */
+	const char *machine = h->header_size >= offsetof(struct rt_raw_header,
+							 machine) +
+					       sizeof(h->machine) &&
+			      h->machine[0] ? h->machine : "(not recorded)";
 
 	if (h->start_real_ns && gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	rt_outbuf_printf(ob, "format version: %u\nheader size:    %u\n"
 			 "host:           %s\nkernel:         %s\n"
+			 "machine:        %s\n"
 			 "module version: %s\nABI version:    %u\n"
 			 "started:        %s (CLOCK_MONOTONIC %llu ns)\n"
 			 "events:         %s\npage size:      %u\n"
 			 "CPUs:           %u (rings with data: %u)\n",
 			 h->format_version, h->header_size,
 			 h->host[0] ? h->host : "(not recorded)",
-			 h->kernel[0] ? h->kernel : "(not recorded)",
+			 h->kernel[0] ? h->kernel : "(not recorded)", machine,
 			 h->module_version, h->abi_version, when,
 			 (unsigned long long)h->start_mono_ns,
 			 *rt_event_names(h->events, " ", events, sizeof(events)) ?
@@ -409,6 +415,8 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 		/* cut to the field; the header is zeroed, so NUL-terminated */
 		memcpy(h.host, u.nodename, strnlen(u.nodename, sizeof(h.host) - 1));
 		memcpy(h.kernel, u.release, strnlen(u.release, sizeof(h.kernel) - 1));
+		memcpy(h.machine, u.machine,
+		       strnlen(u.machine, sizeof(h.machine) - 1));
 	}
 	rt_raw_write_header(ob, &h);
 	rt_perf_session_write_raw(ps, ob);

@@ -88,7 +88,14 @@ static int on_record(void *arg, const struct rt_source *src,
 /* What the reader needs before the records, as the recording had it. */
 static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
 {
-	rt_raw_write_header(ob, &f->hdr);
+	struct rt_raw_header h = f->hdr;
+
+	/*
+	 * The reader zero-filled what an older file's header lacks; the
+	 * whole struct is written, so its size is ours (chunks follow it).
+	 */
+	h.header_size = sizeof(h);
+	rt_raw_write_header(ob, &h);
 	if (f->has_perf_format)
 		rt_raw_write_perf_format(ob, &f->perf_desc);
 	if (f->has_counter_names)

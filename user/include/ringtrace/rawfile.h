@@ -39,7 +39,11 @@
  * as before.
  *
  * Everything is in the writer's byte order (the endian field tells a
- * reader of the other order to refuse the file) and 8-byte aligned.
+ * reader of the other order to refuse the file) and 8-byte aligned, every
+ * field of a fixed size and every hole an explicit pad: x86-64 and arm64
+ * (both little-endian, LP64, 8-byte aligned uint64_t) write the same
+ * layout, and each replays the other's files (the header's machine field
+ * says where it was recorded; user/tests/data/vm-arm64.raw).
  * Readers skip chunk kinds they do not know, using size.
  */
 #ifndef RINGTRACE_RAWFILE_H
@@ -86,6 +90,14 @@ struct rt_raw_header {
 	 * NUL-terminated, cut at 511 bytes ("..." ends a cut one)
 	 */
 	char		cmdline[512];
+	/*
+	 * since 0.4 (header_size tells): the recording machine's
+	 * architecture, uname's machine (x86_64, aarch64), NUL-terminated.
+	 * The layout is the same on every 64-bit little-endian machine
+	 * (fixed-size fields, explicit padding): a file replays on another
+	 * architecture; this says which one its addresses belong to.
+	 */
+	char		machine[16];
 };
 
 enum rt_raw_chunk_kind {

@@ -174,6 +174,7 @@ static int check_header(struct rt_raw_file *f, const char *path)
 							     sizeof(h));
 	f->hdr.module_version[sizeof(f->hdr.module_version) - 1] = '\0';
 	f->hdr.cmdline[sizeof(f->hdr.cmdline) - 1] = '\0';
+	f->hdr.machine[sizeof(f->hdr.machine) - 1] = '\0';
 	return 0;
 }
 

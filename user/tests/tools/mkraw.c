@@ -452,6 +452,7 @@ int main(int argc, char **argv)
 	strcpy(h.module_version, "0.1.0-test");
 	strcpy(h.host, "testhost");
 	strcpy(h.kernel, "6.1.0-test-amd64");
+	strcpy(h.machine, "x86_64");
 	rt_raw_write_header(&ob, &h);
 
 	/* CPU 0: cat reads ino 11 and 12 fast, tar's thread reads ino 22 slowly. */
