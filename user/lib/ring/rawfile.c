@@ -309,7 +309,7 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
 	return c->kind >= RT_RAW_CHUNK_RECORDS &&
-	       c->kind <= RT_RAW_CHUNK_THREAD_PENDING && chunk_id_valid(c) &&
+	       c->kind <= RT_RAW_CHUNK_KSYMS && chunk_id_valid(c) &&
 	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
@@ -340,6 +340,8 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 		return c.size == sizeof(struct rt_raw_counter_names);
 	case RT_RAW_CHUNK_COMMS:
 		return c.size && !(c.size % sizeof(struct rt_raw_comm));
+	case RT_RAW_CHUNK_KSYMS:
+		return c.size >= sizeof(struct rt_raw_ksyms_head);
 	}
 	return c.size != 0;		/* MAPS: entries checked when read */
 }
@@ -473,6 +475,16 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 			}
 			c.size = keep;
 		}
+		/*
+		 * Kernel symbols: what the file holds of the last chunk, cut
+		 * or not; its entries are checked when read (rawksyms.c).
+		 */
+		if (c.kind == RT_RAW_CHUNK_KSYMS)
+			f->ksyms = (struct rt_raw_chunk_ref){
+				.offset = off, .size = f->truncated ? left :
+							c.size,
+				.next = NO_CHUNK,
+			};
 		if (v2 && !f->truncated &&
 		    (c.kind == RT_RAW_CHUNK_PERF_FORMAT ||
 		     c.kind == RT_RAW_CHUNK_COUNTER_NAMES)) {
