@@ -28,6 +28,11 @@
  * frames can be named on replay (usyms.h); the mappings made during the
  * run are perf's MMAP2 records in the PERF_RECORDS chunks (--sample).
  *
+ * A KSYMS chunk (any version, skipped like MAPS) holds the kernel
+ * symbols that the recorded kernel frames fall in, appended when a
+ * recording of kernel stacks or samples ends (rawksyms.c), so that its
+ * kernel frames are named on replay on another machine or boot.
+ *
  * Version 3 (issue 21) holds the rings of a per-thread session
  * (--per-thread --raw): THREAD_RECORDS and THREAD_PENDING chunks are
  * RECORDS and PENDING of the ring of one thread, named by its id in the
