@@ -87,6 +87,7 @@ rc=$?
 tap_ok $? "--raw --stack saves the kernel symbols: $(grep '^kernel symbols' "$work/hdr.txt")" ||
 	{ tap_diag <"$work/raw.err"; tap_diag <"$work/hdr.txt"; }
 # Replay where /proc/kallsyms cannot be read: named from the file alone.
+# shellcheck disable=SC2016 # the inner shell expands them
 unshare -m sh -c 'mount --bind /dev/null /proc/kallsyms &&
 	! grep -q . /proc/kallsyms && exec "$0" -q -i "$1"' "$cat" "$work/r.raw" \
 	>"$work/replay.txt" 2>"$work/replay.err"
