@@ -1253,6 +1253,13 @@ static void read_round(int k)
 	char *kstack[] = { "-k", "16", NULL };
 	char *ustack[] = { "-u", "16", NULL };
 	char *kustack[] = { "-p", "-k", "16", "-u", "16", NULL };
+	/*
+	 * issue 24: the cgroup id (a task_ext) on every record, next to
+	 * "drain" in each round; then with the filter on the root cgroup
+	 * (--cgroup /sys/fs/cgroup), which every task passes.
+	 */
+	char *cgroupid[] = { "-c", NULL };
+	char *cgroup_all[] = { "-c", "-g", "/sys/fs/cgroup", NULL };
 	/* Room for every record of the run, and no wake-up before the end. */
 	char *idle[] = { "--buffer-size", idle_ring, "--watermark", idle_mark,
 			 "--flush-interval", "60s", NULL };
@@ -1283,6 +1290,10 @@ static void read_round(int k)
 		rtdrain_config("drain_ustack", k, 1, ustack);
 	if (wanted("drain_all"))
 		rtdrain_config("drain_all", k, 1, kustack);
+	if (wanted("drain_cgroupid"))
+		rtdrain_config("drain_cgroupid", k, 1, cgroupid);
+	if (wanted("drain_cgroup_all") && other_cgroup())
+		rtdrain_config("drain_cgroup_all", k, 1, cgroup_all);
 	/* Each mechanism forced, with its floor. */
 	if (wanted("floor_fprobe") && attach_offered("fprobe"))
 		floor_config("floor_fprobe", -1, k, 1);

@@ -393,8 +393,13 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
 	h.header_size = sizeof(h);
-	/* Files of ringtrace rings alone stay readable by older tools. */
-	h.format_version = ps->has_sampler || ps->has_snapshots ?
+	/*
+	 * Files of ringtrace's per-CPU rings alone stay readable by older
+	 * tools; per-thread rings (issue 21) need a reader that knows them.
+	 */
+	h.format_version = s->nr_rings && s->srcs[0].tid ?
+			   RT_RAW_FORMAT_THREADS :
+			   ps->has_sampler || ps->has_snapshots ?
 			   RT_RAW_FORMAT_SOURCES : RT_RAW_FORMAT_VERSION;
 	h.endian = RT_RAW_ENDIAN;
 	h.abi_version = s->info.abi_version;
@@ -442,7 +447,15 @@ static int open_perf(struct options *o, struct rt_session *s,
 		*cpus = o->session.cpus;
 	else if (rt_cpuset_online(cpus, ps->errmsg, sizeof(ps->errmsg)))
 		return -1;
-	if (o->session.pid > 0) {
+	if (o->session.nr_tids) {
+		/*
+		 * --per-thread (issue 21): the threads of the rings, each
+		 * alone, as the module traces them.
+		 */
+		t.tids = o->thread_ids;
+		t.nr_tids = o->session.nr_tids;
+		t.threads_only = true;
+	} else if (o->session.pid > 0) {
 		if (from_command) {
 			*tids = malloc(sizeof(**tids));
 			if (!*tids)
@@ -465,7 +478,8 @@ static int open_perf(struct options *o, struct rt_session *s,
 	ret = rt_perf_session_open(ps, &o->perf, &t,
 				   page > 0 ? (size_t)page : 4096);
 	if (!ret && ps->has_sampler)
-		rt_comm_cache_scan(ps->sampler.comms, o->session.pid);
+		rt_comm_cache_scan(ps->sampler.comms, o->per_thread_pid ?
+				   o->per_thread_pid : o->session.pid);
 	if (!ret)
 		ret = rt_perf_session_watch(ps, s->epfd);
 	if (ret && !ps->errmsg[0])

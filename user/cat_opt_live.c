@@ -98,12 +98,10 @@ static void check_per_thread(struct options *o)
 				"or -p PID, not a COMMAND");
 	if (o->system_wide)
 		cat_usage_error("--per-thread selects threads: not with -a");
-	if (o->raw)
-		cat_usage_error("--per-thread: --raw records per-CPU rings only "
-				"(not yet per-thread ones)");
-	if (o->perf.counters || o->perf.sample)
-		cat_usage_error("--per-thread: --counters and --sample are not "
-				"available with per-thread rings yet");
+	/* --raw and --sample (issue 21) record beside per-thread rings. */
+	if (o->perf.counters)
+		cat_usage_error("--per-thread: --counters is not available "
+				"with per-thread rings yet");
 	if (o->filter.nr_tids && o->pid_given)
 		cat_usage_error("--per-thread: -t LIST or -p PID, not both");
 	if (o->filter.nr_tids) {

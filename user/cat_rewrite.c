@@ -30,11 +30,9 @@ static void flush_source(struct rewrite *rw, uint32_t i)
 {
 	const struct rt_source *src = &rw->srcs[i];
 	struct pending *p = &rw->pending[i];
-	struct rt_raw_chunk c = {
-		.kind = src->raw_kind ? src->raw_kind : RT_RAW_CHUNK_RECORDS,
-		.cpu = src->cpu, .size = p->len,
-	};
+	struct rt_raw_chunk c = { .size = p->len };
 
+	rt_raw_source_chunk(src, &c.kind, &c.cpu);
 	if (!p->len)
 		return;
 	rt_outbuf_append(rw->out, &c, sizeof(c));

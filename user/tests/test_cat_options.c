@@ -233,19 +233,43 @@ static void test_per_thread(void **state)
 	parse3(&r, "--per-thread", "-a", NULL);
 	assert_int_equal(r.status, EXIT_USAGE);
 	assert_non_null(strstr(r.err, "not with -a"));
-	parse3(&r, "--per-thread", "--raw", "-t1");
-	assert_int_equal(r.status, EXIT_USAGE);
-	assert_non_null(strstr(r.err, "--raw"));
-	/* Issue 21: the real limit, not "-t filters a replay". */
+	/* Issue 21: per-thread rings are recorded, and sampled beside. */
 	{
-		static const char *const a[] = { "--per-thread", "-t", "1",
+		static const char *const a[] = { "--per-thread", "-t", "1,2",
 						  "--raw", "-o", "x", NULL };
 
 		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.raw && r.o.per_thread);
+		assert_int_equal(r.o.session.nr_tids, 2);
+		assert_int_equal(r.o.filter.nr_tids, 0);
+	}
+	{
+		static const char *const a[] = { "--per-thread", "-t", "1",
+						  "--sample", "cpu-clock:99",
+						  "-g", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.perf.sample && r.o.perf.sample_spec.callchain);
+	}
+	{
+		static const char *const a[] = { "--per-thread", "-t", "1",
+						  "--counters", "default",
+						  NULL };
+
+		parsev(&r, a);
 		assert_int_equal(r.status, EXIT_USAGE);
-		if (!strstr(r.err, "--per-thread: --raw records per-CPU rings") ||
-		    strstr(r.err, "filter a replay"))
-			fail_msg("--per-thread -t 1 --raw: %s", r.err);
+		assert_non_null(strstr(r.err, "--counters"));
+	}
+	{
+		static const char *const a[] = { "--snapshot", "--per-thread",
+						  "-t", "1", "--raw", "-o",
+						  "x", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		assert_non_null(strstr(r.err, "not with --per-thread"));
 	}
 }
 
