@@ -2,9 +2,12 @@
 /*
  * The benchmark workload: a tight loop of read(fd, buf, 64) on /dev/zero.
  *
- *   readloop [-n CALLS] [-r REPS] [-c CPU[,CPU...]] [-s BYTES] [-o FILE]
+ *   readloop [-n CALLS] [-r REPS] [-c CPU[,CPU...]] [-u] [-s BYTES] [-o FILE]
  *
- * One process per CPU given (pinned there); all of them start each
+ * One process per CPU given (pinned there); with -u (unpinned) the list
+ * only says how many processes, and the scheduler places them, as it
+ * places every task of a busy machine: a tracer's reader then shares the
+ * workload's CPUs instead of having one of its own. All of them start each
  * repetition together (a barrier in shared memory), so "-c 0,1" keeps both
  * CPUs busy at once. Each repetition is CALLS reads, timed with
  * CLOCK_MONOTONIC; a short untimed warm-up comes first (under QEMU TCG the
@@ -12,7 +15,7 @@
  * repetition and CPU, then the median over all of them:
  *
  *   rep=0 cpu=0 calls=100000 ns=85012345 ns_per_call=850.12
- *   ...
+ *   ...         (cpu=-1: unpinned)
  *   median_ns_per_call=850.12 calls_total=700000 cpus=1 reps=7 failed=0
  *   user_ms=... sys_ms=...
  *
@@ -80,7 +83,7 @@ static int cmp_double(const void *a, const void *b)
 static void usage(void)
 {
 	fprintf(stderr, "usage: readloop [-n CALLS] [-r REPS] [-c CPU[,CPU...]] "
-		"[-s BYTES] [-o FILE]\n");
+		"[-u] [-s BYTES] [-o FILE]\n");
 	exit(2);
 }
 
@@ -92,8 +95,9 @@ static void worker(int idx, int cpu, unsigned int nproc, long calls, int reps,
 	int fd;
 
 	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	if (cpu >= 0 && sched_setaffinity(0, sizeof(set), &set)) {
 		fprintf(stderr, "readloop: cannot run on CPU %d: %s\n", cpu,
 			strerror(errno));
 		sh->failed = 1;
@@ -131,8 +135,9 @@ int main(int argc, char **argv)
 	double *v, user, sys;
 	struct rusage self, children;
 	int status, failed = 0;
+	int unpinned = 0;
 
-	while ((c = getopt(argc, argv, "n:r:c:s:o:")) != -1) {
+	while ((c = getopt(argc, argv, "n:r:c:us:o:")) != -1) {
 		switch (c) {
 		case 'n':
 			calls = strtol(optarg, &end, 10);
@@ -153,6 +158,9 @@ int main(int argc, char **argv)
 					usage();
 			}
 			break;
+		case 'u':
+			unpinned = 1;
+			break;
 		case 's':
 			bytes = (size_t)strtoul(optarg, &end, 10);
 			if (*end || !bytes || bytes > 4096)
@@ -169,6 +177,8 @@ int main(int argc, char **argv)
 		usage();
 	if (!ncpu)
 		cpus[ncpu++] = 0;
+	for (int i = 0; unpinned && i < ncpu; i++)
+		cpus[i] = -1;	/* where the scheduler likes */
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);

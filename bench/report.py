@@ -38,6 +38,8 @@ VM_ROWS = [
     ("drain_kstack", "rtdrain -a, kernel stacks, depth 16 (-k 16)", "floor_split1"),
     ("drain_ustack", "rtdrain -a, user stacks, depth 16 (-u 16)", "floor_split1"),
     ("drain_all", "rtdrain -a, paths + kernel + user stacks", "floor_split1"),
+    ("drain_cgroupid", "rtdrain -a, cgroup id on every record (-c)", "floor_split1"),
+    ("drain_cgroup_all", "rtdrain -a -c, cgroup filter on the root (all pass)", "floor_split1"),
     ("floor_fprobe", "floor: one fprobe, entry + exit timestamps", "floor_split1"),
     ("rt_kretprobe", "ringtrace -a --raw, vfs_read_attach=kretprobe", "floor_split0"),
     ("rt_kretprobe_idle", "  same, reader asleep", "floor_split0"),
@@ -47,6 +49,7 @@ VM_ROWS = [
     ("rt_direct", "ringtrace -a --raw, vfs_read_attach=direct", "floor_direct"),
     ("rt_direct_idle", "  same, reader asleep", "floor_direct"),
     ("bpftrace_fentry_count", "bpftrace kfunc/kretfunc, count() only", "floor_split1"),
+    ("bpftrace_fentry_empty", "bpftrace kfunc/kretfunc, empty programs", "floor_split1"),
     ("bpftrace_fentry_printf", "bpftrace kfunc/kretfunc, printf per call", "floor_split1"),
     ("ftrace_noreader", "ftrace p:+r: kprobe events, no reader", "floor_split1"),
     ("ftrace_reader", "ftrace p:+r:, one trace_pipe_raw reader per CPU", "floor_split1"),
@@ -64,6 +67,22 @@ VM_ROWS = [
     ("rt_direct_2cpu", "  same, vfs_read_attach=direct", "floor_split1_2cpu"),
 ]
 PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
+
+# issue 19: the same configurations with the workload unpinned (readloop
+# -u, vmbench's "_unpinned" names), each against baseline_unpinned and,
+# where it was run, its floor unpinned too.
+UNPINNED = "_unpinned"
+
+
+def all_rows(vm):
+    rows = []
+    for name, what, floor in VM_ROWS:
+        rows.append((name, what, floor))
+    for name, what, floor in VM_ROWS:
+        if name + UNPINNED in vm:
+            uf = floor and (floor + UNPINNED if floor + UNPINNED in vm else floor)
+            rows.append((name + UNPINNED, what.strip() + ", unpinned", uf))
+    return rows
 
 # issue 22: bench/pingpong, ns per context switch, against pp_baseline.
 PP_ROWS = [
@@ -105,6 +124,47 @@ def load_vm(path):
     return runs, meta
 
 
+def fastest(r):
+    """The fastest repetition of a run (ns per call), or None."""
+    v = [num(x) for x in r.get("samples", "-").split(",") if x not in ("", "-")]
+    return min(v) if v and None not in v else None
+
+
+def per_round_ratios(vm):
+    """issue 19: each round's added cost over bpftrace count-only's added
+    cost in the same round (pinned rows against bpftrace pinned, unpinned
+    against unpinned): median and range over the rounds where bpftrace's
+    was above zero, and the same from each run's fastest repetition."""
+    lines = []
+    for name, what, _ in all_rows(vm):
+        un = name.endswith(UNPINNED)
+        bname = "bpftrace_fentry_count" + (UNPINNED if un else "")
+        r, b = vm.get(name), vm.get(bname)
+        if not r or not b or name == bname or name.startswith("baseline"):
+            continue
+        bpf = {x["round"]: x for x in b["per_round"]}
+        q = [x["added"] / bpf[x["round"]]["added"] for x in r["per_round"]
+             if x["round"] in bpf and bpf[x["round"]]["added"] > 0]
+        bb = b.get("added_best_ns")
+        rb = r.get("added_best_ns")
+        if not q:
+            continue
+        lines.append("  %-32s %6.2f  %5.2f..%-6.2f %3d   %s" % (
+            name, statistics.median(q), min(q), max(q), len(q),
+            fmt(rb / bb if rb is not None and bb and bb > 0 else None, ".2f")))
+    if not lines:
+        return []
+    return (["== Ratios to bpftrace fentry/fexit count-only, round by round "
+             "(issue 19) ==",
+             "  %-32s %6s  %-12s %3s   %s" % ("config", "median", "range",
+                                              "n", "best-rep ratio")]
+            + lines +
+            ["", "median, range: of the per-round ratios added / bpftrace's "
+             "added in the same round (rounds where that was > 0); best-rep "
+             "ratio: the medians of added costs computed from each run's "
+             "fastest repetition (host load only slows repetitions down)."])
+
+
 def combine_vm(runs):
     """Per configuration: rounds with their local baseline, then medians."""
     base_name = {"1": "baseline", "2": "baseline_2cpu"}
@@ -130,11 +190,15 @@ def combine_vm(runs):
                 "ns_per_call", "records", "lost", "reader_user_ms",
                 "reader_sys_ms", "samples"}
         entry["extra"].append({k: v for k, v in r.items() if k not in skip})
+        best = fastest(r)
         if name.startswith("baseline") or name == "pp_baseline":
-            entry["rounds"].append({"ns": x, "base": x, "added": 0.0})
+            entry["rounds"].append({"ns": x, "base": x, "added": 0.0,
+                                    "round": r.get("round"), "best": best})
             continue
         bname = ("pp_baseline" if name.startswith("pp_") else
                  base_name.get(r["cpus"], "baseline"))
+        if name.endswith(UNPINNED):
+            bname += UNPINNED
         reps = r.get("reps")
         before = next((runs[j] for j in range(i - 1, -1, -1)
                        if runs[j]["config"] == bname and runs[j].get("reps") == reps), None)
@@ -144,14 +208,22 @@ def combine_vm(runs):
         if not bases or x is None:
             continue
         base = sum(bases) / len(bases)
-        entry["rounds"].append({"ns": x, "base": base, "added": x - base})
+        rnd = {"ns": x, "base": base, "added": x - base, "round": r.get("round")}
+        bests = [fastest(b) for b in (before, after) if b]
+        if best is not None and bests and None not in bests:
+            rnd["added_best"] = best - sum(bests) / len(bests)
+        entry["rounds"].append(rnd)
     out = {}
     for name, e in per.items():
         rs = e["rounds"]
         if not rs:
             continue
         added = [r["added"] for r in rs]
+        best = [r["added_best"] for r in rs if "added_best" in r]
         out[name] = {
+            # The fastest repetition of each run instead of its median:
+            # other load on the host only ever slows a repetition down.
+            "added_best_ns": statistics.median(best) if best else None,
             "rounds": len(rs),
             "ns_per_call": statistics.median(r["ns"] for r in rs),
             "baseline_ns_per_call": statistics.median(r["base"] for r in rs),
@@ -186,7 +258,9 @@ def reader_costs(vm):
     for name, r in vm.items():
         r["reader_us_per_record"] = r["reader_user_us_per_record"] = \
             r["reader_sys_us_per_record"] = None
-        fixed = vm.get(FIXED.get(name, ""))
+        bare = name[:-len(UNPINNED)] if name.endswith(UNPINNED) else name
+        fixed = (vm.get(FIXED.get(bare, "") + UNPINNED) if bare != name else
+                 None) or vm.get(FIXED.get(bare, ""))
         if not r["reader_cpu"] or not fixed or not fixed["reader_cpu"]:
             continue
         fu = statistics.median(c[0] for c in fixed["reader_cpu"])
@@ -292,11 +366,11 @@ def load_host_meta(rundir):
 
 def vm_table(vm, meta):
     lines = []
-    hdr = ("%-18s %-52s %9s %9s %17s %7s %9s %9s %9s"
+    hdr = ("%-32s %-52s %9s %9s %17s %7s %9s %9s %9s"
            % ("config", "what", "ns/call", "added", "added range", "x floor",
               "records", "lost", "cpu/rec"))
     lines += [hdr, "-" * len(hdr)]
-    for name, what, floor in VM_ROWS:
+    for name, what, floor in all_rows(vm):
         r = vm.get(name)
         if not r or name in ("cat_fixed", "profile"):
             continue
@@ -306,7 +380,7 @@ def vm_table(vm, meta):
         rng = ("%.0f..%.0f" % (r["added_min_ns"], r["added_max_ns"])
                if floor else "")
         cpu = r["reader_us_per_record"]
-        lines.append("%-18s %-52s %9.0f %9s %17s %7s %9s %9s %9s" % (
+        lines.append("%-32s %-52s %9.0f %9s %17s %7s %9s %9s %9s" % (
             name, what, r["ns_per_call"],
             fmt(r["added_ns"], "+.0f") if floor else "",
             rng, fmt(ratio, ".2f", "") if floor else "",
@@ -440,6 +514,23 @@ def targets(vm, ring, cons, meta=None):
             if a is not None:
                 against_floor_and_bpf("default ringtrace (auto: %s), %s," % (auto, how),
                                       a, MECH_FLOOR[auto], "its floor")
+    # Issue 19: the same ratios with the workload unpinned (sharing its
+    # CPUs with the reader), against bpftrace unpinned.
+    ubpf = added("bpftrace_fentry_count" + UNPINNED)
+    for row, label, limit in (("ringtrace", "default ringtrace, reader running", 1.0),
+                              ("ringtrace_idle", "default ringtrace, reader asleep", 1.0),
+                              ("rt_direct", "ringtrace (direct), reader running", 0.7),
+                              ("rt_direct_idle", "ringtrace (direct), reader asleep", 0.7)):
+        a = added(row + UNPINNED)
+        if a is None or not ubpf:
+            continue
+        t = {"target": "%s, unpinned, <= %.1fx bpftrace fentry/fexit "
+                       "count-only unpinned" % (label, limit)}
+        if ubpf > 0:
+            t.update(value=round(a / ubpf, 2), met=a / ubpf <= limit)
+        else:
+            t.update(value="n/a (%+.0f ns: noise)" % ubpf, met=False)
+        out.append(t)
     for name, label in (("ringtrace", "1 busy CPU"), ("ringtrace_2cpu", "2 busy CPUs")):
         if name in vm and vm[name]["lost"] is not None:
             lost, rec = vm[name]["lost"], vm[name]["records"] or 0
@@ -447,6 +538,27 @@ def targets(vm, ring, cons, meta=None):
                                   "buffer, %s" % label,
                         "value": "%d lost of %d" % (lost, lost + rec),
                         "met": lost == 0})
+    # Issue 24: the cgroup id on every record (a 16-byte task_ext) against
+    # the same reader without it, round by round (each config ran after
+    # its own baseline in the same round, so host drift hits both).
+    for row, what in (("drain_cgroupid", "the cgroup id on every record"),
+                      ("drain_cgroup_all", "the cgroup id + the filter on /")):
+        a, d = vm.get(row), vm.get("drain")
+        if not a or not d:
+            continue
+        pairs = [(x["added"], y["added"]) for x, y in
+                 zip(a["per_round"], d["per_round"]) if y["added"] > 0]
+        t = {"target": "%s: added cost <= 1.05x rtdrain's without it "
+                       "(ratio of the medians; per-round ratios' range)" % what}
+        if pairs and d["added_ns"] > 0:
+            ratios = [x / y for x, y in pairs]
+            med = a["added_ns"] / d["added_ns"]
+            t.update(value="%.2f (rounds %.2f-%.2f, n=%d)"
+                     % (med, min(ratios), max(ratios), len(ratios)),
+                     met=med <= 1.05)
+        else:
+            t.update(value="n/a (drain's added cost <= 0: noise)", met=False)
+        out.append(t)
     wm = [r for r in ring if r["mode"] == "watermark" and r["size"] == 64]
     if wm:
         out.append({"target": "host protocol, 64-byte records, watermark "
@@ -482,6 +594,9 @@ def main():
                         meta.get("calls", "?"), meta.get("reps", "?")))
         lines += vm_table(vm, meta)
         lines.append("")
+        rr = per_round_ratios(vm)
+        if rr:
+            lines += rr + [""]
         if any(name.startswith("pp_") for name in vm):
             lines += pp_table(vm)
             lines.append("")

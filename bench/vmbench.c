@@ -98,6 +98,14 @@ static int nr_cpus;
  */
 static bool pingpong;
 static long pp_calls = 20000;	/* round trips per repetition */
+/*
+ * issue 19: the workload unpinned (readloop -u), so that a reader shares
+ * its CPUs as on a busy machine; every configuration's name then ends in
+ * this suffix, its baseline's too ("baseline_unpinned").
+ */
+static bool unpinned;
+#define UNPINNED	"_unpinned"
+static const char *suffix = "";
 
 /* ---- small helpers ---- */
 
@@ -185,13 +193,16 @@ static int write_str(const char *path, const char *s, bool append)
 	return n == (ssize_t)strlen(s) ? 0 : -EIO;
 }
 
-static bool wanted(const char *name)
+static bool wanted(const char *bare)
 {
+	char name[96];
 	const char *p;
-	size_t len = strlen(name);
+	size_t len;
 
+	snprintf(name, sizeof(name), "%s%s", bare, suffix);
+	len = strlen(name);
 	if (!only)
-		return true;
+		return !unpinned;	/* unpinned rows only when named */
 	for (p = only; (p = strstr(p, name)); p += len)
 		if ((p == only || p[-1] == ',') && (p[len] == ',' || !p[len]))
 			return true;
@@ -316,15 +327,17 @@ static void loop_argv(char **argv, char *buf, size_t len, int ncpu)
 	argv[6] = c;
 	argv[7] = "-o";
 	argv[8] = LOOP_OUT;
-	argv[9] = NULL;
+	argv[9] = unpinned ? "-u" : NULL;
+	argv[10] = NULL;
 }
 
 /* The workload as one shell-free string, for bpftrace -c. */
 static void loop_cmdline(char *buf, size_t len, int ncpu)
 {
-	snprintf(buf, len, "%s -n %ld -r %d -c %s -o %s",
+	snprintf(buf, len, "%s -n %ld -r %d -c %s -o %s%s",
 		 pingpong ? PINGPONG : READLOOP, pingpong ? pp_calls : calls,
-		 reps, ncpu == 1 ? "0" : "0,1", LOOP_OUT);
+		 reps, ncpu == 1 ? "0" : "0,1", LOOP_OUT,
+		 unpinned ? " -u" : "");
 }
 
 /* Read what the last readloop wrote (it has exited: nothing is attaching). */
@@ -361,7 +374,7 @@ static void loop_collect(struct loop *l)
 
 static void loop_run(struct loop *l, int ncpu)
 {
-	char *argv[10], buf[128];
+	char *argv[11], buf[128];
 
 	loop_argv(argv, buf, sizeof(buf), ncpu);
 	if (run(argv, NULL, NULL))
@@ -372,7 +385,7 @@ static void loop_run(struct loop *l, int ncpu)
 /* ---- results ---- */
 
 struct result {
-	const char	*config;
+	char		config[96];	/* with the suffix */
 	int		round;
 	int		ncpu;
 	struct loop	loop;
@@ -387,7 +400,7 @@ static void result_init(struct result *r, const char *config, int round,
 			int ncpu)
 {
 	memset(r, 0, sizeof(*r));
-	r->config = config;
+	snprintf(r->config, sizeof(r->config), "%s%s", config, suffix);
 	r->round = round;
 	r->ncpu = ncpu;
 	r->records = -1;
@@ -483,7 +496,7 @@ static void floor_config(const char *config, int split, int round, int ncpu)
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
 	snprintf(param, sizeof(param), "split=%d", split);
-	snprintf(log, sizeof(log), "%s/logs/%s.log", outdir, config);
+	snprintf(log, sizeof(log), "%s/logs/%s.log", outdir, r.config);
 	if (run(ins, NULL, log)) {
 		say("%s: insmod failed (see %s)", config, log);
 		return;
@@ -555,6 +568,7 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 	char *text = slurp(errlog, NULL);
 	const char *p = text ? strstr(text, "ringtrace-cat: ") : NULL;
 	size_t skip = strlen("ringtrace-cat: ");
+	const char *lost;
 	long long missed;
 
 	/* The summary starts with a number; notes (the direct call's) do not. */
@@ -570,7 +584,14 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 		return;
 	}
 	r->records = strtoll(p + skip, NULL, 10);
-	r->lost = number_after(p, "records,");
+	/*
+	 * "N records, [P path records, C cgroup records, ]L lost, B bytes":
+	 * the number right before " lost,".
+	 */
+	lost = strstr(p, " lost,");
+	while (lost && lost > p && isdigit((unsigned char)lost[-1]))
+		lost--;
+	r->lost = lost ? strtoll(lost, NULL, 10) : -1;
 	extra(r, "bytes=%lld", number_after(p, "lost,"));
 	missed = number_after(text, "calls seen,");
 	if (missed >= 0)
@@ -593,7 +614,7 @@ static void reader_config(const char *config, int round, int ncpu,
 
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
-	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, r.config);
 	unlink(TRACE_OUT);
 	spawn(&p, argv, NULL, errlog);
 	if (!wait_nonempty(TRACE_OUT, &p, 60)) {
@@ -673,7 +694,7 @@ static void consumer_config(const char *config, const char *format, int round,
 	}
 	baseline(round, 1);
 	result_init(&r, config, round, 1);
-	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, r.config);
 	spawn(&p, argv, NULL, errlog);
 	if (reap(&p))
 		say("%s: ringtrace-cat exited with %d", config,
@@ -902,7 +923,7 @@ static void perf_config(const char *config, int round, int ncpu)
 		return;
 	}
 	ftrace_counts(&before);
-	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, r.config);
 	t0 = now_ns();
 	if (run(argv, NULL, errlog))
 		say("%s: perf record failed (see %s)", config, errlog);
@@ -950,8 +971,8 @@ static void profile_config(const char *config, int round)
 	loop_argv(argv + 13, buf, sizeof(buf), 1);
 	baseline(round, 1);
 	result_init(&r, config, round, 1);
-	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
-	snprintf(replog, sizeof(replog), "%s/logs/%s.txt", outdir, config);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, r.config);
+	snprintf(replog, sizeof(replog), "%s/logs/%s.txt", outdir, r.config);
 	unlink(TRACE_OUT);
 	spawn(&p, cat, NULL, NULL);
 	if (!wait_nonempty(TRACE_OUT, &p, 60)) {
@@ -971,7 +992,7 @@ static void profile_config(const char *config, int round)
 		say("%s: perf report failed", config);
 	unlink(TRACE_OUT);
 	unlink("/tmp/rtbench-prof.data");
-	extra(&r, "profile=logs/%s.txt", config);
+	extra(&r, "profile=logs/%s.txt", r.config);
 	emit(&r);
 }
 
@@ -989,6 +1010,11 @@ static const char bt_printf[] =
 static const char bt_fentry_count[] =
 	"kfunc:vfs_read { @entries = count(); }\n"
 	"kretfunc:vfs_read { @calls = count(); }\n";
+
+/* issue 19: the trampoline and two empty programs, no map. */
+static const char bt_fentry_empty[] =
+	"kfunc:vfs_read { }\n"
+	"kretfunc:vfs_read { }\n";
 
 static const char bt_fentry_printf[] =
 	"kfunc:vfs_read { @start[tid] = nsecs; }\n"
@@ -1043,7 +1069,7 @@ static void bpftrace_config(const char *config, const char *prog, int round,
 	loop_cmdline(cmd, sizeof(cmd), ncpu);
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
-	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, r.config);
 	t0 = now_ns();
 	if (run(argv, errlog, errlog))
 		say("%s: bpftrace failed (see %s)", config, errlog);
@@ -1083,7 +1109,7 @@ static void pp_perf_config(const char *config, int round)
 	loop_argv(argv + 9, buf, sizeof(buf), 1);
 	baseline(round, 1);
 	result_init(&r, config, round, 1);
-	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, config);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, r.config);
 	if (run(argv, NULL, errlog))
 		say("%s: perf record failed (see %s)", config, errlog);
 	loop_collect(&r.loop);
@@ -1207,9 +1233,16 @@ static const char *other_cgroup(void)
 	return OTHER_CGROUP;
 }
 
-int main(int argc, char **argv)
+/* ringtrace_idle's ring and watermark: the whole run fits (main()). */
+static char idle_ring[32], idle_mark[32];
+
+/*
+ * One round of the quick-to-attach configurations: each runs once, right
+ * after its own baseline, so slow drifts of the host's load hit a
+ * configuration and its baseline alike.
+ */
+static void read_round(int k)
 {
-	char path[512];
 	char *minlat[] = { "--min-latency", "1ms", NULL };
 	char *cgroup[] = { "--cgroup", OTHER_CGROUP, NULL };
 	char *big[] = { "--buffer-size", "8M", NULL };
@@ -1220,10 +1253,104 @@ int main(int argc, char **argv)
 	char *kstack[] = { "-k", "16", NULL };
 	char *ustack[] = { "-u", "16", NULL };
 	char *kustack[] = { "-p", "-k", "16", "-u", "16", NULL };
+	/*
+	 * issue 24: the cgroup id (a task_ext) on every record, next to
+	 * "drain" in each round; then with the filter on the root cgroup
+	 * (--cgroup /sys/fs/cgroup), which every task passes.
+	 */
+	char *cgroupid[] = { "-c", NULL };
+	char *cgroup_all[] = { "-c", "-g", "/sys/fs/cgroup", NULL };
 	/* Room for every record of the run, and no wake-up before the end. */
-	char ring[32], mark[32];
-	char *idle[] = { "--buffer-size", ring, "--watermark", mark,
+	char *idle[] = { "--buffer-size", idle_ring, "--watermark", idle_mark,
 			 "--flush-interval", "60s", NULL };
+
+	if (wanted("floor_split1"))
+		floor_config("floor_split1", 1, k, 1);
+	if (wanted("floor_split0"))
+		floor_config("floor_split0", 0, k, 1);
+	if (wanted("ringtrace"))
+		ringtrace_config("ringtrace", k, 1, NULL);
+	if (wanted("ringtrace_minlat"))
+		ringtrace_config("ringtrace_minlat", k, 1, minlat);
+	if (wanted("ringtrace_idle"))
+		ringtrace_config("ringtrace_idle", k, 1, idle);
+	if (wanted("ringtrace_cgroup") && other_cgroup())
+		ringtrace_config("ringtrace_cgroup", k, 1, cgroup);
+	if (wanted("ringtrace_8m"))
+		ringtrace_config("ringtrace_8m", k, 1, big);
+	if (wanted("ringtrace_offcpu"))
+		ringtrace_config("ringtrace_offcpu", k, 1, readoff);
+	if (wanted("drain"))
+		rtdrain_config("drain", k, 1, NULL);
+	if (wanted("drain_paths"))
+		rtdrain_config("drain_paths", k, 1, paths);
+	if (wanted("drain_kstack"))
+		rtdrain_config("drain_kstack", k, 1, kstack);
+	if (wanted("drain_ustack"))
+		rtdrain_config("drain_ustack", k, 1, ustack);
+	if (wanted("drain_all"))
+		rtdrain_config("drain_all", k, 1, kustack);
+	if (wanted("drain_cgroupid"))
+		rtdrain_config("drain_cgroupid", k, 1, cgroupid);
+	if (wanted("drain_cgroup_all") && other_cgroup())
+		rtdrain_config("drain_cgroup_all", k, 1, cgroup_all);
+	/* Each mechanism forced, with its floor. */
+	if (wanted("floor_fprobe") && attach_offered("fprobe"))
+		floor_config("floor_fprobe", -1, k, 1);
+	if (wanted("floor_direct") && attach_offered("direct"))
+		floor_config("floor_direct", -2, k, 1);
+	for (int m = 0; m < 3; m++) {
+		const char *mech = mechanisms[m];
+		char name[64];
+
+		if (!attach_offered(mech))
+			continue;
+		set_attach(mech);
+		snprintf(name, sizeof(name), "rt_%s", mech);
+		if (wanted(name))
+			ringtrace_config(name, k, 1, NULL);
+		snprintf(name, sizeof(name), "rt_%s_idle", mech);
+		if (wanted(name))
+			ringtrace_config(name, k, 1, idle);
+		snprintf(name, sizeof(name), "rt_%s_2cpu", mech);
+		if (wanted(name))
+			ringtrace_config(name, k, 2, NULL);
+		set_attach("auto");
+	}
+	/*
+	 * The issue's yardstick, so in every round despite its slow
+	 * start: BPF's cheapest attach, recording nothing.
+	 */
+	if (wanted("bpftrace_fentry_count"))
+		bpftrace_config("bpftrace_fentry_count", bt_fentry_count,
+				k, 1);
+	/* issue 19: what a BPF trampoline costs with nothing to run. */
+	if (wanted("bpftrace_fentry_empty"))
+		bpftrace_config("bpftrace_fentry_empty", bt_fentry_empty,
+				k, 1);
+	if (wanted("ftrace_noreader"))
+		ftrace_config("ftrace_noreader", false, k, 1);
+	if (wanted("ftrace_reader"))
+		ftrace_config("ftrace_reader", true, k, 1);
+	/* Both CPUs busy: the reader has no CPU of its own. */
+	if (wanted("floor_split1_2cpu"))
+		floor_config("floor_split1_2cpu", 1, k, 2);
+	if (wanted("ringtrace_2cpu"))
+		ringtrace_config("ringtrace_2cpu", k, 2, NULL);
+	/* Consumer CPU time per output format. */
+	if (wanted("cat_fixed"))
+		consumer_config("cat_fixed", "--raw", k, true);
+	if (wanted("cat_raw"))
+		consumer_config("cat_raw", "--raw", k, false);
+	if (wanted("cat_text"))
+		consumer_config("cat_text", NULL, k, false);
+	if (wanted("cat_json"))
+		consumer_config("cat_json", "--json", k, false);
+}
+
+int main(int argc, char **argv)
+{
+	char path[512];
 	uint64_t t0 = now_ns(), need, size = 1u << 20;
 	int c;
 
@@ -1241,14 +1368,15 @@ int main(int argc, char **argv)
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	/*
-	 * 112-byte records (96 and ringtrace-cat's task_ext, issue 24):
-	 * every timed and warm-up call, and some slack.
+	 * 136-byte records (120 since issue 22's off-CPU fields, and
+	 * ringtrace-cat's task_ext, issue 24): every timed and warm-up
+	 * call, and some slack.
 	 */
-	need = (uint64_t)calls * ((uint64_t)reps + 1) * 112 + (1u << 20);
+	need = (uint64_t)calls * ((uint64_t)reps + 1) * 136 + (1u << 20);
 	while (size < need && size < (256u << 20))
 		size <<= 1;
-	snprintf(ring, sizeof(ring), "%" PRIu64 "K", size >> 10);
-	snprintf(mark, sizeof(mark), "%" PRIu64 "K", (size >> 10) - 4);
+	snprintf(idle_ring, sizeof(idle_ring), "%" PRIu64 "K", size >> 10);
+	snprintf(idle_mark, sizeof(idle_mark), "%" PRIu64 "K", (size >> 10) - 4);
 	nr_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (nr_cpus < 2)
 		die("needs 2 CPUs (scripts/vm-run --smp 2)");
@@ -1274,86 +1402,20 @@ int main(int argc, char **argv)
 		loop_run(&l, 1);
 	}
 
-	/*
-	 * Cheap to attach: every round runs each of them once, each right
-	 * after its own baseline, so slow drifts of the host's load hit a
-	 * configuration and its baseline alike.
-	 */
 	for (int k = 0; k < rounds; k++) {
-		if (wanted("floor_split1"))
-			floor_config("floor_split1", 1, k, 1);
-		if (wanted("floor_split0"))
-			floor_config("floor_split0", 0, k, 1);
-		if (wanted("ringtrace"))
-			ringtrace_config("ringtrace", k, 1, NULL);
-		if (wanted("ringtrace_minlat"))
-			ringtrace_config("ringtrace_minlat", k, 1, minlat);
-		if (wanted("ringtrace_idle"))
-			ringtrace_config("ringtrace_idle", k, 1, idle);
-		if (wanted("ringtrace_cgroup") && other_cgroup())
-			ringtrace_config("ringtrace_cgroup", k, 1, cgroup);
-		if (wanted("ringtrace_8m"))
-			ringtrace_config("ringtrace_8m", k, 1, big);
-		if (wanted("ringtrace_offcpu"))
-			ringtrace_config("ringtrace_offcpu", k, 1, readoff);
-		if (wanted("drain"))
-			rtdrain_config("drain", k, 1, NULL);
-		if (wanted("drain_paths"))
-			rtdrain_config("drain_paths", k, 1, paths);
-		if (wanted("drain_kstack"))
-			rtdrain_config("drain_kstack", k, 1, kstack);
-		if (wanted("drain_ustack"))
-			rtdrain_config("drain_ustack", k, 1, ustack);
-		if (wanted("drain_all"))
-			rtdrain_config("drain_all", k, 1, kustack);
-		/* Each mechanism forced, with its floor. */
-		if (wanted("floor_fprobe") && attach_offered("fprobe"))
-			floor_config("floor_fprobe", -1, k, 1);
-		if (wanted("floor_direct") && attach_offered("direct"))
-			floor_config("floor_direct", -2, k, 1);
-		for (int m = 0; m < 3; m++) {
-			const char *mech = mechanisms[m];
-			char name[64];
-
-			if (!attach_offered(mech))
-				continue;
-			set_attach(mech);
-			snprintf(name, sizeof(name), "rt_%s", mech);
-			if (wanted(name))
-				ringtrace_config(name, k, 1, NULL);
-			snprintf(name, sizeof(name), "rt_%s_idle", mech);
-			if (wanted(name))
-				ringtrace_config(name, k, 1, idle);
-			snprintf(name, sizeof(name), "rt_%s_2cpu", mech);
-			if (wanted(name))
-				ringtrace_config(name, k, 2, NULL);
-			set_attach("auto");
-		}
+		read_round(k);
 		/*
-		 * The issue's yardstick, so in every round despite its slow
-		 * start: BPF's cheapest attach, recording nothing.
+		 * issue 19: the same round with the workload unpinned, for
+		 * the configurations named with the suffix, interleaved with
+		 * the pinned ones so both see the same host.
 		 */
-		if (wanted("bpftrace_fentry_count"))
-			bpftrace_config("bpftrace_fentry_count", bt_fentry_count,
-					k, 1);
-		if (wanted("ftrace_noreader"))
-			ftrace_config("ftrace_noreader", false, k, 1);
-		if (wanted("ftrace_reader"))
-			ftrace_config("ftrace_reader", true, k, 1);
-		/* Both CPUs busy: the reader has no CPU of its own. */
-		if (wanted("floor_split1_2cpu"))
-			floor_config("floor_split1_2cpu", 1, k, 2);
-		if (wanted("ringtrace_2cpu"))
-			ringtrace_config("ringtrace_2cpu", k, 2, NULL);
-		/* Consumer CPU time per output format. */
-		if (wanted("cat_fixed"))
-			consumer_config("cat_fixed", "--raw", k, true);
-		if (wanted("cat_raw"))
-			consumer_config("cat_raw", "--raw", k, false);
-		if (wanted("cat_text"))
-			consumer_config("cat_text", NULL, k, false);
-		if (wanted("cat_json"))
-			consumer_config("cat_json", "--json", k, false);
+		if (only && strstr(only, UNPINNED)) {
+			unpinned = true;
+			suffix = UNPINNED;
+			read_round(k);
+			unpinned = false;
+			suffix = "";
+		}
 	}
 	/*
 	 * Slow to start (tens of seconds under TCG): once each, with more

@@ -110,7 +110,9 @@ static long rt_ioctl_get_info(void __user *uarg)
 				  /* issue 9: flight recorder, ring health */
 				  RINGTRACE_FEAT_OVERWRITE |
 				  RINGTRACE_FEAT_RING_STATS |
-				  rt_cgroup_features(),
+				  rt_cgroup_features() |
+				  /* issue 21: ret and count ranges */
+				  RINGTRACE_FEAT_VFS_READ_VALUES,
 		.max_ring_pages	= rt_max_ring_pages,
 		.vfs_read_attach	= rt_vfs_read_attach_id(),
 		.vfs_read_attach_mask	= rt_vfs_read_attach_mask(),
@@ -203,6 +205,17 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	} else if (cfg->nr_tids || cfg->tids_ptr) {
 		return -EINVAL;
 	}
+	/* issue 21: vfs_read's value ranges, each non-empty when asked. */
+	if (cfg->__pad_values ||
+	    (cfg->vfs_read_values & ~(RINGTRACE_VFS_READ_RET |
+				      RINGTRACE_VFS_READ_COUNT)))
+		return -EINVAL;
+	if ((cfg->vfs_read_values & RINGTRACE_VFS_READ_RET) &&
+	    cfg->vfs_read_ret_min > cfg->vfs_read_ret_max)
+		return -EINVAL;
+	if ((cfg->vfs_read_values & RINGTRACE_VFS_READ_COUNT) &&
+	    cfg->vfs_read_count_min > cfg->vfs_read_count_max)
+		return -EINVAL;
 	err = rt_cgroups_check(cfg);	/* issue 24 */
 	if (err)
 		return err;

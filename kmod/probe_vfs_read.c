@@ -103,7 +103,8 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 	/* issue 24: the task's cgroup, named first (cgroup_names.c). */
 	if (ext) {
 		cgrp = rt_current_cgroup();
-		rt_cgroup_before_record(s, cpu, now, cgrp, false);
+		rt_cgroup_before_record(s, rt_session_slot(s, cpu), now, cgrp,
+					false);
 		misc |= RINGTRACE_MISC_TASK_EXT;
 	}
 
@@ -123,7 +124,7 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 		rt_vfs_read_fill(s, rec, size, misc, call, now, cpu, ret);
 		rt_vfs_read_fill_offcpu(rec, s, span);
 		if (ext)
-			rt_fill_task_ext((void *)(rec + 1), cgrp);
+			rt_fill_task_ext((void *)(rec + 1), cgrp, current);
 		if (stack)
 			rt_stack_write((char *)(rec + 1) + ext, &st);
 		rt_ring_commit(ring);
@@ -157,6 +158,12 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 		    !cpumask_test_cpu(cpu, s->cpus) ||
 		    !rt_session_wants_task(s, current))
 			continue;
+		/* issue 21: ret and count ranges, before any ring work. */
+		if (unlikely(s->vfs_read_values) &&
+		    !rt_session_values_match(s, call->count, ret)) {
+			this_cpu_inc(s->xcounts->vfs_read_filtered);
+			continue;
+		}
 		/* ABI 2: the file's name first, on this ring (path_cache.c). */
 		if (s->paths)
 			rt_path_before_record(s, cpu, now, &path);

@@ -223,6 +223,12 @@ int rt_session_configure(struct rt_session *s,
 	s->lock_min_wait_ns = cfg->lock_min_wait_ns;
 	s->lock_min_hold_ns = cfg->lock_min_hold_ns;
 	s->min_offcpu_ns = cfg->min_offcpu_ns;	/* issue 22 */
+	/* issue 21: ranges checked by rt_check_config() */
+	s->vfs_read_values = cfg->vfs_read_values;
+	s->ret_min = cfg->vfs_read_ret_min;
+	s->ret_max = cfg->vfs_read_ret_max;
+	s->count_min = cfg->vfs_read_count_min;
+	s->count_max = cfg->vfs_read_count_max;
 	s->watermark = cfg->watermark_bytes;
 	s->flush_ms = cfg->flush_ms ?: RT_DEFAULT_FLUSH_MS;
 	cpumask_copy(s->cpus, cpus);

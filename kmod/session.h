@@ -33,6 +33,7 @@ struct rt_extra_counts {
 	u64	path_unresolved;
 	u64	path_races;
 	u64	stack_missed;
+	u64	vfs_read_filtered;	/* issue 21: value ranges */
 };
 
 /* ---- end ABI 2 ---- */
@@ -125,6 +126,13 @@ struct rt_session {
 
 	/* issue 24: cgroup filter, set by SET_CONFIG like the filters. */
 	struct rt_cgroups	cgroups;
+	/*
+	 * issue 21: vfs_read's ret and count ranges (RINGTRACE_VFS_READ_*
+	 * in vfs_read_values, 0: none), set by SET_CONFIG like the filters.
+	 */
+	u32			vfs_read_values;
+	s64			ret_min, ret_max;
+	u64			count_min, count_max;
 	/*
 	 * issue 24: the opener's pid namespace (reference held), NULL for
 	 * the initial one: the pids records give, and the tasks they may
@@ -236,6 +244,22 @@ static __always_inline bool rt_session_cgroup_match(const struct rt_session *s,
 }
 
 /* ---- end issue 24 ---- */
+
+/*
+ * issue 21: does a vfs_read that asked for @count bytes and returned @ret
+ * lie within @s's ranges? Two compares per range asked for.
+ */
+static __always_inline bool rt_session_values_match(const struct rt_session *s,
+						    u64 count, long ret)
+{
+	if ((s->vfs_read_values & RINGTRACE_VFS_READ_RET) &&
+	    (ret < s->ret_min || ret > s->ret_max))
+		return false;
+	if ((s->vfs_read_values & RINGTRACE_VFS_READ_COUNT) &&
+	    (count < s->count_min || count > s->count_max))
+		return false;
+	return true;
+}
 
 /* Does @s want events caused by @task? Cheap unless following children. */
 static __always_inline bool rt_session_wants_task(const struct rt_session *s,
@@ -367,29 +391,49 @@ static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
 
 /* ---- issue 24: task_ext and cgroup records (cgroup_names.c) ---- */
 
-/* The bytes a task_ext adds to @s's vfs_read and lock records. */
+/* The bytes a task_ext adds to @s's vfs_read, lock and offcpu records. */
 static __always_inline unsigned int rt_task_ext_size(const struct rt_session *s)
 {
 	return s->cgroups.names ? sizeof(struct ringtrace_task_ext) : 0;
 }
 
-/* The current task's cgroup v2 (callers run with preemption disabled). */
-static __always_inline struct cgroup *rt_current_cgroup(void)
+/* @task's cgroup v2 (callers run with preemption disabled). */
+static __always_inline struct cgroup *rt_task_cgroup(struct task_struct *task)
 {
 #ifdef CONFIG_CGROUPS
-	return task_dfl_cgroup(current);
+	return task_dfl_cgroup(task);
 #else
 	return NULL;
 #endif
 }
 
-void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp);
+static __always_inline struct cgroup *rt_current_cgroup(void)
+{
+	return rt_task_cgroup(current);
+}
+
 /*
- * Before a record with a task_ext naming @cgrp goes into @s's ring for
- * @cpu: the cgroup record, if @s has not named @cgrp yet. @in_lock: for a
- * lock record, which may be written with a lock held.
+ * The ring rt_session_reserve() would pick for @cpu, without counting
+ * anything (the record that follows counts); -1: none.
  */
-void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
+static __always_inline int rt_session_slot(const struct rt_session *s, int cpu)
+{
+	if (likely(!s->threads.nr))
+		return cpu;
+	return in_task() ? rt_thread_slot(s, current) : -1;
+}
+
+/* @x for a record about @task (not always current: offcpu's is next). */
+void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
+		      struct task_struct *task);
+/*
+ * Before a record with a task_ext naming @cgrp goes into ring @slot of @s
+ * (rt_session_slot(), or the thread's ring an offcpu record goes to; -1:
+ * none): the cgroup record, if @s has not named @cgrp yet. @in_lock: the
+ * record is written holding a lock (a lock record; an offcpu record, under
+ * the runqueue's raw lock), so naming may take none.
+ */
+void rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
 			     struct cgroup *cgrp, bool in_lock);
 /* ---- end issue 24 ---- */
 

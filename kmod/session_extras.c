@@ -131,5 +131,6 @@ void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st)
 		st->path_unresolved += c->path_unresolved;
 		st->path_races += c->path_races;
 		st->stack_missed += c->stack_missed;
+		st->vfs_read_filtered += c->vfs_read_filtered;	/* issue 21 */
 	}
 }

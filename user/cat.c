@@ -167,18 +167,24 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
 	char when[64] = "unknown", events[64];
 	struct tm tm;
+	/* The architecture: files before 0.4 lack it (all were x86-64). */
+	const char *machine = h->header_size >= offsetof(struct rt_raw_header,
+							 machine) +
+					       sizeof(h->machine) &&
+			      h->machine[0] ? h->machine : "(not recorded)";
 
 	if (h->start_real_ns && gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	rt_outbuf_printf(ob, "format version: %u\nheader size:    %u\n"
 			 "host:           %s\nkernel:         %s\n"
+			 "machine:        %s\n"
 			 "module version: %s\nABI version:    %u\n"
 			 "started:        %s (CLOCK_MONOTONIC %llu ns)\n"
 			 "events:         %s\npage size:      %u\n"
 			 "CPUs:           %u (rings with data: %u)\n",
 			 h->format_version, h->header_size,
 			 h->host[0] ? h->host : "(not recorded)",
-			 h->kernel[0] ? h->kernel : "(not recorded)",
+			 h->kernel[0] ? h->kernel : "(not recorded)", machine,
 			 h->module_version, h->abi_version, when,
 			 (unsigned long long)h->start_mono_ns,
 			 *rt_event_names(h->events, " ", events, sizeof(events)) ?
@@ -226,7 +232,7 @@ static int decode_file(struct options *o)
 		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
 	}
 	/* A file with samples weighs its flame graph by them, as live. */
-	if (o->flamegraph && !o->flame_weight_given)
+	if ((o->flamegraph || o->report) && !o->flame_weight_given)
 		o->flame_weight = rt_raw_has_samples(&f) ? FLAME_SAMPLES :
 							    FLAME_LATENCY;
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
@@ -387,8 +393,13 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
 	h.header_size = sizeof(h);
-	/* Files of ringtrace rings alone stay readable by older tools. */
-	h.format_version = ps->has_sampler || ps->has_snapshots ?
+	/*
+	 * Files of ringtrace's per-CPU rings alone stay readable by older
+	 * tools; per-thread rings (issue 21) need a reader that knows them.
+	 */
+	h.format_version = s->nr_rings && s->srcs[0].tid ?
+			   RT_RAW_FORMAT_THREADS :
+			   ps->has_sampler || ps->has_snapshots ?
 			   RT_RAW_FORMAT_SOURCES : RT_RAW_FORMAT_VERSION;
 	h.endian = RT_RAW_ENDIAN;
 	h.abi_version = s->info.abi_version;
@@ -404,6 +415,8 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 		/* cut to the field; the header is zeroed, so NUL-terminated */
 		memcpy(h.host, u.nodename, strnlen(u.nodename, sizeof(h.host) - 1));
 		memcpy(h.kernel, u.release, strnlen(u.release, sizeof(h.kernel) - 1));
+		memcpy(h.machine, u.machine,
+		       strnlen(u.machine, sizeof(h.machine) - 1));
 	}
 	rt_raw_write_header(ob, &h);
 	rt_perf_session_write_raw(ps, ob);
@@ -434,7 +447,15 @@ static int open_perf(struct options *o, struct rt_session *s,
 		*cpus = o->session.cpus;
 	else if (rt_cpuset_online(cpus, ps->errmsg, sizeof(ps->errmsg)))
 		return -1;
-	if (o->session.pid > 0) {
+	if (o->session.nr_tids) {
+		/*
+		 * --per-thread (issue 21): the threads of the rings, each
+		 * alone, as the module traces them.
+		 */
+		t.tids = o->thread_ids;
+		t.nr_tids = o->session.nr_tids;
+		t.threads_only = true;
+	} else if (o->session.pid > 0) {
 		if (from_command) {
 			*tids = malloc(sizeof(**tids));
 			if (!*tids)
@@ -457,7 +478,8 @@ static int open_perf(struct options *o, struct rt_session *s,
 	ret = rt_perf_session_open(ps, &o->perf, &t,
 				   page > 0 ? (size_t)page : 4096);
 	if (!ret && ps->has_sampler)
-		rt_comm_cache_scan(ps->sampler.comms, o->session.pid);
+		rt_comm_cache_scan(ps->sampler.comms, o->per_thread_pid ?
+				   o->per_thread_pid : o->session.pid);
 	if (!ret)
 		ret = rt_perf_session_watch(ps, s->epfd);
 	if (ret && !ps->errmsg[0])
@@ -537,6 +559,50 @@ static void note_attach(struct rt_session *s, uint64_t events)
 	if (excludes)
 		fprintf(stderr, PROG ": vfs_read is attached with %s: %s\n",
 			rt_attach_name(id), excludes);
+}
+
+/*
+ * issue 21: the part of --filter the module can decide before any ring
+ * work (ret and count ranges of vfs_read). The user-space filter still
+ * runs on every record: it is the exact one.
+ */
+static void filter_ranges(struct options *o)
+{
+	struct rt_expr_ranges *r = &o->filter_ranges;
+
+	rt_expr_ranges_init(r);
+	for (uint32_t i = 0; i < o->filter.nr_exprs; i++)
+		rt_expr_ranges_add(r, &o->filter.exprs[i]);
+	if (r->ret_set || r->count_set)
+		o->session.vfs_read_ranges = r;
+}
+
+static void note_filter_ranges(const struct options *o,
+			       const struct rt_session *s)
+{
+	const struct rt_expr_ranges *r = &o->filter_ranges;
+
+	if (!o->session.vfs_read_ranges)
+		return;
+	if (!s->values_in_kernel) {
+		fprintf(stderr, PROG ": --filter: %s: every vfs_read is "
+			"written to the ring and filtered here\n",
+			rt_expr_ranges_empty(r) ? "no vfs_read can pass" :
+			"the loaded module cannot filter on ret or count (no "
+			"RINGTRACE_FEAT_VFS_READ_VALUES)");
+		return;
+	}
+	fprintf(stderr, PROG ": --filter: the module drops vfs_read calls "
+		"before any ring work unless");
+	if (r->ret_set)
+		fprintf(stderr, " %" PRId64 " <= ret <= %" PRId64, r->ret_min,
+			r->ret_max);
+	if (r->ret_set && r->count_set)
+		fprintf(stderr, " and");
+	if (r->count_set)
+		fprintf(stderr, " %" PRIu64 " <= count <= %" PRIu64,
+			r->count_min, r->count_max);
+	fputc('\n', stderr);
 }
 
 /* --raw with no -o (or -o -): the recording is standard output. */
@@ -636,11 +702,14 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		return EXIT_FAIL;
 	}
 
+	filter_ranges(o);
 	if (rt_session_open(&s, NULL) || rt_session_setup(&s, &o->session)) {
 		fprintf(stderr, PROG ": %s\n", s.errmsg);
 		rt_command_abort(&cmd);
 		goto out;
 	}
+	if (o->verbose)
+		note_filter_ranges(o, &s);
 	if (use_views) {
 		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
 			rt_command_abort(&cmd);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ringtrace-cat's command line: what the user asked for, parsed and
- * checked. cat.c only wires this to libringtrace.
+ * checked by the mode argv asks for (its option tables: cat_opt.h).
+ * cat.c only wires this to libringtrace.
  */
 #ifndef RINGTRACE_CAT_OPTIONS_H
 #define RINGTRACE_CAT_OPTIONS_H
@@ -11,6 +12,7 @@
 
 #include "ringtrace/filter.h"
 #include "ringtrace/latency_view.h"
+#include "ringtrace/report.h"
 #include "ringtrace/perf_session.h"
 #include "ringtrace/session.h"
 
@@ -48,6 +50,8 @@ struct options {
 	bool			hist;		/* --hist */
 	enum rt_hist_by		hist_by;	/* --hist-by */
 	bool			summary;	/* --summary */
+	bool			report;		/* --report, --report-by */
+	enum rt_report_by	report_by;
 	const char		*flamegraph;	/* --flamegraph FILE */
 	enum flame_weight {
 		FLAME_SAMPLES,
@@ -62,6 +66,8 @@ struct options {
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
+	/* issue 21: what the module can decide of filter.exprs (cat.c) */
+	struct rt_expr_ranges	filter_ranges;
 
 	/* issue 9: --per-thread, one ring per thread (cat.c fills the list) */
 	bool			per_thread;

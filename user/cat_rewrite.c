@@ -6,6 +6,7 @@
 
 #include "cat_rewrite.h"
 #include "ringtrace/filter.h"
+#include "ringtrace/paths.h"
 
 /* A ring's kept records wait here until a chunk's worth is gathered. */
 #define CHUNK_BYTES	(256u * 1024)
@@ -29,11 +30,9 @@ static void flush_source(struct rewrite *rw, uint32_t i)
 {
 	const struct rt_source *src = &rw->srcs[i];
 	struct pending *p = &rw->pending[i];
-	struct rt_raw_chunk c = {
-		.kind = src->raw_kind ? src->raw_kind : RT_RAW_CHUNK_RECORDS,
-		.cpu = src->cpu, .size = p->len,
-	};
+	struct rt_raw_chunk c = { .size = p->len };
 
+	rt_raw_source_chunk(src, &c.kind, &c.cpu);
 	if (!p->len)
 		return;
 	rt_outbuf_append(rw->out, &c, sizeof(c));
@@ -89,7 +88,14 @@ static int on_record(void *arg, const struct rt_source *src,
 /* What the reader needs before the records, as the recording had it. */
 static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
 {
-	rt_raw_write_header(ob, &f->hdr);
+	struct rt_raw_header h = f->hdr;
+
+	/*
+	 * The reader zero-filled what an older file's header lacks; the
+	 * whole struct is written, so its size is ours (chunks follow it).
+	 */
+	h.header_size = sizeof(h);
+	rt_raw_write_header(ob, &h);
 	if (f->has_perf_format)
 		rt_raw_write_perf_format(ob, &f->perf_desc);
 	if (f->has_counter_names)
@@ -113,12 +119,24 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 		.filter = rt_filter_active(&o->filter) ?
 			  (struct rt_filter *)&o->filter : NULL,
 	};
+	struct rt_paths paths;
+	bool own_paths = false;
 	int status;
 
 	rw.pending = calloc(f->nr_srcs ? f->nr_srcs : 1, sizeof(*rw.pending));
 	if (!rw.pending) {
 		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
 		return RT_STREAM_ERR_SYSTEM;
+	}
+	/* issue 21: --filter 'path ~ ...' names files as a replay does. */
+	if (rw.filter && rw.filter->nr_exprs && !st->paths) {
+		if (rt_paths_init(&paths)) {
+			free(rw.pending);
+			snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
+			return RT_STREAM_ERR_SYSTEM;
+		}
+		st->paths = &paths;
+		own_paths = true;
 	}
 	write_descriptors(st->out, f);
 	st->on_record = on_record;
@@ -134,6 +152,10 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 		free(rw.pending[i].buf);
 	}
 	free(rw.pending);
+	if (own_paths) {
+		rt_paths_fini(&paths);
+		st->paths = NULL;
+	}
 	/* Losses no LOST record reported stay said in the copy. */
 	if (status == RT_STREAM_OK && f->pending_lost)
 		rt_raw_write_pending(st->out, 0, f->pending_lost);

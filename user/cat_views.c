@@ -15,7 +15,78 @@
 bool cat_views_wanted(const struct options *o)
 {
 	return o->hist || o->summary || o->folded || o->flamegraph ||
-	       o->perfetto || o->ctf || rt_filter_active(&o->filter);
+	       o->perfetto || o->ctf || o->report ||
+	       rt_filter_active(&o->filter) || (o->symbols && !o->raw);
+}
+
+/*
+ * Live: from /proc/PID/maps. Replay: from the file's MAPS chunk and MMAP2
+ * records (cat_views_use_file()), never from this machine's pids, which
+ * are other processes. One table for the flame graph and the stream.
+ */
+static struct rt_usyms *usyms_of(struct cat_views *v)
+{
+	if (!v->usyms_on && v->o->symbols &&
+	    !rt_usyms_init(&v->usyms, !v->o->input))
+		v->usyms_on = true;
+	return v->usyms_on ? &v->usyms : NULL;
+}
+
+/*
+ * Issue 21: text and JSON name their frames, as perf script does. Kernel
+ * symbols: live, /proc/kallsyms; on replay only --kallsyms FILE (the
+ * recording's addresses are its machine's and boot's). Returns -1 when a
+ * --kallsyms FILE is unusable.
+ */
+static int names_init(struct cat_views *v)
+{
+	const struct options *o = v->o;
+	struct options quiet;
+	bool failed = false;
+
+	/* Live, only when records can hold kernel frames: 4 MB to parse. */
+	if (o->input ? o->kallsyms != NULL :
+		       o->session.stack_kernel_depth || o->perf.sample) {
+		/* Said at the end, and only if kernel frames stayed hex. */
+		quiet = *o;
+		quiet.quiet = true;
+		v->stream_ksyms_on = cat_views_load_ksyms(&v->stream_ksyms,
+							  o->kallsyms ? o :
+							  &quiet, &failed);
+		if (failed)
+			return -1;
+	}
+	if (rt_frame_names_init(&v->names, v->stream_ksyms_on ?
+				&v->stream_ksyms : NULL, usyms_of(v)))
+		return -1;
+	v->names_on = true;
+	rt_output_set_frame_names(rt_frame_name_cb, &v->names);
+	return 0;
+}
+
+/* Why frames of the stream stayed hex, when some did. */
+static void names_notes(const struct cat_views *v)
+{
+	const struct options *o = v->o;
+
+	if (!v->names_on || o->quiet)
+		return;
+	if (o->verbose)
+		fprintf(stderr, PROG ": stream frame names: %llu frames, %llu "
+			"looked up (%llu unnamed), %llu not kept (table full)\n",
+			(unsigned long long)v->names.lookups,
+			(unsigned long long)v->names.resolved,
+			(unsigned long long)v->names.unnamed,
+			(unsigned long long)v->names.full);
+	if (!v->names.kernel_hex)
+		return;
+	if (o->input)
+		fprintf(stderr, PROG ": kernel frames stay hex: give the "
+			"recording machine's symbols with --kallsyms FILE\n");
+	else
+		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
+			"is unreadable or shows no addresses "
+			"(kernel.kptr_restrict; run as root or lower it)\n");
 }
 
 static bool same_file(const struct stat *a, const char *path)
@@ -72,8 +143,11 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->filter = (struct rt_filter *)&o->filter;
 	/* Views replace the per-record stream. */
 	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
-	    !o->perfetto && !o->ctf)
+	    !o->perfetto && !o->ctf && !o->report)
 		v->print = rt_printer(format);
+	v->format = format;
+	if (v->print && o->symbols && names_init(v))
+		return -1;
 	if (o->hist || o->summary || table_flame) {
 		v->lat.hist = o->hist;
 		v->lat.by = o->hist_by;
@@ -85,17 +159,11 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->lat_on = true;
 	}
 	/* Samples, or stack trailers weighted by latency or bytes. */
-	if (o->folded || o->flamegraph) {
+	if (o->folded || o->flamegraph || o->report) {
 		if (rt_folded_init(&v->folded))
 			goto nomem;
 		v->folded_on = true;
-		/*
-		 * Live: from /proc/PID/maps. Replay: from the file's MAPS
-		 * chunk and MMAP2 records (cat_views_use_file()), never from
-		 * this machine's pids, which are other processes.
-		 */
-		if (o->symbols && !rt_usyms_init(&v->usyms, !o->input))
-			v->folded.usyms = &v->usyms;
+		v->folded.usyms = usyms_of(v);
 	}
 	if (o->perfetto) {
 		int fd = cat_create_file(o->perfetto, o->input);
@@ -162,23 +230,23 @@ void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
 	if (v->ctf_on)
 		ctf_env_of_file(&v->ctf.env, f);
 
-	if (!v->folded.usyms)
+	if (!v->usyms_on)
 		return;
 	v->file_maps = f->nr_maps;
-	bad = rt_raw_foreach_map(f, add_raw_map, v->folded.usyms);
+	bad = rt_raw_foreach_map(f, add_raw_map, &v->usyms);
 	if (bad && !v->o->quiet)
 		fprintf(stderr, PROG ": %s: %u malformed process mapping "
 			"entries skipped\n", v->o->input, bad);
 	/* Written with MMAP2 tracking (cat.c) whenever perf rings are. */
-	v->folded.usyms->exec_tracked = f->has_perf_format;
+	v->usyms.exec_tracked = f->has_perf_format;
 	f->on_mmap = add_mmap;
-	f->on_mmap_arg = v->folded.usyms;
+	f->on_mmap_arg = &v->usyms;
 }
 
 /* What became of user frames, when something kept them hex. */
 static void usyms_notes(const struct cat_views *v)
 {
-	const struct rt_usyms *u = v->folded.usyms;
+	const struct rt_usyms *u = v->usyms_on ? &v->usyms : NULL;
 
 	if (!u || v->o->quiet)
 		return;
@@ -408,6 +476,43 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 }
 
 /*
+ * Issue 21: --report, the flame graph's stacks as perf report's table,
+ * frames named without offsets so that one symbol is one row.
+ */
+static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
+{
+	const struct options *o = v->o;
+	struct rt_frame_names names;
+	struct rt_report r;
+	int ret;
+
+	if (rt_frame_names_init(&names, ksyms, v->usyms_on ? &v->usyms : NULL))
+		goto nomem;
+	names.bare = true;
+	ret = rt_report_build(&r, &v->folded, &names, o->report_by);
+	if (ret) {
+		rt_frame_names_fini(&names);
+		goto nomem;
+	}
+	if (v->format == RT_FORMAT_JSON)
+		rt_report_print_json(&r, cat_flame_unit(o->flame_weight),
+				     o->verbose ? 0 : 50, v->out);
+	else
+		rt_report_print(&r, cat_flame_unit(o->flame_weight),
+				o->verbose ? 0 : 50, v->out);
+	if (v->folded.dropped && !o->quiet)
+		fprintf(stderr, PROG ": --report: %llu samples dropped: the "
+			"stack table is full\n",
+			(unsigned long long)v->folded.dropped);
+	rt_report_fini(&r);
+	rt_frame_names_fini(&names);
+	return 0;
+nomem:
+	fprintf(stderr, PROG ": --report: out of memory\n");
+	return -1;
+}
+
+/*
  * --interval's blocks say which interval they cover, the one printed at
  * the end included (issue 21: every block but the last was headed "the
  * last interval"). @now_ns: its end; 0 for the block at the end of the run.
@@ -546,8 +651,11 @@ int cat_views_finish(struct cat_views *v)
 	}
 	if (o->flamegraph && write_flamegraph(v, named ? &ksyms : NULL))
 		ret = -1;
-	if (o->folded || o->flamegraph)
+	if (o->report && write_report(v, named ? &ksyms : NULL))
+		ret = -1;
+	if (o->folded || o->flamegraph || o->report || v->names_on)
 		usyms_notes(v);
+	names_notes(v);
 	if (v->perfetto_on) {
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;
@@ -583,9 +691,20 @@ int cat_views_finish(struct cat_views *v)
 				"raised to it\n",
 				(unsigned long long)v->ctf.reordered);
 	}
-	if (!o->quiet && v->filtered)
-		fprintf(stderr, PROG ": %llu events filtered out\n",
-			(unsigned long long)v->filtered);
+	if (!o->quiet && v->filtered) {
+		uint64_t by_expr = v->filter ? v->filter->expr_dropped : 0;
+
+		/* issue 21: which part --filter turned away, when not all. */
+		if (by_expr && by_expr < v->filtered)
+			fprintf(stderr, PROG ": %llu events filtered out, %llu "
+				"of them by --filter\n",
+				(unsigned long long)v->filtered,
+				(unsigned long long)by_expr);
+		else
+			fprintf(stderr, PROG ": %llu events filtered out%s\n",
+				(unsigned long long)v->filtered,
+				by_expr ? " by --filter" : "");
+	}
 	if (v->filter && v->filter->relative && !v->filter->time_matched)
 		time_matched_nothing(v->filter);
 	if (named)
@@ -609,5 +728,15 @@ void cat_views_fini(struct cat_views *v)
 		rt_latency_view_fini(&v->lat);
 	if (v->folded_on)
 		rt_folded_fini(&v->folded);
-	rt_usyms_fini(&v->usyms);
+	if (v->names_on) {
+		rt_output_set_frame_names(NULL, NULL);
+		rt_frame_names_fini(&v->names);
+		v->names_on = false;
+	}
+	if (v->stream_ksyms_on)
+		rt_ksyms_free(&v->stream_ksyms);
+	v->stream_ksyms_on = false;
+	if (v->usyms_on)
+		rt_usyms_fini(&v->usyms);
+	v->usyms_on = false;
 }

@@ -14,6 +14,7 @@
 #include "ringtrace/ctf.h"
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/folded.h"
+#include "ringtrace/frame_names.h"
 #include "ringtrace/latency_view.h"
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
@@ -24,6 +25,7 @@
 struct cat_views {
 	const struct options	*o;
 	rt_print_fn		print;		/* NULL: no per-record stream */
+	enum rt_format		format;
 	struct rt_outbuf	*out;		/* the main output */
 	struct rt_filter	*filter;	/* NULL: none */
 	struct rt_paths		*paths;		/* the stream's; names dev:ino */
@@ -32,7 +34,13 @@ struct cat_views {
 	struct rt_folded	folded;
 	bool			folded_on;
 	struct rt_usyms		usyms;
+	bool			usyms_on;
 	uint32_t		file_maps;	/* replay: MAPS chunks */
+	/* issue 21: the stream's frames named (frame_names.h) */
+	struct rt_ksyms		stream_ksyms;
+	bool			stream_ksyms_on;
+	struct rt_frame_names	names;
+	bool			names_on;
 	struct rt_perfetto	perfetto;
 	struct rt_outbuf	perfetto_out;
 	bool			perfetto_on;
@@ -44,7 +52,10 @@ struct cat_views {
 	uint64_t		interval_end_ns;
 };
 
-/* Whether the stream must go through cat_views_sink(). */
+/*
+ * Whether the stream must go through cat_views_sink(): a view, a filter,
+ * or text/JSON whose frames are named (on unless --no-symbols).
+ */
 bool cat_views_wanted(const struct options *o);
 
 /*

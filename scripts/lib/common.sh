@@ -20,6 +20,13 @@ QUIET=${RINGTRACE_QUIET:-}
 KERNEL_RANGE=(default '6.12.*+deb12-amd64' '6.12.*+deb12-rt-amd64' sid sid-rt)
 # shellcheck disable=SC2034
 CI_KERNELS=(sid sid-rt)
+# The arm64 kernels (scripts/lib/arm64.sh): bookworm's 6.1 ("arm64"), its
+# 6.12 and sid's newest; scripts/check --kernels boots them all in the
+# arm64 VM, make check's arm64-vm stage ARM64_CI_KERNEL.
+# shellcheck disable=SC2034
+ARM64_KERNEL_RANGE=(arm64 '6.12.*+deb12-arm64' sid-arm64)
+# shellcheck disable=SC2034
+ARM64_CI_KERNEL=arm64
 
 die() {
 	echo "$PROG: error: $*" >&2

@@ -377,9 +377,10 @@ struct ringtrace_path_record {
 
 /*
  * Who, seen from outside any container: the last 16 bytes of the fixed
- * part of a vfs_read or lock record whose header.misc has
+ * part of a vfs_read, lock or offcpu record whose header.misc has
  * RINGTRACE_MISC_TASK_EXT, right before any stack frames (at offset 120
- * of a vfs_read record of this ABI, 112 of a lock record; a reader finds
+ * of a vfs_read record of this ABI, 112 of a lock record, 64 of an offcpu
+ * record: the task that ran again; a reader finds
  * it from the end, as the fixed part grows). task.pid and task.tid are the reader's view (the pid
  * namespace of the process that opened the session); these are the
  * initial namespace's, the same for a reader there.
@@ -506,7 +507,7 @@ struct ringtrace_stack_trailer {
  */
 #define RINGTRACE_CFG_OVERWRITE		(1U << 3)
 /*
- * issue 24 (RINGTRACE_FEAT_CGROUP): vfs_read and lock records carry a
+ * issue 24 (RINGTRACE_FEAT_CGROUP): vfs_read, lock and offcpu records carry a
  * struct ringtrace_task_ext (RINGTRACE_MISC_TASK_EXT), and cgroup records
  * name the cgroups they give.
  */
@@ -524,6 +525,7 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CONFIG_SIZE_ATTACH	104	/* issue 19: vfs_read_attach */
 #define RINGTRACE_CONFIG_SIZE_OFFCPU	112	/* issue 22: min_offcpu_ns */
 #define RINGTRACE_CONFIG_SIZE_CGROUP	128	/* issue 24: cgroup filter */
+#define RINGTRACE_CONFIG_SIZE_VALUES	168	/* issue 21: ret/count ranges */
 
 /* Most threads a per-thread session may select (nr_tids). */
 #define RINGTRACE_MAX_THREADS		256
@@ -622,7 +624,28 @@ struct ringtrace_config {
 	__u32	nr_cgroups;
 	__u32	__pad_cgroup;		/* zero */
 	__u64	cgroup_ids_ptr;
+
+	/* ---- issue 21: vfs_read value filter (RINGTRACE_CONFIG_SIZE_VALUES) ---- */
+	/*
+	 * RINGTRACE_VFS_READ_RET: record only calls that returned within
+	 * [ret_min, ret_max]; RINGTRACE_VFS_READ_COUNT: only calls that asked
+	 * for [count_min, count_max] bytes (both inclusive). Decided at
+	 * vfs_read's return, before any ring work, and counted in
+	 * ringtrace_stats.vfs_read_filtered. 0 (what an older caller sends):
+	 * no such filter. EINVAL: a min above its max, an unknown bit;
+	 * EOPNOTSUPP: no RINGTRACE_FEAT_VFS_READ_VALUES.
+	 */
+	__u32	vfs_read_values;	/* RINGTRACE_VFS_READ_RET | _COUNT */
+	__u32	__pad_values;		/* zero */
+	__s64	vfs_read_ret_min;
+	__s64	vfs_read_ret_max;
+	__u64	vfs_read_count_min;
+	__u64	vfs_read_count_max;
 };
+
+/* issue 21: ringtrace_config.vfs_read_values. */
+#define RINGTRACE_VFS_READ_RET		(1U << 0)
+#define RINGTRACE_VFS_READ_COUNT	(1U << 1)
 
 /* Most cgroups one session may select (nr_cgroups). */
 #define RINGTRACE_MAX_CGROUPS		64
@@ -645,6 +668,8 @@ struct ringtrace_config {
  * child pid namespace its own view (Documentation/abi.rst).
  */
 #define RINGTRACE_FEAT_CGROUP		(1ULL << 9)
+/* issue 21: ringtrace_config.vfs_read_values, stats.vfs_read_filtered. */
+#define RINGTRACE_FEAT_VFS_READ_VALUES	(1ULL << 10)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
@@ -750,10 +775,18 @@ struct ringtrace_stats {
 	 * RINGTRACE_MISC_OFFCPU.
 	 */
 	__u64	offcpu_missed;
+
+	/* ---- issue 21: vfs_read value filter (RINGTRACE_STATS_SIZE_VALUES) ---- */
+	/*
+	 * vfs_read calls the session's vfs_read_values ranges turned away at
+	 * return, before any ring work (not counted in produced).
+	 */
+	__u64	vfs_read_filtered;
 };
 
 #define RINGTRACE_STATS_SIZE_HEALTH	152	/* issue 9: per-ring stats */
 #define RINGTRACE_STATS_SIZE_OFFCPU	160	/* issue 22: offcpu_missed */
+#define RINGTRACE_STATS_SIZE_VALUES	168	/* issue 21: vfs_read_filtered */
 
 #define RINGTRACE_RING_STATS_SIZE_VER0	80
 

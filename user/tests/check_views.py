@@ -17,8 +17,18 @@ check_views.py perfetto FILE EXPECT
     FILE parses as JSON (an array of trace events); EXPECT is
     "name=count,..." counts of events by name (slices, instants, metadata);
     slices on one thread either nest or are disjoint.
+check_views.py report REPORT FOLDED
+    REPORT is --report[-by] --json -v (every row), FOLDED --folded of the
+    same recording and weight: self weights sum to the total, which is
+    FOLDED's; each row's percentages are its weights over the total
+    (truncated to hundredths); children >= self; and the rows equal what
+    FOLDED implies: by comm, the roots' weights; by sym, the weight of the
+    lines each name ends (self) and appears in (children), names compared
+    as folded prints them ("vfs_read_[k]" for "vfs_read" or
+    "x_[k]" for "x[module]", "f" for "f(libc.so.6)").
 """
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -136,6 +146,83 @@ def check_diffsvg(path, after, before, signs):
     print('ok - diffsvg: %d -> %d, signs %s' % (before, after, signs))
 
 
+def report_key(key):
+    """A report row's key as folded names that frame (kernel: k:, user: u:)."""
+    if key == '[no stack]':
+        return key
+    if key.startswith('[unknown]('):
+        return 'u:' + key
+    if key.endswith(')'):
+        return 'u:' + key[:key.rindex('(')]
+    if key.endswith(']'):
+        return 'k:' + key[:key.rindex('[')]
+    if key.startswith('0x'):
+        return ('k:' if int(key, 16) >= 1 << 63 else 'u:') + key
+    return 'k:' + key
+
+
+def folded_key(frame):
+    if frame.endswith('_[k]'):
+        return 'k:' + frame[:-4]
+    m = re.fullmatch(r'(.+)\+0x[0-9a-f]+', frame)
+    if m and not frame.startswith('0x'):
+        return 'u:[unknown](%s)' % m.group(1)
+    return 'u:' + frame
+
+
+def check_report(path, folded):
+    with open(path) as f:
+        rep = json.load(f)
+    total, by = rep['total'], rep['report']
+    rows = rep['rows']
+    if sum(r['self'] for r in rows) != total:
+        fail('report: self weights sum to %d, total %d'
+             % (sum(r['self'] for r in rows), total))
+    for r in rows:
+        for k in ('self', 'children'):
+            want = '%d.%02d' % divmod(r[k] * 10000 // total, 100)
+            if '%.2f' % r[k + '_pct'] != want:
+                fail('report: %r %s_pct %s, expected %s'
+                     % (r['key'], k, r[k + '_pct'], want))
+        if r['children'] < r['self']:
+            fail('report: %r children < self' % r['key'])
+    self_w, children_w, ftotal = {}, {}, 0
+    with open(folded) as f:
+        for line in f:
+            stack, count = line.rsplit(' ', 1)
+            count = int(count)
+            ftotal += count
+            frames = stack.split(';')
+            if by == 'comm':
+                keys = [frames[0]]
+            else:
+                keys = [folded_key(x) for x in frames[1:]] or ['[no stack]']
+            self_w[keys[-1]] = self_w.get(keys[-1], 0) + count
+            for k in set(keys):
+                children_w[k] = children_w.get(k, 0) + count
+    if ftotal != total:
+        fail('report: total %d, folded lines sum to %d' % (total, ftotal))
+    if by not in ('comm', 'sym'):
+        print('ok - report by %s: %d rows, total %d' % (by, len(rows), total))
+        return
+    got_self, got_children = {}, {}
+    for r in rows:
+        k = r['key'] if by == 'comm' else report_key(r['key'])
+        got_self[k] = got_self.get(k, 0) + r['self']
+        got_children[k] = got_children.get(k, 0) + r['children']
+    drop0 = lambda d: {k: v for k, v in d.items() if v}  # noqa: E731
+    if drop0(got_self) != drop0(self_w):
+        fail('report: self by %s differs from the folded lines: %s'
+             % (by, sorted(set(drop0(got_self).items()) ^
+                           set(drop0(self_w).items()))[:6]))
+    if got_children != children_w:
+        fail('report: children by %s differ from the folded lines: %s'
+             % (by, sorted(set(got_children.items()) ^
+                           set(children_w.items()))[:6]))
+    print('ok - report by %s: %d rows, total %d, as --folded implies'
+          % (by, len(rows), total))
+
+
 if __name__ == '__main__':
     if sys.argv[1] == 'svg':
         check_svg(sys.argv[2], int(sys.argv[3]))
@@ -144,5 +231,7 @@ if __name__ == '__main__':
                       sys.argv[5] if len(sys.argv) > 5 else '')
     elif sys.argv[1] == 'perfetto':
         check_perfetto(sys.argv[2], sys.argv[3])
+    elif sys.argv[1] == 'report':
+        check_report(sys.argv[2], sys.argv[3])
     else:
         fail('unknown check %s' % sys.argv[1])

@@ -15,7 +15,7 @@
 
 #include "test.h"
 
-#include "cat_options.h"
+#include "cat_opt.h"
 
 struct outcome {
 	int		status;		/* exit status; 0 also when it returned */
@@ -154,6 +154,32 @@ static void test_in_range_values_taken(void **state)
 	assert_int_equal(r.o.session.flush_ms, 1);
 }
 
+/*
+ * issue 21: --filter is parsed while the options are, an error names its
+ * column, it is repeatable, and live --raw (undecoded rings) refuses it.
+ */
+static void test_filter_option(void **state)
+{
+	const char *two[] = { "--filter", "ret < 0", "--filter",
+			      "count > 4K", NULL };
+	struct outcome r;
+
+	(void)state;
+	refused("--filter", "ret < ", "--filter 'ret < ': expected a number "
+		"at column 7");
+	refused("--filter", "path ~ /etc", "expected a \"quoted string\" at "
+		"column 8");
+	parsev(&r, two);
+	assert_int_equal(r.status, 0);
+	assert_int_equal(r.o.filter.nr_exprs, 2);
+	parse3(&r, "--raw", "--filter", "ret < 0");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--filter"));
+	parse3(&r, "--snapshot", "--filter", "ret < 0");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "does not apply to a snapshot"));
+}
+
 /* The docs promise the two nearest valid sizes (4 KiB pages here). */
 static void test_buffer_size_nearest(void **state)
 {
@@ -207,19 +233,43 @@ static void test_per_thread(void **state)
 	parse3(&r, "--per-thread", "-a", NULL);
 	assert_int_equal(r.status, EXIT_USAGE);
 	assert_non_null(strstr(r.err, "not with -a"));
-	parse3(&r, "--per-thread", "--raw", "-t1");
-	assert_int_equal(r.status, EXIT_USAGE);
-	assert_non_null(strstr(r.err, "--raw"));
-	/* Issue 21: the real limit, not "-t filters a replay". */
+	/* Issue 21: per-thread rings are recorded, and sampled beside. */
 	{
-		static const char *const a[] = { "--per-thread", "-t", "1",
+		static const char *const a[] = { "--per-thread", "-t", "1,2",
 						  "--raw", "-o", "x", NULL };
 
 		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.raw && r.o.per_thread);
+		assert_int_equal(r.o.session.nr_tids, 2);
+		assert_int_equal(r.o.filter.nr_tids, 0);
+	}
+	{
+		static const char *const a[] = { "--per-thread", "-t", "1",
+						  "--sample", "cpu-clock:99",
+						  "-g", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.perf.sample && r.o.perf.sample_spec.callchain);
+	}
+	{
+		static const char *const a[] = { "--per-thread", "-t", "1",
+						  "--counters", "default",
+						  NULL };
+
+		parsev(&r, a);
 		assert_int_equal(r.status, EXIT_USAGE);
-		if (!strstr(r.err, "--per-thread: --raw records per-CPU rings") ||
-		    strstr(r.err, "filter a replay"))
-			fail_msg("--per-thread -t 1 --raw: %s", r.err);
+		assert_non_null(strstr(r.err, "--counters"));
+	}
+	{
+		static const char *const a[] = { "--snapshot", "--per-thread",
+						  "-t", "1", "--raw", "-o",
+						  "x", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		assert_non_null(strstr(r.err, "not with --per-thread"));
 	}
 }
 
@@ -366,6 +416,137 @@ static void test_replay_to_raw(void **state)
 	}
 }
 
+/*
+ * Issue 21: each mode accepts its own tables only, and an option of
+ * another mode is refused naming the mode it was given in.
+ */
+static void test_mode_refuses_others_options(void **state)
+{
+	static const struct {
+		const char	*args[6];
+		const char	*says;
+	} cases[] = {
+		{ { "-i", "x.raw", "--snapshot", NULL },
+		  "--snapshot does not apply to a replay (-i FILE)" },
+		{ { "-i", "x.raw", "-a", NULL },
+		  "-a does not apply to a replay (-i FILE)" },
+		{ { "-i", "x.raw", "--sample", "cpu-clock", NULL },
+		  "--sample does not apply to a replay (-i FILE)" },
+		{ { "-i", "x.raw", "--reorder-window=5", NULL },
+		  "--reorder-window does not apply to a replay (-i FILE)" },
+		{ { "--snapshot", "--hist", NULL },
+		  "--hist does not apply to a snapshot (--snapshot)" },
+		{ { "--snapshot", "--comm", "sh", NULL },
+		  "--comm does not apply to a snapshot (--snapshot)" },
+		{ { "-g", "--snapshot", NULL },
+		  "-g does not apply to a snapshot (--snapshot)" },
+		{ { "--header", NULL },
+		  "--header does not apply to a trace: only to a replay" },
+		{ { "--snapshot-size", "1M", NULL },
+		  "--snapshot-size does not apply to a trace: only to a "
+		  "snapshot" },
+		{ { "--no-such-option", NULL }, "unknown or ambiguous option" },
+		{ { "-i", "x.raw", "-e", NULL }, "-e needs an argument" },
+		{ { "-i", "x.raw", "--", "true", NULL },
+		  "a COMMAND does not apply to a replay (-i FILE)" },
+	};
+	struct outcome r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parsev(&r, cases[i].args);
+		if (r.status != EXIT_USAGE || !strstr(r.err, cases[i].says))
+			fail_msg("case %zu: exit %d, '%s' (wanted '%s')", i,
+				 r.status, r.err, cases[i].says);
+	}
+	/* The mode follows -i and --snapshot wherever they are. */
+	{
+		const char *const a[] = { "--hist", "-i", "x.raw", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_string_equal(r.o.input, "x.raw");
+	}
+	{
+		const char *const a[] = { "-q", "--snapshot", "-d", "1", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.snapshot && r.o.session.overwrite);
+	}
+}
+
+/* Whether the man page names --@name (hyphens as \-). */
+static bool man_has(const char *man, const char *name)
+{
+	char want[128];
+	size_t n = 0;
+
+	n += (size_t)snprintf(want, sizeof(want), "\\-\\-");
+	for (const char *p = name; *p && n + 3 < sizeof(want); p++) {
+		if (*p == '-')
+			want[n++] = '\\';
+		want[n++] = *p;
+	}
+	want[n] = '\0';
+	return strstr(man, want) != NULL;
+}
+
+/* Each option of @table that @mode lacks is no prefix of one it has. */
+static void check_no_abbreviation(const struct cat_mode *mode,
+				  const struct cat_opt *table)
+{
+	for (const struct cat_opt *e = table; e->name; e++) {
+		if (cat_mode_has(mode, e->name))
+			continue;
+		for (size_t u = 0; mode->tables[u]; u++)
+			for (const struct cat_opt *h = mode->tables[u]; h->name;
+			     h++)
+				if (!strncmp(h->name, e->name, strlen(e->name)))
+					fail_msg("%s: --%s abbreviates --%s",
+						 mode->name, e->name, h->name);
+	}
+}
+
+/*
+ * Every option of every mode's tables is in --help (which the completion
+ * test, scripts/tests/completion, holds the completion to) and in the
+ * man page; and no mode lacks an option that is a prefix of one it has,
+ * which getopt would take as its abbreviation instead of refusing it.
+ */
+static void test_tables_documented(void **state)
+{
+	static char man[256 * 1024];
+	char help[96];
+	FILE *f = fopen(CAT_MAN_PAGE, "r");
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	n = fread(man, 1, sizeof(man) - 1, f);
+	fclose(f);
+	assert_true(n > 0 && n < sizeof(man) - 1);
+	man[n] = '\0';
+	for (size_t m = 0; cat_modes[m]; m++) {
+		const struct cat_mode *mode = cat_modes[m];
+
+		for (size_t t = 0; mode->tables[t]; t++) {
+			for (const struct cat_opt *e = mode->tables[t]; e->name;
+			     e++) {
+				snprintf(help, sizeof(help), "--%s", e->name);
+				if (!strstr(cat_usage_text, help))
+					fail_msg("--help lacks %s", help);
+				if (!man_has(man, e->name))
+					fail_msg("the man page lacks %s", help);
+			}
+		}
+		for (size_t o = 0; cat_modes[o]; o++)
+			for (size_t t = 0; cat_modes[o]->tables[t]; t++)
+				check_no_abbreviation(mode,
+						      cat_modes[o]->tables[t]);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
@@ -376,5 +557,8 @@ int main(void)
 	    cmocka_unit_test(test_per_thread),
 	    cmocka_unit_test(test_one_file_twice_refused),
 	    cmocka_unit_test(test_events_name_perf_kinds),
-	    cmocka_unit_test(test_replay_to_raw));
+	    cmocka_unit_test(test_replay_to_raw),
+	    cmocka_unit_test(test_mode_refuses_others_options),
+	    cmocka_unit_test(test_tables_documented),
+	    cmocka_unit_test(test_filter_option));
 }

@@ -10,6 +10,10 @@
  * records decode with the file's perf format and thread names; a corrupt
  * descriptor, or records before their descriptor, are refused with the
  * file and the offset; a corrupt perf record names its file offset.
+ * Version 3 (issue 21): per-thread rings' chunks, named by thread id,
+ * read back as one source per thread (tid set, no CPU) merged with the
+ * rest, their PENDING counted; older versions skip those kinds; a thread
+ * chunk's id 0 is a damaged header; a corrupt record names its thread.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -753,6 +757,142 @@ static void test_corrupt_perf_record_names_file_offset(void **state)
 	unlink(path);
 }
 
+/* What the live writer does for a per-thread ring (stream.c). */
+static void thread_chunk(struct rt_outbuf *ob, uint32_t tid, const void *p,
+			 uint64_t len)
+{
+	struct rt_source src;
+	uint32_t kind, id;
+
+	rt_source_init(&src, RT_EVENT_CPU_ANY);
+	src.tid = tid;
+	rt_raw_source_chunk(&src, &kind, &id);
+	assert_int_equal(kind, RT_RAW_CHUNK_THREAD_RECORDS);
+	assert_int_equal(id, tid);
+	chunk(ob, kind, id, p, len);
+}
+
+static void test_thread_chunks_round_trip(void **state)
+{
+	struct ringtrace_vfs_read_record r[2];
+	struct rt_source src;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	struct rt_merge_result res;
+	static const uint64_t want[] = { 1, 2, 3, 4, 5, 6 };
+
+	(void)state;
+	begin_version(&ob, RT_RAW_FORMAT_THREADS);
+	vfs(&r[0], 1); vfs(&r[1], 4);
+	thread_chunk(&ob, 4242, r, sizeof(r));
+	vfs(&r[0], 2); vfs(&r[1], 3);
+	thread_chunk(&ob, 77, r, sizeof(r));
+	vfs(&r[0], 6);
+	thread_chunk(&ob, 4242, r, sizeof(r[0]));
+	vfs(&r[0], 5);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 1, r, sizeof(r[0]));
+	rt_source_init(&src, RT_EVENT_CPU_ANY);
+	src.tid = 77;
+	rt_raw_write_source_pending(&ob, &src, 7);
+	finish(&ob, 0);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_int_equal(f.nr_srcs, 3);
+	/* CPUs' rings, then threads' in the order they came */
+	assert_int_equal(f.srcs[0].cpu, 1);
+	assert_int_equal(f.srcs[0].tid, 0);
+	assert_int_equal(f.srcs[1].tid, 4242);
+	assert_true(f.srcs[1].cpu == RT_EVENT_CPU_ANY);
+	assert_int_equal(f.srcs[2].tid, 77);
+	assert_int_equal(f.pending_lost, 7);
+	merge_all(&f, &res);
+	assert_int_equal(res.error, 0);
+	assert_int_equal(nr_got, 6);
+	assert_memory_equal(got, want, sizeof(want));
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/* Versions 1 and 2 never had them: skipped, as those readers did. */
+static void test_thread_chunks_need_version_3(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_source src;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+
+	(void)state;
+	for (uint32_t v = RT_RAW_FORMAT_VERSION; v < RT_RAW_FORMAT_THREADS;
+	     v++) {
+		begin_version(&ob, v);
+		vfs(&r, 1);
+		thread_chunk(&ob, 4242, &r, sizeof(r));
+		vfs(&r, 2);
+		chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+		rt_source_init(&src, RT_EVENT_CPU_ANY);
+		src.tid = 4242;
+		rt_raw_write_source_pending(&ob, &src, 7);
+		finish(&ob, 0);
+		assert_int_equal(rt_raw_open(&f, path), 0);
+		assert_int_equal(f.nr_srcs, 1);
+		assert_int_equal(f.srcs[0].tid, 0);
+		assert_int_equal(f.pending_lost, 0);
+		rt_raw_close(&f);
+		unlink(path);
+	}
+}
+
+/* Thread id 0 is no thread: a damaged header, skipped to the next chunk. */
+static void test_thread_chunk_bad_tid_is_damage(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+
+	(void)state;
+	begin_version(&ob, RT_RAW_FORMAT_THREADS);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_THREAD_RECORDS, 0, &r, sizeof(r));
+	vfs(&r, 2);
+	thread_chunk(&ob, 9, &r, sizeof(r));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 1);
+	assert_non_null(strstr(f.damage[0].what, "thread id 0"));
+	assert_int_equal(f.nr_srcs, 1);
+	assert_int_equal(f.srcs[0].tid, 9);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+static void test_thread_corrupt_record_names_thread(void **state)
+{
+	struct ringtrace_vfs_read_record r;
+	struct rt_outbuf ob, out;
+	struct rt_raw_file f;
+	struct rt_stream st = { .format = RT_FORMAT_TEXT };
+	int devnull;
+
+	(void)state;
+	begin_version(&ob, RT_RAW_FORMAT_THREADS);
+	vfs(&r, 1);
+	r.header.size = 0;
+	thread_chunk(&ob, 4242, &r, sizeof(r));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	devnull = open("/dev/null", O_WRONLY);
+	rt_outbuf_init(&out, devnull, 0);
+	st.out = &out;
+	assert_int_equal(rt_stream_file(&st, &f), RT_STREAM_ERR_DATA);
+	if (!strstr(st.errmsg, "record of thread 4242 at file offset"))
+		fail_msg("'%s' does not name the thread", st.errmsg);
+	rt_outbuf_fini(&out);
+	close(devnull);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_chunks_merge_across_cpus),
@@ -770,5 +910,9 @@ int main(void)
 	    cmocka_unit_test(test_maps_chunk_round_trip),
 	    cmocka_unit_test(test_maps_chunk_malformed),
 	    cmocka_unit_test(test_corrupt_descriptors_refused),
-	    cmocka_unit_test(test_corrupt_perf_record_names_file_offset));
+	    cmocka_unit_test(test_corrupt_perf_record_names_file_offset),
+	    cmocka_unit_test(test_thread_chunks_round_trip),
+	    cmocka_unit_test(test_thread_chunks_need_version_3),
+	    cmocka_unit_test(test_thread_chunk_bad_tid_is_damage),
+	    cmocka_unit_test(test_thread_corrupt_record_names_thread));
 }

@@ -218,6 +218,46 @@ static void test_setup_errors(void **state)
  * EBUSY at enable names the cause: another tool on vfs_read's direct
  * call, or other sessions with another mechanism.
  */
+/*
+ * issue 21: --filter's ret and count ranges go to a module that offers
+ * them, and not to one that does not (the tool then filters alone).
+ */
+static void test_value_ranges(void **state)
+{
+	struct rt_expr_ranges r;
+	struct rt_session_opts o = { .pid = -1, .vfs_read_ranges = &r };
+	struct rt_session s;
+
+	(void)state;
+	rt_expr_ranges_init(&r);
+	r.ret_set = true;
+	r.ret_max = -1;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.vfs_read_values, 0);
+	assert_false(s.values_in_kernel);
+	rt_session_close(&s);
+
+	fk.info.features |= RINGTRACE_FEAT_VFS_READ_VALUES;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.vfs_read_values, RINGTRACE_VFS_READ_RET);
+	assert_true(fk.config.vfs_read_ret_min == INT64_MIN);
+	assert_true(fk.config.vfs_read_ret_max == -1);
+	assert_true(s.values_in_kernel);
+	rt_session_close(&s);
+
+	/* An empty range is not sent (the module would refuse it). */
+	r.count_set = true;
+	r.count_min = 10;
+	r.count_max = 9;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.vfs_read_values, 0);
+	assert_false(s.values_in_kernel);
+	rt_session_close(&s);
+}
+
 static void test_attach_request(void **state)
 {
 	struct rt_session_opts o = { .pid = -1,
@@ -326,6 +366,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_selected_setup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_setup_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_attach_request, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_value_ranges, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_per_thread_setup, setup,

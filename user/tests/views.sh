@@ -63,6 +63,12 @@ golden filter_events -e lock
 golden filter_min_latency --min-latency 100us
 golden filter_time --time 100us,200us
 golden header --header
+# Issue 21: --filter EXPR (filter_expr.h), in the stream and in views.
+golden filter_expr_ret --filter 'ret <= 0'
+golden filter_expr_glob --filter 'path ~ "*/tar/*" && lat >= 100us' --summary
+golden filter_expr_and --filter 'count > 4K' --filter 'ret > 0' --hist
+golden filter_expr_lock --filter 'wait > 3us || lock == "nothing"'
+golden filter_expr_not --filter '!(comm == "cat" || comm ~ "t?r")' --json
 
 # Raw format version 2 (mkraw --v2): perf samples, thread names and counter
 # snapshots replay in the one stream, as folded stacks, and in the header.
@@ -213,6 +219,19 @@ rewrite_named() {
 	rewrite_same "$@" && grep -q '"path":"/' "$tmp/rw.a"
 }
 check "-i F --raw -o G -p PID: the files still named" rewrite_named "$here/data/vm-paths.raw" -p "$(sed -n 's/.*"pid":\([0-9]*\),.*"path".*/\1/p' "$golden/vm_paths_json.txt" | head -n1)"
+# shellcheck disable=SC2317  # called through check
+rewrite_filtered() {
+	rewrite_same "$@" && ! grep -q '"path":"/usr' "$tmp/rw.a" &&
+		grep -q '"path":"/etc/' "$tmp/rw.a"
+}
+check "-i F --raw -o G --filter 'path ~ GLOB': a filtered copy" rewrite_filtered "$here/data/vm-paths.raw" --filter 'path ~ "/etc/*"'
+check "-i F --raw -o G --filter 'ret < 0'" rewrite_same "$tmp/t.raw" --filter 'ret < 0'
+expect_status 2 "--filter 'ret < ': refused before any work" -i "$tmp/t.raw" --filter 'ret < '
+if grep -qx "ringtrace-cat: --filter 'ret < ': expected a number at column 7" "$tmp/err"; then
+	ok "--filter's error names the column"
+else
+	not_ok "--filter's error: $(cat "$tmp/err")"
+fi
 expect_status 2 "-i F --raw --header: --header does not apply" -i "$tmp/v2.raw" --raw -o "$tmp/h.raw" --header
 
 # Issue 21: --header shows the recorded command line (golden header.txt);
@@ -236,8 +255,8 @@ counts_match() {
 import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 err = open(sys.argv[2]).read()
-m = re.search(r'^ringtrace-cat: (\d+) records(?:, (\d+) path records)?'
-              r'(?:, (\d+) samples)?(?:, (\d+) counter snapshots)?, (\d+) lost',
+m = re.search(r'^ringtrace-cat: (\d+) records?(?:, (\d+) path records?)?'
+              r'(?:, (\d+) samples?)?(?:, (\d+) counter snapshots?)?, (\d+) lost',
               err, re.M)
 assert m, err
 records, paths, samples, counters = (int(g or 0) for g in m.groups()[:4])
@@ -256,6 +275,32 @@ PY
 check "t.raw: the summary's counts are the JSON lines" counts_match "$tmp/t.raw" --json
 check "v2.raw: records, samples and counter snapshots are the JSON lines" counts_match "$tmp/v2.raw" --json
 check "vm-paths.raw: path records are not counted as records" counts_match "$here/data/vm-paths.raw" --json
+# Issue 21: with --filter, what is printed plus what was filtered out is
+# what the summary counts.
+# shellcheck disable=SC2317  # called through check
+filter_counts_match() {
+	local raw=$1
+	shift
+	"$cat_bin" -i "$raw" --json "$@" > "$tmp/fm.out" 2> "$tmp/fm.err" || return 1
+	python3 - "$tmp/fm.out" "$tmp/fm.err" <<'PY'
+import json, re, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+err = open(sys.argv[2]).read()
+m = re.search(r'^ringtrace-cat: (\d+) records(?:, \d+ path records)?'
+              r'(?:, (\d+) samples)?(?:, (\d+) counter snapshots)?, \d+ lost',
+              err, re.M)
+assert m, err
+said = sum(int(g or 0) for g in m.groups())
+f = re.search(r'^ringtrace-cat: (\d+) events filtered out', err, re.M)
+assert f, err
+dropped = int(f.group(1))
+printed = sum(1 for l in lines if l["type"] != "lost")
+assert printed + dropped == said, (printed, dropped, said, err)
+print(f"{printed} printed + {dropped} filtered out = {said}")
+PY
+}
+check "--filter: printed + filtered out = records" filter_counts_match "$tmp/t.raw" --filter 'ret < 0 || lat > 100us'
+check "--filter 'path ~': printed + filtered out = records" filter_counts_match "$here/data/vm-paths.raw" --filter 'path ~ "/etc/*"'
 if "$cat_bin" -i "$tmp/v2.raw" --folded > "$tmp/f.out" 2> "$tmp/f.err" &&
 	[[ $(sed -n 's/^ringtrace-cat: \([0-9]*\) folded stacks from.*/\1/p' "$tmp/f.err") == "$(wc -l < "$tmp/f.out")" ]]; then
 	ok "--folded says the number of lines it printed ($(wc -l < "$tmp/f.out"))"

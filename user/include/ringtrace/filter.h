@@ -14,9 +14,11 @@
 #include <stdint.h>
 
 #include "ringtrace/cpuset.h"
+#include "ringtrace/filter_expr.h"
 #include "ringtrace/record.h"
 
 #define RT_FILTER_MAX_IDS	64u
+#define RT_FILTER_MAX_EXPRS	16u	/* --filter given this often */
 
 /*
  * -e names perf's kinds too: samples and counter snapshots. These bits are
@@ -48,6 +50,14 @@ struct rt_filter {
 	uint64_t	first_ns;		/* set from the first event seen */
 	uint64_t	last_ns;		/* the latest event seen */
 	uint64_t	time_matched;		/* events inside the time range */
+	/*
+	 * issue 21: --filter EXPR, each given one ANDed with the rest,
+	 * [RT_FILTER_MAX_EXPRS] allocated by the first; expr_dropped counts
+	 * the events they alone turned away.
+	 */
+	struct rt_expr	*exprs;
+	uint32_t	nr_exprs;
+	uint64_t	expr_dropped;
 };
 
 /* "1,2,3" into @ids (at most RT_FILTER_MAX_IDS); 0, or -1 on bad input. */
@@ -67,6 +77,14 @@ uint64_t rt_filter_time_from(const struct rt_filter *f);
 uint64_t rt_filter_time_to(const struct rt_filter *f);
 
 bool rt_filter_active(const struct rt_filter *f);
+
+/*
+ * issue 21: one more --filter EXPR (filter_expr.h). 0, or -1 with the
+ * reason (and its column) in @err.
+ */
+int rt_filter_add_expr(struct rt_filter *f, const char *text, char *err,
+		       size_t errlen);
+void rt_filter_free(struct rt_filter *f);
 
 /* Whether @ev passes. Not const: the first timestamp is remembered. */
 bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev);

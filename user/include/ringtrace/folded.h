@@ -30,6 +30,7 @@
 struct rt_ksym {
 	uint64_t	addr;
 	const char	*name;
+	const char	*module;	/* "ext4"; NULL: the kernel's own */
 };
 
 /* Kernel symbols, sorted by address. */
@@ -104,6 +105,8 @@ int rt_ksyms_parse(struct rt_ksyms *k, const char *text);
 int rt_ksyms_load(struct rt_ksyms *k, const char *path);
 /* The symbol containing @addr, or NULL. */
 const char *rt_ksyms_find(const struct rt_ksyms *k, uint64_t addr);
+/* Its entry (name, start address, module), or NULL. */
+const struct rt_ksym *rt_ksyms_lookup(const struct rt_ksyms *k, uint64_t addr);
 void rt_ksyms_free(struct rt_ksyms *k);
 
 #endif /* RINGTRACE_FOLDED_H */

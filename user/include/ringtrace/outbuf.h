@@ -21,9 +21,11 @@
 #define RT_OUTBUF_DEFAULT_SIZE	(1u << 20)	/* flush in 1 MiB writes */
 /*
  * reserve() never needs more: the longest line is a vfs_read with a
- * 511-byte path escaped (x6 in JSON) and two 64-frame stacks.
+ * 511-byte path escaped (x6 in JSON) and two 64-frame stacks, or a
+ * sample's 128-frame chain, each frame with its address and a name of at
+ * most 127 bytes (frame_names.h).
  */
-#define RT_OUTBUF_MAX_RECORD	8192u
+#define RT_OUTBUF_MAX_RECORD	32768u
 
 struct rt_outbuf {
 	int		fd;

@@ -13,6 +13,8 @@
 #ifndef RINGTRACE_OUTPUT_H
 #define RINGTRACE_OUTPUT_H
 
+#include <stdbool.h>
+
 #include "ringtrace/outbuf.h"
 #include "ringtrace/record.h"
 
@@ -42,6 +44,22 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev);
  */
 char *rt_fmt_stack_frames(char *p, const unsigned char *f, uint32_t nr,
 			  char quote);
+
+/*
+ * Names for stack frames (issue 21): text prints a name in place of each
+ * address it knows, JSON adds a parallel array of names (null where none)
+ * after each array of addresses. @fn returns NULL for a frame to print as
+ * hex; @fn NULL (the default): every frame hex, as before. The tool sets
+ * it (ringtrace-cat: frame_names.h's rt_frame_name_cb) before printing.
+ */
+typedef const char *(*rt_frame_name_fn)(void *arg, bool kernel, uint32_t pid,
+					const char *comm, uint64_t ip);
+void rt_output_set_frame_names(rt_frame_name_fn fn, void *arg);
+/* The name of frame @ip of @ev's task (printers' use); NULL: hex. */
+const char *rt_output_frame_name(const struct rt_event *ev, bool kernel,
+				 uint64_t ip);
+/* Whether names are asked for at all. */
+bool rt_output_names_on(void);
 
 /* The printer of a per-event format; NULL for RT_FORMAT_RAW. */
 rt_print_fn rt_printer(enum rt_format format);

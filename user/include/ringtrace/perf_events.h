@@ -62,6 +62,9 @@ struct rt_perf_target {
 	/* Per task: armed, the kernel enables the events when the task execs
 	 * (a held -- COMMAND), so nothing before its exec is counted. */
 	bool			enable_on_exec;
+	/* Per task: these threads only, not the tasks they start
+	 * (--per-thread, as its rings; issue 21). */
+	bool			threads_only;
 };
 
 /* Every known event; ends with a NULL name. */

@@ -62,6 +62,7 @@ struct rt_perf_sampler {
 	size_t				page_size;
 	bool				per_cpu;
 	bool				enable_on_exec;
+	bool				threads_only;	/* no inherit */
 	bool				has_lost_format;	/* PERF_FORMAT_LOST accepted */
 	bool				user_only;	/* kernel excluded (paranoid) */
 	bool				mmap_build_id;	/* MMAP2 with build-ids */

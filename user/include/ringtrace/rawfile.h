@@ -28,8 +28,22 @@
  * frames can be named on replay (usyms.h); the mappings made during the
  * run are perf's MMAP2 records in the PERF_RECORDS chunks (--sample).
  *
+ * Version 3 (issue 21) holds the rings of a per-thread session
+ * (--per-thread --raw): THREAD_RECORDS and THREAD_PENDING chunks are
+ * RECORDS and PENDING of the ring of one thread, named by its id in the
+ * chunk header's @tid (where a CPU's chunk has @cpu), as the ring's
+ * control page names it. Every chunk of a thread, in file order, is that
+ * thread's stream. A file is written as version 3 only when it holds
+ * them, so that an older reader refuses it by its version rather than
+ * skipping every record as an unknown kind; version 1 and 2 files read
+ * as before.
+ *
  * Everything is in the writer's byte order (the endian field tells a
- * reader of the other order to refuse the file) and 8-byte aligned.
+ * reader of the other order to refuse the file) and 8-byte aligned, every
+ * field of a fixed size and every hole an explicit pad: x86-64 and arm64
+ * (both little-endian, LP64, 8-byte aligned uint64_t) write the same
+ * layout, and each replays the other's files (the header's machine field
+ * says where it was recorded; user/tests/data/vm-arm64.raw).
  * Readers skip chunk kinds they do not know, using size.
  */
 #ifndef RINGTRACE_RAWFILE_H
@@ -49,6 +63,9 @@
 #define RT_RAW_MAGIC		"RINGTRC"	/* 8 bytes with its NUL */
 #define RT_RAW_FORMAT_VERSION	1	/* ringtrace rings only */
 #define RT_RAW_FORMAT_SOURCES	2	/* + perf rings, counter snapshots */
+#define RT_RAW_FORMAT_THREADS	3	/* + per-thread rings (issue 21) */
+#define RT_RAW_MAX_THREADS	256	/* RINGTRACE_MAX_THREADS rings */
+#define RT_RAW_MAX_TID		4194304u /* the kernel's PID_MAX_LIMIT */
 #define RT_RAW_ENDIAN		0x01020304u
 #define RT_RAW_MAX_DAMAGE	4	/* damaged chunks described, each */
 
@@ -73,6 +90,14 @@ struct rt_raw_header {
 	 * NUL-terminated, cut at 511 bytes ("..." ends a cut one)
 	 */
 	char		cmdline[512];
+	/*
+	 * since 0.4 (header_size tells): the recording machine's
+	 * architecture, uname's machine (x86_64, aarch64), NUL-terminated.
+	 * The layout is the same on every 64-bit little-endian machine
+	 * (fixed-size fields, explicit padding): a file replays on another
+	 * architecture; this says which one its addresses belong to.
+	 */
+	char		machine[16];
 };
 
 enum rt_raw_chunk_kind {
@@ -92,6 +117,9 @@ enum rt_raw_chunk_kind {
 					 * from /proc) for the perf samples */
 	/* any version */
 	RT_RAW_CHUNK_MAPS	= 8,	/* struct rt_raw_map entries */
+	/* version 3 */
+	RT_RAW_CHUNK_THREAD_RECORDS = 9, /* records from the ring of @tid */
+	RT_RAW_CHUNK_THREAD_PENDING = 10, /* PENDING, of the ring of @tid */
 };
 
 /* One executable file mapping of a process; the path follows. */
@@ -132,9 +160,29 @@ struct rt_raw_counter_names {
 
 struct rt_raw_chunk {
 	uint32_t	kind;			/* enum rt_raw_chunk_kind */
-	uint32_t	cpu;
+	union {
+		uint32_t cpu;			/* a CPU's ring, perf's, a slot */
+		uint32_t tid;			/* THREAD_*: the ring's thread */
+	};
 	uint64_t	size;			/* payload bytes that follow */
 };
+
+/*
+ * The chunk kind and id that hold @src's bytes: a per-thread ring's
+ * THREAD_RECORDS and its tid, else its own kind (RECORDS by default) and
+ * CPU.
+ */
+static inline void rt_raw_source_chunk(const struct rt_source *src,
+				       uint32_t *kind, uint32_t *id)
+{
+	if (!src->raw_kind && src->tid) {
+		*kind = RT_RAW_CHUNK_THREAD_RECORDS;
+		*id = src->tid;
+	} else {
+		*kind = src->raw_kind ? src->raw_kind : RT_RAW_CHUNK_RECORDS;
+		*id = src->cpu;
+	}
+}
 
 /* ---- writing ---- */
 
@@ -145,6 +193,9 @@ void rt_raw_write_ring(struct rt_outbuf *ob, uint32_t cpu,
 		       const struct rt_ring *r, uint64_t from, uint64_t to);
 
 void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost);
+/* The same for @src's ring: a thread's is THREAD_PENDING with its tid. */
+void rt_raw_write_source_pending(struct rt_outbuf *ob,
+				 const struct rt_source *src, uint64_t lost);
 
 /* The descriptors of version 2 (write them right after the header). */
 void rt_raw_write_perf_format(struct rt_outbuf *ob,

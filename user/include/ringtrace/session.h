@@ -17,6 +17,7 @@
 #include <linux/ringtrace.h>
 
 #include "ringtrace/cpuset.h"
+#include "ringtrace/filter_expr.h"
 #include "ringtrace/merge.h"
 
 #define RT_DEFAULT_BUFFER_BYTES	(4u << 20)	/* per-CPU data area */
@@ -95,6 +96,14 @@ struct rt_session_opts {
 	 * RT_DEFAULT_MIN_OFFCPU_NS.
 	 */
 	uint64_t	min_offcpu_ns;
+	/*
+	 * issue 21: ranges of vfs_read's ret and count (from --filter,
+	 * filter_expr.h) the module applies before any ring work when it
+	 * offers RINGTRACE_FEAT_VFS_READ_VALUES; quietly not otherwise
+	 * (rt_session.values_in_kernel says which): the tool filters
+	 * exactly in user space either way. NULL: none.
+	 */
+	const struct rt_expr_ranges	*vfs_read_ranges;
 };
 
 /*
@@ -122,6 +131,8 @@ struct rt_session {
 	struct ringtrace_info	info;
 	bool			enabled;
 	uint32_t		vfs_read_attach; /* asked for (opts), 0: any */
+	/* issue 21: the module applies opts' vfs_read_ranges. */
+	bool			values_in_kernel;
 	uint32_t		nr_rings;
 	struct rt_session_ring	*rings;		/* nr_rings, CPU (or tids) order */
 	struct rt_source	*srcs;		/* parallel to rings */

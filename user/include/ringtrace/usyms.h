@@ -95,6 +95,22 @@ void rt_usyms_add_map(struct rt_usyms *u, uint32_t pid, const char *comm,
 const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, const char *comm,
 			  uint64_t ip, char *buf, size_t len);
 
+/* What is known of a user address (rt_usyms_lookup()). */
+struct rt_usym {
+	const char	*sym;		/* NULL: no symbol covers it */
+	uint64_t	sym_off;	/* from the symbol's start */
+	const char	*dso;		/* the binary's base name */
+	uint64_t	dso_off;	/* offset in the file */
+};
+
+/*
+ * @ip in @pid's image: its binary and, where the symbol table covers it,
+ * its symbol. The strings live until rt_usyms_fini(). False if no known
+ * mapping covers @ip or its binary could not be opened (or differs).
+ */
+bool rt_usyms_lookup(struct rt_usyms *u, uint32_t pid, const char *comm,
+		     uint64_t ip, struct rt_usym *out);
+
 /*
  * The GNU build-id of the ELF file @path into @out (at most
  * RT_USYMS_BUILD_ID_MAX bytes); its length, or 0 if it has none or cannot

@@ -361,11 +361,20 @@ int rt_ksyms_parse(struct rt_ksyms *k, const char *text)
 		/* "ffffffff81000000 T _stext" or "... t name\t[module]" */
 		addr = strtoull(p, &end, 16);
 		if (end != p && end[0] == ' ' && end[1] && end[2] == ' ') {
+			char *mod = NULL, *sep;
+
 			type = end[1];
 			name = end + 3;
-			name[strcspn(name, "\t ")] = '\0';
+			sep = name + strcspn(name, "\t ");
+			/* "name\t[module]": the module, for the stream's frames. */
+			if (*sep && (mod = strchr(sep + 1, '[')) != NULL) {
+				mod++;
+				mod[strcspn(mod, "]")] = '\0';
+			}
+			*sep = '\0';
 			if (addr && strchr("tTwW", type))
-				k->syms[n++] = (struct rt_ksym){ addr, name };
+				k->syms[n++] = (struct rt_ksym){ addr, name,
+								 mod };
 			else if (!addr)
 				k->nr_hidden++;
 		}
@@ -414,6 +423,13 @@ int rt_ksyms_load(struct rt_ksyms *k, const char *path)
 
 const char *rt_ksyms_find(const struct rt_ksyms *k, uint64_t addr)
 {
+	const struct rt_ksym *s = rt_ksyms_lookup(k, addr);
+
+	return s ? s->name : NULL;
+}
+
+const struct rt_ksym *rt_ksyms_lookup(const struct rt_ksyms *k, uint64_t addr)
+{
 	uint32_t lo = 0, hi = k->nr;
 
 	if (!k->nr || addr < k->syms[0].addr)
@@ -427,7 +443,7 @@ const char *rt_ksyms_find(const struct rt_ksyms *k, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return k->syms[lo].name;
+	return &k->syms[lo];
 }
 
 void rt_ksyms_free(struct rt_ksyms *k)

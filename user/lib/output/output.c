@@ -3,6 +3,29 @@
 #include "ringtrace/output.h"
 #include "ringtrace/record.h"
 
+/* One namer per process: the tool sets it once, before the stream. */
+static rt_frame_name_fn name_fn;
+static void *name_arg;
+
+void rt_output_set_frame_names(rt_frame_name_fn fn, void *arg)
+{
+	name_fn = fn;
+	name_arg = arg;
+}
+
+bool rt_output_names_on(void)
+{
+	return name_fn != NULL;
+}
+
+const char *rt_output_frame_name(const struct rt_event *ev, bool kernel,
+				 uint64_t ip)
+{
+	if (!name_fn)
+		return NULL;
+	return name_fn(name_arg, kernel, ev->pid, ev->comm, ip);
+}
+
 rt_print_fn rt_printer(enum rt_format format)
 {
 	switch (format) {

@@ -4,23 +4,34 @@
  *
  * vfs_read: type ts_ns cpu pid tid comm dev ino pos count ret lat_ns
  *           [offcpu_ns offcpu_max_ns offcpu_max_ts] [path]
- *           [host_pid host_tid cgroup_id [cgroup]] [kstack] [ustack]
- * offcpu:   type ts_ns cpu pid tid comm offcpu_ns state cpu_out [kstack]
- *           [ustack]
+ *           [host_pid host_tid cgroup_id [cgroup]] [kstack [kstack_sym]]
+ *           [ustack [ustack_sym]]
+ * offcpu:   type ts_ns cpu pid tid comm offcpu_ns state cpu_out
+ *           [host_pid host_tid cgroup_id [cgroup]] [kstack [kstack_sym]]
+ *           [ustack [ustack_sym]]
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
- *           kernel hashed [host_pid host_tid cgroup_id [cgroup]] [kstack]
- *           [ustack]
+ *           kernel hashed [host_pid host_tid cgroup_id [cgroup]]
+ *           [kstack [kstack_sym]] [ustack [ustack_sym]]
  * lost:     type ts_ns cpu count [source]
- * sample:   type ts_ns cpu pid tid comm event ip [callchain]
+ * sample:   type ts_ns cpu pid tid comm event ip [sym] [callchain
+ *           [callchain_sym]]
  * counters: type ts_ns cpu [pid] interval_ns values [running_pct]
  *
  * Numbers are decimal integers (pos and ret may be negative); dev is the
  * string "MAJOR:MINOR"; contended, kernel and hashed are booleans (the
- * lock record's flags); state is "R", "S", "D" or "other"; addresses (ip, callchain) and lock_id are "0x..."
+ * lock record's flags); state is "R", "S", "D" or "other"; addresses (ip,
+ * callchain, kstack, ustack) and lock_id are "0x..."
  * strings, exact where a double would round them (a hashed lock_id is
  * above 2^53 and jq would print another lock's id). A counters
  * row of a process has cpu -1. Strings are escaped as escape.h describes.
+ * sym and the *_sym arrays (issue 21) name frames (frame_names.h: e.g.
+ * "vfs_read+0x5"), null where nothing does; they are there only when
+ * names are on and one frame at least was named.
  */
+#include <string.h>
+
+#include <linux/perf_event.h>
+
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
@@ -125,22 +136,60 @@ static char *vfs_read(char *p, const struct rt_event *ev)
 	return p;
 }
 
-/* ,"kstack":["0x.."],"ustack":[..]: innermost first; absent when empty. */
+/* "NAME" or null: a frame's name, the array entry beside its address. */
+static char *name_entry(char *p, const char *name, bool *any)
+{
+	if (!name)
+		return RT_FMT_LIT(p, "null");
+	*any = true;
+	/* Names hold no quote, backslash or control byte (frame_names.h). */
+	*p++ = '"';
+	p = rt_fmt_lit(p, name, strlen(name));
+	*p++ = '"';
+	return p;
+}
+
+/*
+ * ,"kstack":["0x.."],"kstack_sym":["vfs_read+0x5",null]: innermost first;
+ * absent when empty. The names (issue 21) are a parallel array so that
+ * readers of the addresses see them unchanged; absent when none is known.
+ */
 static char *frames(char *p, const char *key, size_t key_len,
+		    const char *sym_key, size_t sym_key_len,
+		    const struct rt_event *ev, bool kernel,
 		    const unsigned char *f, uint32_t nr)
 {
+	char *before;
+	bool any = false;
+
 	if (!nr)
 		return p;
 	p = rt_fmt_lit(p, key, key_len);
 	p = rt_fmt_stack_frames(p, f, nr, '"');
 	*p++ = ']';
-	return p;
+	if (!rt_output_names_on())
+		return p;
+	before = p;
+	p = rt_fmt_lit(p, sym_key, sym_key_len);
+	for (uint32_t i = 0; i < nr; i++) {
+		if (i)
+			*p++ = ',';
+		p = name_entry(p, rt_output_frame_name(ev, kernel,
+						       rt_stack_frame(f, i)),
+			       &any);
+	}
+	*p++ = ']';
+	return any ? p : before;
 }
 
-static char *stack(char *p, const struct rt_stack *st)
+static char *stack(char *p, const struct rt_event *ev)
 {
-	p = frames(p, ",\"kstack\":[", 11, st->kernel, st->nr_kernel);
-	return frames(p, ",\"ustack\":[", 11, st->user, st->nr_user);
+	const struct rt_stack *st = &ev->stack;
+
+	p = frames(p, ",\"kstack\":[", 11, ",\"kstack_sym\":[", 15, ev, true,
+		   st->kernel, st->nr_kernel);
+	return frames(p, ",\"ustack\":[", 11, ",\"ustack_sym\":[", 15, ev,
+		      false, st->user, st->nr_user);
 }
 
 static char *lock(char *p, const struct rt_event *ev)
@@ -194,10 +243,36 @@ static char *lost(char *p, const struct rt_event *ev)
 }
 
 
+/* ,"callchain_sym":[..]: the chain's names, markers skipped as printed. */
+static char *chain_names(char *p, const struct rt_event *ev)
+{
+	const struct rt_sample_event *s = &ev->u.sample;
+	bool kernel = (int64_t)s->ip < 0, any = false;
+	uint32_t printed = 0;
+	char *before = p;
+
+	p = RT_FMT_LIT(p, ",\"callchain_sym\":[");
+	for (uint32_t i = 0; i < s->nr_frames &&
+	     printed < RT_SAMPLE_MAX_PRINTED_FRAMES; i++) {
+		uint64_t ip = rt_sample_frame(s, i);
+
+		if (rt_sample_frame_is_marker(ip)) {
+			kernel = ip != (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		if (printed++)
+			*p++ = ',';
+		p = name_entry(p, rt_output_frame_name(ev, kernel, ip), &any);
+	}
+	*p++ = ']';
+	return any ? p : before;
+}
+
 static char *sample(char *p, const struct rt_event *ev)
 {
 	const struct rt_sample_event *s = &ev->u.sample;
 	uint32_t printed = 0, i = 0;
+	const char *name;
 	uint64_t ip;
 
 	p = common(p, "sample", 6, ev);
@@ -206,6 +281,13 @@ static char *sample(char *p, const struct rt_event *ev)
 	p = rt_json_escape(p, s->event, 32);
 	p = RT_FMT_LIT(p, "\",\"ip\":");
 	p = hex_string(p, s->ip);
+	name = rt_output_frame_name(ev, (int64_t)s->ip < 0, s->ip);
+	if (name) {
+		bool any;
+
+		p = RT_FMT_LIT(p, ",\"sym\":");
+		p = name_entry(p, name, &any);
+	}
 	if (!s->frames)
 		return p;
 	p = RT_FMT_LIT(p, ",\"callchain\":[");
@@ -216,6 +298,8 @@ static char *sample(char *p, const struct rt_event *ev)
 		p = hex_string(p, ip);
 	}
 	*p++ = ']';
+	if (rt_output_names_on())
+		p = chain_names(p, ev);
 	return p;
 }
 
@@ -286,16 +370,17 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 	case RT_EVENT_VFS_READ:
 		p = vfs_read(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
 		p = task_ext(p, &ev->ext);
-		p = stack(p, &ev->stack);
+		p = stack(p, ev);
 		break;
 	case RT_EVENT_LOCK:
 		p = lock(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
 		p = task_ext(p, &ev->ext);
-		p = stack(p, &ev->stack);
+		p = stack(p, ev);
 		break;
 	case RT_EVENT_OFFCPU:
 		p = offcpu(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
-		p = stack(p, &ev->stack);
+		p = task_ext(p, &ev->ext);
+		p = stack(p, ev);
 		break;
 	case RT_EVENT_LOST:
 		p = lost(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);

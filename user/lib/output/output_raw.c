@@ -45,6 +45,19 @@ void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost)
 	rt_outbuf_append(ob, &lost, sizeof(lost));
 }
 
+void rt_raw_write_source_pending(struct rt_outbuf *ob,
+				 const struct rt_source *src, uint64_t lost)
+{
+	struct rt_raw_chunk c = {
+		.kind = src->tid ? RT_RAW_CHUNK_THREAD_PENDING :
+				   RT_RAW_CHUNK_PENDING,
+		.cpu = src->tid ? src->tid : src->cpu, .size = sizeof(lost),
+	};
+
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, &lost, sizeof(lost));
+}
+
 static void write_desc(struct rt_outbuf *ob, uint32_t kind, const void *p,
 		       uint64_t size)
 {

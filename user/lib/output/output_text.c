@@ -13,6 +13,9 @@
  * line up; a per-process counter row, bound to no CPU, prints [any].
  */
 #include <stdbool.h>
+#include <string.h>
+
+#include <linux/perf_event.h>
 
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
@@ -59,16 +62,43 @@ static char *prefix(char *p, const struct rt_event *ev, bool has_task)
 	return RT_FMT_LIT(p, ": ");
 }
 
-/* " kstack=0x..,0x.. ustack=0x..": innermost first, as the trailer has them. */
-static char *stack_fields(char *p, const struct rt_stack *st)
+/* One frame: its name (frame_names.h) when known, else its address. */
+static char *frame(char *p, const struct rt_event *ev, bool kernel,
+		   uint64_t ip)
 {
+	const char *name = rt_output_frame_name(ev, kernel, ip);
+
+	if (!name)
+		return rt_fmt_hex(p, ip);
+	return rt_fmt_lit(p, name, strlen(name));
+}
+
+static char *frames(char *p, const struct rt_event *ev, bool kernel,
+		    const unsigned char *f, uint32_t nr)
+{
+	for (uint32_t i = 0; i < nr; i++) {
+		if (i)
+			*p++ = ',';
+		p = frame(p, ev, kernel, rt_stack_frame(f, i));
+	}
+	return p;
+}
+
+/*
+ * " kstack=vfs_read+0x5,0x.. ustack=0x..": innermost first, as the
+ * trailer has them; names where known (issue 21), else hex.
+ */
+static char *stack_fields(char *p, const struct rt_event *ev)
+{
+	const struct rt_stack *st = &ev->stack;
+
 	if (st->nr_kernel) {
 		p = RT_FMT_LIT(p, " kstack=");
-		p = rt_fmt_stack_frames(p, st->kernel, st->nr_kernel, 0);
+		p = frames(p, ev, true, st->kernel, st->nr_kernel);
 	}
 	if (st->nr_user) {
 		p = RT_FMT_LIT(p, " ustack=");
-		p = rt_fmt_stack_frames(p, st->user, st->nr_user, 0);
+		p = frames(p, ev, false, st->user, st->nr_user);
 	}
 	return p;
 }
@@ -154,23 +184,41 @@ static char *lock_fields(char *p, const struct rt_lock_event *l)
 	return p;
 }
 
-static char *sample_fields(char *p, const struct rt_sample_event *s)
+/*
+ * "sample: event=cpu-clock ip=0x.. [sym=NAME] callchain=NAME,0x..": the
+ * chain's PERF_CONTEXT_* markers say whose frames follow; the ip alone is
+ * the kernel's when its upper half is.
+ */
+static char *sample_fields(char *p, const struct rt_event *ev)
 {
-	uint32_t printed = 0, i = 0;
-	uint64_t ip;
+	const struct rt_sample_event *s = &ev->u.sample;
+	bool kernel = (int64_t)s->ip < 0;
+	uint32_t printed = 0;
+	const char *name;
 
 	p = RT_FMT_LIT(p, "sample: event=");
 	p = rt_fmt_lit(p, s->event, strnlen(s->event, 32));
 	p = RT_FMT_LIT(p, " ip=");
 	p = rt_fmt_hex(p, s->ip);
+	name = rt_output_frame_name(ev, kernel, s->ip);
+	if (name) {
+		p = RT_FMT_LIT(p, " sym=");
+		p = rt_fmt_lit(p, name, strlen(name));
+	}
 	if (!s->frames)
 		return p;
 	p = RT_FMT_LIT(p, " callchain=");
-	while (printed < RT_SAMPLE_MAX_PRINTED_FRAMES &&
-	       rt_sample_next_frame(s, &i, &ip)) {
+	for (uint32_t i = 0; i < s->nr_frames &&
+	     printed < RT_SAMPLE_MAX_PRINTED_FRAMES; i++) {
+		uint64_t ip = rt_sample_frame(s, i);
+
+		if (rt_sample_frame_is_marker(ip)) {
+			kernel = ip != (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
 		if (printed++)
 			*p++ = ',';
-		p = rt_fmt_hex(p, ip);
+		p = frame(p, ev, kernel, ip);
 	}
 	if (!printed)
 		*p++ = '-';
@@ -245,7 +293,7 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	switch (ev->kind) {
 	case RT_EVENT_VFS_READ:
 		p = vfs_read_fields(p, &ev->u.vfs_read);
-		p = stack_fields(p, &ev->stack);
+		p = stack_fields(p, ev);
 		p = ext_fields(p, ev);
 		/* Last: the rest of the line is the name, spaces and all. */
 		if (ev->u.vfs_read.path) {
@@ -256,15 +304,16 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 		break;
 	case RT_EVENT_LOCK:
 		p = lock_fields(p, &ev->u.lock);
-		p = stack_fields(p, &ev->stack);
+		p = stack_fields(p, ev);
 		p = ext_fields(p, ev);
 		break;
 	case RT_EVENT_OFFCPU:
 		p = offcpu_fields(p, &ev->u.offcpu);
-		p = stack_fields(p, &ev->stack);
+		p = stack_fields(p, ev);
+		p = ext_fields(p, ev);
 		break;
 	case RT_EVENT_SAMPLE:
-		p = sample_fields(p, &ev->u.sample);
+		p = sample_fields(p, ev);
 		break;
 	case RT_EVENT_COUNTERS:
 		p = counters_fields(p, &ev->u.counters);

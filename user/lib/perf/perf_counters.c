@@ -162,7 +162,7 @@ static void make_attr(const struct rt_counters *cs, const struct rt_counter *c,
 	attr->read_format = READ_FORMAT;
 	/* Siblings follow their leader: only leaders are enabled/disabled. */
 	attr->disabled = leader;
-	attr->inherit = !cs->target.per_cpu;
+	attr->inherit = !cs->target.per_cpu && !cs->target.threads_only;
 	attr->enable_on_exec = leader && cs->target.enable_on_exec;
 	attr->exclude_kernel = c->user_only;
 	attr->exclude_hv = c->user_only;

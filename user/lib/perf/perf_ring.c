@@ -123,7 +123,7 @@ static void make_attr(const struct rt_perf_sampler *ps,
 	attr->mmap2 = ps->spec.track_mmaps;
 	attr->build_id = ps->spec.track_mmaps && ps->mmap_build_id;
 	attr->disabled = 1;
-	attr->inherit = !ps->per_cpu;
+	attr->inherit = !ps->per_cpu && !ps->threads_only;
 	attr->enable_on_exec = ps->enable_on_exec;
 	attr->exclude_kernel = ps->user_only;
 	attr->exclude_hv = ps->user_only;
@@ -252,6 +252,7 @@ int rt_perf_sampler_open(struct rt_perf_sampler *ps,
 	ps->page_size = page_size;
 	ps->per_cpu = t->per_cpu;
 	ps->enable_on_exec = !t->per_cpu && t->enable_on_exec;
+	ps->threads_only = !t->per_cpu && t->threads_only;
 	ps->has_lost_format = true;
 	ps->mmap_build_id = true;
 	if (!valid_buffer(ps->spec.buffer_bytes, page_size))

@@ -103,9 +103,10 @@ static void raw_describe_error(const struct rt_source *src, char *buf,
 			   "counters " : "";
 	int n;
 
-	n = snprintf(buf, len, "corrupt raw file %s: %srecord of CPU %u at "
+	n = snprintf(buf, len, "corrupt raw file %s: %srecord of %s %u at "
 		     "file offset %llu (chunk payload at %llu, %llu bytes): %s",
-		     cur->file->path, what, src->cpu, at,
+		     cur->file->path, what, src->tid ? "thread" : "CPU",
+		     src->tid ? src->tid : src->cpu, at,
 		     (unsigned long long)c->offset,
 		     (unsigned long long)c->size, rt_ring_strerror(r->error));
 	if (n < 0 || (size_t)n >= len)
@@ -155,11 +156,11 @@ static int check_header(struct rt_raw_file *f, const char *path)
 		return raw_error(f, EINVAL, "%s was written on a machine of the "
 				 "other byte order", path);
 	if (h.format_version < RT_RAW_FORMAT_VERSION ||
-	    h.format_version > RT_RAW_FORMAT_SOURCES)
+	    h.format_version > RT_RAW_FORMAT_THREADS)
 		return raw_error(f, EINVAL, "%s has raw format version %u; these "
 				 "tools read versions %u to %u", path,
 				 h.format_version, RT_RAW_FORMAT_VERSION,
-				 RT_RAW_FORMAT_SOURCES);
+				 RT_RAW_FORMAT_THREADS);
 	if (h.header_size >= offsetof(struct rt_raw_header, events) &&
 	    !(h.header_size % 8) && h.header_size > f->len)
 		return raw_error(f, EINVAL, "%s is truncated: %zu bytes, shorter "
@@ -173,6 +174,7 @@ static int check_header(struct rt_raw_file *f, const char *path)
 							     sizeof(h));
 	f->hdr.module_version[sizeof(f->hdr.module_version) - 1] = '\0';
 	f->hdr.cmdline[sizeof(f->hdr.cmdline) - 1] = '\0';
+	f->hdr.machine[sizeof(f->hdr.machine) - 1] = '\0';
 	return 0;
 }
 
@@ -182,8 +184,20 @@ struct chain {
 	uint32_t	last;
 };
 
-/* The streams of records a file holds, each a chain per CPU. */
-enum { STREAM_RING, STREAM_PERF, STREAM_COUNTERS, NR_STREAMS };
+/*
+ * The streams of records a file holds, each a chain per CPU; and the
+ * rings of threads (version 3), a chain per thread, in the order their
+ * first chunk comes.
+ */
+enum { STREAM_RING, STREAM_PERF, STREAM_COUNTERS, NR_STREAMS,
+       STREAM_THREAD = NR_STREAMS };
+
+struct chains {
+	struct chain	cpu[NR_STREAMS * RT_MAX_CPUS];
+	struct chain	thread[RT_RAW_MAX_THREADS];
+	uint32_t	tid[RT_RAW_MAX_THREADS];
+	uint32_t	nr_threads;
+};
 
 static int stream_of(uint32_t kind)
 {
@@ -191,8 +205,23 @@ static int stream_of(uint32_t kind)
 	case RT_RAW_CHUNK_RECORDS:		return STREAM_RING;
 	case RT_RAW_CHUNK_PERF_RECORDS:		return STREAM_PERF;
 	case RT_RAW_CHUNK_COUNTERS:		return STREAM_COUNTERS;
+	case RT_RAW_CHUNK_THREAD_RECORDS:	return STREAM_THREAD;
 	}
 	return -1;
+}
+
+static bool thread_kind(uint32_t kind)
+{
+	return kind == RT_RAW_CHUNK_THREAD_RECORDS ||
+	       kind == RT_RAW_CHUNK_THREAD_PENDING;
+}
+
+/* A chunk header's id is a CPU, or for a thread's chunk a thread id. */
+static bool chunk_id_valid(const struct rt_raw_chunk *c)
+{
+	if (thread_kind(c->kind))
+		return c->tid && c->tid < RT_RAW_MAX_TID;
+	return c->cpu < RT_MAX_CPUS;
 }
 
 /* A version 2 descriptor chunk: checked, kept for the decoders. */
@@ -279,8 +308,9 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 	if (f->len - off < sizeof(*c))
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
-	return c->kind >= RT_RAW_CHUNK_RECORDS && c->kind <= RT_RAW_CHUNK_MAPS &&
-	       c->cpu < RT_MAX_CPUS && !(c->size % 8) &&
+	return c->kind >= RT_RAW_CHUNK_RECORDS &&
+	       c->kind <= RT_RAW_CHUNK_THREAD_PENDING && chunk_id_valid(c) &&
+	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
 
@@ -299,8 +329,10 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 	case RT_RAW_CHUNK_RECORDS:
 	case RT_RAW_CHUNK_PERF_RECORDS:
 	case RT_RAW_CHUNK_COUNTERS:
+	case RT_RAW_CHUNK_THREAD_RECORDS:
 		return c.size && whole_records(p, c.size) == c.size;
 	case RT_RAW_CHUNK_PENDING:
+	case RT_RAW_CHUNK_THREAD_PENDING:
 		return c.size == sizeof(uint64_t);
 	case RT_RAW_CHUNK_PERF_FORMAT:
 		return c.size == sizeof(struct rt_raw_perf_format);
@@ -350,11 +382,27 @@ static uint64_t next_valid_chunk(const struct rt_raw_file *f, uint64_t off)
 	return next < f->len ? next : f->len;
 }
 
+/* The chain of thread @tid's ring: found, or the next free one. */
+static struct chain *thread_chain(struct chains *ch, uint32_t tid)
+{
+	uint32_t i;
+
+	for (i = 0; i < ch->nr_threads && ch->tid[i] != tid; i++)
+		;
+	if (i == ch->nr_threads) {
+		if (i == RT_RAW_MAX_THREADS)
+			return NULL;
+		ch->tid[ch->nr_threads++] = tid;
+	}
+	return &ch->thread[i];
+}
+
 static int index_chunks(struct rt_raw_file *f, const char *path,
-			struct chain *chains)
+			struct chains *chains)
 {
 	uint64_t off = f->hdr.header_size;
 	bool v2 = f->hdr.format_version >= RT_RAW_FORMAT_SOURCES;
+	bool v3 = f->hdr.format_version >= RT_RAW_FORMAT_THREADS;
 	uint32_t cap = 0;
 
 	while (off < f->len) {
@@ -377,13 +425,17 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 		 * neither can its payload. Skip to the next valid chunk; the
 		 * records of every other chunk are still read.
 		 */
-		if (c.size % 8 || c.cpu >= RT_MAX_CPUS) {
+		if (c.size % 8 || !chunk_id_valid(&c)) {
 			uint64_t next = next_valid_chunk(f, off);
 
 			if (c.size % 8)
 				note_damage(f, off, next - off, "size %llu, not "
 					    "a multiple of 8",
 					    (unsigned long long)c.size);
+			else if (thread_kind(c.kind))
+				note_damage(f, off, next - off, "thread id %u, "
+					    "not one (1 to %u)", c.tid,
+					    RT_RAW_MAX_TID - 1);
 			else
 				note_damage(f, off, next - off, "CPU %u, more "
 					    "than %u", c.cpu, RT_MAX_CPUS - 1);
@@ -393,7 +445,8 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 		off += sizeof(c);
 		/* Version 1 readers skipped the kinds of version 2: so do we. */
 		stream = stream_of(c.kind);
-		if (!v2 && stream > STREAM_RING)
+		if ((!v2 && stream > STREAM_RING) ||
+		    (!v3 && stream == STREAM_THREAD))
 			stream = -1;
 		if (c.size > left) {
 			uint64_t keep = stream >= 0 ?
@@ -452,13 +505,26 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 					 "descriptor", path, stream == STREAM_PERF ?
 					 "perf records" : "counters",
 					 (unsigned long long)(off - sizeof(c)));
-		if (c.kind == RT_RAW_CHUNK_PENDING && c.size >= sizeof(uint64_t)) {
+		if ((c.kind == RT_RAW_CHUNK_PENDING ||
+		     (v3 && c.kind == RT_RAW_CHUNK_THREAD_PENDING)) &&
+		    c.size >= sizeof(uint64_t)) {
 			uint64_t lost;
 
 			memcpy(&lost, f->map + off, sizeof(lost));
 			f->pending_lost += lost;
 		} else if (stream >= 0 && c.size) {
-			struct chain *ch = &chains[stream * RT_MAX_CPUS + c.cpu];
+			struct chain *ch = stream == STREAM_THREAD ?
+				thread_chain(chains, c.tid) :
+				&chains->cpu[stream * RT_MAX_CPUS + c.cpu];
+
+			if (!ch)
+				return raw_error(f, EINVAL, "corrupt raw file "
+						 "%s: chunk at offset %llu is of "
+						 "a thread ring past the %u a "
+						 "session can have", path,
+						 (unsigned long long)(off -
+								      sizeof(c)),
+						 RT_RAW_MAX_THREADS);
 
 			if (f->nr_chunks == cap) {
 				struct rt_raw_chunk_ref *n;
@@ -565,7 +631,10 @@ static void make_source(struct rt_raw_file *f, int stream, uint32_t cpu,
 {
 	struct rt_source *src = &f->srcs[f->nr_srcs];
 
-	rt_source_init(src, cpu);
+	/* A thread's ring, as the live session has it (session.c). */
+	rt_source_init(src, stream == STREAM_THREAD ? RT_EVENT_CPU_ANY : cpu);
+	if (stream == STREAM_THREAD)
+		src->tid = cpu;
 	src->refill = raw_refill;
 	src->describe_error = raw_describe_error;
 	src->ctx = &f->cursors[f->nr_srcs++];
@@ -585,12 +654,12 @@ static void make_source(struct rt_raw_file *f, int stream, uint32_t cpu,
 	load_chunk(src, first);
 }
 
-static int make_sources(struct rt_raw_file *f, const struct chain *chains)
+static int make_sources(struct rt_raw_file *f, const struct chains *chains)
 {
-	uint32_t n = 0;
+	uint32_t n = chains->nr_threads;
 
 	for (uint32_t i = 0; i < NR_STREAMS * RT_MAX_CPUS; i++)
-		n += chains[i].first != NO_CHUNK;
+		n += chains->cpu[i].first != NO_CHUNK;
 	f->srcs = calloc(n ? n : 1, sizeof(*f->srcs));
 	f->cursors = calloc(n ? n : 1, sizeof(*f->cursors));
 	if (!f->srcs || !f->cursors)
@@ -601,13 +670,20 @@ static int make_sources(struct rt_raw_file *f, const struct chain *chains)
 			return raw_error(f, ENOMEM, "out of memory");
 		rt_comm_cache_init(f->comms);
 	}
-	for (int stream = 0; stream < NR_STREAMS; stream++)
+	/* ringtrace's rings (CPUs', then threads'), perf's, the counters */
+	for (int stream = 0; stream < NR_STREAMS; stream++) {
 		for (uint32_t cpu = 0; cpu < RT_MAX_CPUS; cpu++) {
-			uint32_t first = chains[stream * RT_MAX_CPUS + cpu].first;
+			uint32_t first =
+				chains->cpu[stream * RT_MAX_CPUS + cpu].first;
 
 			if (first != NO_CHUNK)
 				make_source(f, stream, cpu, first);
 		}
+		for (uint32_t i = 0; stream == STREAM_RING &&
+				     i < chains->nr_threads; i++)
+			make_source(f, STREAM_THREAD, chains->tid[i],
+				    chains->thread[i].first);
+	}
 	return 0;
 }
 
@@ -654,7 +730,7 @@ static int read_all(struct rt_raw_file *f, int fd)
 
 int rt_raw_open(struct rt_raw_file *f, const char *path)
 {
-	struct chain *chains = NULL;
+	struct chains *chains = NULL;
 	struct stat st;
 	int ret;
 
@@ -702,11 +778,14 @@ mapped:
 	if (ret)
 		return ret;
 
-	chains = malloc(NR_STREAMS * RT_MAX_CPUS * sizeof(*chains));
+	chains = malloc(sizeof(*chains));
 	if (!chains)
 		return raw_error(f, ENOMEM, "out of memory");
 	for (uint32_t i = 0; i < NR_STREAMS * RT_MAX_CPUS; i++)
-		chains[i] = (struct chain){ NO_CHUNK, NO_CHUNK };
+		chains->cpu[i] = (struct chain){ NO_CHUNK, NO_CHUNK };
+	for (uint32_t i = 0; i < RT_RAW_MAX_THREADS; i++)
+		chains->thread[i] = (struct chain){ NO_CHUNK, NO_CHUNK };
+	chains->nr_threads = 0;
 	ret = index_chunks(f, path, chains);
 	if (!ret)
 		ret = make_sources(f, chains);

@@ -16,6 +16,7 @@
 
 #include "ringtrace/attach.h"
 #include "ringtrace/barrier.h"
+#include "ringtrace/filter_expr.h"
 #include "ringtrace/parse.h"
 #include "ringtrace/record.h"
 #include "ringtrace/session.h"
@@ -277,6 +278,27 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 					 "filter by cgroup: update the module");
 		cfg.nr_cgroups = o->nr_cgroups;
 		cfg.cgroup_ids_ptr = (uintptr_t)o->cgroup_ids;
+	}
+
+	s->values_in_kernel = false;
+	if (o->vfs_read_ranges && (events & RINGTRACE_EVENT_VFS_READ) &&
+	    s->info.size > offsetof(struct ringtrace_info, features) &&
+	    (s->info.features & RINGTRACE_FEAT_VFS_READ_VALUES) &&
+	    !rt_expr_ranges_empty(o->vfs_read_ranges)) {
+		/* issue 21: what the module can decide before reserving. */
+		const struct rt_expr_ranges *r = o->vfs_read_ranges;
+
+		if (r->ret_set) {
+			cfg.vfs_read_values |= RINGTRACE_VFS_READ_RET;
+			cfg.vfs_read_ret_min = r->ret_min;
+			cfg.vfs_read_ret_max = r->ret_max;
+		}
+		if (r->count_set) {
+			cfg.vfs_read_values |= RINGTRACE_VFS_READ_COUNT;
+			cfg.vfs_read_count_min = r->count_min;
+			cfg.vfs_read_count_max = r->count_max;
+		}
+		s->values_in_kernel = cfg.vfs_read_values != 0;
 	}
 
 	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_SET_CONFIG, &cfg) == 0)

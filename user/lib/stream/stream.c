@@ -107,9 +107,14 @@ static int emit_event(void *arg, struct rt_source *src,
 	(void)ts;
 	src->counts.bytes += rec->size;
 	rt_source_count(src, ret, &ev);
-	if (ctx->on_record)
+	if (ctx->on_record) {
+		/* issue 21: a rewrite's --filter sees files by name too. */
+		if (ret == RT_DECODE_OK && ctx->paths &&
+		    !rt_paths_take(ctx->paths, &ev))
+			rt_paths_name(ctx->paths, &ev);
 		return ctx->on_record(ctx->on_record_arg, src, rec, ret, &ev) ||
 		       ctx->out->error != 0;
+	}
 	if (ret == RT_DECODE_SKIP)
 		return 0;	/* perf's COMM, THROTTLE...: not a record to show */
 	if (ret == RT_DECODE_OK) {
@@ -173,6 +178,7 @@ static int raw_round(struct rt_stream *st, struct rt_merge *m,
 	rt_raw_batch_init(&b, st->out);
 	for (uint32_t i = 0; i < m->nr; i++) {
 		struct rt_source *src = m->srcs[i];
+		uint32_t kind, id;
 		uint64_t from;
 		int ret;
 
@@ -183,9 +189,9 @@ static int raw_round(struct rt_stream *st, struct rt_merge *m,
 		if (ret == RT_RING_OK)
 			ret = src->raw_kind ? walk_raw_foreign(src) :
 					      walk_raw(src);
-		rt_raw_batch_add_chunk(&b, src->raw_kind ? src->raw_kind :
-				       RT_RAW_CHUNK_RECORDS, src->cpu,
-				       &src->ring, from, src->ring.pos);
+		rt_raw_source_chunk(src, &kind, &id);
+		rt_raw_batch_add_chunk(&b, kind, id, &src->ring, from,
+				       src->ring.pos);
 		src->counts.bytes += src->ring.pos - from;
 		*moved += src->ring.pos - from;
 		if (ret < 0 && !src->failed) {
@@ -294,8 +300,9 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 				&s->rings[i].page->lost_pending);
 
 			if (pending)
-				rt_raw_write_pending(st->out, s->srcs[i].cpu,
-						     pending);
+				rt_raw_write_source_pending(st->out,
+							    &s->srcs[i],
+							    pending);
 		}
 	}
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)

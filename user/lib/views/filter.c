@@ -103,7 +103,34 @@ bool rt_filter_active(const struct rt_filter *f)
 {
 	return f->nr_pids || f->nr_tids || f->comm || f->cpus_given ||
 	       f->events || f->min_latency_ns || f->min_offcpu_ns ||
-	       f->relative;
+	       f->relative || f->nr_exprs;
+}
+
+int rt_filter_add_expr(struct rt_filter *f, const char *text, char *err,
+		       size_t errlen)
+{
+	if (f->nr_exprs >= RT_FILTER_MAX_EXPRS) {
+		snprintf(err, errlen, "at most %u --filter", RT_FILTER_MAX_EXPRS);
+		return -1;
+	}
+	if (!f->exprs) {
+		f->exprs = calloc(RT_FILTER_MAX_EXPRS, sizeof(*f->exprs));
+		if (!f->exprs) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	if (rt_expr_parse(&f->exprs[f->nr_exprs], text, err, errlen))
+		return -1;
+	f->nr_exprs++;
+	return 0;
+}
+
+void rt_filter_free(struct rt_filter *f)
+{
+	free(f->exprs);
+	f->exprs = NULL;
+	f->nr_exprs = 0;
 }
 
 static bool has(const uint32_t *ids, uint32_t nr, uint32_t id)
@@ -165,5 +192,11 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 		return false;
 	if (f->comm && strcmp(f->comm, ev->comm))
 		return false;
+	/* issue 21: --filter, last: the other filters are cheaper. */
+	for (uint32_t i = 0; i < f->nr_exprs; i++)
+		if (!rt_expr_eval(&f->exprs[i], ev)) {
+			f->expr_dropped++;
+			return false;
+		}
 	return true;
 }

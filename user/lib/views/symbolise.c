@@ -350,36 +350,47 @@ static struct rt_usyms_proc *image_of(struct rt_usyms *u, uint32_t pid,
 	return p;
 }
 
-const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, const char *comm,
-			  uint64_t ip, char *buf, size_t len)
+bool rt_usyms_lookup(struct rt_usyms *u, uint32_t pid, const char *comm,
+		     uint64_t ip, struct rt_usym *out)
 {
 	struct rt_usyms_proc *p = u->procs ? image_of(u, pid, comm) : NULL;
 	const struct map *m = p ? map_of(p, ip) : NULL;
 	struct rt_usyms_bin *b;
-	const char *sym, *base;
-	GElf_Off symoff;
+	const char *base;
+	GElf_Off symoff = 0;
 	GElf_Sym s;
-	uint64_t off;
 
 	if (!m) {
 		u->unmapped++;
-		return NULL;
+		return false;
 	}
 	b = &u->bins[m->bin];
 	if (b->state == BIN_NEW)
 		load(u, b);
 	if (b->state != BIN_LOADED)
-		return NULL;
-	off = ip - m->start + m->pgoff;
-	sym = dwfl_module_addrinfo(b->mod, file_vaddr(b, off) + b->bias,
-				   &symoff, &s, NULL, NULL, NULL);
-	if (sym) {
-		snprintf(buf, len, "%s", sym);
-		return buf;
-	}
+		return false;
 	base = strrchr(b->path, '/');
-	snprintf(buf, len, "%s+0x%llx", base ? base + 1 : b->path,
-		 (unsigned long long)off);
+	out->dso = base ? base + 1 : b->path;
+	out->dso_off = ip - m->start + m->pgoff;
+	out->sym = dwfl_module_addrinfo(b->mod,
+					file_vaddr(b, out->dso_off) + b->bias,
+					&symoff, &s, NULL, NULL, NULL);
+	out->sym_off = symoff;
+	return true;
+}
+
+const char *rt_usyms_name(struct rt_usyms *u, uint32_t pid, const char *comm,
+			  uint64_t ip, char *buf, size_t len)
+{
+	struct rt_usym us;
+
+	if (!rt_usyms_lookup(u, pid, comm, ip, &us))
+		return NULL;
+	if (us.sym)
+		snprintf(buf, len, "%s", us.sym);
+	else
+		snprintf(buf, len, "%s+0x%llx", us.dso,
+			 (unsigned long long)us.dso_off);
 	return buf;
 }
 

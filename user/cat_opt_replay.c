@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A replay, ringtrace-cat -i FILE (cat_opt.h): a raw file decoded, shown
+ * through the views, or copied filtered (--raw). The selections of a
+ * trace (-p, -C, -t, -e, --min-latency) become its filters.
+ */
+#include <string.h>
+
+#include "cat_opt.h"
+
+CAT_SET_STR(set_input, input)
+CAT_SET_FLAG(set_header, header)
+
+const struct cat_opt cat_replay_opts[] = {
+	{ "input",		'i', required_argument,	set_input },
+	{ "header",		0,   no_argument,	set_header },
+	CAT_OPT_END,
+};
+
+/* Tracing selections become the filters of a replay (-i). */
+static void replay_filters(struct options *o)
+{
+	if (o->session.cpus_given) {
+		o->filter.cpus = o->session.cpus;
+		o->filter.cpus_given = true;
+	}
+	if (o->events_given)
+		o->filter.events = o->session.events;
+	o->filter.min_latency_ns = o->session.min_latency_ns;
+	/* issue 22: a replay keeps what the recording kept unless told. */
+	if (o->min_offcpu_given)
+		o->filter.min_offcpu_ns = o->session.min_offcpu_ns;
+}
+
+static void check_replay(struct options *o)
+{
+	if (o->command)
+		cat_usage_error("a COMMAND does not apply to %s: it decodes "
+				"what the file holds", cat_mode_replay.name);
+	cat_check_views(o);
+	cat_check_distinct_files(o);
+	/* issue 21: --raw writes the filtered or time-sliced copy. */
+	if (o->raw && o->header)
+		cat_usage_error("--header prints the header: --raw does not "
+				"apply");
+	cat_check_raw_stdout(o);
+	replay_filters(o);
+}
+
+const struct cat_mode cat_mode_replay = {
+	.name	= "a replay (-i FILE)",
+	.tables	= { cat_common_opts, cat_view_opts, cat_replay_opts, NULL },
+	.check	= check_replay,
+};

@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tests/symbols.sh RINGTRACE_CAT: issue 21, what perf users reach for, on
+# a VM recording with stacks, samples and offcpu (data/vm-syms.raw, and
+# the kallsyms lines of its boot: data/record-vm-syms says how):
+#  - kernel frames named sym+0xoff (and [module]) in text and JSON on
+#    replay with --kallsyms; JSON keeps the addresses and adds *_sym;
+#    --no-symbols keeps hex; an unusable --kallsyms fails;
+#  - --report / --report-by: self and children as the folded stacks
+#    imply (tests/check_views.py report), by sym, comm and dso, weighted
+#    by samples, vfs_read latency and time off CPU; the text table by
+#    comm byte for byte (golden/vm_syms_report_comm.txt).
+# User frames are named only where this machine's binaries are the
+# recorded ones (build-ids): that is tests/test_frame_names.c's and the VM
+# selftest's, not asserted here.
+set -u
+cat_bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+golden=$here/golden
+# shellcheck source=user/tests/golden.sh
+. "$here/golden.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+raw=$here/data/vm-syms.raw
+ks=$here/data/vm-syms.kallsyms
+rc() { "$cat_bin" -q -i "$raw" "$@"; }
+
+# check NAME COMMAND...: ok when COMMAND succeeds.
+check() {
+	local name=$1
+	shift
+	if "$@" > "$tmp/c" 2>&1; then
+		ok "$name"
+	else
+		not_ok "$name: $(tail -3 "$tmp/c")"
+	fi
+}
+
+rc --kallsyms "$ks" > "$tmp/text" 2> "$tmp/err" || not_ok "text: $(cat "$tmp/err")"
+rc --kallsyms "$ks" --json > "$tmp/json" || not_ok "json"
+rc --no-symbols --json > "$tmp/hex.json" || not_ok "json --no-symbols"
+rc --no-symbols --kallsyms "$ks" > "$tmp/hex.text" || not_ok "text --no-symbols"
+
+# Text: every kernel frame named, none left hex (the file holds the lines).
+# shellcheck disable=SC2317  # called through check
+text_named() {
+	local lines
+	lines=$(grep -c 'kstack=' "$tmp/text")
+	[[ $lines -gt 100 ]] || { echo "$lines lines with kstack"; return 1; }
+	! grep -Eo 'kstack=[^ ]*' "$tmp/text" | grep -q '0xffff' &&
+		grep -q 'vfs_read: .* kstack=ksys_read+0x6b,do_syscall_64+0x5d,entry_SYSCALL_64_after_hwframe+0x6e ' "$tmp/text" &&
+		grep -q 'sample: event=cpu-clock ip=0xffffffff[0-9a-f]* sym=[a-z_]' "$tmp/text" &&
+		grep -q 'callchain=.*p9_client_rpc+0x[0-9a-f]*\[9pnet\]' "$tmp/text" &&
+		grep -q 'offcpu: state=.* kstack=__schedule+0x' "$tmp/text"
+}
+check "text names kernel frames sym+0xoff (modules [mod]) on replay with --kallsyms" text_named
+
+# shellcheck disable=SC2317  # called through check
+json_named() {
+	python3 - "$tmp/json" "$tmp/hex.json" <<'PY'
+import json, sys
+named = [json.loads(x) for x in open(sys.argv[1])]
+hexed = [json.loads(x) for x in open(sys.argv[2])]
+assert len(named) == len(hexed), (len(named), len(hexed))
+kframes = 0
+for a, b in zip(named, hexed):
+    for key in ('kstack', 'ustack', 'callchain'):
+        if key in a:
+            names = a.get(key + '_sym')
+            if names is not None:
+                assert len(names) == len(a[key]), a
+    if 'kstack' in a:
+        assert all(s is not None and '+0x' in s for s in a['kstack_sym']), a
+        kframes += len(a['kstack'])
+    if a['type'] == 'sample' and int(a['ip'], 16) >= 1 << 63:
+        assert '+0x' in a['sym'], a
+    # The addresses and every other key as without names.
+    stripped = {k: v for k, v in a.items() if k != 'sym' and not k.endswith('_sym')}
+    assert stripped == b, (stripped, b)
+assert kframes > 300, kframes
+print('%d records, %d kernel frames named' % (len(named), kframes))
+PY
+}
+check "JSON adds kstack_sym/callchain_sym beside unchanged addresses" json_named
+
+# shellcheck disable=SC2317  # called through check
+hex_kept() {
+	! grep -q '_sym"' "$tmp/hex.json" && grep -q 'kstack=0xffffffff' "$tmp/hex.text" &&
+		! grep -q 'sym=' "$tmp/hex.text"
+}
+check "--no-symbols keeps every frame hex" hex_kept
+
+# Without --kallsyms, replay's kernel frames stay hex, and it says how to name them.
+"$cat_bin" -i "$raw" > "$tmp/nok" 2> "$tmp/nok.err"
+if grep -q 'kstack=0xffffffff' "$tmp/nok" && grep -q 'give the recording machine.s symbols with --kallsyms FILE' "$tmp/nok.err"; then
+	ok "replay without --kallsyms: kernel frames hex, and a hint"
+else
+	not_ok "replay without --kallsyms: $(head -c 300 "$tmp/nok.err")"
+fi
+printf 'root:x:0:0:root:/root:/bin/bash\n' > "$tmp/passwd"
+"$cat_bin" -i "$raw" --kallsyms "$tmp/passwd" > "$tmp/out" 2> "$tmp/err"
+st=$?
+if [[ $st -eq 1 ]] && grep -q -- "--kallsyms: $tmp/passwd holds no kernel symbols" "$tmp/err" &&
+	[[ ! -s $tmp/out ]]; then
+	ok "the stream with a --kallsyms that is no kallsyms copy fails first, naming it"
+else
+	not_ok "--kallsyms passwd with the stream: exit $st, $(cat "$tmp/err")"
+fi
+
+# --report: as the folded output implies, by every key and weight.
+# shellcheck disable=SC2317  # called through check
+report_check() {
+	local by=$1
+	shift
+	rc --kallsyms "$ks" -v --report-by "$by" --json "$@" > "$tmp/r.json" 2> /dev/null &&
+		rc --kallsyms "$ks" --folded "$@" > "$tmp/f.txt" &&
+		python3 "$here/check_views.py" report "$tmp/r.json" "$tmp/f.txt"
+}
+for by in sym comm dso; do
+	check "--report-by $by (samples) sums as --folded implies" report_check "$by"
+done
+check "--report (vfs_read latency) sums as --folded implies" report_check sym --flame-weight latency
+check "--report (time off CPU) sums as --folded implies" report_check sym --flame-weight offcpu
+rc --report-by comm > "$tmp/vm_syms_report_comm.txt" 2>&1 || not_ok "--report-by comm"
+golden_compare vm_syms_report_comm
+# shellcheck disable=SC2317  # called through check
+report_text() {
+	rc --kallsyms "$ks" --report > "$tmp/r.txt" &&
+		grep -q '^# 197 samples in [0-9]* stacks, by sym$' "$tmp/r.txt" &&
+		grep -Eq '^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9]+  finish_task_switch' "$tmp/r.txt" &&
+		rc --kallsyms "$ks" --report-by dso | grep -q ' \[9pnet\]$'
+}
+check "--report's text table names symbols and modules" report_text
+"$cat_bin" -q -i "$raw" --report --json --hist > /dev/null 2> "$tmp/err"
+if [[ $? -eq 2 ]] && grep -q -- '--json prints the stream; views replace it' "$tmp/err"; then
+	ok "--report --json with another view is refused"
+else
+	not_ok "--report --json --hist: $(cat "$tmp/err")"
+fi
+if rc --kallsyms "$ks" --report-by comm --summary > "$tmp/both" &&
+	grep -q '^# 197 samples in [0-9]* stacks, by comm$' "$tmp/both"; then
+	ok "--report with another view prints both"
+else
+	not_ok "--report --summary: $(head -5 "$tmp/both")"
+fi
+"$cat_bin" -q -i "$raw" --report-by file > /dev/null 2> "$tmp/err"
+if [[ $? -eq 2 ]] && grep -q "not sym, comm or dso" "$tmp/err"; then
+	ok "--report-by an unknown key is refused"
+else
+	not_ok "--report-by file: $(cat "$tmp/err")"
+fi
+
+echo "1..$n"
+exit $((failed > 0))
