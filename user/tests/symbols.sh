@@ -214,7 +214,9 @@ ksyms_cut() {
 		grep -Eo '[a-z_][a-z_0-9.]*\+0x[0-9a-f]+(\[[a-z0-9_]+\])?' "$tmp/cut.text" | sort -u > "$tmp/cut.names" &&
 		grep -Eo '[a-z_][a-z_0-9.]*\+0x[0-9a-f]+(\[[a-z0-9_]+\])?' "$tmp/ks.text" | sort -u > "$tmp/ks.names" &&
 		[[ -s $tmp/cut.names ]] && ! comm -23 "$tmp/cut.names" "$tmp/ks.names" | grep -q . &&
-		grep -q 'kstack=0xffffffff' "$tmp/cut.text"
+		grep -q 'kstack=0xffffffff' "$tmp/cut.text" &&
+		grep -q "truncated raw file $tmp/cut.raw: .*; it holds kernel symbols, not records$" "$tmp/cut.err" &&
+		! grep -q 'partial record' "$tmp/cut.err"
 }
 check "a cut KSYMS chunk names what it holds and says where it stopped" ksyms_cut
 

@@ -324,6 +324,8 @@ struct rt_raw_file {
 	bool			truncated;
 	uint64_t		truncated_at;
 	uint64_t		truncated_missing;
+	uint32_t		truncated_kind;	/* of that chunk, 0: cut in
+						 * its header */
 	/*
 	 * Damaged chunk headers: the reader skips to the next valid chunk
 	 * (rawfile.c, find_chunk()) and keeps the first RT_RAW_MAX_DAMAGE of
