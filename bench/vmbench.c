@@ -1368,10 +1368,11 @@ int main(int argc, char **argv)
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	/*
-	 * 112-byte records (96 and ringtrace-cat's task_ext, issue 24):
-	 * every timed and warm-up call, and some slack.
+	 * 136-byte records (120 since issue 22's off-CPU fields, and
+	 * ringtrace-cat's task_ext, issue 24): every timed and warm-up
+	 * call, and some slack.
 	 */
-	need = (uint64_t)calls * ((uint64_t)reps + 1) * 112 + (1u << 20);
+	need = (uint64_t)calls * ((uint64_t)reps + 1) * 136 + (1u << 20);
 	while (size < need && size < (256u << 20))
 		size <<= 1;
 	snprintf(idle_ring, sizeof(idle_ring), "%" PRIu64 "K", size >> 10);

@@ -10,14 +10,28 @@
  * call has the trampoline as its return address, so ringtrace_direct.ko
  * (which holds it) must stay pinned, rmmod refused, until the call has
  * come back, and be released after.
+ *
+ * That call is the dying attachment's last: its return frees it. A fork
+ * storm runs while it comes back (started after the new session's attach,
+ * stopped before its detach: Documentation/testing.rst's TCG rule), so
+ * the per-CPU allocator's pcpu_lock, which every fork and exit takes for
+ * the mm's counters, is contended when the release frees the attachment's
+ * per-CPU counts. On a PREEMPT_RT kernel that lock sleeps: freeing with
+ * preemption disabled there is "sleeping function called from invalid
+ * context" (DEBUG_ATOMIC_SLEEP, the debug-rt kernel) or, contended,
+ * "scheduling while atomic", which the runner's splat check fails
+ * (issue 19, bug 1).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "st_util.h"
@@ -29,6 +43,91 @@
 #define SECOND_READ	32	/* and the second */
 
 static int data_pipe[2];
+
+#define STORM_MAX	16	/* fork storm processes, at most */
+#define STORM_WARM	50	/* forks each, before the call is woken */
+
+struct storm {
+	pid_t pid[STORM_MAX];
+	int nr;
+	unsigned long *forks;	/* shared: forks done, all together */
+};
+
+/* Fork and reap as fast as possible until killed. */
+static void storm_worker(unsigned long *forks, int ready)
+{
+	pid_t pid;
+
+	/* Holds no session open (it is killed, but its last child may not
+	 * be reaped yet when the test closes its session). */
+	if (write(ready, "r", 1) != 1)
+		_exit(1);
+	close_range(3, ~0U, 0);
+	for (;;) {
+		pid = fork();
+		if (pid == 0)
+			_exit(0);
+		if (pid > 0) {
+			waitpid(pid, NULL, 0);
+			__atomic_add_fetch(forks, 1, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+/*
+ * One storm process per online CPU; returns once they have forked
+ * STORM_WARM times each on average, so that the storm is in full swing
+ * when the call comes back (a progress condition, not a timing one).
+ */
+static void storm_start(struct storm *st)
+{
+	int ready[2], i;
+	char c;
+
+	st->forks = mmap(NULL, sizeof(*st->forks), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (st->forks == MAP_FAILED)
+		tap_bail("mmap: %s", strerror(errno));
+	if (pipe(ready))
+		tap_bail("pipe: %s", strerror(errno));
+	st->nr = st_online_cpus();
+	if (st->nr > STORM_MAX)
+		st->nr = STORM_MAX;
+	for (i = 0; i < st->nr; i++) {
+		st->pid[i] = fork();
+		if (st->pid[i] < 0)
+			tap_bail("fork: %s", strerror(errno));
+		if (st->pid[i] == 0)
+			storm_worker(st->forks, ready[1]);
+	}
+	close(ready[1]);
+	for (i = 0; i < st->nr; i++)
+		if (read(ready[0], &c, 1) != 1)
+			tap_bail("a fork storm process died at its start");
+	close(ready[0]);
+	/* Liveness bound: ten minutes. */
+	for (i = 0; i < 60000; i++) {
+		if (__atomic_load_n(st->forks, __ATOMIC_RELAXED) >=
+		    (unsigned long)STORM_WARM * st->nr)
+			return;
+		usleep(10000);
+	}
+	tap_bail("the fork storm made no progress");
+}
+
+static unsigned long storm_stop(struct storm *st)
+{
+	unsigned long n;
+	int i;
+
+	for (i = 0; i < st->nr; i++)
+		kill(st->pid[i], SIGKILL);
+	for (i = 0; i < st->nr; i++)
+		waitpid(st->pid[i], NULL, 0);
+	n = __atomic_load_n(st->forks, __ATOMIC_RELAXED);
+	munmap(st->forks, sizeof(*st->forks));
+	return n;
+}
 
 /* Two reads of the pipe: the first blocks across the detach. */
 static int workload(void *arg)
@@ -83,6 +182,8 @@ int main(void)
 	struct st_session s1, s2;
 	struct st_child child;
 	struct st_reads seen = { .n = 0 };
+	struct storm storm;
+	unsigned long forks;
 	long base, dbase = -1, after = -1, dafter = -1;
 	char params[64];
 	bool direct;
@@ -133,14 +234,21 @@ int main(void)
 		tap_bail("reloading ringtrace.ko (%s): %s", params,
 			 strerror(err));
 
-	/* A new session, then the first call returns, then a second one. */
+	/*
+	 * A new session, then the first call returns (freeing the dying
+	 * attachment, beside the fork storm), then a second one.
+	 */
 	st_session_open(&s2, &cfg, 16);
 	if (st_enable(&s2))
 		tap_bail("ENABLE: %s", strerror(errno));
+	storm_start(&storm);
 	if (write(data_pipe[1], "hello", 5) != 5)
 		tap_bail("cannot wake the child");
 	tap_ok(st_wait_in_read(child.pid, data_pipe[0], SECOND_READ),
 	       "the call that slept across the detach came back with its 5 bytes");
+	forks = storm_stop(&storm);
+	tap_diag("%lu forks by %d fork storm processes while it came back",
+		 forks, storm.nr);
 	if (write(data_pipe[1], "world!", 6) != 6)
 		tap_bail("cannot wake the child");
 	tap_ok(st_child_wait(&child) == 0,
