@@ -99,7 +99,7 @@ static struct tracepoint *rt_tp_switch;
  * while every switch is followed. Read with preemption disabled; freed
  * after tracepoint_synchronize_unregister(), which waits for them too.
  */
-static struct rt_offcpu_table __rcu *rt_offcpu_tbl;
+struct rt_offcpu_table __rcu *rt_offcpu_tbl;
 static struct rt_offcpu_table *rt_offcpu_own;	/* under rt_offcpu_mutex */
 static DEFINE_MUTEX(rt_offcpu_mutex);
 static unsigned int rt_offcpu_users;
@@ -421,7 +421,7 @@ static bool rt_offcpu_read_wanted(void)
 	return false;
 }
 
-void rt_offcpu_read_enter(struct rt_vfs_read_call *call)
+void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 {
 	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
 	struct rt_offcpu_task *e;
@@ -442,8 +442,8 @@ void rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 	call->offcpu_gen = t->gen;
 }
 
-bool rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
-			 struct rt_offcpu_span *span)
+bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
+			   struct rt_offcpu_span *span)
 {
 	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
 	struct rt_offcpu_task *e;

@@ -7,9 +7,12 @@
 #ifndef _RINGTRACE_OFFCPU_H
 #define _RINGTRACE_OFFCPU_H
 
+#include <linux/rcupdate.h>
 #include <linux/types.h>
 
-struct rt_vfs_read_call;
+#include "vfs_read.h"
+
+struct rt_offcpu_table;
 
 /* Look for sched:sched_switch at load; without it, no offcpu event. */
 void rt_offcpu_init(void);
@@ -38,8 +41,30 @@ struct rt_offcpu_span {
  * was not followed from its entry (no session wanted it, the table was
  * full, or offcpu was detached meanwhile).
  */
-void rt_offcpu_read_enter(struct rt_vfs_read_call *call);
-bool rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
-			 struct rt_offcpu_span *span);
+void __rt_offcpu_read_enter(struct rt_vfs_read_call *call);
+bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
+			   struct rt_offcpu_span *span);
+
+/* Non-NULL while sched_switch is followed (offcpu.c says when). */
+extern struct rt_offcpu_table __rcu *rt_offcpu_tbl;
+
+/*
+ * Every traced vfs_read call passes here, and almost none is followed:
+ * the common "no table" and "not followed" cases are decided inline,
+ * without two out-of-line calls per call (issue 19). The table pointer
+ * is only tested here; the out-of-line halves read it as before.
+ */
+static __always_inline void rt_offcpu_read_enter(struct rt_vfs_read_call *call)
+{
+	call->offcpu_gen = 0;
+	if (rcu_access_pointer(rt_offcpu_tbl))
+		__rt_offcpu_read_enter(call);
+}
+
+static __always_inline bool rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
+						struct rt_offcpu_span *span)
+{
+	return call->offcpu_gen && __rt_offcpu_read_exit(call, span);
+}
 
 #endif /* _RINGTRACE_OFFCPU_H */

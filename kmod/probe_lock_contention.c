@@ -16,6 +16,7 @@
  * with for_each_kernel_tracepoint() and attached with
  * tracepoint_probe_register(), both exported.
  */
+#include <linux/ctype.h>
 #include <linux/hash.h>
 #include <linux/kallsyms.h>
 #include <linux/percpu.h>
@@ -149,24 +150,52 @@ static void rt_contention_begin(void *data, void *lock, unsigned int flags)
 	this_cpu_inc(rt_cont_missed);
 }
 
+/* A hex number at *@p ("0x1f"), which is then just past it. */
+static unsigned long rt_cont_hex(const char **p)
+{
+	unsigned long v = 0;
+
+	if ((*p)[0] == '0' && (*p)[1] == 'x')
+		*p += 2;
+	for (; isxdigit(**p); (*p)++)
+		v = v * 16 + (isdigit(**p) ? **p - '0' : tolower(**p) - 'a' + 10);
+	return v;
+}
+
 /*
  * A symbol for a static lock; the kind of lock for one in the heap.
  * Preemption disabled. An interrupt (contention tracepoints fire in every
  * context) may resolve another lock's name while we hold this one's: each
  * context that can nest has its own buffer.
+ *
+ * sprint_symbol() gives "sym+0xoff/0xsize [module]". An offset past the
+ * symbol's size means the address is in no symbol kallsyms knows: a
+ * module's data on a kernel whose kallsyms lists code only (no
+ * CONFIG_KALLSYMS_ALL: Debian's arm64 6.1), where the module lookup
+ * answers with the last function before it. Such a lock is named by its
+ * kind, as a heap one. So is one whose address kallsyms gives to a
+ * "__key" (a lock_class_key, zero-sized without lockdep: an object at
+ * the same address, never a lock; 7.2 arm64 puts DEFINE_MUTEX in .bss
+ * beside one, and kallsyms answers with the first of the two).
  */
 static const char *rt_cont_name(const void *lock, unsigned int flags)
 {
 	char *buf = (*this_cpu_ptr(&rt_cont_symbol))[interrupt_context_level()];
+	char *plus;
 
-	sprint_symbol_no_offset(buf, (unsigned long)lock);
-	if (strncmp(buf, "0x", 2)) {	/* never print a raw address */
-		char *module = strchr(buf, ' ');
+	sprint_symbol(buf, (unsigned long)lock);
+	plus = strchr(buf, '+');
+	if (strncmp(buf, "0x", 2) && plus) {	/* never print a raw address */
+		const char *p = plus + 1;
+		unsigned long off, size;
 
-		/* "sym [module]": the symbol is enough, lock_id is unique. */
-		if (module)
-			*module = '\0';
-		return buf;
+		off = rt_cont_hex(&p);
+		size = *p == '/' ? (p++, rt_cont_hex(&p)) : 0;
+		/* The symbol is enough, lock_id is unique. */
+		if (off < size && strncmp(buf, "__key", 5)) {
+			*plus = '\0';
+			return buf;
+		}
 	}
 	if (flags & RT_LCB_F_MUTEX)
 		return flags & RT_LCB_F_RT ? "rt_mutex" : "mutex";

@@ -138,12 +138,6 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 {
 	u64 now = ktime_get_mono_fast_ns();
 	int cpu = smp_processor_id();
-	struct rt_path_call path = {
-		.file		= call->file,
-		.ino		= call->ino,
-		.dev_major	= MAJOR(call->dev),
-		.dev_minor	= MINOR(call->dev),
-	};
 	struct rt_offcpu_span span;
 	bool followed;
 	struct rt_session *s;
@@ -165,8 +159,17 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 			continue;
 		}
 		/* ABI 2: the file's name first, on this ring (path_cache.c). */
-		if (s->paths)
+		if (s->paths) {
+			/* Built here: most sessions ask for no paths. */
+			struct rt_path_call path = {
+				.file		= call->file,
+				.ino		= call->ino,
+				.dev_major	= MAJOR(call->dev),
+				.dev_minor	= MINOR(call->dev),
+			};
+
 			rt_path_before_record(s, cpu, now, &path);
+		}
 		rt_vfs_read_write(s, cpu, now, call, ret, ret_ip,
 				  followed ? &span : NULL);
 	}

@@ -20,10 +20,18 @@
  * then cut, besides this module's frames, those of ringtrace_direct.ko
  * (the direct call's trampoline and exit, which call us), the
  * trampoline's own return address into vfs_read's fentry site (the
- * probed function is not its own caller) and any return trampoline the
- * unwinder left as it is. ringtrace_direct.ko and the trampolines have no
- * exported address test, so those frames are named with sprint_symbol(),
- * only on this path, and only until the first frame that is none of them.
+ * probed function is not its own caller), any return trampoline the
+ * unwinder left as it is, and the C functions a return trampoline calls
+ * on its way to our handler. These last are what arm64 shows: when the
+ * fprobe (fgraph, 6.14 and later) hooked vfs_read's return after a
+ * kretprobe did, the return address fprobe hands us is the kretprobe's
+ * trampoline, while arm64's unwinder lists fprobe_return and
+ * ftrace_return_to_handler, called from return_to_handler, then
+ * translates both trampolines back to the real caller; the stack started
+ * at fprobe_return (issue 20). ringtrace_direct.ko and the trampolines
+ * have no exported address test, so those frames are named with
+ * sprint_symbol(), only on this path, and only until the first frame that
+ * is none of them.
  *
  * User stacks: a frame-pointer walk from the registers the task entered
  * the kernel with, reading each frame with copy_from_user_nofault(), which
@@ -113,9 +121,16 @@ static bool rt_stack_machinery(struct rt_stack_buf *b, unsigned long ip)
 {
 	static const char direct[] = " [" RT_DIRECT_MODULE "]";
 	static const char *const tramps[] = {
+		/* The trampolines. */
 		"__kretprobe_trampoline", "kretprobe_trampoline",
 		"arch_rethook_trampoline", "rethook_trampoline",
 		"return_to_handler",
+		/* What they call before our handler (fgraph, rethook). */
+		"fprobe_return", "ftrace_return_to_handler",
+		"__ftrace_return_to_handler", "fprobe_exit_handler",
+		"rethook_trampoline_handler", "arch_rethook_trampoline_callback",
+		"kretprobe_rethook_handler", "trampoline_probe_handler",
+		"__kretprobe_trampoline_handler", "kretprobe_trampoline_handler",
 	};
 	size_t len, i;
 

@@ -202,6 +202,17 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 				 "rings with data: %u)\n", f->perf_desc.event,
 				 (unsigned long long)f->perf_desc.sample_type,
 				 f->nr_perf_srcs);
+	{
+		char release[64];
+		uint32_t nr;
+
+		if (rt_raw_ksyms_info(f, &nr, release, sizeof(release)))
+			rt_outbuf_printf(ob, "kernel symbols: %u stored (of %s)\n",
+					 nr, release[0] ? release :
+					 "an unknown kernel");
+		else
+			rt_outbuf_printf(ob, "kernel symbols: none stored\n");
+	}
 	if (f->has_counter_names) {
 		rt_outbuf_printf(ob, "counters:      ");
 		for (uint32_t i = 0; i < f->counter_names.nr; i++)
@@ -423,6 +434,32 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	/* User stacks are named on replay from what was mapped at the start. */
 	if (maps)
 		rt_raw_write_maps(ob);
+}
+
+/*
+ * issue 21: a raw file of kernel frames keeps the symbols they fall in
+ * (KSYMS chunk), so that a replay elsewhere or after a reboot names them.
+ * Done once the file is whole: it is read back (the writer copies ring
+ * bytes and looks at no record). Standard output cannot be read back.
+ */
+static bool raw_on_stdout(const struct options *o);
+
+static void save_ksyms(const struct options *o, int code)
+{
+	char err[512];
+	int ret;
+
+	if (!o->raw || o->snapshot || raw_on_stdout(o) || code == EXIT_FAIL ||
+	    !(o->session.stack_kernel_depth || o->perf.sample))
+		return;
+	ret = rt_raw_append_ksyms(o->output, "/proc/kallsyms", err,
+				  sizeof(err));
+	if (ret < 0 && !o->quiet)
+		fprintf(stderr, PROG ": kernel symbols not saved in %s: %s\n",
+			o->output, err);
+	else if (ret >= 0 && o->verbose)
+		fprintf(stderr, PROG ": %d kernel symbols saved in %s\n", ret,
+			o->output);
 }
 
 /* --snapshot --raw: the header of each snapshot's file (cat_flight.c). */
@@ -834,6 +871,7 @@ out:
 	free(perf_tids);
 	rt_session_close(&s);
 	close_output(o, &ob);
+	save_ksyms(o, code);
 	return code;
 }
 

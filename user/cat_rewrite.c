@@ -109,6 +109,14 @@ static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
 		rt_outbuf_append(ob, &c, sizeof(c));
 		rt_outbuf_append(ob, f->map + f->maps[i].offset, c.size);
 	}
+	/* The kernel symbols name the copy's frames as the recording's. */
+	if (f->ksyms.offset && f->ksyms.size) {
+		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_KSYMS,
+					  .size = f->ksyms.size & ~7ull };
+
+		rt_outbuf_append(ob, &c, sizeof(c));
+		rt_outbuf_append(ob, f->map + f->ksyms.offset, c.size);
+	}
 }
 
 int cat_rewrite(const struct options *o, struct rt_stream *st,

@@ -10,6 +10,7 @@
 
 #include "cat_views.h"
 #include "ringtrace/filter.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/sys.h"
 
 bool cat_views_wanted(const struct options *o)
@@ -34,8 +35,8 @@ static struct rt_usyms *usyms_of(struct cat_views *v)
 
 /*
  * Issue 21: text and JSON name their frames, as perf script does. Kernel
- * symbols: live, /proc/kallsyms; on replay only --kallsyms FILE (the
- * recording's addresses are its machine's and boot's). Returns -1 when a
+ * symbols: live, /proc/kallsyms; on replay --kallsyms FILE, else those the
+ * recording saved (the addresses are its machine's and boot's). Returns -1 when a
  * --kallsyms FILE is unusable.
  */
 static int names_init(struct cat_views *v)
@@ -45,8 +46,7 @@ static int names_init(struct cat_views *v)
 	bool failed = false;
 
 	/* Live, only when records can hold kernel frames: 4 MB to parse. */
-	if (o->input ? o->kallsyms != NULL :
-		       o->session.stack_kernel_depth || o->perf.sample) {
+	if (o->input || o->session.stack_kernel_depth || o->perf.sample) {
 		/* Said at the end, and only if kernel frames stayed hex. */
 		quiet = *o;
 		quiet.quiet = true;
@@ -425,6 +425,35 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 }
 
 /*
+ * issue 21: the symbols the recording saved (KSYMS chunk); what a damaged
+ * chunk still holds is used, and where it stopped is said.
+ */
+static bool load_file_ksyms(struct rt_ksyms *k, const struct options *o)
+{
+	static bool said;
+	struct rt_raw_file f;
+	char err[256];
+	int n;
+
+	/* Standard input was read once, by the replay. */
+	if (!strcmp(o->input, "-") || rt_raw_open(&f, o->input)) {
+		if (strcmp(o->input, "-"))
+			rt_raw_close(&f);
+		return false;
+	}
+	n = rt_raw_read_ksyms(&f, k, err, sizeof(err));
+	/* Damage is said as the reader's is, -q or not; once per run. */
+	if (err[0] && !said)
+		fprintf(stderr, PROG ": corrupt raw file %s: %s\n", f.path, err);
+	said = said || err[0];
+	rt_raw_close(&f);
+	if (n > 0)
+		return true;
+	rt_ksyms_free(k);
+	return false;
+}
+
+/*
  * Kernel frames from /proc/kallsyms, or the --kallsyms FILE given. What
  * went wrong names the file and the cause (issue 21: a file that is no
  * kallsyms copy was blamed on /proc/kallsyms and kptr_restrict). Returns
@@ -440,6 +469,8 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 	*failed = false;
 	/* A recording's addresses are its machine's and boot's, not ours. */
 	if (!path && o->input) {
+		if (load_file_ksyms(k, o))
+			return true;
 		if (!quiet)
 			fprintf(stderr, PROG ": kernel frames stay hex: give the "
 				"recording machine's symbols with --kallsyms FILE\n");

@@ -4,7 +4,8 @@
  * sibling cgroups, only the selected one (and its descendants) recorded;
  * a task moved between cgroups recorded only while inside; a traced
  * cgroup removed while the session runs; ANDed with the pid filter; the
- * ids the kernel refuses; and the errors ringtrace-cat --cgroup gives.
+ * ids the kernel refuses; the paths ringtrace-cat --cgroup takes as
+ * records print them ("/rt_st_a", "/") and the errors it gives.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -228,6 +229,27 @@ static void cli_error(const char *arg, const char *want, const char *what)
 	       strtok(out, "\n") ? out : "(nothing said)");
 }
 
+/* ringtrace-cat --cgroup @arg traces (exit 0, nothing on stderr). */
+static void cli_ok(const char *arg, const char *what)
+{
+	char cmd[512], out[1024] = "";
+	size_t len;
+	FILE *p;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "../../user/ringtrace-cat -q -d 0.1 "
+		 "--cgroup '%s' 2>&1 >/dev/null", arg);
+	p = popen(cmd, "r");
+	if (!p)
+		tap_bail("popen: %s", strerror(errno));
+	len = fread(out, 1, sizeof(out) - 1, p);
+	out[len] = '\0';
+	status = pclose(p);
+	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0 && !len,
+	       "ringtrace-cat --cgroup %s: %s (%s)", arg, what,
+	       strtok(out, "\n") ? out : "nothing said");
+}
+
 int main(void)
 {
 	const char *sib[3] = { CG_A, CG_B, CG_SUB };
@@ -239,7 +261,7 @@ int main(void)
 
 	st_require_features(RINGTRACE_FEAT_CGROUP, "the cgroup filter");
 	st_cgroup_mount();
-	tap_plan(15);
+	tap_plan(17);
 	id_a = st_cgroup_make(CG_A);
 	st_cgroup_make(CG_SUB);
 	id_b = st_cgroup_make(CG_B);
@@ -288,6 +310,8 @@ int main(void)
 	cfg.cgroup_ids_ptr = 0;
 	tap_ok(set_config_errno(&cfg) == EINVAL, "ids without a pointer: EINVAL");
 
+	cli_ok("/rt_st_a", "a cgroup named as records name it (from the root)");
+	cli_ok("/", "the root cgroup as records name it");
 	cli_error("/nonexistent/cg", "no such cgroup", "a nonexistent path");
 	cli_error("/proc", "is not a cgroup", "a directory not on cgroup2");
 	cli_error("rt_st_a/cgroup.procs", "not a cgroup",

@@ -116,9 +116,24 @@ int main(void)
 		tap_diag("malformed ring");
 	st_session_close(&s);
 
-	tap_ok(rc == 0 && t->statics > 0 && t->heaps > 0,
-	       "contention in both contexts: %llu irqsrc_static_rw, %llu rwlock:W of %llu records",
-	       t->statics, t->heaps, t->records);
+	if (st_lock_nameable("irqsrc_static_rw", "ringtrace_irqsrc")) {
+		tap_ok(rc == 0 && t->statics > 0 && t->heaps > 0,
+		       "contention in both contexts: %llu irqsrc_static_rw, %llu rwlock:W of %llu records",
+		       t->statics, t->heaps, t->records);
+	} else {
+		unsigned int i, rwlocks = 0;
+
+		/*
+		 * kallsyms has no name of its own for the static lock (no
+		 * data symbols, or another symbol at its address): it is
+		 * named by its kind too. Both still show up, as two lock ids.
+		 */
+		for (i = 0; i < t->nr_ids; i++)
+			rwlocks += !strncmp(t->names[i], "rwlock:", 7);
+		tap_ok(rc == 0 && rwlocks >= 2 && t->heaps > 0,
+		       "contention in both contexts: %u rwlock ids, %llu rwlock:W of %llu records (the static one by kind too: kallsyms has no name of its own for it)",
+		       rwlocks, t->heaps, t->records);
+	}
 	tap_ok(t->hex == 0, "no name is a raw address (%llu are)", t->hex);
 	tap_ok(t->mixed == 0, "one name per lock id (%llu records differ)", t->mixed);
 	err = st_unload_module("ringtrace_irqsrc");

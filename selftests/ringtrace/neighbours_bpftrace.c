@@ -6,7 +6,10 @@
  * offers. fprobe and the kretprobe share vfs_read with the trampoline:
  * both count the workload's reads exactly. The direct call cannot (ftrace
  * keeps one direct call per function): whichever comes second is refused
- * with an error, and the first still counts exactly.
+ * with an error, and the first still counts exactly. A kernel without
+ * ftrace direct calls attaches no fentry program to vfs_read at all,
+ * ringtrace or not (the BPF trampoline of a function ftrace manages is a
+ * direct call): Debian's arm64 6.1 (arm64 has them from 6.4) skips.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -20,6 +23,7 @@
 #include <unistd.h>
 
 #include "st_neighbour.h"
+#include "st_util.h"
 #include "tap.h"
 
 static pid_t bt_pid = -1;
@@ -155,5 +159,10 @@ int main(void)
 
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		tap_skip_all("no kernel BTF: bpftrace's kfunc probes need it");
+	/* 6.1 has the _multi names, 6.5+ the plain ones. */
+	if (!st_ksym_exists("register_ftrace_direct") &&
+	    !st_ksym_exists("register_ftrace_direct_multi"))
+		tap_skip_all("no ftrace direct calls in this kernel: no BPF "
+			     "trampoline (kfunc probe) on vfs_read");
 	return st_neighbour_main(&nb);
 }

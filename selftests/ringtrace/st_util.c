@@ -579,6 +579,48 @@ bool st_ksym_exists(const char *name)
 	return found;
 }
 
+bool st_ksyms_name_data(void)
+{
+	static int known = -1;
+
+	/* init_task: data every kernel has, listed only with KALLSYMS_ALL. */
+	if (known < 0)
+		known = st_ksym_exists("init_task");
+	return known;
+}
+
+bool st_lock_nameable(const char *sym, const char *module)
+{
+	char line[512], name[256], mod[128], want[130];
+	unsigned long long addr, at = 0;
+	int others = 0, found = 0;
+	FILE *f;
+
+	if (!st_ksyms_name_data())
+		return false;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return false;
+	snprintf(want, sizeof(want), "[%s]", module);
+	/* Twice: find @sym's address, then what else sits there. */
+	for (int pass = 0; pass < 2; pass++) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "%llx %*c %255s %127s", &addr, name, mod) != 3 ||
+			    strcmp(mod, want) || name[0] == '$')
+				continue;
+			if (!pass && !strcmp(name, sym)) {
+				at = addr;
+				found = 1;
+			} else if (pass && found && addr == at && strcmp(name, sym)) {
+				others++;
+			}
+		}
+	}
+	fclose(f);
+	return found && !others;
+}
+
 bool st_kernel_has_direct_calls(void)
 {
 #ifdef __x86_64__

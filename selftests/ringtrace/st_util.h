@@ -179,6 +179,19 @@ bool st_ksyms_load(void);
 /* Whether the kernel (not a module) has symbol @name; names only. */
 bool st_ksym_exists(const char *name);
 /*
+ * Whether kallsyms names data as well as code (CONFIG_KALLSYMS_ALL):
+ * without it (Debian's arm64 6.1) the kernel cannot name a static lock,
+ * and kernel contention records carry the lock's kind ("mutex").
+ */
+bool st_ksyms_name_data(void);
+/*
+ * Whether the kernel can name module @module's static lock @sym in its
+ * contention records: kallsyms names data, lists @sym, and gives its
+ * address to no other symbol (a zero-sized lockdep key beside it would
+ * be named first; the module then names the lock by its kind).
+ */
+bool st_lock_nameable(const char *sym, const char *module);
+/*
  * Whether ringtrace can attach vfs_read with a direct call here: x86-64,
  * and ftrace's direct-call API is built in.
  */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tests/symbols.sh RINGTRACE_CAT: issue 21, what perf users reach for, on
+# tests/symbols.sh RINGTRACE_CAT MKRAW: issue 21, what perf users reach for, on
 # a VM recording with stacks, samples and offcpu (data/vm-syms.raw, and
 # the kallsyms lines of its boot: data/record-vm-syms says how):
 #  - kernel frames named sym+0xoff (and [module]) in text and JSON on
@@ -10,12 +10,18 @@
 #  - --report / --report-by: self and children as the folded stacks
 #    imply (tests/check_views.py report), by sym, comm and dso, weighted
 #    by samples, vfs_read latency and time off CPU; the text table by
-#    comm byte for byte (golden/vm_syms_report_comm.txt).
+#    comm byte for byte (golden/vm_syms_report_comm.txt);
+#  - the KSYMS chunk (mkraw --ksyms appends it as ringtrace-cat --raw
+#    does when it ends): replay names kernel frames without --kallsyms
+#    exactly as with it, --header counts them, -i F --raw -o G keeps them,
+#    a cut chunk names what it holds (nothing wrongly) and says where it
+#    stopped, --kallsyms overrides it.
 # User frames are named only where this machine's binaries are the
 # recorded ones (build-ids): that is tests/test_frame_names.c's and the VM
 # selftest's, not asserted here.
 set -u
 cat_bin=$(realpath "$1")
+mkraw=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 golden=$here/golden
 # shellcheck source=user/tests/golden.sh
@@ -155,6 +161,64 @@ if [[ $? -eq 2 ]] && grep -q "not sym, comm or dso" "$tmp/err"; then
 else
 	not_ok "--report-by file: $(cat "$tmp/err")"
 fi
+
+# The KSYMS chunk: the symbols of the recorded kernel frames, in the file.
+cp "$raw" "$tmp/ks.raw"
+"$mkraw" --ksyms "$tmp/ks.raw" "$ks" || not_ok "mkraw --ksyms"
+rc --kallsyms "$ks" > "$tmp/ks.text"
+# shellcheck disable=SC2317  # called through check
+ksyms_named() {
+	"$cat_bin" -q -i "$tmp/ks.raw" > "$tmp/own.text" &&
+		"$cat_bin" -q -i "$tmp/ks.raw" --json > "$tmp/own.json" &&
+		cmp "$tmp/own.text" "$tmp/ks.text" && cmp "$tmp/own.json" "$tmp/json" &&
+		grep -q 'kstack=ksys_read+0x6b,' "$tmp/own.text" &&
+		"$cat_bin" -i "$tmp/ks.raw" --header | grep -q '^kernel symbols: 193 stored (of 6.1.0-57-amd64)$' &&
+		"$cat_bin" -i "$raw" --header | grep -q '^kernel symbols: none stored$'
+}
+check "KSYMS chunk: replay without --kallsyms names frames exactly as with it" ksyms_named
+# shellcheck disable=SC2317  # called through check
+ksyms_small() {
+	local added=$(($(stat -c %s "$tmp/ks.raw") - $(stat -c %s "$raw")))
+	# Only the frames' symbols: fewer than the 13 KB kallsyms excerpt.
+	[[ $added -gt 0 && $added -lt 10000 ]] || { echo "$added bytes"; return 1; }
+}
+check "KSYMS chunk holds only the symbols the frames fall in" ksyms_small
+# shellcheck disable=SC2317  # called through check
+ksyms_rewrite() {
+	"$cat_bin" -q -i "$tmp/ks.raw" --raw -o "$tmp/copy.raw" &&
+		"$cat_bin" -q -i "$tmp/copy.raw" | cmp - "$tmp/ks.text" &&
+		"$cat_bin" -q -i "$tmp/ks.raw" --filter 'comm == "tar"' --raw -o "$tmp/tar.raw" &&
+		"$cat_bin" -q -i "$tmp/tar.raw" | grep -q 'kstack=ksys_read+0x6b,'
+}
+check "-i F --raw -o G carries the KSYMS chunk over" ksyms_rewrite
+# A --kallsyms FILE overrides the chunk: a one-line file names one symbol.
+printf 'ffffffff81000000 T one_symbol_for_all\n' > "$tmp/one.ks"
+# shellcheck disable=SC2317  # called through check
+ksyms_override() {
+	"$cat_bin" -q -i "$tmp/ks.raw" --kallsyms "$tmp/one.ks" > "$tmp/one.text" &&
+		grep -q 'kstack=one_symbol_for_all+0x' "$tmp/one.text" &&
+		! grep -q 'ksys_read' "$tmp/one.text"
+}
+check "--kallsyms FILE overrides the KSYMS chunk" ksyms_override
+# Cut inside the chunk: entries before the cut name their frames, the
+# others stay hex (never named after a wrong symbol), and it says where.
+chunk_at=$(stat -c %s "$raw")
+head -c $((chunk_at + 16 + 72 + 24 * 40 + 500)) "$tmp/ks.raw" > "$tmp/cut.raw"
+"$cat_bin" -q -i "$tmp/cut.raw" > "$tmp/cut.text" 2> "$tmp/cut.err"
+st=$?
+# shellcheck disable=SC2317  # called through check
+ksyms_cut() {
+	[[ $st -eq 3 ]] || { echo "exit $st"; return 1; }
+	grep -q "corrupt raw file $tmp/cut.raw: kernel symbols chunk at offset $chunk_at: entry 32 of 193 at offset [0-9]*: cut; the 31 before it were read" "$tmp/cut.err" &&
+		[[ $(wc -l < "$tmp/cut.text") -eq $(wc -l < "$tmp/ks.text") ]] &&
+		grep -Eo '[a-z_][a-z_0-9.]*\+0x[0-9a-f]+(\[[a-z0-9_]+\])?' "$tmp/cut.text" | sort -u > "$tmp/cut.names" &&
+		grep -Eo '[a-z_][a-z_0-9.]*\+0x[0-9a-f]+(\[[a-z0-9_]+\])?' "$tmp/ks.text" | sort -u > "$tmp/ks.names" &&
+		[[ -s $tmp/cut.names ]] && ! comm -23 "$tmp/cut.names" "$tmp/ks.names" | grep -q . &&
+		grep -q 'kstack=0xffffffff' "$tmp/cut.text" &&
+		grep -q "truncated raw file $tmp/cut.raw: .*; it holds kernel symbols, not records$" "$tmp/cut.err" &&
+		! grep -q 'partial record' "$tmp/cut.err"
+}
+check "a cut KSYMS chunk names what it holds and says where it stopped" ksyms_cut
 
 echo "1..$n"
 exit $((failed > 0))

@@ -31,6 +31,7 @@ struct rt_ksym {
 	uint64_t	addr;
 	const char	*name;
 	const char	*module;	/* "ext4"; NULL: the kernel's own */
+	uint64_t	end;		/* 0: up to the next symbol */
 };
 
 /* Kernel symbols, sorted by address. */

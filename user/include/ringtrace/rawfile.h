@@ -28,6 +28,11 @@
  * frames can be named on replay (usyms.h); the mappings made during the
  * run are perf's MMAP2 records in the PERF_RECORDS chunks (--sample).
  *
+ * A KSYMS chunk (any version, skipped like MAPS) holds the kernel
+ * symbols that the recorded kernel frames fall in, appended when a
+ * recording of kernel stacks or samples ends (rawksyms.c), so that its
+ * kernel frames are named on replay on another machine or boot.
+ *
  * Version 3 (issue 21) holds the rings of a per-thread session
  * (--per-thread --raw): THREAD_RECORDS and THREAD_PENDING chunks are
  * RECORDS and PENDING of the ring of one thread, named by its id in the
@@ -120,6 +125,31 @@ enum rt_raw_chunk_kind {
 	/* version 3 */
 	RT_RAW_CHUNK_THREAD_RECORDS = 9, /* records from the ring of @tid */
 	RT_RAW_CHUNK_THREAD_PENDING = 10, /* PENDING, of the ring of @tid */
+	/* any version */
+	RT_RAW_CHUNK_KSYMS	= 11,	/* struct rt_raw_ksyms_head, then
+					 * struct rt_raw_ksym entries */
+};
+
+/*
+ * A KSYMS chunk (issue 21; any version, skipped by readers that do not
+ * know it, like MAPS): the kernel symbols that the recorded kernel frames
+ * fall in, and only those, sorted by address, written when a recording of
+ * kernel stacks or samples ends (rawksyms.c), so that its kernel frames
+ * are named on replay on another machine or after a reboot (KASLR).
+ */
+struct rt_raw_ksyms_head {
+	uint32_t	nr;			/* entries that follow */
+	uint32_t	__pad;
+	char		kernel[64];		/* uname release they are of */
+};
+
+/* One symbol: [addr, addr + size); its name, then its module, follow. */
+struct rt_raw_ksym {
+	uint32_t	size;			/* entry and strings, padded: 8n */
+	uint32_t	__pad;
+	uint64_t	addr;
+	uint64_t	len;			/* to the next kallsyms symbol */
+	/* char name[]: NUL-terminated; char module[]: "" for the kernel's */
 };
 
 /* One executable file mapping of a process; the path follows. */
@@ -294,6 +324,8 @@ struct rt_raw_file {
 	bool			truncated;
 	uint64_t		truncated_at;
 	uint64_t		truncated_missing;
+	uint32_t		truncated_kind;	/* of that chunk, 0: cut in
+						 * its header */
 	/*
 	 * Damaged chunk headers: the reader skips to the next valid chunk
 	 * (rawfile.c, find_chunk()) and keeps the first RT_RAW_MAX_DAMAGE of
@@ -318,6 +350,8 @@ struct rt_raw_file {
 	/* MAPS chunks (offset, size; next unused) */
 	struct rt_raw_chunk_ref	*maps;
 	uint32_t		nr_maps;
+	/* the KSYMS chunk (offset 0: none), what of it the file holds */
+	struct rt_raw_chunk_ref	ksyms;
 	/* called for each perf MMAP2 record met while reading (replay) */
 	void			(*on_mmap)(void *arg, const struct rt_event *ev);
 	void			*on_mmap_arg;
@@ -360,5 +394,27 @@ uint32_t rt_raw_foreach_map(const struct rt_raw_file *f,
 			    void (*fn)(void *arg, const struct rt_raw_map *m,
 				       const char *path),
 			    void *arg);
+
+/*
+ * At the end of a recording of kernel frames: read the raw file @path
+ * back, find the /proc/kallsyms (@kallsyms) symbols its kernel frames
+ * fall in, append them as a KSYMS chunk. Returns the number of symbols
+ * saved, or -errno with @err said.
+ */
+struct rt_ksyms;
+int rt_raw_append_ksyms(const char *path, const char *kallsyms, char *err,
+			size_t len);
+
+/*
+ * The KSYMS chunk of @f as symbols for rt_ksyms_lookup(). Returns the
+ * number read (0: no chunk), or -ENOMEM. A damaged or cut chunk gives the
+ * entries before the damage; @err then says where it stopped (else "").
+ */
+int rt_raw_read_ksyms(const struct rt_raw_file *f, struct rt_ksyms *k,
+		      char *err, size_t len);
+
+/* The KSYMS chunk's count and kernel release; false: none. */
+bool rt_raw_ksyms_info(const struct rt_raw_file *f, uint32_t *nr,
+		       char *kernel, size_t len);
 
 #endif /* RINGTRACE_RAWFILE_H */

@@ -443,6 +443,9 @@ const struct rt_ksym *rt_ksyms_lookup(const struct rt_ksyms *k, uint64_t addr)
 		else
 			hi = mid;
 	}
+	/* A raw file's KSYMS keep only some symbols: not past their end. */
+	if (k->syms[lo].end && addr >= k->syms[lo].end)
+		return NULL;
 	return &k->syms[lo];
 }
 

@@ -309,7 +309,7 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
 	return c->kind >= RT_RAW_CHUNK_RECORDS &&
-	       c->kind <= RT_RAW_CHUNK_THREAD_PENDING && chunk_id_valid(c) &&
+	       c->kind <= RT_RAW_CHUNK_KSYMS && chunk_id_valid(c) &&
 	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
@@ -340,6 +340,8 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 		return c.size == sizeof(struct rt_raw_counter_names);
 	case RT_RAW_CHUNK_COMMS:
 		return c.size && !(c.size % sizeof(struct rt_raw_comm));
+	case RT_RAW_CHUNK_KSYMS:
+		return c.size >= sizeof(struct rt_raw_ksyms_head);
 	}
 	return c.size != 0;		/* MAPS: entries checked when read */
 }
@@ -469,10 +471,21 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 				f->truncated = true;
 				f->truncated_at = off - sizeof(c);
 				f->truncated_missing = c.size - left;
+				f->truncated_kind = c.kind;
 				f->truncated_bytes = left - keep;
 			}
 			c.size = keep;
 		}
+		/*
+		 * Kernel symbols: what the file holds of the last chunk, cut
+		 * or not; its entries are checked when read (rawksyms.c).
+		 */
+		if (c.kind == RT_RAW_CHUNK_KSYMS)
+			f->ksyms = (struct rt_raw_chunk_ref){
+				.offset = off, .size = f->truncated ? left :
+							c.size,
+				.next = NO_CHUNK,
+			};
 		if (v2 && !f->truncated &&
 		    (c.kind == RT_RAW_CHUNK_PERF_FORMAT ||
 		     c.kind == RT_RAW_CHUNK_COUNTER_NAMES)) {
@@ -551,6 +564,34 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 	return 0;
 }
 
+/*
+ * What was lost with the cut, by the kind of the chunk it fell in: part of
+ * a record of a ring, or part of a chunk that holds no records (names,
+ * maps, symbols), whose readable part each reader says about itself.
+ */
+static const char *cut_what(const struct rt_raw_file *f)
+{
+	switch (f->truncated_kind) {
+	case 0:
+		return "; it was cut inside its header";
+	case RT_RAW_CHUNK_MAPS:
+		return "; it holds memory maps, not records: they were "
+		       "ignored";
+	case RT_RAW_CHUNK_KSYMS:
+		return "; it holds kernel symbols, not records";
+	case RT_RAW_CHUNK_COMMS:
+		return "; it holds thread names, not records: they were "
+		       "ignored";
+	case RT_RAW_CHUNK_PERF_FORMAT:
+	case RT_RAW_CHUNK_COUNTER_NAMES:
+		return "; it describes the samples or counters that would "
+		       "follow, and was ignored";
+	default:
+		return f->truncated_bytes ? "; the partial record at its end "
+					    "was ignored" : "";
+	}
+}
+
 bool rt_raw_report_damage(const struct rt_raw_file *f, FILE *fp,
 			  const char *prog)
 {
@@ -583,8 +624,7 @@ bool rt_raw_report_damage(const struct rt_raw_file *f, FILE *fp,
 			"%llu needs %llu more bytes than the file holds%s\n",
 			prog, f->path, (unsigned long long)f->truncated_at,
 			(unsigned long long)f->truncated_missing,
-			f->truncated_bytes ? "; the partial record at its end "
-			"was ignored" : "");
+			cut_what(f));
 	return f->nr_damage || f->truncated;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* cgroup v2 paths to cgroup ids (cgroup.h). */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,6 +37,16 @@ static int not_v2(const char *root, const char *path, long type,
 	return -EINVAL;
 }
 
+/* Is @path a directory on a cgroup v2 hierarchy? */
+static bool on_cgroup2(const char *path)
+{
+	struct statfs fs;
+	struct stat st;
+
+	return !statfs(path, &fs) && fs.f_type == CGROUP2_SUPER_MAGIC &&
+	       !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 int rt_cgroup_id(const char *root, const char *arg, uint64_t *id,
 		 char *err, size_t err_len)
 {
@@ -43,7 +54,7 @@ int rt_cgroup_id(const char *root, const char *arg, uint64_t *id,
 		struct file_handle	fh;
 		unsigned char		bytes[sizeof(uint64_t)];
 	} h;
-	char path[4096];
+	char path[4096], alt[4096];
 	struct statfs fs;
 	struct stat st;
 	int mount_id;
@@ -57,6 +68,17 @@ int rt_cgroup_id(const char *root, const char *arg, uint64_t *id,
 		snprintf(err, err_len, "%.64s...: path too long", arg);
 		return -ENAMETOOLONG;
 	}
+	/*
+	 * Records name a cgroup as a path from the hierarchy's root
+	 * ("cgroup=/system.slice/x.service", "/" for the root), so an
+	 * absolute path that is no cgroup2 directory is tried once more
+	 * below @root: what the stream printed can be given back as it is.
+	 * Errors are still about the path as given when that fails too.
+	 */
+	if (arg[0] == '/' && !on_cgroup2(path) &&
+	    snprintf(alt, sizeof(alt), "%s%s", root, arg) < (int)sizeof(alt) &&
+	    on_cgroup2(alt))
+		memcpy(path, alt, sizeof(path));
 	if (statfs(path, &fs) || stat(path, &st)) {
 		int e = errno;
 

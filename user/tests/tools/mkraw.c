@@ -24,6 +24,8 @@
  * and is off CPU twice (asleep, with a task_ext in that named cgroup and
  * stacks, having left CPU 1; preempted, without either); on CPU 1 locker's acquisition carries a task_ext of the root
  * cgroup.
+ *
+ * mkraw --ksyms FILE KALLSYMS: see main().
  */
 #include <fcntl.h>
 #include <stdbool.h>
@@ -424,12 +426,26 @@ int main(int argc, char **argv)
 	uint64_t t = BASE_NS, t0;
 	int fd;
 
+	/*
+	 * mkraw --ksyms FILE KALLSYMS: append to a recording the KSYMS
+	 * chunk that ringtrace-cat --raw writes when it ends, from a copy of
+	 * the recording boot's kallsyms (tests/symbols.sh).
+	 */
+	if (argc == 4 && !strcmp(argv[1], "--ksyms")) {
+		char err[512];
+		int n = rt_raw_append_ksyms(argv[2], argv[3], err, sizeof(err));
+
+		if (n < 0)
+			fprintf(stderr, "mkraw: %s\n", err);
+		return n < 0;
+	}
 	if (v2 || ext) {
 		argc--;
 		argv++;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: mkraw [--v2|--ext] FILE\n");
+		fprintf(stderr, "usage: mkraw [--v2|--ext] FILE | "
+			"--ksyms FILE KALLSYMS\n");
 		return 2;
 	}
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
