@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "compat.h"
 #include "path_cache.h"
 #include "session.h"
 
@@ -34,7 +35,7 @@ void rt_cgroups_release(struct rt_cgroups *c)
 	unsigned int i;
 
 	for (i = 0; c->cgrps && i < c->nr; i++)
-		cgroup_put(c->cgrps[i]);
+		rt_cgroup_put(c->cgrps[i]);
 	kfree(c->cgrps);
 	rt_path_cache_free(c->names);
 	c->cgrps = NULL;
@@ -94,7 +95,7 @@ int rt_cgroups_from_user(const struct ringtrace_config *cfg,
 		if (err)
 			goto out;
 		/* Looks in the default hierarchy only: a v1 id is ENOENT. */
-		cgrp = cgroup_get_from_id(ids[i]);
+		cgrp = rt_cgroup_get_from_id(ids[i]);
 		if (IS_ERR(cgrp)) {
 			err = PTR_ERR(cgrp);
 			goto out;

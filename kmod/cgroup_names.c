@@ -27,6 +27,8 @@
 #include "path_cache.h"
 #include "session.h"
 
+/* Without cgroups there is nothing to name (compat.h). */
+#ifdef CONFIG_CGROUPS
 /* Names are built here; one per context level, so probes may nest. */
 struct rt_cgroup_buf {
 	char	path[RINGTRACE_CGROUP_PATH_MAX + 1];
@@ -41,6 +43,7 @@ static const bool rt_kernfs_path_locked = true;
 #else
 static const bool rt_kernfs_path_locked;
 #endif
+#endif /* CONFIG_CGROUPS */
 
 void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
 		      struct task_struct *task)
@@ -54,6 +57,7 @@ void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
 	x->host_tid = task_pid_nr(task);
 }
 
+#ifdef CONFIG_CGROUPS
 #ifdef RT_KERNFS_RCU_NAME
 /*
  * @cgrp's path into @buf (RINGTRACE_CGROUP_PATH_MAX + 1 bytes), built
@@ -128,6 +132,7 @@ static void rt_cgroup_fill(struct ringtrace_cgroup_record *rec,
 	/* The NUL and the padding: every byte of a record is written. */
 	memset(path + len, 0, size - sizeof(*rec) - len);
 }
+#endif /* CONFIG_CGROUPS */
 
 void rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
 			     struct cgroup *cgrp, bool in_lock)

@@ -153,4 +153,28 @@ typedef int (*rt_ops_func_ip_t)(struct ftrace_ops *op, unsigned long ip,
 #define __cond_lock(x, c)	(c)
 #endif
 
+/*
+ * A kernel without CONFIG_CGROUPS (the allnoconfig-based debug kernels of
+ * scripts/debug-kernel) declares neither: the cgroup filter is refused
+ * there before any lookup (rt_cgroup_features() is 0), so these are
+ * never reached, but the module must still build.
+ */
+#include <linux/cgroup.h>
+#include <linux/err.h>
+static inline struct cgroup *rt_cgroup_get_from_id(u64 id)
+{
+#ifdef CONFIG_CGROUPS
+	return cgroup_get_from_id(id);
+#else
+	return ERR_PTR(-EOPNOTSUPP);
+#endif
+}
+
+static inline void rt_cgroup_put(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUPS
+	cgroup_put(cgrp);
+#endif
+}
+
 #endif /* _RINGTRACE_COMPAT_H */
