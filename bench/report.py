@@ -38,6 +38,8 @@ VM_ROWS = [
     ("drain_kstack", "rtdrain -a, kernel stacks, depth 16 (-k 16)", "floor_split1"),
     ("drain_ustack", "rtdrain -a, user stacks, depth 16 (-u 16)", "floor_split1"),
     ("drain_all", "rtdrain -a, paths + kernel + user stacks", "floor_split1"),
+    ("drain_cgroupid", "rtdrain -a, cgroup id on every record (-c)", "floor_split1"),
+    ("drain_cgroup_all", "rtdrain -a -c, cgroup filter on the root (all pass)", "floor_split1"),
     ("floor_fprobe", "floor: one fprobe, entry + exit timestamps", "floor_split1"),
     ("rt_kretprobe", "ringtrace -a --raw, vfs_read_attach=kretprobe", "floor_split0"),
     ("rt_kretprobe_idle", "  same, reader asleep", "floor_split0"),
@@ -536,6 +538,27 @@ def targets(vm, ring, cons, meta=None):
                                   "buffer, %s" % label,
                         "value": "%d lost of %d" % (lost, lost + rec),
                         "met": lost == 0})
+    # Issue 24: the cgroup id on every record (a 16-byte task_ext) against
+    # the same reader without it, round by round (each config ran after
+    # its own baseline in the same round, so host drift hits both).
+    for row, what in (("drain_cgroupid", "the cgroup id on every record"),
+                      ("drain_cgroup_all", "the cgroup id + the filter on /")):
+        a, d = vm.get(row), vm.get("drain")
+        if not a or not d:
+            continue
+        pairs = [(x["added"], y["added"]) for x, y in
+                 zip(a["per_round"], d["per_round"]) if y["added"] > 0]
+        t = {"target": "%s: added cost <= 1.05x rtdrain's without it "
+                       "(ratio of the medians; per-round ratios' range)" % what}
+        if pairs and d["added_ns"] > 0:
+            ratios = [x / y for x, y in pairs]
+            med = a["added_ns"] / d["added_ns"]
+            t.update(value="%.2f (rounds %.2f-%.2f, n=%d)"
+                     % (med, min(ratios), max(ratios), len(ratios)),
+                     met=med <= 1.05)
+        else:
+            t.update(value="n/a (drain's added cost <= 0: noise)", met=False)
+        out.append(t)
     wm = [r for r in ring if r["mode"] == "watermark" and r["size"] == 64]
     if wm:
         out.append({"target": "host protocol, 64-byte records, watermark "

@@ -9,6 +9,12 @@
  *	rtdrain: N records, L lost, B bytes in T s
  *
  *   rtdrain -o STARTED [-p] [-k DEPTH] [-u DEPTH] [-b DATA_PAGES]
+ *           [-c] [-g CGROUP]
+ *
+ * -c: RINGTRACE_CFG_CGROUPS (issue 24: a task_ext on every record, each
+ * cgroup named once); -g: only tasks in CGROUP (as ringtrace-cat --cgroup:
+ * a directory under /sys/fs/cgroup or relative to it; /sys/fs/cgroup
+ * itself for every task), the module's cgroup filter.
  *
  * STARTED is written once tracing is on (vmbench waits for it). Every
  * configuration uses this same reader, so ratios between them are the
@@ -27,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/ringtrace.h>
+#include <ringtrace/cgroup.h>
 #include <ringtrace/ring.h>
 
 #define MAX_CPUS	64
@@ -81,6 +88,8 @@ int main(int argc, char **argv)
 	static struct rt_ring rings[MAX_CPUS];
 	unsigned int pages = 1024;
 	const char *started = NULL;
+	uint64_t cgroup_id = 0;
+	char err[256];
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len;
 	unsigned long long n = 0;
 	int fd, cpu, nr, opt;
@@ -89,15 +98,26 @@ int main(int argc, char **argv)
 	void *map;
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "o:pk:u:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:pk:u:b:cg:")) != -1) {
 		switch (opt) {
 		case 'o': started = optarg; break;
 		case 'p': cfg.flags |= RINGTRACE_CFG_PATHS; break;
 		case 'k': cfg.stack_kernel_depth = (__u8)atoi(optarg); break;
 		case 'u': cfg.stack_user_depth = (__u8)atoi(optarg); break;
 		case 'b': pages = (unsigned int)atoi(optarg); break;
+		case 'c': cfg.flags |= RINGTRACE_CFG_CGROUPS; break;
+		case 'g':
+			if (rt_cgroup_id(RT_CGROUP_ROOT, optarg, &cgroup_id, err,
+					 sizeof(err))) {
+				fprintf(stderr, "rtdrain: -g: %s\n", err);
+				return 2;
+			}
+			cfg.nr_cgroups = 1;
+			cfg.cgroup_ids_ptr = (uintptr_t)&cgroup_id;
+			break;
 		default:
-			fprintf(stderr, "usage: rtdrain -o STARTED [-p] [-k N] [-u N] [-b PAGES]\n");
+			fprintf(stderr, "usage: rtdrain -o STARTED [-p] [-k N] [-u N] "
+				"[-b PAGES] [-c] [-g CGROUP]\n");
 			return 2;
 		}
 	}

@@ -1253,6 +1253,13 @@ static void read_round(int k)
 	char *kstack[] = { "-k", "16", NULL };
 	char *ustack[] = { "-u", "16", NULL };
 	char *kustack[] = { "-p", "-k", "16", "-u", "16", NULL };
+	/*
+	 * issue 24: the cgroup id (a task_ext) on every record, next to
+	 * "drain" in each round; then with the filter on the root cgroup
+	 * (--cgroup /sys/fs/cgroup), which every task passes.
+	 */
+	char *cgroupid[] = { "-c", NULL };
+	char *cgroup_all[] = { "-c", "-g", "/sys/fs/cgroup", NULL };
 	/* Room for every record of the run, and no wake-up before the end. */
 	char *idle[] = { "--buffer-size", idle_ring, "--watermark", idle_mark,
 			 "--flush-interval", "60s", NULL };
@@ -1283,6 +1290,10 @@ static void read_round(int k)
 		rtdrain_config("drain_ustack", k, 1, ustack);
 	if (wanted("drain_all"))
 		rtdrain_config("drain_all", k, 1, kustack);
+	if (wanted("drain_cgroupid"))
+		rtdrain_config("drain_cgroupid", k, 1, cgroupid);
+	if (wanted("drain_cgroup_all") && other_cgroup())
+		rtdrain_config("drain_cgroup_all", k, 1, cgroup_all);
 	/* Each mechanism forced, with its floor. */
 	if (wanted("floor_fprobe") && attach_offered("fprobe"))
 		floor_config("floor_fprobe", -1, k, 1);
@@ -1357,10 +1368,11 @@ int main(int argc, char **argv)
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	/*
-	 * 112-byte records (96 and ringtrace-cat's task_ext, issue 24):
-	 * every timed and warm-up call, and some slack.
+	 * 136-byte records (120 since issue 22's off-CPU fields, and
+	 * ringtrace-cat's task_ext, issue 24): every timed and warm-up
+	 * call, and some slack.
 	 */
-	need = (uint64_t)calls * ((uint64_t)reps + 1) * 112 + (1u << 20);
+	need = (uint64_t)calls * ((uint64_t)reps + 1) * 136 + (1u << 20);
 	while (size < need && size < (256u << 20))
 		size <<= 1;
 	snprintf(idle_ring, sizeof(idle_ring), "%" PRIu64 "K", size >> 10);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Records that say which cgroup (issue 24, RINGTRACE_CFG_CGROUPS): every
- * vfs_read and lock record carries a struct ringtrace_task_ext (the
+ * vfs_read, lock and offcpu record carries a struct ringtrace_task_ext (the
  * task's cgroup v2 id, its initial-namespace pid and tid), and each
  * cgroup is named once per enabled period by a cgroup record written
  * right before the first record giving its id, on the same ring, as path
@@ -13,8 +13,8 @@
  * no lock; before, kernfs_path_from_node() takes kernfs_rename_lock, a
  * spinlock (irqs off), which is fine in a probe but sleeps on PREEMPT_RT:
  * there the record goes out UNRESOLVED (compat.h); and a lock record may
- * be written holding that very lock, so there only vfs_read records name
- * cgroups.
+ * be written holding that very lock, an offcpu record holding the
+ * runqueue's raw lock, so there only vfs_read records name cgroups.
  */
 #include <linux/cgroup.h>
 #include <linux/kernfs.h>
@@ -42,15 +42,16 @@ static const bool rt_kernfs_path_locked = true;
 static const bool rt_kernfs_path_locked;
 #endif
 
-void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp)
+void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
+		      struct task_struct *task)
 {
 #ifdef CONFIG_CGROUPS
 	x->cgroup_id = cgroup_id(cgrp);
 #else
 	x->cgroup_id = 0;
 #endif
-	x->host_pid = task_tgid_nr(current);
-	x->host_tid = task_pid_nr(current);
+	x->host_pid = task_tgid_nr(task);
+	x->host_tid = task_pid_nr(task);
 }
 
 #ifdef RT_KERNFS_RCU_NAME
@@ -128,13 +129,13 @@ static void rt_cgroup_fill(struct ringtrace_cgroup_record *rec,
 	memset(path + len, 0, size - sizeof(*rec) - len);
 }
 
-void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
+void rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
 			     struct cgroup *cgrp, bool in_lock)
 {
 #ifdef CONFIG_CGROUPS
 	struct rt_cgroup_buf *b;
 	struct ringtrace_cgroup_record *rec = NULL;
-	struct rt_path_slot *slot = NULL;
+	struct rt_path_slot *named = NULL;
 	enum rt_path_verdict v;
 	u64 id = cgroup_id(cgrp);
 	unsigned int size;
@@ -144,11 +145,14 @@ void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
 	/*
 	 * A lock record may be written with the lock just taken (contention
 	 * end): if it were kernfs_rename_lock, kernfs_path_from_node() would
-	 * spin on it forever. Leave such a cgroup for a vfs_read to name.
+	 * spin on it forever. An offcpu record is written under the
+	 * runqueue's raw lock, where a spinlock_t may not be taken (it sleeps
+	 * on PREEMPT_RT, and rq lock -> kernfs_rename_lock is an order no one
+	 * else keeps). Leave such a cgroup for a vfs_read to name.
 	 */
-	if (rt_kernfs_path_locked && in_lock)
+	if ((rt_kernfs_path_locked && in_lock) || slot < 0)
 		return;
-	v = rt_path_lookup(s->cgroups.names, 0, id, ts, &slot);
+	v = rt_path_lookup(s->cgroups.names, 0, id, ts, &named);
 	if (v == RT_PATH_SKIP)
 		return;
 	b = this_cpu_ptr(&rt_cgroup_bufs[min_t(unsigned int, interrupt_context_level(), 3)]);
@@ -161,7 +165,7 @@ void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
 	if (v == RT_PATH_FULL)
 		flags |= RINGTRACE_CGROUP_UNCACHED;
 	size = ALIGN(sizeof(*rec) + len + 1, RINGTRACE_RECORD_ALIGN);
-	rec = rt_session_reserve(s, cpu, size, ts, &ring);
+	rec = rt_session_reserve_slot(s, slot, size, ts, &ring);
 	if (rec) {
 		rt_cgroup_fill(rec, size, ts, id, flags, b->path, len);
 		rt_ring_commit(ring);
@@ -169,7 +173,7 @@ void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
 	barrier();
 	b->busy = false;
 out:
-	if (slot)
-		rt_path_publish(slot, ts, rec);
+	if (named)
+		rt_path_publish(named, ts, rec);
 #endif
 }

@@ -99,7 +99,8 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 		/* issue 24: the task's cgroup, named first (cgroup_names.c). */
 		if (ext) {
 			cgrp = rt_current_cgroup();
-			rt_cgroup_before_record(s, cpu, ts, cgrp, true);
+			rt_cgroup_before_record(s, rt_session_slot(s, cpu), ts,
+						cgrp, true);
 			misc |= RINGTRACE_MISC_TASK_EXT;
 		}
 		/* ABI 2: a stack trailer (stack.c); our own frames cut. */
@@ -118,7 +119,8 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 			rt_lock_fill(s, rec, size, misc, ts, cpu, lock_id,
 				     name, wait_ns, hold_ns, flags);
 			if (ext)
-				rt_fill_task_ext((void *)(rec + 1), cgrp);
+				rt_fill_task_ext((void *)(rec + 1), cgrp,
+						 current);
 			if (stack)
 				rt_stack_write((char *)(rec + 1) + ext, &st);
 			rt_ring_commit(ring);

@@ -34,6 +34,10 @@
  * registers and its mm are the ones loaded) into the entry's frames (a
  * second table, allocated when the first session asking for offcpu
  * stacks is enabled), and copied into the record when it runs again.
+ *
+ * With RINGTRACE_CFG_CGROUPS the record carries the task's task_ext
+ * (issue 24) and its cgroup is named first, under the same rule as lock
+ * records: never by a walk that would take a lock (cgroup_names.c).
  */
 #include <linux/atomic.h>
 #include <linux/hash.h>
@@ -301,10 +305,13 @@ static void rt_offcpu_write(struct rt_session *s,
 {
 	const struct rt_offcpu_task *e = &t->tasks[idx];
 	struct ringtrace_offcpu_record *rec;
-	unsigned int size = sizeof(*rec);
+	unsigned int ext = rt_task_ext_size(s);
+	unsigned int size = sizeof(*rec) + ext;
+	struct cgroup *cgrp = NULL;
 	struct rt_ring *ring;
 	struct rt_stack st;
 	bool stack;
+	u16 misc = 0;
 	int slot = cpu;
 
 	BUILD_BUG_ON(sizeof(*rec) != RINGTRACE_OFFCPU_SIZE_VER0);
@@ -314,21 +321,36 @@ static void rt_offcpu_write(struct rt_session *s,
 		if (slot < 0)
 			return;
 	}
+	/*
+	 * issue 24: @next's cgroup, named first on the same ring. We hold
+	 * the runqueue's raw lock: naming that would take a lock is left to
+	 * a vfs_read (cgroup_names.c), as for lock records.
+	 */
+	if (ext) {
+		cgrp = rt_task_cgroup(next);
+		rt_cgroup_before_record(s, slot, now, cgrp, true);
+		misc |= RINGTRACE_MISC_TASK_EXT;
+	}
 	stack = rt_offcpu_stack_for(s, t, idx, &st);
-	if (stack)
+	if (stack) {
 		size += rt_stack_size(&st);
+		misc |= RINGTRACE_MISC_STACK;
+	}
 	rec = rt_session_reserve_slot(s, slot, size, now, &ring);
 	if (!rec)
 		return;
 	rec->header.type = RINGTRACE_RECORD_OFFCPU;
-	rec->header.misc = stack ? RINGTRACE_MISC_STACK : 0;
+	rec->header.misc = misc;
 	rec->header.size = size;
 	rt_fill_task_ctx_of(s, &rec->task, next, now, cpu);
 	rec->offcpu_ns = dur;
 	rec->cpu_out = e->out_cpu;
 	rec->state = e->state;
+	/* The task_ext ends the fixed part, right before any frames. */
+	if (ext)
+		rt_fill_task_ext((void *)(rec + 1), cgrp, next);
 	if (stack)
-		rt_stack_write(rec + 1, &st);
+		rt_stack_write((char *)(rec + 1) + ext, &st);
 	rt_ring_commit(ring);
 }
 

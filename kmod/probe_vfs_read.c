@@ -103,7 +103,8 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 	/* issue 24: the task's cgroup, named first (cgroup_names.c). */
 	if (ext) {
 		cgrp = rt_current_cgroup();
-		rt_cgroup_before_record(s, cpu, now, cgrp, false);
+		rt_cgroup_before_record(s, rt_session_slot(s, cpu), now, cgrp,
+					false);
 		misc |= RINGTRACE_MISC_TASK_EXT;
 	}
 
@@ -123,7 +124,7 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 		rt_vfs_read_fill(s, rec, size, misc, call, now, cpu, ret);
 		rt_vfs_read_fill_offcpu(rec, s, span);
 		if (ext)
-			rt_fill_task_ext((void *)(rec + 1), cgrp);
+			rt_fill_task_ext((void *)(rec + 1), cgrp, current);
 		if (stack)
 			rt_stack_write((char *)(rec + 1) + ext, &st);
 		rt_ring_commit(ring);

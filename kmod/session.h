@@ -391,29 +391,49 @@ static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
 
 /* ---- issue 24: task_ext and cgroup records (cgroup_names.c) ---- */
 
-/* The bytes a task_ext adds to @s's vfs_read and lock records. */
+/* The bytes a task_ext adds to @s's vfs_read, lock and offcpu records. */
 static __always_inline unsigned int rt_task_ext_size(const struct rt_session *s)
 {
 	return s->cgroups.names ? sizeof(struct ringtrace_task_ext) : 0;
 }
 
-/* The current task's cgroup v2 (callers run with preemption disabled). */
-static __always_inline struct cgroup *rt_current_cgroup(void)
+/* @task's cgroup v2 (callers run with preemption disabled). */
+static __always_inline struct cgroup *rt_task_cgroup(struct task_struct *task)
 {
 #ifdef CONFIG_CGROUPS
-	return task_dfl_cgroup(current);
+	return task_dfl_cgroup(task);
 #else
 	return NULL;
 #endif
 }
 
-void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp);
+static __always_inline struct cgroup *rt_current_cgroup(void)
+{
+	return rt_task_cgroup(current);
+}
+
 /*
- * Before a record with a task_ext naming @cgrp goes into @s's ring for
- * @cpu: the cgroup record, if @s has not named @cgrp yet. @in_lock: for a
- * lock record, which may be written with a lock held.
+ * The ring rt_session_reserve() would pick for @cpu, without counting
+ * anything (the record that follows counts); -1: none.
  */
-void rt_cgroup_before_record(struct rt_session *s, int cpu, u64 ts,
+static __always_inline int rt_session_slot(const struct rt_session *s, int cpu)
+{
+	if (likely(!s->threads.nr))
+		return cpu;
+	return in_task() ? rt_thread_slot(s, current) : -1;
+}
+
+/* @x for a record about @task (not always current: offcpu's is next). */
+void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
+		      struct task_struct *task);
+/*
+ * Before a record with a task_ext naming @cgrp goes into ring @slot of @s
+ * (rt_session_slot(), or the thread's ring an offcpu record goes to; -1:
+ * none): the cgroup record, if @s has not named @cgrp yet. @in_lock: the
+ * record is written holding a lock (a lock record; an offcpu record, under
+ * the runqueue's raw lock), so naming may take none.
+ */
+void rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
 			     struct cgroup *cgrp, bool in_lock);
 /* ---- end issue 24 ---- */
 

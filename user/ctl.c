@@ -197,6 +197,40 @@ static void print_events(const char *label, uint64_t events)
 	printf("\n");
 }
 
+/*
+ * Every feature bit by its name, and any bit this tool does not know by
+ * its number, so that a newer module's features are never hidden.
+ */
+static void print_features(uint64_t features)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} names[] = {
+		{ RINGTRACE_FEAT_LOCK_CONTENTION, "lock_contention" },
+		{ RINGTRACE_FEAT_PATHS, "paths" },
+		{ RINGTRACE_FEAT_STACK_KERNEL, "stack_kernel" },
+		{ RINGTRACE_FEAT_STACK_USER, "stack_user" },
+		{ RINGTRACE_FEAT_OVERWRITE, "overwrite" },
+		{ RINGTRACE_FEAT_RING_STATS, "ring_stats" },
+		{ RINGTRACE_FEAT_PER_THREAD, "per_thread" },
+		{ RINGTRACE_FEAT_CGROUP, "cgroup" },
+		{ RINGTRACE_FEAT_VFS_READ_VALUES, "vfs_read_values" },
+	};
+	size_t i;
+
+	printf("%-16s%s", "features", features ? "" : " none");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (features & names[i].bit)
+			printf(" %s", names[i].name);
+		features &= ~names[i].bit;
+	}
+	for (i = 0; i < 64; i++)
+		if (features & (1ULL << i))
+			printf(" bit%zu", i);
+	printf("\n");
+}
+
 static int cmd_info(void)
 {
 	struct rt_session s;
@@ -214,13 +248,7 @@ static int cmd_info(void)
 	printf("%-16s %u\n", "nr_cpu_ids", s.info.nr_cpu_ids);
 	printf("%-16s %u pages\n", "max ring", s.info.max_ring_pages);
 	print_events("events", s.info.events);
-	printf("%-16s%s%s%s%s%s\n", "features",
-	       s.info.features & RINGTRACE_FEAT_LOCK_CONTENTION ?
-		       " lock_contention" : "",
-	       s.info.features & RINGTRACE_FEAT_PATHS ? " paths" : "",
-	       s.info.features & RINGTRACE_FEAT_STACK_KERNEL ? " stack_kernel" : "",
-	       s.info.features & RINGTRACE_FEAT_STACK_USER ? " stack_user" : "",
-	       s.info.features ? "" : " none");
+	print_features(s.info.features);
 	print_attach_info(&s.info);
 	rt_session_close(&s);
 	return 0;

@@ -6,7 +6,9 @@
  * raw file gives --hist-by cgroup one histogram per cgroup with exactly
  * those counts, --summary a CGROUP column with them, --json the cgroup
  * path on every record of each, and --perfetto the process names with
- * their cgroup.
+ * their cgroup. Then off-CPU: ringtrace-cat --cgroup A -e vfs_read,offcpu
+ * with a reader-sleeper in each cgroup: A's sleeps are offcpu records
+ * named A in --json, text and --hist-by cgroup; none of B's is recorded.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "st_cgroup.h"
@@ -25,9 +28,27 @@
 #define CAT	"../../user/ringtrace-cat"
 #define CG_A	RT_CGROUP_ROOT "/rt_st_views_a"
 #define CG_B	RT_CGROUP_ROOT "/rt_st_views_b"
+#define SLEEPS	5
 
-/* The COMMAND: a reader in each cgroup, which moves itself there first. */
-static int work(void)
+/* A read that names the cgroup (before 6.15), then SLEEPS 10 ms sleeps. */
+static int sleeper(void)
+{
+	struct timespec req = { 0, 10000000L };
+	int i;
+
+	if (st_zero_reads(1, ZSIZE))
+		return 20;
+	for (i = 0; i < SLEEPS; i++)
+		if (nanosleep(&req, NULL))
+			return 21;
+	return 0;
+}
+
+/*
+ * The COMMAND: a reader (@sleep: a sleeper) in each cgroup, which moves
+ * itself there first.
+ */
+static int work(bool sleep)
 {
 	const char *cg[2] = { CG_A, CG_B };
 	int w, status, failed = 0;
@@ -42,6 +63,8 @@ static int work(void)
 			snprintf(me, sizeof(me), "%d", getpid());
 			if (st_write_file(file, me, false))
 				_exit(10);
+			if (sleep)
+				_exit(sleeper());
 			_exit(st_zero_reads((w + 1) * N, ZSIZE) ? 20 : 0);
 		}
 	}
@@ -111,6 +134,20 @@ static long count_lines(const char *out, const char *needle)
 	return n;
 }
 
+/* Lines of @out that hold both @a and @b. */
+static long count_lines_with(const char *out, const char *a, const char *b)
+{
+	const char *line, *end;
+	long n = 0;
+
+	for (line = out; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		n += memmem(line, end - line, a, strlen(a)) &&
+		     memmem(line, end - line, b, strlen(b));
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	static char out[1 << 20];
@@ -118,10 +155,12 @@ int main(int argc, char **argv)
 	int rc;
 
 	if (argc > 1 && !strcmp(argv[1], "--work"))
-		return work();
+		return work(false);
+	if (argc > 1 && !strcmp(argv[1], "--sleep"))
+		return work(true);
 	st_require_features(RINGTRACE_FEAT_CGROUP, "cgroup views");
 	st_cgroup_mount();
-	tap_plan(7);
+	tap_plan(10);
 	st_cgroup_make(CG_A);
 	st_cgroup_make(CG_B);
 	if (!mkdtemp(dir))
@@ -179,6 +218,41 @@ int main(int argc, char **argv)
 	       "--perfetto: each process named with its cgroup (%ld, %ld)",
 	       count_lines(out, "(cgroup /rt_st_views_a)"),
 	       count_lines(out, "(cgroup /rt_st_views_b)"));
+
+	/* issue 24 on issue 22's records: A's sleeps, named; none of B's. */
+	snprintf(cmd, sizeof(cmd), CAT " -q --cgroup rt_st_views_a -e "
+		 "vfs_read,offcpu --raw -o %s/off.raw -- %s --sleep", dir,
+		 argv[0]);
+	rc = run(cmd, out, sizeof(out));
+	snprintf(cmd, sizeof(cmd), CAT " -q -i %s/off.raw --json", dir);
+	rc |= run(cmd, out, sizeof(out));
+	{
+		long a = count_lines_with(out, "\"type\":\"offcpu\"",
+					  "\"cgroup\":\"/rt_st_views_a\"");
+		long all = count_lines(out, "\"type\":\"offcpu\"");
+		long ids = count_lines_with(out, "\"type\":\"offcpu\"",
+					    "\"cgroup_id\":");
+
+		tap_ok(rc == 0 && a >= SLEEPS && ids == all &&
+		       !count_lines(out, "rt_st_views_b"),
+		       "--cgroup A -e vfs_read,offcpu, --json: A's sleeps named "
+		       "A (%ld >= %d), every offcpu line with a cgroup_id "
+		       "(%ld of %ld), nothing of B", a, SLEEPS, ids, all);
+	}
+	snprintf(cmd, sizeof(cmd), CAT " -q -i %s/off.raw -e offcpu", dir);
+	rc = run(cmd, out, sizeof(out));
+	tap_ok(rc == 0 && count_lines_with(out, " offcpu: ",
+					   " cgroup=/rt_st_views_a") >= SLEEPS,
+	       "text: offcpu lines say cgroup=/rt_st_views_a (%ld)",
+	       count_lines_with(out, " offcpu: ", " cgroup=/rt_st_views_a"));
+	snprintf(cmd, sizeof(cmd), CAT " -q -i %s/off.raw -e offcpu "
+		 "--hist-by cgroup", dir);
+	rc = run(cmd, out, sizeof(out));
+	tap_ok(rc == 0 && hist_count(out, "/rt_st_views_a") >= SLEEPS &&
+	       count_lines(out, "@[cgroup ") == 1 &&
+	       strstr(out, "@[cgroup /rt_st_views_a]\n off CPU\n"),
+	       "--hist-by cgroup: A's off-CPU histogram (%ld), no other key",
+	       hist_count(out, "/rt_st_views_a"));
 
 	/* Replay on a host without those cgroups: the file names them. */
 	rmdir(CG_A);

@@ -40,8 +40,8 @@ python3 - "$work/r.json" "$work/replay.err" <<'PY'
 import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 err = open(sys.argv[2]).read()
-m = re.search(r'^ringtrace-cat: (\d+) records(?:, (\d+) path records)?'
-              r'(?:, (\d+) cgroup records)?(?:, (\d+) samples)?', err, re.M)
+m = re.search(r'^ringtrace-cat: (\d+) records?(?:, (\d+) path records?)?'
+              r'(?:, (\d+) cgroup records?)?(?:, (\d+) samples?)?', err, re.M)
 records, paths, cgroups, samples = (int(g or 0) for g in m.groups())
 kinds = {}
 for l in lines:

@@ -377,9 +377,10 @@ struct ringtrace_path_record {
 
 /*
  * Who, seen from outside any container: the last 16 bytes of the fixed
- * part of a vfs_read or lock record whose header.misc has
+ * part of a vfs_read, lock or offcpu record whose header.misc has
  * RINGTRACE_MISC_TASK_EXT, right before any stack frames (at offset 120
- * of a vfs_read record of this ABI, 112 of a lock record; a reader finds
+ * of a vfs_read record of this ABI, 112 of a lock record, 64 of an offcpu
+ * record: the task that ran again; a reader finds
  * it from the end, as the fixed part grows). task.pid and task.tid are the reader's view (the pid
  * namespace of the process that opened the session); these are the
  * initial namespace's, the same for a reader there.
@@ -506,7 +507,7 @@ struct ringtrace_stack_trailer {
  */
 #define RINGTRACE_CFG_OVERWRITE		(1U << 3)
 /*
- * issue 24 (RINGTRACE_FEAT_CGROUP): vfs_read and lock records carry a
+ * issue 24 (RINGTRACE_FEAT_CGROUP): vfs_read, lock and offcpu records carry a
  * struct ringtrace_task_ext (RINGTRACE_MISC_TASK_EXT), and cgroup records
  * name the cgroups they give.
  */

@@ -59,7 +59,7 @@ def from_json(d):
             json_ext(d) + (tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
     if t == 'offcpu':
         return common + (d['pid'], d['tid'], d['comm'], d['offcpu_ns'],
-                         d['state'], d['cpu_out'],
+                         d['state'], d['cpu_out']) + json_ext(d) + (
                          tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
     if t == 'sample':
         return common + (d['pid'], d['tid'], d['comm'], d['event'], d['ip'],
@@ -98,7 +98,7 @@ def from_ctf(name, cpu_id, ts, f):
             fail('offcpu event: cpu_in %d in the stream of CPU %d'
                  % (int(f['cpu_in']), cpu_id))
         return common + (int(f['offcpu_ns']), str(f['state']),
-                         int(f['cpu_out'])) + stacks()
+                         int(f['cpu_out'])) + ctf_ext(f) + stacks()
     if name == 'sample':
         return common + (str(f['perf_event']), '0x%x' % int(f['ip']),
                          hexes(f['callchain']))

@@ -75,7 +75,8 @@ check mkraw-ext "$tmp/ext.raw"
 t=$tmp/mkraw-ext.txt
 if [[ $(grep -c ' offcpu: ' "$t") -eq 2 &&
 	$(grep -c '"type":"offcpu"' "$tmp/mkraw-ext.json") -eq 2 ]] &&
-	grep -q 'offcpu_ns = 20000, state = "S", cpu_out = 1, cpu_in = 0' "$t" &&
+	grep -q 'offcpu_ns = 20000, state = "S", cpu_out = 1, cpu_in = 0, host_pid = 5100, host_tid = 5100, cgroup_id = 4097, cgroup = "/system.slice/a \\"b\\".service"' "$t" &&
+	grep -q 'offcpu_ns = 700, state = "R", cpu_out = 0, cpu_in = 0, host_pid = 0, host_tid = 0, cgroup_id = 0, cgroup = ""' "$t" &&
 	grep -q 'offcpu_ns = 30000, offcpu_max_ns = 20000, offcpu_max_ts = 1001040000' "$t" &&
 	grep -q 'host_pid = 5100, host_tid = 5100, cgroup_id = 4097, cgroup = "/system.slice/a \\"b\\".service"' "$t" &&
 	grep -q 'host_pid = 5100, host_tid = 5100, cgroup_id = 8194, cgroup = ""' "$t" &&

@@ -346,6 +346,11 @@ static void test_offcpu_and_cgroup(void **state)
 	off.u.offcpu.state = RINGTRACE_OFFCPU_DISK;
 	off.stack.kernel = kframes;
 	off.stack.nr_kernel = 2;
+	off.ext.present = true;			/* issue 24 */
+	off.ext.host_pid = 4242;
+	off.ext.host_tid = 4244;
+	off.ext.cgroup_id = 77;
+	off.ext.cgroup = "/system.slice/x.service";
 	rd = read_ev(0, 1000);
 	rd.u.vfs_read.offcpu_known = true;
 	rd.u.vfs_read.offcpu_ns = 60;
@@ -389,6 +394,7 @@ static void test_offcpu_and_cgroup(void **state)
 	assert_string_equal(take_str(&cur), "D");
 	assert_int_equal(take(&cur, 4), 3);		/* cpu_out */
 	assert_int_equal(take(&cur, 4), 0);		/* cpu_in */
+	take_ext(&cur, 4242, 4244, 77, "/system.slice/x.service");
 	assert_int_equal(take(&cur, 2), 2);
 	assert_memory_equal(cur.p, kframes, 16);
 	cur.p += 16;

@@ -5,7 +5,9 @@
  * 120 with the offcpu_* fields, with and without a trailer after them),
  * the text and JSON lines byte for byte, the --hist/--summary view
  * (off-CPU histogram, OFFCPU column), the Perfetto slice and the replay
- * filters (-e offcpu, --min-offcpu).
+ * filters (-e offcpu, --min-offcpu). Issue 24: an offcpu record's
+ * task_ext (between its fixed part and its frames), named by a cgroup
+ * record, in the text and JSON lines, --hist-by cgroup and Perfetto.
  */
 #include "test.h"
 
@@ -257,6 +259,121 @@ static void test_perfetto_slice(void **state)
 	rt_outbuf_fini(&ob);
 }
 
+/* issue 24: RINGTRACE_CFG_CGROUPS's offcpu record, frames after its ext. */
+struct offcpu_with_ext {
+	struct ringtrace_offcpu_record	r;
+	struct ringtrace_task_ext	x;
+	uint64_t			ips[3];
+	struct ringtrace_stack_trailer	t;
+};
+
+static void make_offcpu_ext(struct offcpu_with_ext *o)
+{
+	struct offcpu_with_stack s;
+
+	make_offcpu(&s, true);
+	memset(o, 0, sizeof(*o));
+	o->r = s.r;
+	o->r.header.size = sizeof(*o);
+	o->r.header.misc = RINGTRACE_MISC_STACK | RINGTRACE_MISC_TASK_EXT;
+	o->x.cgroup_id = 4242;
+	o->x.host_pid = 5042;
+	o->x.host_tid = 5043;
+	memcpy(o->ips, s.ips, sizeof(o->ips));
+	o->t = s.t;
+}
+
+static void test_cgroup(void **state)
+{
+	struct {
+		struct ringtrace_cgroup_record	c;
+		char				path[8];
+	} cg;
+	struct rt_latency_view v = { .hist = true, .by = RT_HIST_BY_CGROUP };
+	struct offcpu_with_ext o;
+	struct rt_perfetto pf;
+	struct rt_paths paths;
+	struct rt_outbuf ob;
+	struct rt_event ev;
+
+	(void)state;
+	make_offcpu_ext(&o);
+	assert_int_equal(rt_decode(&o, sizeof(o), 0, &ev), RT_DECODE_OK);
+	assert_int_equal(ev.kind, RT_EVENT_OFFCPU);
+	assert_true(ev.ext.present);
+	assert_true(ev.ext.cgroup_id == 4242);
+	assert_int_equal(ev.ext.host_pid, 5042);
+	assert_int_equal(ev.ext.host_tid, 5043);
+	assert_int_equal(ev.u.offcpu.offcpu_ns, 20000123);
+	assert_int_equal(ev.stack.nr_kernel, 2);
+	assert_int_equal(ev.stack.nr_user, 1);
+	assert_true(rt_stack_frame(ev.stack.kernel, 0) == 0xffffffff81000010ull);
+	assert_true(rt_stack_frame(ev.stack.user, 0) == 0x401000);
+	/* Without frames: the ext ends the record. */
+	o.r.header.misc = RINGTRACE_MISC_TASK_EXT;
+	o.r.header.size = sizeof(o.r) + sizeof(o.x);
+	assert_int_equal(rt_decode(&o, o.r.header.size, 0, &ev), RT_DECODE_OK);
+	assert_true(ev.ext.present && ev.ext.cgroup_id == 4242);
+	assert_int_equal(ev.stack.nr_kernel, 0);
+	/* The flag on a record with no room for it: malformed. */
+	assert_int_equal(rt_decode(&o, sizeof(o.r), 0, &ev),
+			 RT_DECODE_ERR_SHORT);
+
+	/* The cgroup record names it, as it does vfs_read and lock records. */
+	memset(&cg, 0, sizeof(cg));
+	cg.c.header.type = RINGTRACE_RECORD_CGROUP;
+	cg.c.header.size = sizeof(cg);
+	cg.c.ts_ns = 5000000000ull;
+	cg.c.cgroup_id = 4242;
+	cg.c.path_len = 6;
+	memcpy(cg.path, "/ctr/a", 6);
+	assert_int_equal(rt_paths_init(&paths), 0);
+	assert_int_equal(rt_decode(&cg, sizeof(cg), 0, &ev), RT_DECODE_OK);
+	assert_true(rt_paths_take(&paths, &ev));
+	make_offcpu_ext(&o);
+	rt_decode(&o, sizeof(o), 0, &ev);
+	rt_paths_name(&paths, &ev);
+	assert_non_null(ev.ext.cgroup);
+	assert_string_equal(ev.ext.cgroup, "/ctr/a");
+	assert_string_equal(render(&ev, false),
+		"         sleeper      42/43      [001]     5.000000000: offcpu: "
+		"state=S dur=20000.123us cpu_out=0 "
+		"kstack=0xffffffff81000010,0xffffffff81000020 ustack=0x401000 "
+		"host_pid=5042 host_tid=5043 cgroup=/ctr/a\n");
+	assert_string_equal(render(&ev, true),
+		"{\"type\":\"offcpu\",\"ts_ns\":5000000000,\"cpu\":1,\"pid\":42,"
+		"\"tid\":43,\"comm\":\"sleeper\",\"offcpu_ns\":20000123,"
+		"\"state\":\"S\",\"cpu_out\":0,\"host_pid\":5042,"
+		"\"host_tid\":5043,\"cgroup_id\":4242,\"cgroup\":\"/ctr/a\","
+		"\"kstack\":[\"0xffffffff81000010\",\"0xffffffff81000020\"],"
+		"\"ustack\":[\"0x401000\"]}\n");
+
+	/* --hist-by cgroup: the off-CPU intervals under the cgroup's name. */
+	v.paths = &paths;
+	assert_int_equal(rt_latency_view_init(&v), 0);
+	rt_latency_view_add(&v, &ev);
+	rt_latency_view_add(&v, &ev);
+	assert_int_equal(v.keyed.nr, 1);
+	rt_outbuf_init(&ob, -1, 0);
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "\n@[cgroup /ctr/a]\n off CPU\n"));
+	rt_outbuf_fini(&ob);
+	rt_latency_view_fini(&v);
+
+	/* Perfetto: the process is named with its cgroup. */
+	rt_outbuf_init(&ob, -1, 0);
+	assert_int_equal(rt_perfetto_init(&pf, &ob), 0);
+	rt_perfetto_add(&pf, &ev);
+	rt_perfetto_finish(&pf);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "\"name\":\"process_name\",\"pid\":42,"
+			       "\"tid\":42,\"args\":{\"name\":\"sleeper "
+			       "(cgroup /ctr/a)\"}}"));
+	rt_outbuf_fini(&ob);
+	rt_paths_fini(&paths);
+}
+
 static void test_filters(void **state)
 {
 	struct rt_filter f = { .events = RINGTRACE_EVENT_VFS_READ };
@@ -285,5 +402,6 @@ int main(void)
 	    cmocka_unit_test(test_lines),
 	    cmocka_unit_test(test_views),
 	    cmocka_unit_test(test_perfetto_slice),
+	    cmocka_unit_test(test_cgroup),
 	    cmocka_unit_test(test_filters));
 }

@@ -296,6 +296,45 @@ static void test_summary_advice(void **state)
 	free(text);
 }
 
+/* The count line: "1 record", not "1 records" (issue 24's "1 cgroup"). */
+static void test_summary_counts(void **state)
+{
+	struct rt_source src[2];
+	struct rt_summary sum = { .prog = "t", .elapsed_ns = RT_SUMMARY_NO_TIME,
+				  .srcs = src, .nr_srcs = 1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	memset(src, 0, sizeof(src));
+	src[0].counts.records = 1;
+	src[0].counts.paths = 1;
+	src[0].counts.cgroups = 1;
+	src[0].counts.samples = 1;
+	src[0].counts.counters = 1;
+	src[0].counts.bytes = 96;
+	out = open_memstream(&text, &len);
+	assert_non_null(out);
+	rt_summary_print(out, &sum);
+	fclose(out);
+	assert_string_equal(text, "t: 1 record, 1 path record, 1 cgroup "
+			    "record, 1 sample, 1 counter snapshot, 0 lost, "
+			    "96 bytes\n");
+	free(text);
+
+	src[1] = src[0];
+	sum.nr_srcs = 2;
+	text = NULL;
+	out = open_memstream(&text, &len);
+	rt_summary_print(out, &sum);
+	fclose(out);
+	assert_string_equal(text, "t: 2 records, 2 path records, 2 cgroup "
+			    "records, 2 samples, 2 counter snapshots, 0 lost, "
+			    "192 bytes\n");
+	free(text);
+}
+
 static void test_stats_line(void **state)
 {
 	struct rt_health h;
@@ -363,6 +402,7 @@ int main(void)
 	    cmocka_unit_test(test_header_counts_printed_records),
 	    cmocka_unit_test(test_suggest_buffer),
 	    cmocka_unit_test(test_summary_advice),
+	    cmocka_unit_test(test_summary_counts),
 	    cmocka_unit_test(test_stats_line),
 	    cmocka_unit_test(test_peak_agrees));
 }

@@ -255,8 +255,8 @@ counts_match() {
 import json, re, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 err = open(sys.argv[2]).read()
-m = re.search(r'^ringtrace-cat: (\d+) records(?:, (\d+) path records)?'
-              r'(?:, (\d+) samples)?(?:, (\d+) counter snapshots)?, (\d+) lost',
+m = re.search(r'^ringtrace-cat: (\d+) records?(?:, (\d+) path records?)?'
+              r'(?:, (\d+) samples?)?(?:, (\d+) counter snapshots?)?, (\d+) lost',
               err, re.M)
 assert m, err
 records, paths, samples, counters = (int(g or 0) for g in m.groups()[:4])

@@ -85,7 +85,7 @@ struct rt_cgroup_event {
 };
 
 /*
- * issue 24: a vfs_read or lock record's struct ringtrace_task_ext
+ * issue 24: a vfs_read, lock or offcpu record's struct ringtrace_task_ext
  * (RINGTRACE_MISC_TASK_EXT); present false on records without one.
  */
 struct rt_task_ext {
@@ -256,7 +256,7 @@ struct rt_event {
 		struct rt_cgroup_event		cgroup;
 	} u;
 	struct rt_stack		stack;		/* vfs_read, lock, offcpu records */
-	struct rt_task_ext	ext;		/* vfs_read and lock records */
+	struct rt_task_ext	ext;		/* vfs_read, lock, offcpu records */
 };
 
 enum rt_decode_status {

@@ -392,7 +392,8 @@ static unsigned char *lock(const struct rt_ctf *c, unsigned char *p,
  * issue 22: one off-CPU interval; the event's stream is the CPU it came
  * back on (cpu_in, also a field so that it reads as --json's "cpu").
  */
-static unsigned char *offcpu(unsigned char *p, const struct rt_event *ev)
+static unsigned char *offcpu(const struct rt_ctf *c, unsigned char *p,
+			     const struct rt_event *ev)
 {
 	const struct rt_offcpu_event *o = &ev->u.offcpu;
 
@@ -401,6 +402,7 @@ static unsigned char *offcpu(unsigned char *p, const struct rt_event *ev)
 	p = str(p, rt_offcpu_state_name(o->state), 8);
 	p = u32(p, o->cpu_out);
 	p = u32(p, ev->cpu);
+	p = task_ext(c, p, &ev->ext);	/* issue 24, as vfs_read and lock */
 	return stacks(p, &ev->stack);
 }
 
@@ -510,7 +512,7 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 		p = lock(c, p, ev);
 		break;
 	case EV_OFFCPU:
-		p = offcpu(p, ev);
+		p = offcpu(c, p, ev);
 		break;
 	case EV_SAMPLE:
 		p = sample(p, ev);
@@ -665,6 +667,7 @@ TSDL_TASK
 "\t\tstring state;\n"
 "\t\tuint32_t cpu_out;\n"
 "\t\tuint32_t cpu_in;\n"
+TSDL_TASK_EXT
 TSDL_STACKS
 "\t};\n"
 "};\n";

@@ -7,7 +7,8 @@
  *           [host_pid host_tid cgroup_id [cgroup]] [kstack [kstack_sym]]
  *           [ustack [ustack_sym]]
  * offcpu:   type ts_ns cpu pid tid comm offcpu_ns state cpu_out
- *           [kstack [kstack_sym]] [ustack [ustack_sym]]
+ *           [host_pid host_tid cgroup_id [cgroup]] [kstack [kstack_sym]]
+ *           [ustack [ustack_sym]]
  * lock:     type ts_ns cpu pid tid comm lock lock_id wait_ns hold_ns contended
  *           kernel hashed [host_pid host_tid cgroup_id [cgroup]]
  *           [kstack [kstack_sym]] [ustack [ustack_sym]]
@@ -378,6 +379,7 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 		break;
 	case RT_EVENT_OFFCPU:
 		p = offcpu(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		p = task_ext(p, &ev->ext);
 		p = stack(p, ev);
 		break;
 	case RT_EVENT_LOST:

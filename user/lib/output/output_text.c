@@ -310,6 +310,7 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	case RT_EVENT_OFFCPU:
 		p = offcpu_fields(p, &ev->u.offcpu);
 		p = stack_fields(p, ev);
+		p = ext_fields(p, ev);
 		break;
 	case RT_EVENT_SAMPLE:
 		p = sample_fields(p, ev);

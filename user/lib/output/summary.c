@@ -151,20 +151,27 @@ static void buffer_advice(FILE *out, const struct rt_summary *s)
 		rt_health_mean_record(w));
 }
 
+/* "N what" or "1 what" without its final s; @sep before it. */
+static void count(FILE *out, const char *sep, uint64_t n, const char *what)
+{
+	fprintf(out, "%s%" PRIu64 " %s%s", sep, n, what, n == 1 ? "" : "s");
+}
+
 void rt_summary_print(FILE *out, const struct rt_summary *s)
 {
 	struct rt_source_counts t = rt_summary_totals(s);
 	uint64_t ms = s->elapsed_ns / 1000000;
 
-	fprintf(out, "%s: %" PRIu64 " records", s->prog, t.records);
+	fprintf(out, "%s: ", s->prog);
+	count(out, "", t.records, "record");
 	if (t.paths)
-		fprintf(out, ", %" PRIu64 " path records", t.paths);
+		count(out, ", ", t.paths, "path record");
 	if (t.cgroups)
-		fprintf(out, ", %" PRIu64 " cgroup records", t.cgroups);
+		count(out, ", ", t.cgroups, "cgroup record");
 	if (t.samples)
-		fprintf(out, ", %" PRIu64 " samples", t.samples);
+		count(out, ", ", t.samples, "sample");
 	if (t.counters)
-		fprintf(out, ", %" PRIu64 " counter snapshots", t.counters);
+		count(out, ", ", t.counters, "counter snapshot");
 	fprintf(out, ", %" PRIu64 " lost, %" PRIu64 " bytes",
 		t.lost + s->lost_pending, t.bytes);
 	if (s->elapsed_ns != RT_SUMMARY_NO_TIME)

@@ -101,8 +101,8 @@ static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
 	if (!ev->tid && !ev->pid)
 		return;
 	*rt_json_escape(comm, ev->comm, sizeof(ev->comm)) = '\0';
-	if ((ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK) &&
-	    ev->ext.cgroup) {
+	if ((ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
+	     ev->kind == RT_EVENT_OFFCPU) && ev->ext.cgroup) {
 		memcpy(cg, " (cgroup ", 9);
 		*rt_json_escape(cg + 9, ev->ext.cgroup, RT_PATH_MAX) = '\0';
 		strcat(cg, ")");

@@ -21,8 +21,8 @@
  * (tests/ctf.sh): after the other records, on CPU 0 cat reads with its
  * off-CPU time measured and a task_ext (host pid and tid, a cgroup that a
  * cgroup record names, one read with stacks, one in a cgroup never named)
- * and is off CPU twice (asleep, with stacks, having left CPU 1; preempted,
- * without); on CPU 1 locker's acquisition carries a task_ext of the root
+ * and is off CPU twice (asleep, with a task_ext in that named cgroup and
+ * stacks, having left CPU 1; preempted, without either); on CPU 1 locker's acquisition carries a task_ext of the root
  * cgroup.
  */
 #include <fcntl.h>
@@ -223,6 +223,7 @@ static void ext_records(uint64_t t, uint64_t t1)
 	task_ext(cpu0, &len0, rec, 0x1001, 5100, 5100);
 	stack(cpu0, &len0, rec, 0);
 	rec = offcpu(t + 2000, 20000, 1, RINGTRACE_OFFCPU_SLEEP);
+	task_ext(cpu0, &len0, rec, 0x1001, 5100, 5100);	/* then the frames */
 	stack(cpu0, &len0, rec, 1);
 	offcpu(t + 3000, 700, 0, RINGTRACE_OFFCPU_PREEMPTED);
 	rec = vfs_offcpu(t + 4000, 0, 0);

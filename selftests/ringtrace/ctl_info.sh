@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# `ringtrace-ctl info` names every feature the loaded module offers: the
+# ones every module of this ABI has (overwrite, ring statistics,
+# per-thread rings, vfs_read value ranges, file names, kernel stacks), and
+# never a bare bit number, which would mean a feature bit the module has
+# and the tool cannot name (it printed only four names before). Needs
+# ringtrace.ko loaded (the runner does it).
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+top=$(cd "$here/../.." && pwd -P)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+ctl=$top/user/ringtrace-ctl
+
+[[ -x $ctl ]] || tap_skip_all "ringtrace-ctl not built (make -C user)"
+always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel)
+tap_plan $((${#always[@]} + 2))
+
+line=$("$ctl" info | grep '^features ')
+tap_ok $? "ringtrace-ctl info prints a features line" || tap_diag "$line"
+for f in "${always[@]}"; do
+	[[ " ${line#features} " == *" $f "* ]]
+	tap_ok $? "features name $f" || tap_diag "$line"
+done
+! grep -qE ' bit[0-9]+( |$)' <<<"$line"
+tap_ok $? "no feature bit left unnamed" || tap_diag "$line"
