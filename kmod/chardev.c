@@ -216,6 +216,13 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	if ((cfg->vfs_read_values & RINGTRACE_VFS_READ_COUNT) &&
 	    cfg->vfs_read_count_min > cfg->vfs_read_count_max)
 		return -EINVAL;
+	/* A range not asked for is zero, so that a later ABI can reuse it. */
+	if (!(cfg->vfs_read_values & RINGTRACE_VFS_READ_RET) &&
+	    (cfg->vfs_read_ret_min || cfg->vfs_read_ret_max))
+		return -EINVAL;
+	if (!(cfg->vfs_read_values & RINGTRACE_VFS_READ_COUNT) &&
+	    (cfg->vfs_read_count_min || cfg->vfs_read_count_max))
+		return -EINVAL;
 	err = rt_cgroups_check(cfg);	/* issue 24 */
 	if (err)
 		return err;

@@ -177,7 +177,13 @@ static void test_one_stream(const char *self)
 	}
 	tap_diag("%d lines: %d samples, %d vfs_read, %d counters", lines,
 		 samples, reads, counters);
-	tap_ok(samples >= 20 && reads >= WORK_ROUNDS && counters >= 3,
+	/*
+	 * Counter snapshots come every 50 ms of wall time: how many fit in
+	 * the workload depends on the emulator's speed (2 on arm64 under a
+	 * quiet TCG, 3 or more on x86-64), so only "more than the final
+	 * one" is asserted, no wall-clock rate.
+	 */
+	tap_ok(samples >= 20 && reads >= WORK_ROUNDS && counters >= 2,
 	       "samples, vfs_read records and counters in one stream");
 	tap_ok(backwards == 0 && lines > 0,
 	       "timestamps never decrease over %d records (%d went back)",

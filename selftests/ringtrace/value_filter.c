@@ -6,7 +6,8 @@
  * and K reads of 16 bytes; each range records exactly its reads, the rest
  * is counted in ringtrace_stats.vfs_read_filtered and never reaches a ring
  * (stats.records is exactly what was kept). An older caller's config
- * (128 bytes) filters nothing; bad ranges are refused.
+ * (128 bytes) filters nothing; bad ranges, and ranges set without their
+ * bit, are refused.
  *
  * "value_filter --workload N M K [FILE L]" is the workload alone (and L
  * reads of 100 bytes of FILE), for filter_cli.sh.
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
 		return workload(&w);
 	}
 
-	tap_plan(9);
+	tap_plan(10);
 	st_require_features(RINGTRACE_FEAT_VFS_READ_VALUES,
 			    "vfs_read value ranges (issue 21)");
 	cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
@@ -154,8 +155,10 @@ int main(int argc, char **argv)
 	       s.failed, (unsigned long long)r.stats.records, M + K,
 	       (unsigned long long)r.stats.vfs_read_filtered);
 
-	/* count > 4096 */
+	/* count > 4096 (the ret range not asked for: zero) */
 	cfg.vfs_read_values = RINGTRACE_VFS_READ_COUNT;
+	cfg.vfs_read_ret_min = 0;
+	cfg.vfs_read_ret_max = 0;
 	cfg.vfs_read_count_min = 4097;
 	cfg.vfs_read_count_max = UINT64_MAX;
 	s = run(cfg, &r);
@@ -206,5 +209,11 @@ int main(int argc, char **argv)
 					      bad.__pad_values = 1,
 					      config_errno(bad) == EINVAL),
 	       "an unknown bit or padding: EINVAL");
+	bad = cfg;
+	bad.vfs_read_ret_min = -1;
+	tap_ok(config_errno(bad) == EINVAL && (bad = cfg,
+					      bad.vfs_read_count_max = 1,
+					      config_errno(bad) == EINVAL),
+	       "a range not asked for must be zero: EINVAL");
 	return tap_finish();
 }

@@ -632,8 +632,9 @@ struct ringtrace_config {
 	 * for [count_min, count_max] bytes (both inclusive). Decided at
 	 * vfs_read's return, before any ring work, and counted in
 	 * ringtrace_stats.vfs_read_filtered. 0 (what an older caller sends):
-	 * no such filter. EINVAL: a min above its max, an unknown bit;
-	 * EOPNOTSUPP: no RINGTRACE_FEAT_VFS_READ_VALUES.
+	 * no such filter. EINVAL: a min above its max, an unknown bit, a
+	 * range not asked for that is not zero; E2BIG from a module without
+	 * RINGTRACE_FEAT_VFS_READ_VALUES (it does not know these bytes).
 	 */
 	__u32	vfs_read_values;	/* RINGTRACE_VFS_READ_RET | _COUNT */
 	__u32	__pad_values;		/* zero */
