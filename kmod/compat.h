@@ -177,4 +177,19 @@ static inline void rt_cgroup_put(struct cgroup *cgrp)
 #endif
 }
 
+/*
+ * arm64's user stack walk (stack.c) strips the pointer authentication code
+ * from saved return addresses. 6.4 renamed ptrauth_strip_insn_pac() (an
+ * inline of <asm/pointer_auth.h>, which works on user and kernel
+ * addresses alike) to ptrauth_strip_user_insn_pac(), a macro of
+ * <asm/compiler.h>: its absence says which one we have.
+ */
+#ifdef CONFIG_ARM64
+#include <asm/compiler.h>
+#include <asm/pointer_auth.h>
+#ifndef ptrauth_strip_user_insn_pac
+#define ptrauth_strip_user_insn_pac(ptr)	ptrauth_strip_insn_pac(ptr)
+#endif
+#endif
+
 #endif /* _RINGTRACE_COMPAT_H */

@@ -38,7 +38,8 @@
  * never sleeps nor faults pages in: what is not resident ends the walk
  * (RINGTRACE_STACK_USER_FAULT). perf --call-graph fp does the same walk
  * (its own code is not exported either). Code built without frame
- * pointers gives a short or wrong chain, as with perf; x86-64 only.
+ * pointers gives a short or wrong chain, as with perf. x86-64 and arm64
+ * (64-bit tasks); the architectures' differences are in one block below.
  */
 #include <linux/ctype.h>
 #include <linux/kallsyms.h>
@@ -53,6 +54,7 @@
 #include <linux/uaccess.h>
 #include <linux/ringtrace.h>
 
+#include "compat.h"
 #include "direct_call.h"
 #include "percpu_buf.h"
 #include "stack.h"
@@ -95,12 +97,6 @@ static struct rt_stack_buf *rt_stack_buf(unsigned int level)
 	struct rt_stack_buf __percpu *bufs = rt_stack_bufs.ptr;
 
 	return this_cpu_ptr(bufs) + level;
-}
-
-u64 rt_stack_features(void)
-{
-	return RINGTRACE_FEAT_STACK_KERNEL |
-	       (IS_ENABLED(CONFIG_X86_64) ? RINGTRACE_FEAT_STACK_USER : 0);
 }
 
 /* sprint_symbol()'s @sym names the function @name ("name+off/size"). */
@@ -199,17 +195,82 @@ static u16 rt_stack_kernel(struct rt_stack_buf *b, unsigned int depth,
 	return min(n - i, depth);
 }
 
-#ifdef CONFIG_X86_64
+/*
+ * What differs between architectures, all here: where the walk starts (the
+ * user pc and frame pointer the task entered the kernel with), how a frame
+ * pointer is aligned, and what a saved return address holds besides the
+ * address. Elsewhere (and for 32-bit tasks) there are no user stacks.
+ *
+ * x86-64: %rbp points at {saved %rbp, return address}, 8-byte aligned.
+ *
+ * arm64: x29 points at an AAPCS64 frame record {saved x29, saved x30 (the
+ * link register)}, 16 bytes, kept 16-byte aligned by the compilers; the
+ * saved x30 may carry a pointer authentication code in its upper bits
+ * (code built with -mbranch-protection, as Debian builds its packages):
+ * stripped to the address. A compat (AArch32) task has no such records:
+ * none.
+ */
+#if defined(CONFIG_X86_64)
+#define RT_STACK_USER		1
+#define RT_USER_FP_ALIGN	8
+
+static bool rt_user_start(struct pt_regs *regs, unsigned long *pc,
+			  unsigned long *fp)
+{
+	if (!user_64bit_mode(regs))
+		return false;
+	*pc = regs->ip;
+	*fp = regs->bp;
+	return true;
+}
+
+static unsigned long rt_user_ret(unsigned long ret)
+{
+	return ret;
+}
+#elif defined(CONFIG_ARM64)
+#define RT_STACK_USER		1
+#define RT_USER_FP_ALIGN	16
+
+static bool rt_user_start(struct pt_regs *regs, unsigned long *pc,
+			  unsigned long *fp)
+{
+	if (compat_user_mode(regs))
+		return false;
+	*pc = instruction_pointer(regs);
+	*fp = regs->regs[29];
+	return true;
+}
+
+static unsigned long rt_user_ret(unsigned long ret)
+{
+	return ptrauth_strip_user_insn_pac(ret);
+}
+#endif
+
+u64 rt_stack_features(void)
+{
+	return RINGTRACE_FEAT_STACK_KERNEL |
+	       (IS_ENABLED(RT_STACK_USER) ? RINGTRACE_FEAT_STACK_USER : 0);
+}
+
+#ifdef RT_STACK_USER
 /* The frame a frame pointer points at: the caller's, and where we return. */
 struct rt_user_frame {
 	unsigned long	next;
 	unsigned long	ret;
 };
 
+/* The end of the chain: no frame pointer, or not one (misaligned). */
+static bool rt_user_fp_ends(unsigned long fp)
+{
+	return !fp || (fp & (RT_USER_FP_ALIGN - 1));
+}
+
 static u16 rt_stack_user(unsigned long *ips, unsigned int depth, u32 *flags)
 {
 	struct task_struct *task = current;
-	unsigned long fp, prev = 0;
+	unsigned long pc, fp, prev = 0;
 	struct rt_user_frame frame;
 	struct pt_regs *regs;
 	unsigned int n = 0;
@@ -222,15 +283,14 @@ static u16 rt_stack_user(unsigned long *ips, unsigned int depth, u32 *flags)
 	    (task->flags & (PF_KTHREAD | PF_IO_WORKER)))
 		goto none;
 	regs = task_pt_regs(task);
-	if (!user_mode(regs) || !user_64bit_mode(regs))
+	if (!user_mode(regs) || !rt_user_start(regs, &pc, &fp))
 		goto none;
 
-	ips[n++] = regs->ip;
-	fp = regs->bp;
+	ips[n++] = pc;
 	/* Bounded by depth; user memory only decides where the chain ends. */
 	while (n < depth) {
-		if (!fp || fp & (sizeof(long) - 1))
-			return n;	/* end of the chain */
+		if (rt_user_fp_ends(fp))
+			return n;
 		/*
 		 * A caller's frame lies above its callee's: a frame pointer
 		 * that repeats or goes down would loop (perf's walk repeats
@@ -245,13 +305,14 @@ static u16 rt_stack_user(unsigned long *ips, unsigned int depth, u32 *flags)
 			*flags |= RINGTRACE_STACK_USER_FAULT;
 			return n;
 		}
+		frame.ret = rt_user_ret(frame.ret);
 		if (!frame.ret)
 			return n;
 		ips[n++] = frame.ret;
 		prev = fp;
 		fp = frame.next;
 	}
-	if (fp > prev && !(fp & (sizeof(long) - 1)))
+	if (fp > prev && !rt_user_fp_ends(fp))
 		*flags |= RINGTRACE_STACK_USER_TRUNCATED;
 	return n;
 none:

@@ -4,8 +4,7 @@
  * The lockstorm test module's kthreads take a tracked lock: every record
  * of it must carry a stack trailer whose first frame is in the lockstorm
  * module (where the lock was released), none in ringtrace.ko, and no user
- * stack (kernel threads have none: USER_NONE; where the module offers no
- * user stacks, arm64, none is asked for and none comes).
+ * stack (4 frames are asked for; kernel threads have none: USER_NONE).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,9 +24,6 @@ struct seen {
 	int records, with_stack, bad_layout, first_storm, ours, user_none;
 	char first[64];
 };
-
-/* User stacks asked for: the module offers them (x86-64). */
-static bool want_user;
 
 static void collect(const struct ringtrace_event_header *h, int cpu, void *arg)
 {
@@ -52,7 +48,7 @@ static void collect(const struct ringtrace_event_header *h, int cpu, void *arg)
 		return;
 	}
 	s->user_none += !t->nr_user &&
-			(!want_user || (t->flags & RINGTRACE_STACK_USER_NONE));
+			(t->flags & RINGTRACE_STACK_USER_NONE);
 	ip = (const void *)(r + 1);
 	for (i = 0; i < t->nr_kernel; i++) {
 		sym = st_ksym_lookup(ip[i]);
@@ -86,7 +82,6 @@ static int load_storm(void)
 
 int main(void)
 {
-	struct ringtrace_info info = { .size = sizeof(info) };
 	struct ringtrace_config cfg;
 	struct st_session sess;
 	struct seen seen = { 0 };
@@ -103,12 +98,7 @@ int main(void)
 	cfg = st_config(RINGTRACE_EVENT_LOCK, -1);
 	cfg.stack_events = RINGTRACE_EVENT_LOCK;
 	cfg.stack_kernel_depth = 8;
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	close(fd);
-	want_user = info.features & RINGTRACE_FEAT_STACK_USER;
-	cfg.stack_user_depth = want_user ? 4 : 0;
+	cfg.stack_user_depth = 4;
 	st_session_open(&sess, &cfg, 256);
 	if (st_enable(&sess))
 		tap_bail("ENABLE: %s", strerror(errno));
@@ -129,8 +119,7 @@ int main(void)
 	       seen.first_storm, seen.with_stack, seen.first);
 	tap_ok(seen.ours == 0, "no frame of ringtrace's own (%d)", seen.ours);
 	tap_ok(seen.user_none == seen.with_stack,
-	       "kernel threads: no user stack, %s (%d of %d)",
-	       want_user ? "USER_NONE" : "none asked (the module has none here)",
+	       "kernel threads: no user stack, USER_NONE (%d of %d)",
 	       seen.user_none, seen.with_stack);
 	st_session_close(&sess);
 	syscall(SYS_delete_module, "ringtrace_lockstorm", O_NONBLOCK);

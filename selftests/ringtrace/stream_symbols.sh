@@ -41,15 +41,9 @@ tap_ok $? "--stack -- sh -c 'read < FILE': $(wc -l <"$work/reads.txt") reads of 
 ! grep -Ev ' kstack=(vfs_read|ksys_read|__[a-z0-9]+_sys_read)\+0x[0-9a-f]+,' "$work/reads.txt" | grep -q .
 tap_ok $? "text: every read's innermost kernel frame is vfs_read+0x.., ksys_read+0x.. or the arch's sys_read" ||
 	tap_diag <"$work/reads.txt"
-# The module walks user stacks on x86-64 only (arm64: kernel stacks).
-if "$top/user/ringtrace-ctl" info | grep -q '^features .* stack_user'; then
-	grep -Eq ' ustack=[^ ,]+\+0x[0-9a-f]+\(libc\.so\.6\)' "$work/reads.txt"
-	tap_ok $? "text: the user stack's innermost frame is libc's, named" ||
-		tap_diag <"$work/reads.txt"
-else
-	tap_skip "text: the user stack's innermost frame is libc's, named" \
-		"the module has no user stacks here ($(uname -m))"
-fi
+grep -Eq ' ustack=[^ ,]+\+0x[0-9a-f]+\(libc\.so\.6\)' "$work/reads.txt"
+tap_ok $? "text: the user stack's innermost frame is libc's, named" ||
+	tap_diag <"$work/reads.txt"
 
 "$cat" --json --stack -- sh -c "$workload" >"$work/t.json" 2>"$work/j.err"
 python3 - "$work/t.json" "$work/msg" >"$work/j.out" 2>&1 <<'PY'

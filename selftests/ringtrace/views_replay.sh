@@ -81,20 +81,14 @@ tap_ok $? "live --folded names the same user frames" ||
 # ringtrace records with user stacks and no samples: the dummy perf
 # event records the workload's exec (MMAP2), and the flame graph weighted
 # by vfs_read latency names its frames on replay.
-# The module walks user stacks on x86-64 only (arm64: kernel stacks).
-if "$top/user/ringtrace-ctl" info | grep -q '^features .* stack_user'; then
-	"$cat" --raw -o "$work/st.raw" --stack -- "$work/vw" 1 2>"$work/st.err"
-	rc=$?
-	"$cat" -i "$work/st.raw" --flamegraph "$work/st.svg" 2>"$work/st.svg.err"
-	[[ $rc -eq 0 ]] && ! grep -q 'perf dummy' "$work/st.err" &&
-		grep -q '<title>views_round (' "$work/st.svg" &&
-		grep -q 'ns in vfs_read' "$work/st.svg"
-	tap_ok $? "--raw --stack without --sample: replayed user stacks named (views_round)" ||
-		cat "$work/st.err" "$work/st.svg.err" | tap_diag
-else
-	tap_skip "--raw --stack without --sample: replayed user stacks named" \
-		"the module has no user stacks here ($(uname -m))"
-fi
+"$cat" --raw -o "$work/st.raw" --stack -- "$work/vw" 1 2>"$work/st.err"
+rc=$?
+"$cat" -i "$work/st.raw" --flamegraph "$work/st.svg" 2>"$work/st.svg.err"
+[[ $rc -eq 0 ]] && ! grep -q 'perf dummy' "$work/st.err" &&
+	grep -q '<title>views_round (' "$work/st.svg" &&
+	grep -q 'ns in vfs_read' "$work/st.svg"
+tap_ok $? "--raw --stack without --sample: replayed user stacks named (views_round)" ||
+	cat "$work/st.err" "$work/st.svg.err" | tap_diag
 
 # Without symbols the same file keeps user frames hex: the names above
 # came from the mappings, not from somewhere else.
