@@ -250,8 +250,12 @@ static unsigned long rt_user_ret(unsigned long ret)
 
 u64 rt_stack_features(void)
 {
-	return RINGTRACE_FEAT_STACK_KERNEL |
-	       (IS_ENABLED(RT_STACK_USER) ? RINGTRACE_FEAT_STACK_USER : 0);
+	u64 features = RINGTRACE_FEAT_STACK_KERNEL;
+
+#ifdef RT_STACK_USER
+	features |= RINGTRACE_FEAT_STACK_USER;
+#endif
+	return features;
 }
 
 #ifdef RT_STACK_USER

@@ -111,11 +111,11 @@ static __attribute__((noipa)) long loop_read(void *buf, unsigned long fake)
 /* An AAPCS64 frame record: 16 bytes, 16-byte aligned, as the walk wants. */
 static __attribute__((noipa)) long loop_read(void *buf, unsigned long fake)
 {
-	unsigned long frame[2] __attribute__((aligned(16)));
 	register long x8 __asm__("x8") = SYS_read;
 	register long x0 __asm__("x0") = zero_fd;
 	register long x1 __asm__("x1") = (long)buf;
 	register long x2 __asm__("x2") = 64;
+	unsigned long frame[2] __attribute__((aligned(16)));
 
 	frame[0] = (unsigned long)(uintptr_t)frame;
 	frame[1] = fake;
