@@ -241,6 +241,26 @@ arm64_make_cmd() {
 	fi
 }
 
+# Download arm64 packages $3... and every dependency into $1/debs, $1
+# made afresh; $2 names the tree for the messages. The sysroot and the
+# guest root share it (their own apt state: arm64_apt).
+arm64_download_debs() {
+	local tmp=$1 what=$2 p pkgs=()
+	shift 2
+	as_root rm -rf "$tmp"
+	as_root mkdir -p "$tmp/debs/partial"
+	as_root chmod 0777 "$tmp/debs" "$tmp/debs/partial"
+	for p in "$@"; do
+		pkgs+=("$p:arm64")
+	done
+	note "downloading the $what ($* and their dependencies)"
+	# An empty status file: every dependency is downloaded.
+	run_logged arm64_apt apt-get -q -y --download-only \
+		--no-install-recommends -o Debug::NoLocking=1 \
+		-o Dir::Cache::archives="$tmp/debs" install "${pkgs[@]}" ||
+		die "downloading the $what failed"
+}
+
 # The arm64 sysroot the tools are cross-built against and the unit tests
 # run in (under qemu-user): the host release's arm64 libc6-dev, libkmod,
 # libdw/libelf and cmocka with their dependencies, resolved by the arm64
@@ -248,24 +268,13 @@ arm64_make_cmd() {
 # symbolic links made relative so that the tree works where it lies.
 ARM64_SYSROOT_PKGS=(libc6-dev libkmod-dev libdw-dev libcmocka-dev)
 arm64_ensure_sysroot() {
-	local root=$ARM64_DIR/sysroot tmp l deb p pkgs=()
+	local root=$ARM64_DIR/sysroot tmp l deb
 	[[ -f $root/.ready ]] && return 0
 	arm64_lock
 	if [[ ! -f $root/.ready ]]; then
 		arm64_update_once
 		tmp=$root.tmp
-		as_root rm -rf "$tmp"
-		as_root mkdir -p "$tmp/debs/partial"
-		as_root chmod 0777 "$tmp/debs" "$tmp/debs/partial"
-		for p in "${ARM64_SYSROOT_PKGS[@]}"; do
-			pkgs+=("$p:arm64")
-		done
-		note "downloading the arm64 sysroot (${pkgs[*]} and their dependencies)"
-		# An empty status file: every dependency is downloaded.
-		run_logged arm64_apt apt-get -q -y --download-only \
-			--no-install-recommends -o Debug::NoLocking=1 \
-			-o Dir::Cache::archives="$tmp/debs" install "${pkgs[@]}" ||
-			die "downloading the arm64 sysroot failed"
+		arm64_download_debs "$tmp" "arm64 sysroot" "${ARM64_SYSROOT_PKGS[@]}"
 		for deb in "$tmp"/debs/*.deb; do
 			as_root dpkg-deb -x "$deb" "$tmp"
 		done
@@ -307,25 +316,14 @@ arm64_root_dir() {
 	echo "$ARM64_DIR/root/$h"
 }
 arm64_ensure_root() {
-	local root tmp deb p pkgs=()
+	local root tmp deb p
 	root=$(arm64_root_dir)
 	[[ -f $root/.ready ]] && return 0
 	arm64_lock
 	if [[ ! -f $root/.ready ]]; then
 		arm64_update_once
 		tmp=$root.tmp
-		as_root rm -rf "$tmp"
-		as_root mkdir -p "$tmp/debs/partial"
-		as_root chmod 0777 "$tmp/debs" "$tmp/debs/partial"
-		for p in "${ARM64_ROOT_PKGS[@]}"; do
-			pkgs+=("$p:arm64")
-		done
-		note "downloading the arm64 guest root (${ARM64_ROOT_PKGS[*]} and their dependencies)"
-		# An empty status file: every dependency is downloaded.
-		run_logged arm64_apt apt-get -q -y --download-only \
-			--no-install-recommends -o Debug::NoLocking=1 \
-			-o Dir::Cache::archives="$tmp/debs" install "${pkgs[@]}" ||
-			die "downloading the arm64 guest root failed"
+		arm64_download_debs "$tmp" "arm64 guest root" "${ARM64_ROOT_PKGS[@]}"
 		# bookworm's packages install into /bin, /lib and /sbin as well:
 		# merged /usr first, as debootstrap makes it, so that both
 		# paths of a program work. tar (dpkg-deb -x) keeps a link to a
