@@ -208,46 +208,48 @@ static int set_config_errno(const struct ringtrace_config *cfg)
 	return rc;
 }
 
-/* ringtrace-cat --cgroup @arg: exit status 2 and @want in its message. */
-static void cli_error(const char *arg, const char *want, const char *what)
+/*
+ * Run ringtrace-cat @opts --cgroup @arg; what it wrote on standard error
+ * in @out (@len bytes of it), its exit status returned (-1: no exit).
+ */
+static int cli_run(const char *opts, const char *arg, char *out, size_t size,
+		   size_t *len)
 {
-	char cmd[512], out[1024] = "";
-	size_t len;
+	char cmd[512];
 	FILE *p;
 	int status;
 
-	snprintf(cmd, sizeof(cmd), "../../user/ringtrace-cat -d 1 --cgroup '%s' "
-		 "2>&1 >/dev/null", arg);
+	snprintf(cmd, sizeof(cmd), "../../user/ringtrace-cat %s --cgroup '%s' "
+		 "2>&1 >/dev/null", opts, arg);
 	p = popen(cmd, "r");
 	if (!p)
 		tap_bail("popen: %s", strerror(errno));
-	len = fread(out, 1, sizeof(out) - 1, p);
-	out[len] = '\0';
+	*len = fread(out, 1, size - 1, p);
+	out[*len] = '\0';
 	status = pclose(p);
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 2 &&
-	       strstr(out, want), "ringtrace-cat --cgroup %s: %s", what,
-	       strtok(out, "\n") ? out : "(nothing said)");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* ringtrace-cat --cgroup @arg: exit status 2 and @want in its message. */
+static void cli_error(const char *arg, const char *want, const char *what)
+{
+	char out[1024];
+	size_t len;
+	int rc = cli_run("-d 1", arg, out, sizeof(out), &len);
+
+	tap_ok(rc == 2 && strstr(out, want), "ringtrace-cat --cgroup %s: %s",
+	       what, strtok(out, "\n") ? out : "(nothing said)");
 }
 
 /* ringtrace-cat --cgroup @arg traces (exit 0, nothing on stderr). */
 static void cli_ok(const char *arg, const char *what)
 {
-	char cmd[512], out[1024] = "";
+	char out[1024];
 	size_t len;
-	FILE *p;
-	int status;
+	int rc = cli_run("-q -d 0.1", arg, out, sizeof(out), &len);
 
-	snprintf(cmd, sizeof(cmd), "../../user/ringtrace-cat -q -d 0.1 "
-		 "--cgroup '%s' 2>&1 >/dev/null", arg);
-	p = popen(cmd, "r");
-	if (!p)
-		tap_bail("popen: %s", strerror(errno));
-	len = fread(out, 1, sizeof(out) - 1, p);
-	out[len] = '\0';
-	status = pclose(p);
-	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0 && !len,
-	       "ringtrace-cat --cgroup %s: %s (%s)", arg, what,
-	       strtok(out, "\n") ? out : "nothing said");
+	tap_ok(rc == 0 && !len, "ringtrace-cat --cgroup %s: %s (%s)", arg,
+	       what, strtok(out, "\n") ? out : "nothing said");
 }
 
 int main(void)
