@@ -45,18 +45,6 @@ static const bool rt_kernfs_path_locked;
 #endif
 #endif /* CONFIG_CGROUPS */
 
-void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
-		      struct task_struct *task)
-{
-#ifdef CONFIG_CGROUPS
-	x->cgroup_id = cgroup_id(cgrp);
-#else
-	x->cgroup_id = 0;
-#endif
-	x->host_pid = task_tgid_nr(task);
-	x->host_tid = task_pid_nr(task);
-}
-
 #ifdef CONFIG_CGROUPS
 #ifdef RT_KERNFS_RCU_NAME
 /*

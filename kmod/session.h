@@ -457,9 +457,18 @@ static __always_inline int rt_session_slot(const struct rt_session *s, int cpu)
 	return in_task() ? rt_thread_slot(s, current) : -1;
 }
 
-/* @x for a record about @task (not always current: offcpu's is next). */
-void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
-		      struct task_struct *task);
+/*
+ * @x for a record about @task (not always current: offcpu's is next).
+ * Inline (issue 19): three stores on every record of the session.
+ */
+static __always_inline void rt_fill_task_ext(struct ringtrace_task_ext *x,
+					     struct cgroup *cgrp,
+					     struct task_struct *task)
+{
+	x->cgroup_id = rt_cgroup_id(cgrp);
+	x->host_pid = task_tgid_nr(task);
+	x->host_tid = task_pid_nr(task);
+}
 /*
  * Before a record with a task_ext naming @cgrp goes into ring @slot of @s
  * (rt_session_slot(), or the thread's ring an offcpu record goes to; -1:
