@@ -469,6 +469,7 @@ static __always_inline void rt_fill_task_ext(struct ringtrace_task_ext *x,
 	x->host_pid = task_tgid_nr(task);
 	x->host_tid = task_pid_nr(task);
 }
+
 /*
  * Before a record with a task_ext naming @cgrp goes into ring @slot of @s
  * (rt_session_slot(), or the thread's ring an offcpu record goes to; -1:
