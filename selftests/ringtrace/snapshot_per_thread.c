@@ -36,7 +36,6 @@
 #define NR_SELECTED	2
 #define CALLS		2000
 #define MOVED		20	/* last reads, on the other CPU */
-#define IDX_SHIFT	32
 #define MAIN_IDX	7	/* the child's main thread's reads */
 
 static int nr_cpus;
@@ -49,7 +48,6 @@ static int cpu_of(int idx, int seq)
 
 static int read_loop(int idx, bool pin)
 {
-	char buf[8];
 	int fd = open("/dev/zero", O_RDONLY);
 
 	if (fd < 0)
@@ -58,9 +56,7 @@ static int read_loop(int idx, bool pin)
 		if (pin && (i == 0 || i == CALLS - MOVED) &&
 		    !st_pin(cpu_of(idx, i)))
 			return 2;
-		if (pread(fd, buf, sizeof(buf),
-			  (off_t)((unsigned long long)idx << IDX_SHIFT |
-				  (unsigned int)i)) != sizeof(buf))
+		if (!st_tagged_read(fd, (unsigned int)idx, (unsigned int)i))
 			return 4;
 	}
 	close(fd);
@@ -108,11 +104,10 @@ int main(void)
 	long long kept[NR_SELECTED] = { 0 }, next[NR_SELECTED], bad_cpu = 0;
 	long long foreign = 0, gaps = 0, disorder = 0;
 	long long wrote = -1, overwrote = -1, lost = -1;
-	struct ringtrace_info info = { .size = sizeof(info) };
 	struct st_snap s1, s2;
 	struct st_child child;
 	pid_t tids[ST_MAX_THREADS], cat;
-	int status, rc, last, fd;
+	int status, rc, last;
 	bool totals;
 
 	nr_cpus = st_online_cpus();
@@ -120,12 +115,7 @@ int main(void)
 		tap_skip_all("needs at least 2 online CPUs");
 	if (access(ST_CAT, X_OK))
 		tap_skip_all("%s not built (make -C user)", ST_CAT);
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	close(fd);
-	if (!(info.features & RINGTRACE_FEAT_PER_THREAD))
-		tap_skip_all("the module has no per-thread rings");
+	st_require_features(RINGTRACE_FEAT_PER_THREAD, "per-thread rings");
 	tap_plan(7);
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp: %s", strerror(errno));
@@ -160,7 +150,7 @@ int main(void)
 		next[t] = CALLS - fit;
 	for (size_t i = 0; i < s2.nr_reads; i++) {
 		const struct st_snap_read *r = &s2.reads[i];
-		long long idx = r->pos >> IDX_SHIFT;
+		long long idx = r->pos >> ST_TAG_SHIFT;
 		long long seq = r->pos & 0xffffffffLL;
 
 		if (i && r->ts_ns < s2.reads[i - 1].ts_ns)
