@@ -15,6 +15,12 @@
  *     reads per thread as the live run, samples of both workers (with
  *     call chains) and of no other thread, names each ring "thread TID",
  *     and counts the same records as the live run's summary.
+ *  3. counters: --counters task-clock --interval 20ms counts each worker
+ *     alone, a counter snapshot per worker and interval (pid=TID), none of
+ *     another thread, live with --json; with --raw -o FILE, -i FILE prints
+ *     as many counter snapshots as the recording run's summary counted,
+ *     and its own summary says the same, each of a worker; the summary's
+ *     table is titled with the threads.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -130,6 +136,8 @@ static int traced_run(const char *const *args, const char *err,
 	for (int i = 0; args[i] && n < 31; i++)
 		full[n++] = args[i];
 	full[n] = NULL;
+	/* A previous run's stderr must not pass for this one's --stats. */
+	unlink(err);
 	cat = run_cat(full, err, false, NULL);
 	/* Its first --stats line: the session is enabled. */
 	for (int i = 0; i < 6000 && !file_has(err, "s] "); i++) {
@@ -151,6 +159,8 @@ static int traced_run(const char *const *args, const char *err,
 struct counts {
 	long long	reads[NR_WORKERS];
 	long long	samples[NR_WORKERS];
+	long long	counters[NR_WORKERS];	/* counter snapshots */
+	long long	counters_foreign;	/* of no worker */
 	long long	chains;		/* samples with a "callchain" */
 	long long	foreign;	/* reads or samples of another thread */
 	long long	gaps;		/* a worker's reads not in sequence */
@@ -180,9 +190,21 @@ static void count_json(const char *file, pid_t pid, const pid_t *tids,
 	while (fgets(line, sizeof(line), f)) {
 		bool read = !strncmp(line, "{\"type\":\"vfs_read\"", 18);
 		bool sample = !strncmp(line, "{\"type\":\"sample\"", 16);
+		bool counters = !strncmp(line, "{\"type\":\"counters\"", 18);
 		long long tid = field(line, "tid"), pos = field(line, "pos");
 		int w;
 
+		if (counters) {
+			/* A row per thread: "pid" is the thread's id. */
+			for (w = 0; w < NR_WORKERS &&
+				    field(line, "pid") != tids[w]; w++)
+				;
+			if (w == NR_WORKERS)
+				c->counters_foreign++;
+			else
+				c->counters[w]++;
+			continue;
+		}
 		if (!read && !sample)
 			continue;
 		for (w = 0; w < NR_WORKERS && tid != tids[w]; w++)
@@ -220,6 +242,30 @@ static long long summary_records(const char *file)
 	return n;
 }
 
+/* "N counter snapshots" in a summary line; -1 if absent. */
+static long long summary_counters(const char *file)
+{
+	char line[1024];
+	long long n = -1;
+	const char *p;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (n < 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "ringtrace-cat: ", 15))
+			continue;
+		p = strstr(line, " counter snapshot");
+		if (!p)
+			continue;
+		while (p > line && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		n = strtoll(p, NULL, 10);
+	}
+	fclose(f);
+	return n;
+}
+
 static bool exact_reads(const struct counts *c)
 {
 	for (int w = 0; w < NR_WORKERS; w++)
@@ -241,7 +287,7 @@ int main(void)
 	if (access(ST_CAT, X_OK))
 		tap_skip_all("%s not built (make -C user)", ST_CAT);
 	st_require_features(RINGTRACE_FEAT_PER_THREAD, "per-thread rings");
-	tap_plan(7);
+	tap_plan(10);
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp: %s", strerror(errno));
 	snprintf(live, sizeof(live), "%s/live.json", dir);
@@ -299,6 +345,40 @@ int main(void)
 	       (snprintf(row, sizeof(row), "thread %d ", tids[1]),
 		file_has(replay_err, row)),
 	       "-i FILE -v: a row per thread ring");
+
+	/* 3. counters, live then raw and replayed */
+	status = traced_run((const char *const[]){ "--json", "--counters",
+		"task-clock", "--interval", "20ms", "-o", live, NULL }, live_err,
+		&pid, tids, tid_arg, sizeof(tid_arg), &child_rc);
+	count_json(live, pid, tids, &lc);
+	snprintf(row, sizeof(row), "thread id '%d,%d'", tids[0], tids[1]);
+	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
+	       exact_reads(&lc) && lc.counters[0] && lc.counters[1] &&
+	       !lc.counters_foreign && file_has(live_err, row),
+	       "live --per-thread -t %s --counters --interval: %lld and %lld counter snapshots of the workers, %lld of no worker; reads exact; the table is for %s (status %#x, workload %d)",
+	       tid_arg, lc.counters[0], lc.counters[1], lc.counters_foreign,
+	       row, status, child_rc);
+	if (!lc.counters[0] || !file_has(live_err, row))
+		tap_diag("live stderr: %s", live_err);
+	status = traced_run((const char *const[]){ "--raw", "--counters",
+		"task-clock", "--interval", "20ms", "-o", raw, NULL }, raw_err,
+		&pid, tids, tid_arg, sizeof(tid_arg), &child_rc);
+	live_n = summary_counters(raw_err);
+	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
+	       live_n > 0,
+	       "--per-thread -t %s --raw --counters -o FILE: %lld counter snapshots (status %#x, workload %d)",
+	       tid_arg, live_n, status, child_rc);
+	run_cat((const char *const[]){ "-i", raw, "--json", "-o", replay,
+		NULL }, replay_err, true, &status);
+	count_json(replay, pid, tids, &rc);
+	replay_n = summary_counters(replay_err);
+	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && exact_reads(&rc) &&
+	       rc.counters[0] && rc.counters[1] && !rc.counters_foreign &&
+	       replay_n == live_n &&
+	       rc.counters[0] + rc.counters[1] == live_n,
+	       "-i FILE: %lld + %lld counter snapshots of the workers printed, %lld of no worker; its summary %lld, the recording's %lld; reads exact (status %#x)",
+	       rc.counters[0], rc.counters[1], rc.counters_foreign, replay_n,
+	       live_n, status);
 
 	unlink(live);
 	unlink(live_err);

@@ -24,6 +24,12 @@
  */
 pid_t st_cat_start(const char *const *args, const char *err_file);
 
+/* Run ST_CAT with @args to its end (a replay), standard error to @err_file. */
+int st_cat_run(const char *const *args, const char *err_file);
+
+/* Whether @file holds @needle, waiting up to a minute for it (liveness). */
+bool st_file_wait(const char *file, const char *needle);
+
 /*
  * Whether @file holds the end line of snapshot @n ({"snapshot_end":N}),
  * waiting up to a minute for it (liveness only).
