@@ -226,22 +226,6 @@ static void count_json(const char *file, pid_t pid, const pid_t *tids,
 	fclose(f);
 }
 
-/* "ringtrace-cat: N records" in a summary; -1 if absent. */
-static long long summary_records(const char *file)
-{
-	char line[1024];
-	long long n = -1;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "ringtrace-cat: %lld records", &n) == 1)
-			break;
-	fclose(f);
-	return n;
-}
-
 /* "N counter snapshots" in a summary line; -1 if absent. */
 static long long summary_counters(const char *file)
 {
@@ -303,7 +287,7 @@ int main(void)
 		"cpu-clock:999", "-o", live, NULL }, live_err, &pid, tids,
 		tid_arg, sizeof(tid_arg), &child_rc);
 	count_json(live, pid, tids, &lc);
-	live_n = summary_records(live_err);
+	live_n = st_cat_summary_records(live_err);
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
 	       exact_reads(&lc) && !lc.foreign,
 	       "live --per-thread -t %s --sample: %lld and %lld reads (wanted %d and %d), %lld out of sequence, %lld of other threads (status %#x, workload %d)",
@@ -330,7 +314,7 @@ int main(void)
 	run_cat((const char *const[]){ "-i", raw, "--json", "-v", "-o",
 		replay, NULL }, replay_err, true, &status);
 	count_json(replay, pid, tids, &rc);
-	replay_n = summary_records(replay_err);
+	replay_n = st_cat_summary_records(replay_err);
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && exact_reads(&rc) &&
 	       !rc.foreign && replay_n == live_n && live_n >= READS(0) + READS(1),
 	       "-i FILE: %lld and %lld reads as live, %lld out of sequence, %lld of other threads; %lld records, live %lld (status %#x)",

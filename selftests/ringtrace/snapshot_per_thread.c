@@ -192,22 +192,6 @@ static long long number_after(const char *file, const char *key)
 	return n;
 }
 
-/* "ringtrace-cat: N records" in a summary; -1 if absent. */
-static long long summary_records(const char *file)
-{
-	char line[1024];
-	long long n = -1;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return -1;
-	while (n < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "ringtrace-cat: %lld records", &n) != 1)
-			n = -1;
-	fclose(f);
-	return n;
-}
-
 /*
  * --raw -o PREFIX on a fresh workload: snapshot 2 (after the reads) is
  * PREFIX.2; replayed, it must hold what snapshot 2 printed above.
@@ -257,7 +241,7 @@ static void raw_snapshots(const char *dir, long long fit)
 	       all_kept(&v, fit) && !others && !v.disorder && !v.bad_cpu,
 	       "-i PREFIX.2: each selected thread's newest %lld reads, in a row, ending with its last, in time order, each on its CPU; %lld gaps, %lld foreign, %lld other lines, %lld out of order, %lld on a wrong CPU (status %#x)",
 	       fit, v.gaps, v.foreign, others, v.disorder, v.bad_cpu, status);
-	counted = summary_records(replay_err);
+	counted = st_cat_summary_records(replay_err);
 	snprintf(row, sizeof(row), "thread %d ", tids[0]);
 	one = st_file_wait(replay_err, row);
 	snprintf(row, sizeof(row), "thread %d ", tids[1]);
