@@ -117,10 +117,10 @@ static void check_per_thread(struct options *o)
 				"or -p PID, not a COMMAND");
 	if (o->system_wide)
 		cat_usage_error("--per-thread selects threads: not with -a");
-	/* --raw and --sample (issue 21) record beside per-thread rings. */
-	if (o->perf.counters)
-		cat_usage_error("--per-thread: --counters is not available "
-				"with per-thread rings yet");
+	/*
+	 * --raw, --sample and --counters (issue 21) record beside per-thread
+	 * rings: the perf events count and sample the threads alone.
+	 */
 	if (o->filter.nr_tids && o->pid_given)
 		cat_usage_error("--per-thread: -t LIST or -p PID, not both");
 	if (o->filter.nr_tids) {

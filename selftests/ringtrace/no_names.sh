@@ -9,14 +9,9 @@
 # (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-top=$(cd "$here/../.." && pwd -P)
-# shellcheck source=scripts/lib/tap.sh
-. "$top/scripts/lib/tap.sh"
-cat=$top/user/ringtrace-cat
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-[[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
+st_need_cat
 tap_plan 4
 
 printf 'twenty-two bytes here\n' >"$work/msg"
