@@ -8,7 +8,8 @@
  * and cgroup must be named exactly once per enabled period, before its
  * first record (earlier, or the same time on the same ring); after the
  * session is disabled and enabled again, all of them once more (the memo
- * is reset with the tables); the same in a per-thread session, whose one
+ * is reset with the tables: each period begins on each CPU with the file
+ * and cgroup the last one ended with); the same in a per-thread session, whose one
  * ring is written from both CPUs. And RINGTRACE_CFG_NO_CGROUP_NAMES
  * (ringtrace-cat --no-cgroup-names; --no-paths leaves out
  * RINGTRACE_CFG_PATHS): records keep their cgroup ids, and no path or
@@ -34,7 +35,8 @@
 #define READS		24	/* per round, in runs of RUN of one file */
 #define RUN		4
 #define RSIZE		37	/* our reads' count, to tell them apart */
-#define MAX_READS	(ROUNDS * READS)
+/* and RUN reads of file 0 in cgroup X on each CPU at the start and end */
+#define MAX_READS	(ROUNDS * READS + 4 * RUN)
 #define PAGES		16
 #define CG_X		RT_CGROUP_ROOT "/rt_st_memo_x"
 #define CG_Y		RT_CGROUP_ROOT "/rt_st_memo_y"
@@ -153,9 +155,29 @@ static int unnamed(const struct seen *s, int k, int i)
 		 (ks->ts == s->rd_ts[i] && ks->ring == s->rd_ring[i]));
 }
 
+/*
+ * RUN reads of file 0 in cgroup X on each CPU: what the last records of
+ * one period and the first of the next on each ring are about, so that a
+ * memo kept across ENABLE would hide their names in the next period.
+ */
+static int same_on_each_cpu(int fd, int cpus)
+{
+	char buf[RSIZE];
+
+	for (int cpu = 0; cpu < 2; cpu++) {
+		if (cpus > 1 && !st_pin(cpu))
+			return 11;
+		st_cgroup_move(CG_X, getpid());
+		for (int i = 0; i < RUN; i++)
+			if (pread(fd, buf, sizeof(buf), 0) < 0)
+				return 12;
+	}
+	return 0;
+}
+
 static int workload(void *arg)
 {
-	int fds[NR_FILES], cpus = st_online_cpus();
+	int fds[NR_FILES], cpus = st_online_cpus(), err;
 	char buf[RSIZE];
 
 	(void)arg;
@@ -164,6 +186,9 @@ static int workload(void *arg)
 		if (fds[f] < 0)
 			return 10;
 	}
+	err = same_on_each_cpu(fds[0], cpus);
+	if (err)
+		return err;
 	for (int round = 0; round < ROUNDS; round++) {
 		/* A new CPU every round, a new cgroup every other one. */
 		if (cpus > 1 && !st_pin(round % 2))
@@ -176,7 +201,7 @@ static int workload(void *arg)
 				return 12;
 		}
 	}
-	return 0;
+	return same_on_each_cpu(fds[0], cpus);
 }
 
 static void seen_init(struct seen *s)
