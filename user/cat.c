@@ -714,9 +714,11 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	 * A raw file of user stacks without samples: perf's dummy event
 	 * carries the MMAP2 records of programs exec'ed during the run, so
 	 * that replay names their frames (the file becomes version 2).
+	 * Not for --snapshot: its files hold the rings' copies alone (and
+	 * the maps when written), never a perf ring, which nothing drains.
 	 */
-	if (o->raw && o->symbols && o->session.stack_user_depth &&
-	    !o->perf.sample) {
+	if (o->raw && !o->snapshot && o->symbols &&
+	    o->session.stack_user_depth && !o->perf.sample) {
 		o->perf.sample = true;
 		o->perf.sample_spec.desc = &rt_perf_tracking_event;
 		o->perf.sample_spec.freq = 1;

@@ -42,24 +42,7 @@
 #define READS(i)	(300 + 200 * (i))
 #define MAIN_READS	150
 #define MAIN_IDX	7
-#define IDX_SHIFT	32
 #define BURN_MS		150	/* each worker's CPU time, sampled */
-
-static int read_loop(int idx, int n)
-{
-	char buf[8];
-	int fd = open("/dev/zero", O_RDONLY);
-
-	if (fd < 0)
-		return 3;
-	for (int i = 0; i < n; i++)
-		if (pread(fd, buf, sizeof(buf),
-			  (off_t)((unsigned long long)idx << IDX_SHIFT |
-				  (unsigned int)i)) != sizeof(buf))
-			return 4;
-	close(fd);
-	return 0;
-}
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -76,7 +59,7 @@ static int worker(int idx, void *arg)
 	int ret;
 
 	(void)arg;
-	ret = read_loop(idx, READS(idx));
+	ret = st_tagged_reads((unsigned int)idx, READS(idx));
 	until = thread_cpu_ns() + BURN_MS * 1000000ull;
 	while (thread_cpu_ns() < until)
 		for (int i = 0; i < 10000; i++)
@@ -87,7 +70,7 @@ static int worker(int idx, void *arg)
 static int main_thread(void *arg)
 {
 	(void)arg;
-	return read_loop(MAIN_IDX, MAIN_READS);
+	return st_tagged_reads(MAIN_IDX, MAIN_READS);
 }
 
 /* Whether @file holds @needle (NUL-free text files). */
@@ -235,28 +218,12 @@ static void count_json(const char *file, pid_t pid, const pid_t *tids,
 			c->chains += strstr(line, "\"callchain\"") != NULL;
 			continue;
 		}
-		if (pos >> IDX_SHIFT != w || (pos & 0xffffffffLL) != next[w])
+		if (pos >> ST_TAG_SHIFT != w || (pos & 0xffffffffLL) != next[w])
 			c->gaps++;
 		next[w] = (pos & 0xffffffffLL) + 1;
 		c->reads[w]++;
 	}
 	fclose(f);
-}
-
-/* "ringtrace-cat: N records" in a summary; -1 if absent. */
-static long long summary_records(const char *file)
-{
-	char line[1024];
-	long long n = -1;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "ringtrace-cat: %lld records", &n) == 1)
-			break;
-	fclose(f);
-	return n;
 }
 
 /* "N counter snapshots" in a summary line; -1 if absent. */
@@ -296,20 +263,14 @@ int main(void)
 	char dir[] = "/tmp/rt_thrraw_XXXXXX", live[96], live_err[96],
 	     raw[96], raw_err[96], replay[96], replay_err[96], hdr[96],
 	     tid_arg[64], row[64];
-	struct ringtrace_info info = { .size = sizeof(info) };
 	pid_t tids[NR_WORKERS], pid = 0;
 	struct counts lc, rc;
-	int status, child_rc = -1, fd;
+	int status, child_rc = -1;
 	long long live_n, replay_n;
 
 	if (access(ST_CAT, X_OK))
 		tap_skip_all("%s not built (make -C user)", ST_CAT);
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	close(fd);
-	if (!(info.features & RINGTRACE_FEAT_PER_THREAD))
-		tap_skip_all("the module has no per-thread rings");
+	st_require_features(RINGTRACE_FEAT_PER_THREAD, "per-thread rings");
 	tap_plan(10);
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp: %s", strerror(errno));
@@ -326,7 +287,7 @@ int main(void)
 		"cpu-clock:999", "-o", live, NULL }, live_err, &pid, tids,
 		tid_arg, sizeof(tid_arg), &child_rc);
 	count_json(live, pid, tids, &lc);
-	live_n = summary_records(live_err);
+	live_n = st_cat_summary_records(live_err);
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
 	       exact_reads(&lc) && !lc.foreign,
 	       "live --per-thread -t %s --sample: %lld and %lld reads (wanted %d and %d), %lld out of sequence, %lld of other threads (status %#x, workload %d)",
@@ -353,7 +314,7 @@ int main(void)
 	run_cat((const char *const[]){ "-i", raw, "--json", "-v", "-o",
 		replay, NULL }, replay_err, true, &status);
 	count_json(replay, pid, tids, &rc);
-	replay_n = summary_records(replay_err);
+	replay_n = st_cat_summary_records(replay_err);
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && exact_reads(&rc) &&
 	       !rc.foreign && replay_n == live_n && live_n >= READS(0) + READS(1),
 	       "-i FILE: %lld and %lld reads as live, %lld out of sequence, %lld of other threads; %lld records, live %lld (status %#x)",

@@ -41,7 +41,6 @@
 #define NR_SELECTED	2
 #define CALLS		2000
 #define MOVED		20	/* last reads, on the other CPU */
-#define IDX_SHIFT	32
 #define MAIN_IDX	7	/* the child's main thread's reads */
 
 static int nr_cpus;
@@ -54,7 +53,6 @@ static int cpu_of(int idx, int seq)
 
 static int read_loop(int idx, bool pin)
 {
-	char buf[8];
 	int fd = open("/dev/zero", O_RDONLY);
 
 	if (fd < 0)
@@ -63,9 +61,7 @@ static int read_loop(int idx, bool pin)
 		if (pin && (i == 0 || i == CALLS - MOVED) &&
 		    !st_pin(cpu_of(idx, i)))
 			return 2;
-		if (pread(fd, buf, sizeof(buf),
-			  (off_t)((unsigned long long)idx << IDX_SHIFT |
-				  (unsigned int)i)) != sizeof(buf))
+		if (!st_tagged_read(fd, (unsigned int)idx, (unsigned int)i))
 			return 4;
 	}
 	close(fd);
@@ -121,7 +117,7 @@ static void check_reads(const struct st_snap_read *reads, size_t nr,
 		v->next[t] = CALLS - fit;
 	for (size_t i = 0; i < nr; i++) {
 		const struct st_snap_read *r = &reads[i];
-		long long idx = r->pos >> IDX_SHIFT;
+		long long idx = r->pos >> ST_TAG_SHIFT;
 		long long seq = r->pos & 0xffffffffLL;
 
 		if (i && r->ts_ns < reads[i - 1].ts_ns)
@@ -196,22 +192,6 @@ static long long number_after(const char *file, const char *key)
 	return n;
 }
 
-/* "ringtrace-cat: N records" in a summary; -1 if absent. */
-static long long summary_records(const char *file)
-{
-	char line[1024];
-	long long n = -1;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return -1;
-	while (n < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "ringtrace-cat: %lld records", &n) != 1)
-			n = -1;
-	fclose(f);
-	return n;
-}
-
 /*
  * --raw -o PREFIX on a fresh workload: snapshot 2 (after the reads) is
  * PREFIX.2; replayed, it must hold what snapshot 2 printed above.
@@ -261,7 +241,7 @@ static void raw_snapshots(const char *dir, long long fit)
 	       all_kept(&v, fit) && !others && !v.disorder && !v.bad_cpu,
 	       "-i PREFIX.2: each selected thread's newest %lld reads, in a row, ending with its last, in time order, each on its CPU; %lld gaps, %lld foreign, %lld other lines, %lld out of order, %lld on a wrong CPU (status %#x)",
 	       fit, v.gaps, v.foreign, others, v.disorder, v.bad_cpu, status);
-	counted = summary_records(replay_err);
+	counted = st_cat_summary_records(replay_err);
 	snprintf(row, sizeof(row), "thread %d ", tids[0]);
 	one = st_file_wait(replay_err, row);
 	snprintf(row, sizeof(row), "thread %d ", tids[1]);
@@ -284,11 +264,10 @@ int main(void)
 			(long long)st_cat_read_size();
 	struct verdict v;
 	long long wrote = -1, overwrote = -1, lost = -1;
-	struct ringtrace_info info = { .size = sizeof(info) };
 	struct st_snap s1, s2;
 	struct st_child child;
 	pid_t tids[ST_MAX_THREADS], cat;
-	int status, rc, last, fd;
+	int status, rc, last;
 	bool totals;
 
 	nr_cpus = st_online_cpus();
@@ -296,12 +275,7 @@ int main(void)
 		tap_skip_all("needs at least 2 online CPUs");
 	if (access(ST_CAT, X_OK))
 		tap_skip_all("%s not built (make -C user)", ST_CAT);
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	close(fd);
-	if (!(info.features & RINGTRACE_FEAT_PER_THREAD))
-		tap_skip_all("the module has no per-thread rings");
+	st_require_features(RINGTRACE_FEAT_PER_THREAD, "per-thread rings");
 	tap_plan(10);
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp: %s", strerror(errno));

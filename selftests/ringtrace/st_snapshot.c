@@ -169,6 +169,21 @@ bool st_snapshot_signal_from_other(pid_t cat)
 	       !WEXITSTATUS(status);
 }
 
+long long st_cat_summary_records(const char *file)
+{
+	char line[1024];
+	long long n = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ringtrace-cat: %lld records", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
 long long st_json_field(const char *line, const char *key)
 {
 	const char *p = strstr(line, key);

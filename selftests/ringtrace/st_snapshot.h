@@ -45,6 +45,12 @@ bool st_snapshot_ask(pid_t cat, const char *file, int n);
  */
 bool st_snapshot_signal_from_other(pid_t cat);
 
+/*
+ * N of the first "ringtrace-cat: N records" line in @file (the summary
+ * ST_CAT writes on standard error), or -1.
+ */
+long long st_cat_summary_records(const char *file);
+
 /* The value after "key": in a JSON line (e.g. "\"pos\":"), or -1. */
 long long st_json_field(const char *line, const char *key);
 

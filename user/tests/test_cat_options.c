@@ -421,6 +421,49 @@ static void test_replay_to_raw(void **state)
 }
 
 /*
+ * Issue 19: names are asked for by default; --no-paths and
+ * --no-cgroup-names turn each off alone (the cgroup ids stay), in a
+ * trace and a snapshot, and a replay, which asks the module nothing,
+ * refuses them.
+ */
+static void test_no_names(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	parse(&r, "-a", NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.paths);
+	assert_true(r.o.session.cgroups);
+	assert_true(r.o.session.cgroup_names);
+
+	parse3(&r, "-a", "--raw", "--no-paths");
+	assert_int_equal(r.status, 0);
+	assert_false(r.o.session.paths);
+	assert_true(r.o.session.cgroups);
+	assert_true(r.o.session.cgroup_names);
+
+	parse(&r, "--no-cgroup-names", "-a");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.paths);
+	assert_true(r.o.session.cgroups);
+	assert_false(r.o.session.cgroup_names);
+
+	parse3(&r, "--snapshot", "--no-paths", "--no-cgroup-names");
+	assert_int_equal(r.status, 0);
+	assert_false(r.o.session.paths);
+	assert_false(r.o.session.cgroup_names);
+
+	parse3(&r, "-i", "x.raw", "--no-paths");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--no-paths does not apply to a replay"));
+	parse3(&r, "-i", "x.raw", "--no-cgroup-names");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err,
+			       "--no-cgroup-names does not apply to a replay"));
+}
+
+/*
  * Issue 21: each mode accepts its own tables only, and an option of
  * another mode is refused naming the mode it was given in.
  */
@@ -564,5 +607,6 @@ int main(void)
 	    cmocka_unit_test(test_replay_to_raw),
 	    cmocka_unit_test(test_mode_refuses_others_options),
 	    cmocka_unit_test(test_tables_documented),
-	    cmocka_unit_test(test_filter_option));
+	    cmocka_unit_test(test_filter_option),
+	    cmocka_unit_test(test_no_names));
 }
