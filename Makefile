@@ -33,7 +33,7 @@ all: module user
 module:
 	@test -d "$(KDIR)" || { echo "ringtrace: no kernel headers at $(KDIR);" \
 		"run scripts/install-deps (or set KDIR)" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	scripts/kbuild-fold-btf $(KVER) $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
 
 user:
 	$(MAKE) -C user

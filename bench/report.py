@@ -28,6 +28,7 @@ VM_ROWS = [
     ("floor_split1", "floor: empty kprobe + kretprobe, timestamps (split=1)", "floor_split1"),
     ("floor_split0", "floor: one kretprobe + entry handler (split=0)", "floor_split1"),
     ("ringtrace", "ringtrace-cat -a --raw -o /tmp/FILE", "floor_split1"),
+    ("ringtrace_bare", "ringtrace-cat -a --raw --no-paths --no-cgroup-names", "floor_split1"),
     ("ringtrace_minlat", "ringtrace-cat -a --raw --min-latency 1ms", "floor_split1"),
     ("ringtrace_idle", "ringtrace, reader asleep (ring holds the whole run)", "floor_split1"),
     ("ringtrace_cgroup", "ringtrace-cat -a --raw --cgroup (workload outside it)", "floor_split1"),
@@ -47,6 +48,7 @@ VM_ROWS = [
     ("rt_fprobe_idle", "  same, reader asleep", "floor_fprobe"),
     ("floor_direct", "floor: direct-call trampoline, entry + exit timestamps", "floor_split1"),
     ("rt_direct", "ringtrace -a --raw, vfs_read_attach=direct", "floor_direct"),
+    ("rt_direct_bare", "  same, --no-paths --no-cgroup-names", "floor_direct"),
     ("rt_direct_idle", "  same, reader asleep", "floor_direct"),
     ("bpftrace_fentry_count", "bpftrace kfunc/kretfunc, count() only", "floor_split1"),
     ("bpftrace_fentry_empty", "bpftrace kfunc/kretfunc, empty programs", "floor_split1"),
@@ -251,7 +253,8 @@ FIXED = {"cat_raw": "cat_fixed", "cat_text": "cat_fixed",
          "ringtrace_offcpu": "ringtrace_minlat", "rt_kretprobe": "ringtrace_minlat",
          "rt_fprobe": "ringtrace_minlat", "rt_kretprobe_2cpu": "ringtrace_minlat",
          "rt_fprobe_2cpu": "ringtrace_minlat", "rt_direct": "ringtrace_minlat",
-         "rt_direct_2cpu": "ringtrace_minlat"}
+         "rt_direct_2cpu": "ringtrace_minlat", "ringtrace_bare": "ringtrace_minlat",
+         "rt_direct_bare": "ringtrace_minlat"}
 
 
 def reader_costs(vm):

@@ -1248,6 +1248,8 @@ static void read_round(int k)
 	char *big[] = { "--buffer-size", "8M", NULL };
 	/* issue 22: each read's off-CPU time (the switch hook on too). */
 	char *readoff[] = { "-e", "vfs_read,offcpu", NULL };
+	/* issue 19: no path or cgroup records, the cheapest records. */
+	char *bare[] = { "--no-paths", "--no-cgroup-names", NULL };
 	/* ABI 2 options, through rtdrain (path records, stack trailers). */
 	char *paths[] = { "-p", NULL };
 	char *kstack[] = { "-k", "16", NULL };
@@ -1270,6 +1272,8 @@ static void read_round(int k)
 		floor_config("floor_split0", 0, k, 1);
 	if (wanted("ringtrace"))
 		ringtrace_config("ringtrace", k, 1, NULL);
+	if (wanted("ringtrace_bare"))
+		ringtrace_config("ringtrace_bare", k, 1, bare);
 	if (wanted("ringtrace_minlat"))
 		ringtrace_config("ringtrace_minlat", k, 1, minlat);
 	if (wanted("ringtrace_idle"))
@@ -1309,6 +1313,9 @@ static void read_round(int k)
 		snprintf(name, sizeof(name), "rt_%s", mech);
 		if (wanted(name))
 			ringtrace_config(name, k, 1, NULL);
+		snprintf(name, sizeof(name), "rt_%s_bare", mech);
+		if (wanted(name))
+			ringtrace_config(name, k, 1, bare);
 		snprintf(name, sizeof(name), "rt_%s_idle", mech);
 		if (wanted(name))
 			ringtrace_config(name, k, 1, idle);

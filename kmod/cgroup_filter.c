@@ -27,7 +27,8 @@
 
 u64 rt_cgroup_features(void)
 {
-	return IS_ENABLED(CONFIG_CGROUPS) ? RINGTRACE_FEAT_CGROUP : 0;
+	return IS_ENABLED(CONFIG_CGROUPS) ?
+	       RINGTRACE_FEAT_CGROUP | RINGTRACE_FEAT_CGROUP_IDS : 0;
 }
 
 void rt_cgroups_release(struct rt_cgroups *c)
@@ -41,12 +42,17 @@ void rt_cgroups_release(struct rt_cgroups *c)
 	c->cgrps = NULL;
 	c->names = NULL;
 	c->nr = 0;
+	c->ext = false;
 }
 
 int rt_cgroups_check(const struct ringtrace_config *cfg)
 {
 	if (cfg->__pad_cgroup || !cfg->nr_cgroups != !cfg->cgroup_ids_ptr ||
 	    cfg->nr_cgroups > RINGTRACE_MAX_CGROUPS)
+		return -EINVAL;
+	/* issue 19: ids without names, of records that carry ids. */
+	if ((cfg->flags & RINGTRACE_CFG_NO_CGROUP_NAMES) &&
+	    !(cfg->flags & RINGTRACE_CFG_CGROUPS))
 		return -EINVAL;
 	if ((cfg->nr_cgroups || (cfg->flags & RINGTRACE_CFG_CGROUPS)) &&
 	    !rt_cgroup_features())
@@ -69,7 +75,8 @@ int rt_cgroups_from_user(const struct ringtrace_config *cfg,
 	int err = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (cfg->flags & RINGTRACE_CFG_CGROUPS) {
+	c->ext = cfg->flags & RINGTRACE_CFG_CGROUPS;
+	if (c->ext && !(cfg->flags & RINGTRACE_CFG_NO_CGROUP_NAMES)) {
 		c->names = rt_path_cache_alloc(RT_CGROUP_NAMES);
 		if (!c->names)
 			return -ENOMEM;

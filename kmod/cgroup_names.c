@@ -45,18 +45,6 @@ static const bool rt_kernfs_path_locked;
 #endif
 #endif /* CONFIG_CGROUPS */
 
-void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
-		      struct task_struct *task)
-{
-#ifdef CONFIG_CGROUPS
-	x->cgroup_id = cgroup_id(cgrp);
-#else
-	x->cgroup_id = 0;
-#endif
-	x->host_pid = task_tgid_nr(task);
-	x->host_tid = task_pid_nr(task);
-}
-
 #ifdef CONFIG_CGROUPS
 #ifdef RT_KERNFS_RCU_NAME
 /*
@@ -134,10 +122,11 @@ static void rt_cgroup_fill(struct ringtrace_cgroup_record *rec,
 }
 #endif /* CONFIG_CGROUPS */
 
-void rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
-			     struct cgroup *cgrp, bool in_lock)
+u64 rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
+			    struct cgroup *cgrp, bool in_lock)
 {
 #ifdef CONFIG_CGROUPS
+	u64 named_ts = RT_NAMED_NONE;
 	struct rt_cgroup_buf *b;
 	struct ringtrace_cgroup_record *rec = NULL;
 	struct rt_path_slot *named = NULL;
@@ -156,10 +145,13 @@ void rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
 	 * else keeps). Leave such a cgroup for a vfs_read to name.
 	 */
 	if ((rt_kernfs_path_locked && in_lock) || slot < 0)
-		return;
-	v = rt_path_lookup(s->cgroups.names, 0, id, ts, &named);
+		return RT_NAMED_NONE;
+	/* issue 19: ids only (RINGTRACE_CFG_NO_CGROUP_NAMES). */
+	if (!s->cgroups.names)
+		return RT_NAMED_NONE;
+	v = rt_path_lookup(s->cgroups.names, 0, id, ts, &named, &named_ts);
 	if (v == RT_PATH_SKIP)
-		return;
+		return named_ts;
 	b = this_cpu_ptr(&rt_cgroup_bufs[min_t(unsigned int, interrupt_context_level(), 3)]);
 	if (b->busy)		/* a probe nested in our own naming */
 		goto out;
@@ -181,4 +173,5 @@ out:
 	if (named)
 		rt_path_publish(named, ts, rec);
 #endif
+	return RT_NAMED_NONE;
 }

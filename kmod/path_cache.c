@@ -107,7 +107,8 @@ void rt_path_buffers_put(void)
  * say why the caller must name it anyway.
  */
 enum rt_path_verdict rt_path_lookup(struct rt_path_cache *pc, u32 dev,
-				    u64 ino, u64 ts, struct rt_path_slot **slotp)
+				    u64 ino, u64 ts, struct rt_path_slot **slotp,
+				    u64 *named_ts)
 {
 	u64 hash = (ino ^ ((u64)dev << 32) ^ dev) * GOLDEN_RATIO_64;
 	u64 key = hash | 1, cur;
@@ -151,7 +152,11 @@ enum rt_path_verdict rt_path_lookup(struct rt_path_cache *pc, u32 dev,
 		 * could come first in a merged stream (another CPU, or a
 		 * tie), so it brings its own path record.
 		 */
-		return slot->ts < ts ? RT_PATH_SKIP : RT_PATH_RACE;
+		if (slot->ts >= ts)
+			return RT_PATH_RACE;
+		/* NAMED is final: slot->ts stays for the enabled period. */
+		*named_ts = slot->ts;
+		return RT_PATH_SKIP;
 	}
 	return RT_PATH_FULL;
 }
@@ -291,9 +296,10 @@ static void rt_path_fill(struct ringtrace_path_record *rec, unsigned int size,
 	memset(path + len, 0, size - sizeof(*rec) - len);
 }
 
-void rt_path_before_record(struct rt_session *s, int cpu, u64 ts,
-			   struct rt_path_call *c)
+u64 rt_path_before_record(struct rt_session *s, int cpu, u64 ts,
+			  struct rt_path_call *c)
 {
+	u64 named_ts = RT_NAMED_NONE;
 	struct rt_path_slot *slot = NULL;
 	struct ringtrace_path_record *rec;
 	enum rt_path_verdict v;
@@ -304,9 +310,9 @@ void rt_path_before_record(struct rt_session *s, int cpu, u64 ts,
 
 	BUILD_BUG_ON(sizeof(*rec) != 40);
 	v = rt_path_lookup(s->paths, MKDEV(c->dev_major, c->dev_minor),
-			   c->ino, ts, &slot);
+			   c->ino, ts, &slot, &named_ts);
 	if (v == RT_PATH_SKIP)
-		return;
+		return named_ts;
 	if (!c->name)
 		rt_path_resolve(c);
 
@@ -337,4 +343,5 @@ void rt_path_before_record(struct rt_session *s, int cpu, u64 ts,
 	}
 	if (slot)
 		rt_path_publish(slot, ts, rec);
+	return RT_NAMED_NONE;
 }

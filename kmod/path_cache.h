@@ -28,7 +28,8 @@ void rt_path_buffers_put(void);
  * (0, cgroup id). rt_path_lookup() says whether a record stamped @ts
  * needs a name before it, and claims the slot (*slotp) if it is the first
  * to name it; rt_path_publish() then says the name was written at @ts
- * (or lost). Lock-free; preemption disabled.
+ * (or lost). On RT_PATH_SKIP, *named_ts is when it was named (issue 19:
+ * the memo in session.h). Lock-free; preemption disabled.
  */
 enum rt_path_verdict {
 	RT_PATH_SKIP,		/* named before this record: nothing to do */
@@ -40,7 +41,7 @@ enum rt_path_verdict {
 struct rt_path_slot;
 enum rt_path_verdict rt_path_lookup(struct rt_path_cache *pc, u32 dev,
 				    u64 ino, u64 ts,
-				    struct rt_path_slot **slotp);
+				    struct rt_path_slot **slotp, u64 *named_ts);
 void rt_path_publish(struct rt_path_slot *slot, u64 ts, bool written);
 
 /* What one vfs_read return knows about its file, resolved at most once. */
@@ -58,9 +59,11 @@ struct rt_path_call {
 /*
  * Before a vfs_read record of @call goes into @s's ring for @cpu: write
  * the path record there if @s has not named the file yet (or cannot
- * remember it). Preemption disabled, task context.
+ * remember it). Preemption disabled, task context. Returns the time of
+ * the path record that already named the file for a record stamped @ts
+ * (RT_PATH_SKIP), RT_NAMED_NONE otherwise.
  */
-void rt_path_before_record(struct rt_session *s, int cpu, u64 ts,
-			   struct rt_path_call *call);
+u64 rt_path_before_record(struct rt_session *s, int cpu, u64 ts,
+			  struct rt_path_call *call);
 
 #endif /* _RINGTRACE_PATH_CACHE_H */

@@ -89,7 +89,8 @@ static void rt_vfs_read_fill(const struct rt_session *s,
 static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 			      const struct rt_vfs_read_call *call, long ret,
 			      unsigned long ret_addr,
-			      const struct rt_offcpu_span *span)
+			      const struct rt_offcpu_span *span,
+			      struct rt_names_memo *m)
 {
 	struct ringtrace_vfs_read_record *rec;
 	unsigned int ext = rt_task_ext_size(s);
@@ -100,11 +101,21 @@ static void rt_vfs_read_write(struct rt_session *s, int cpu, u64 now,
 	struct rt_ring *ring;
 	u16 misc = 0;
 
-	/* issue 24: the task's cgroup, named first (cgroup_names.c). */
+	/*
+	 * issue 24: the task's cgroup, named first (cgroup_names.c); issue
+	 * 19: not asked again while this ring's memo says it is named.
+	 */
 	if (ext) {
+		u64 id, named;
+
 		cgrp = rt_current_cgroup();
-		rt_cgroup_before_record(s, rt_session_slot(s, cpu), now, cgrp,
-					false);
+		id = rt_cgroup_id(cgrp);
+		if (s->cgroups.names && !rt_names_memo_cgroup(m, id, now)) {
+			named = rt_cgroup_before_record(s,
+							rt_session_slot(s, cpu),
+							now, cgrp, false);
+			rt_names_memo_set_cgroup(m, id, named);
+		}
 		misc |= RINGTRACE_MISC_TASK_EXT;
 	}
 
@@ -147,6 +158,8 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 
 	/* Preemption is disabled here: the RCU section for the walk. */
 	rt_for_each_active_session(s) {
+		struct rt_names_memo *m;
+
 		if (!(s->events & RINGTRACE_EVENT_VFS_READ) ||
 		    now - call->ts < s->min_latency_ns ||
 		    !cpumask_test_cpu(cpu, s->cpus) ||
@@ -158,8 +171,15 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 			this_cpu_inc(s->xcounts->vfs_read_filtered);
 			continue;
 		}
-		/* ABI 2: the file's name first, on this ring (path_cache.c). */
-		if (s->paths) {
+		/* issue 19: this ring's memo (session.h); -1: no ring. */
+		m = rt_names_memo(s, rt_session_slot(s, cpu));
+		/*
+		 * ABI 2: the file's name first, on this ring (path_cache.c),
+		 * unless the memo says this ring's last record's file was
+		 * named before now (issue 19).
+		 */
+		if (s->paths && !rt_names_memo_file(m, call->dev, call->ino,
+						    now)) {
 			/* Built here: most sessions ask for no paths. */
 			struct rt_path_call path = {
 				.file		= call->file,
@@ -167,11 +187,13 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 				.dev_major	= MAJOR(call->dev),
 				.dev_minor	= MINOR(call->dev),
 			};
+			u64 named;
 
-			rt_path_before_record(s, cpu, now, &path);
+			named = rt_path_before_record(s, cpu, now, &path);
+			rt_names_memo_set_file(m, call->dev, call->ino, named);
 		}
 		rt_vfs_read_write(s, cpu, now, call, ret, ret_ip,
-				  followed ? &span : NULL);
+				  followed ? &span : NULL, m);
 	}
 }
 

@@ -36,6 +36,24 @@ struct rt_extra_counts {
 	u64	vfs_read_filtered;	/* issue 21: value ranges */
 };
 
+/*
+ * issue 19: what the last vfs_read record on one ring (a CPU, or a thread
+ * in a per-thread session) found already named, so that the next record
+ * about the same file and cgroup skips path_cache.c's table with two
+ * compares (rt_names_memo_*() below). One per ring slot, its own cache
+ * line: only the ring's writer in task context touches it.
+ */
+struct rt_names_memo {
+	u64	ino;		/* the file (dev, ino)... */
+	u64	path_ts;	/* ...was named at path_ts; U64_MAX: none */
+	u64	cgroup_id;	/* the cgroup was named at cgroup_ts */
+	u64	cgroup_ts;	/* U64_MAX: none */
+	u32	dev;
+} ____cacheline_aligned_in_smp;
+
+/* No record was named: rt_path_before_record() and the cgroup's. */
+#define RT_NAMED_NONE	U64_MAX
+
 /* ---- end ABI 2 ---- */
 
 /* ---- issue 9: per-thread rings (session_thread.c) ---- */
@@ -58,6 +76,8 @@ struct rt_cgroups {
 	struct cgroup		**cgrps;	/* references held */
 	unsigned int		nr;
 	struct rt_path_cache	*names;
+	/* task_ext on records: CFG_CGROUPS, with or without names. */
+	bool			ext;
 };
 
 struct rt_session {
@@ -100,6 +120,11 @@ struct rt_session {
 	u8			stack_kernel_depth;
 	u8			stack_user_depth;
 	struct rt_extra_counts __percpu *xcounts;
+	/*
+	 * issue 19: rt_session_capacity() of them, one per ring slot;
+	 * allocated with the session, reset by ENABLE.
+	 */
+	struct rt_names_memo	*memo;
 	/* ---- end ABI 2 ---- */
 
 	/*
@@ -394,7 +419,7 @@ static __always_inline void rt_fill_task_ctx(const struct rt_session *s,
 /* The bytes a task_ext adds to @s's vfs_read, lock and offcpu records. */
 static __always_inline unsigned int rt_task_ext_size(const struct rt_session *s)
 {
-	return s->cgroups.names ? sizeof(struct ringtrace_task_ext) : 0;
+	return s->cgroups.ext ? sizeof(struct ringtrace_task_ext) : 0;
 }
 
 /* @task's cgroup v2 (callers run with preemption disabled). */
@@ -412,6 +437,15 @@ static __always_inline struct cgroup *rt_current_cgroup(void)
 	return rt_task_cgroup(current);
 }
 
+static __always_inline u64 rt_cgroup_id(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUPS
+	return cgroup_id(cgrp);
+#else
+	return 0;
+#endif
+}
+
 /*
  * The ring rt_session_reserve() would pick for @cpu, without counting
  * anything (the record that follows counts); -1: none.
@@ -423,18 +457,92 @@ static __always_inline int rt_session_slot(const struct rt_session *s, int cpu)
 	return in_task() ? rt_thread_slot(s, current) : -1;
 }
 
-/* @x for a record about @task (not always current: offcpu's is next). */
-void rt_fill_task_ext(struct ringtrace_task_ext *x, struct cgroup *cgrp,
-		      struct task_struct *task);
+/*
+ * @x for a record about @task (not always current: offcpu's is next).
+ * Inline (issue 19): three stores on every record of the session.
+ */
+static __always_inline void rt_fill_task_ext(struct ringtrace_task_ext *x,
+					     struct cgroup *cgrp,
+					     struct task_struct *task)
+{
+	x->cgroup_id = rt_cgroup_id(cgrp);
+	x->host_pid = task_tgid_nr(task);
+	x->host_tid = task_pid_nr(task);
+}
+
 /*
  * Before a record with a task_ext naming @cgrp goes into ring @slot of @s
  * (rt_session_slot(), or the thread's ring an offcpu record goes to; -1:
  * none): the cgroup record, if @s has not named @cgrp yet. @in_lock: the
  * record is written holding a lock (a lock record; an offcpu record, under
- * the runqueue's raw lock), so naming may take none.
+ * the runqueue's raw lock), so naming may take none. Returns the time of
+ * the cgroup record that already named @cgrp for a record stamped @ts
+ * (path_cache.c's RT_PATH_SKIP), RT_NAMED_NONE otherwise.
  */
-void rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
-			     struct cgroup *cgrp, bool in_lock);
+u64 rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
+			    struct cgroup *cgrp, bool in_lock);
 /* ---- end issue 24 ---- */
+
+/*
+ * ---- issue 19: the names memo (struct rt_names_memo) ----
+ *
+ * Why skipping the table on a memo hit is exact: the memo holds a
+ * (key, ts) pair only after rt_path_lookup() returned RT_PATH_SKIP for
+ * that key, i.e. the key's slot was RT_PATH_NAMED with its record written
+ * at ts. A NAMED slot is final for the enabled period: nothing evicts it
+ * or changes its ts (only the owner of a BUSY slot publishes, and the
+ * table is reset only by ENABLE, when the memo is reset too). So a memo
+ * hit for a record stamped now > ts is the very verdict the table would
+ * give (slot->ts < now: SKIP), and now <= ts (a tie, or a record stamped
+ * earlier on another CPU's clock in a per-thread ring) misses and asks
+ * the table, which says RACE and names it again. What the table does not
+ * call SKIP is never remembered: RT_PATH_FULL (uncached, named every
+ * time), RACE, OWN (its record may yet be lost: UNNAMED, named again).
+ *
+ * Only the vfs_read probe reads and writes the memo, in task context with
+ * preemption disabled: on a per-CPU ring nothing else runs that code on
+ * that CPU until it returns (vfs_read does not nest in interrupts), on a
+ * thread's ring only that thread writes. Lock and offcpu records, which
+ * may nest or run for another task, always ask the table.
+ */
+static __always_inline struct rt_names_memo *
+rt_names_memo(const struct rt_session *s, int slot)
+{
+	return slot >= 0 ? &s->memo[slot] : NULL;
+}
+
+static __always_inline bool rt_names_memo_file(const struct rt_names_memo *m,
+					       u32 dev, u64 ino, u64 now)
+{
+	return m && m->ino == ino && m->dev == dev && now > m->path_ts;
+}
+
+static __always_inline void rt_names_memo_set_file(struct rt_names_memo *m,
+						   u32 dev, u64 ino, u64 ts)
+{
+	if (m && ts != RT_NAMED_NONE) {
+		m->ino = ino;
+		m->dev = dev;
+		m->path_ts = ts;
+	}
+}
+
+static __always_inline bool rt_names_memo_cgroup(const struct rt_names_memo *m,
+						 u64 id, u64 now)
+{
+	return m && m->cgroup_id == id && now > m->cgroup_ts;
+}
+
+static __always_inline void rt_names_memo_set_cgroup(struct rt_names_memo *m,
+						     u64 id, u64 ts)
+{
+	if (m && ts != RT_NAMED_NONE) {
+		m->cgroup_id = id;
+		m->cgroup_ts = ts;
+	}
+}
+
+void rt_names_memo_reset(struct rt_session *s);
+/* ---- end issue 19 ---- */
 
 #endif /* _RINGTRACE_SESSION_H */

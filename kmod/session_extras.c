@@ -6,6 +6,7 @@
  */
 #include <linux/percpu.h>
 #include <linux/ringtrace.h>
+#include <linux/slab.h>
 
 #include "path_cache.h"
 #include "session.h"
@@ -24,7 +25,18 @@ int rt_session_extras_init(struct rt_session *s)
 {
 	s->xcounts = alloc_percpu_gfp(struct rt_extra_counts,
 				      GFP_KERNEL_ACCOUNT);
-	return s->xcounts ? 0 : -ENOMEM;
+	if (!s->xcounts)
+		return -ENOMEM;
+	/* issue 19: here, never in a probe (PREEMPT_RT: no allocation). */
+	s->memo = kvcalloc(rt_session_capacity(), sizeof(*s->memo),
+			   GFP_KERNEL_ACCOUNT);
+	if (!s->memo) {
+		free_percpu(s->xcounts);
+		s->xcounts = NULL;
+		return -ENOMEM;
+	}
+	rt_names_memo_reset(s);
+	return 0;
 }
 
 /* Let go of what the current configuration holds. Session disabled. */
@@ -46,6 +58,7 @@ void rt_session_extras_destroy(struct rt_session *s)
 {
 	rt_session_extras_release(s);
 	free_percpu(s->xcounts);
+	kvfree(s->memo);
 }
 
 int rt_session_extras_check(const struct ringtrace_config *cfg)
@@ -117,6 +130,21 @@ void rt_session_extras_enable(struct rt_session *s)
 {
 	rt_path_cache_reset(s->paths);
 	rt_path_cache_reset(s->cgroups.names);	/* issue 24 */
+	rt_names_memo_reset(s);			/* issue 19, with the tables */
+}
+
+/*
+ * Nothing remembered: the tables were just emptied. No probe sees the
+ * session (ENABLE lists it after this), so plain stores do.
+ */
+void rt_names_memo_reset(struct rt_session *s)
+{
+	unsigned int i, n = rt_session_capacity();
+
+	for (i = 0; i < n; i++) {
+		s->memo[i].path_ts = RT_NAMED_NONE;
+		s->memo[i].cgroup_ts = RT_NAMED_NONE;
+	}
 }
 
 void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st)

@@ -440,34 +440,53 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
  * issue 21: a raw file of kernel frames keeps the symbols they fall in
  * (KSYMS chunk), so that a replay elsewhere or after a reboot names them.
  * Done once the file is whole: it is read back (the writer copies ring
- * bytes and looks at no record). Standard output cannot be read back.
+ * bytes and looks at no record). Standard output cannot be read back;
+ * each --snapshot --raw file is done when written (cat_flight.c).
  */
 static bool raw_on_stdout(const struct options *o);
 
 static void save_ksyms(const struct options *o, int code)
 {
-	char err[512];
-	int ret;
-
-	if (!o->raw || o->snapshot || raw_on_stdout(o) || code == EXIT_FAIL ||
-	    !(o->session.stack_kernel_depth || o->perf.sample))
+	if (!o->raw || o->snapshot || raw_on_stdout(o) || code == EXIT_FAIL)
 		return;
-	ret = rt_raw_append_ksyms(o->output, "/proc/kallsyms", err,
-				  sizeof(err));
-	if (ret < 0 && !o->quiet)
-		fprintf(stderr, PROG ": kernel symbols not saved in %s: %s\n",
-			o->output, err);
-	else if (ret >= 0 && o->verbose)
-		fprintf(stderr, PROG ": %d kernel symbols saved in %s\n", ret,
-			o->output);
+	cat_save_ksyms(o, o->output);
 }
 
 /* --snapshot --raw: the header of each snapshot's file (cat_flight.c). */
 static void write_snapshot_header(struct rt_outbuf *ob, const void *s,
-				  const void *ps, uint64_t events)
+				  const void *ps, uint64_t events, bool maps)
 {
-	/* No process maps: user frames of snapshots stay addresses on replay. */
-	write_raw_header(ob, s, events, ps, false);
+	/*
+	 * With user stacks, the mappings of the processes alive when the
+	 * snapshot is written: those of its records' processes that still run.
+	 */
+	write_raw_header(ob, s, events, ps, maps);
+}
+
+/*
+ * --snapshot --stack: the selected process's (or threads') mappings, read
+ * now. A snapshot is printed when asked, often after the process it shows
+ * exited (a crash): its user frames are still named, as far as the
+ * mappings it had when tracing started cover them. A COMMAND has not
+ * exec'ed yet; -a and -C select no process.
+ */
+static void see_selected_threads(const struct options *o,
+				 struct cat_views *views)
+{
+	pid_t *tids = NULL;
+	uint32_t nr = 0;
+
+	if (o->session.nr_tids) {
+		for (uint32_t i = 0; i < o->session.nr_tids; i++)
+			cat_views_see_thread(views, o->session.tids[i]);
+		return;
+	}
+	if (o->command || o->session.pid <= 0)
+		return;
+	if (!rt_perf_list_threads(o->session.pid, &tids, &nr))
+		for (uint32_t i = 0; i < nr; i++)
+			cat_views_see_thread(views, tids[i]);
+	free(tids);
 }
 
 /* perf_event_open() follows the selection: per task, or per CPU. */
@@ -567,6 +586,15 @@ static void perf_title(const struct options *o, char *buf, size_t len)
 		for (char **a = o->command; *a && used < len; a++)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s",
 						 a == o->command ? "" : " ", *a);
+		if (used < len)
+			snprintf(buf + used, len - used, "'");
+	} else if (o->per_thread) {
+		/* perf stat -t's title; a row per thread (perf_counters.c) */
+		used = (size_t)snprintf(buf, len, "thread id '");
+		for (uint32_t i = 0; i < o->session.nr_tids && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%d",
+						 i ? "," : "",
+						 o->thread_ids[i]);
 		if (used < len)
 			snprintf(buf + used, len - used, "'");
 	} else if (o->pid_given) {
@@ -686,9 +714,11 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	 * A raw file of user stacks without samples: perf's dummy event
 	 * carries the MMAP2 records of programs exec'ed during the run, so
 	 * that replay names their frames (the file becomes version 2).
+	 * Not for --snapshot: its files hold the rings' copies alone (and
+	 * the maps when written), never a perf ring, which nothing drains.
 	 */
-	if (o->raw && o->symbols && o->session.stack_user_depth &&
-	    !o->perf.sample) {
+	if (o->raw && !o->snapshot && o->symbols &&
+	    o->session.stack_user_depth && !o->perf.sample) {
 		o->perf.sample = true;
 		o->perf.sample_spec.desc = &rt_perf_tracking_event;
 		o->perf.sample_spec.freq = 1;
@@ -807,8 +837,13 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 
 	if (o->snapshot) {
+		if (use_views && o->session.stack_user_depth)
+			see_selected_threads(o, &views);
 		st.start_ns = rt_sys.now_ns();
-		struct cat_raw_header rh = { write_snapshot_header, &s, &perf };
+		struct cat_raw_header rh = {
+			write_snapshot_header, &s, &perf,
+			o->symbols && o->session.stack_user_depth,
+		};
 
 		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
 					&stop_requested, &wait_set,

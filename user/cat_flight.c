@@ -50,16 +50,6 @@ void cat_stats_print(void *arg, uint64_t now_ns)
 	}
 }
 
-/* Whether record @k of the snapshot goes to its raw file. */
-static bool raw_keeps(const struct rt_snapshot *sn, size_t k)
-{
-	const struct ringtrace_event_header *h = (const void *)sn->recs[k].data;
-
-	/* Older name records too: they name the files and cgroups kept. */
-	return k >= sn->first || h->type == RINGTRACE_RECORD_PATH ||
-	       h->type == RINGTRACE_RECORD_CGROUP;
-}
-
 /*
  * --raw: snapshot N is the file OUTPUT.N, a raw file of its own (read it
  * with -i): the header, then one RECORDS chunk per ring holding its kept
@@ -84,22 +74,8 @@ static int write_raw_snapshot(const struct options *o,
 		rt_sys.close(fd);
 		return -1;
 	}
-	raw->write(&ob, raw->session, raw->perf, events);
-	for (uint32_t r = 0; r < sn->nr; r++) {
-		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_RECORDS,
-					  .cpu = sn->rings[r].cpu };
-
-		for (size_t k = 0; k < sn->nr_recs; k++)
-			if (sn->recs[k].cpu == c.cpu && raw_keeps(sn, k))
-				c.size += sn->recs[k].size;
-		if (!c.size)
-			continue;
-		rt_outbuf_append(&ob, &c, sizeof(c));
-		for (size_t k = 0; k < sn->nr_recs; k++)
-			if (sn->recs[k].cpu == c.cpu && raw_keeps(sn, k))
-				rt_outbuf_append(&ob, sn->recs[k].data,
-						 sn->recs[k].size);
-	}
+	raw->write(&ob, raw->session, raw->perf, events, raw->maps);
+	rt_snapshot_write_raw(sn, &ob);
 	ret = rt_outbuf_flush(&ob);
 	if (ret)
 		fprintf(stderr, PROG ": writing %s: %s\n", path,
@@ -110,12 +86,31 @@ static int write_raw_snapshot(const struct options *o,
 			strerror(errno));
 		ret = -1;
 	}
+	/* Its kernel frames' symbols, as a live --raw --stack file keeps. */
+	if (!ret)
+		cat_save_ksyms(o, path);
 	if (!ret && !o->quiet)
 		fprintf(stderr, PROG ": snapshot %" PRIu64 ": %s (%zu records, "
 			"%zu older not shown, %" PRIu64 " overwritten since the "
 			"previous snapshot)\n", sn->number, path,
 			sn->nr_shown, sn->nr_not_shown, sn->overwritten);
 	return ret ? -1 : 0;
+}
+
+void cat_save_ksyms(const struct options *o, const char *path)
+{
+	char err[512];
+	int ret;
+
+	if (!o->session.stack_kernel_depth && !o->perf.sample)
+		return;
+	ret = rt_raw_append_ksyms(path, "/proc/kallsyms", err, sizeof(err));
+	if (ret < 0 && !o->quiet)
+		fprintf(stderr, PROG ": kernel symbols not saved in %s: %s\n",
+			path, err);
+	else if (ret >= 0 && o->verbose)
+		fprintf(stderr, PROG ": %d kernel symbols saved in %s\n", ret,
+			path);
 }
 
 /* Milliseconds from @now to @when, at least 1, at most a minute. */

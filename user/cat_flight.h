@@ -34,10 +34,19 @@ void cat_stats_print(void *arg, uint64_t now_ns);
 /* --snapshot --raw: how to start each snapshot's raw file (cat.c). */
 struct cat_raw_header {
 	void		(*write)(struct rt_outbuf *ob, const void *session,
-				 const void *perf, uint64_t events);
+				 const void *perf, uint64_t events, bool maps);
 	const void	*session;
 	const void	*perf;
+	bool		maps;	/* with the processes' mappings (MAPS) */
 };
+
+/*
+ * issue 21: a raw file of kernel frames (--stack, --sample) keeps the
+ * symbols they fall in (KSYMS chunk), so that a replay elsewhere or after
+ * a reboot names them: appended to the whole file at @path, read back.
+ * Said on standard error when it could not be (not an error).
+ */
+void cat_save_ksyms(const struct options *o, const char *path);
 
 /*
  * --snapshot: the session is enabled in overwrite mode. Sleep until

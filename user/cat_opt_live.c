@@ -20,6 +20,23 @@ CAT_SET_FLAG(set_per_thread, per_thread)
 CAT_SET_FLAG(set_include_self, session.include_self)
 CAT_SET_FLAG(set_load, load)
 
+/*
+ * issue 19: the lowest cost per record. Without path records the stream
+ * and the views give files as dev:ino; without cgroup records the task's
+ * cgroup as its id (#ID), still recorded.
+ */
+static void set_no_paths(struct options *o, const char *arg)
+{
+	(void)arg;
+	o->session.paths = false;
+}
+
+static void set_no_cgroup_names(struct options *o, const char *arg)
+{
+	(void)arg;
+	o->session.cgroup_names = false;
+}
+
 static void set_cgroup(struct options *o, const char *arg)
 {
 	if (o->nr_cgroup_paths == RINGTRACE_MAX_CGROUPS)
@@ -78,6 +95,8 @@ const struct cat_opt cat_live_opts[] = {
 	{ "include-self",	0,   no_argument,	set_include_self },
 	{ "load",		0,   no_argument,	set_load },
 	{ "stack",		0,   no_argument,	set_stack },
+	{ "no-paths",		0,   no_argument,	set_no_paths },
+	{ "no-cgroup-names",	0,   no_argument,	set_no_cgroup_names },
 	{ "attach",		0,   required_argument,	set_attach },
 	{ "duration",		'd', required_argument,	set_duration },
 	{ "buffer-size",	0,   required_argument,	set_buffer_size },
@@ -98,10 +117,10 @@ static void check_per_thread(struct options *o)
 				"or -p PID, not a COMMAND");
 	if (o->system_wide)
 		cat_usage_error("--per-thread selects threads: not with -a");
-	/* --raw and --sample (issue 21) record beside per-thread rings. */
-	if (o->perf.counters)
-		cat_usage_error("--per-thread: --counters is not available "
-				"with per-thread rings yet");
+	/*
+	 * --raw, --sample and --counters (issue 21) record beside per-thread
+	 * rings: the perf events count and sample the threads alone.
+	 */
 	if (o->filter.nr_tids && o->pid_given)
 		cat_usage_error("--per-thread: -t LIST or -p PID, not both");
 	if (o->filter.nr_tids) {

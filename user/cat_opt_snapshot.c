@@ -2,7 +2,8 @@
 /*
  * A snapshot, ringtrace-cat --snapshot (cat_opt.h), issue 9's flight
  * recorder: the rings overwrite their oldest records and what they hold
- * is printed (or written to PREFIX.N with --raw) on each SIGUSR2. No
+ * is printed (or written to PREFIX.N with --raw, per-thread rings as
+ * raw format version 3's thread chunks) on each SIGUSR2. No
  * views, no perf, no wake-ups for data: what a trace alone does is not
  * in its tables.
  */
@@ -48,10 +49,6 @@ static void check_snapshot(struct options *o)
 		cat_usage_error("--snapshot --raw writes each snapshot to a file "
 				"of its own: give -o PREFIX (PREFIX.1, "
 				"PREFIX.2...)");
-	if (o->raw && o->per_thread)
-		cat_usage_error("--snapshot --raw writes the rings of CPUs only: "
-				"not with --per-thread (print the snapshots, or "
-				"record with --per-thread --raw)");
 	/* The rings are printed as they are: only the module selects. */
 	if ((o->filter.nr_tids && !o->per_thread) || o->filter.nr_pids > 1)
 		cat_usage_error("%s prints what the module selects: -t (without "

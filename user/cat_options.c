@@ -48,6 +48,8 @@ const char cat_usage_text[] =
 "      --load                load ringtrace.ko first if it is not loaded (the\n"
 "                            checkout's next to this tool, else the installed one)\n"
 "      --stack               records carry the call's kernel and user stacks\n"
+"      --no-paths            no path records: files shown as dev:ino (cheaper)\n"
+"      --no-cgroup-names     no cgroup records: cgroups shown as #ID (cheaper)\n"
 "      --attach MECH         attach vfs_read with fprobe, kretprobe or direct\n"
 "                            (default auto: the cheapest that shares vfs_read\n"
 "                            with other tools; direct locks BPF fentry/fexit\n"
@@ -545,6 +547,7 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	o->symbols = true;
 	o->session.paths = true;	/* names for dev:ino, when the module can */
 	o->session.cgroups = true;	/* and for cgroups (issue 24) */
+	o->session.cgroup_names = true;	/* issue 19: --no-cgroup-names */
 	o->session.min_offcpu_ns = RT_DEFAULT_MIN_OFFCPU_NS;	/* issue 22 */
 
 	init_tables(&g);

@@ -64,6 +64,48 @@ static int names_init(struct cat_views *v)
 	return 0;
 }
 
+/* The first line of /proc/TID/@name into @buf, without its newline. */
+static bool read_task_file(pid_t tid, const char *name, char *buf, size_t len)
+{
+	char path[64];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)tid, name);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+void cat_views_see_thread(struct cat_views *v, pid_t tid)
+{
+	char comm[RT_USYMS_COMM_LEN], line[256];
+	long tgid = -1;
+	FILE *f;
+	char path[64];
+
+	if (!v->names_on || !v->usyms_on || !v->usyms.live)
+		return;
+	if (!read_task_file(tid, "comm", comm, sizeof(comm)))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (tgid < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) != 1)
+			tgid = -1;
+	fclose(f);
+	/* Records name the process by its tgid, the thread by its comm. */
+	if (tgid > 0)
+		rt_usyms_see(&v->usyms, (uint32_t)tgid, comm);
+}
+
 /* Why frames of the stream stayed hex, when some did. */
 static void names_notes(const struct cat_views *v)
 {

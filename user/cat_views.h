@@ -9,6 +9,7 @@
 #define RINGTRACE_CAT_VIEWS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "cat_options.h"
 #include "ringtrace/ctf.h"
@@ -75,6 +76,12 @@ void cat_views_sink(void *arg, const struct rt_event *ev);
  * chunk now, MMAP2 records as the stream meets them).
  */
 void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f);
+/*
+ * Live: read thread @tid's process mappings now, for its frames named
+ * later (--snapshot prints when asked, maybe after the process exited).
+ * Nothing when frames are not named.
+ */
+void cat_views_see_thread(struct cat_views *v, pid_t tid);
 /* --interval with --hist/--summary: print them now, then start anew. */
 void cat_views_interval(void *arg, uint64_t now_ns);
 

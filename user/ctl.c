@@ -216,6 +216,7 @@ static void print_features(uint64_t features)
 		{ RINGTRACE_FEAT_PER_THREAD, "per_thread" },
 		{ RINGTRACE_FEAT_CGROUP, "cgroup" },
 		{ RINGTRACE_FEAT_VFS_READ_VALUES, "vfs_read_values" },
+		{ RINGTRACE_FEAT_CGROUP_IDS, "cgroup_ids" },
 	};
 	size_t i;
 

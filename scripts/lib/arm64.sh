@@ -355,3 +355,55 @@ arm64_ensure_root() {
 	fi
 	exec 7>&-
 }
+
+# arm64_hold_root: the guest root (arm64_ensure_root) in ARM64_ROOT, held
+# while this process lives: a shared lock on its .ready (fd 6), which
+# arm64_prune_roots respects. A root pruned between the two (another
+# checkout's list or function: another hash) is made again.
+arm64_hold_root() {
+	local i
+	for i in 1 2 3; do
+		arm64_ensure_root
+		ARM64_ROOT=$(arm64_root_dir)
+		if exec 6<"$ARM64_ROOT/.ready" && flock -s 6 &&
+			[[ -f $ARM64_ROOT/.ready ]]; then
+			return 0
+		fi 2>/dev/null
+		exec 6<&-
+	done
+	die "the arm64 guest root $ARM64_ROOT was removed $i times while starting"
+}
+
+# arm64_prune_roots: remove the guest roots made for other versions of
+# ARM64_ROOT_PKGS or arm64_ensure_root (other hashes, 450 MB each) that no
+# run holds (arm64_hold_root), and any half-made one, as
+# scripts/vm/mkinitramfs removes a kernel's older initramfs images: one
+# root, the current one, is what every arm64 kernel boots with. Under the
+# arm64 lock, so no root is being made meanwhile; skipped while another
+# step holds it (the next run prunes).
+arm64_prune_roots() {
+	local keep old
+	keep=$(arm64_root_dir)
+	as_root mkdir -p "$ARM64_DIR"
+	exec 7>"$ARM64_DIR/.lock"
+	if flock -n 7; then
+		for old in "$ARM64_DIR/root/"*; do
+			[[ -d $old && $old != "$keep" ]] || continue
+			if [[ $old == *.tmp || ! -f $old/.ready ]]; then
+				as_root rm -rf "$old"
+				continue
+			fi
+			# Held (exclusively) while it goes: a run starting on
+			# it waits, finds it gone and makes its own. A QEMU
+			# serving it (a run of a checkout without the lock) keeps
+			# it too.
+			exec 5<"$old/.ready"
+			if flock -xn 5 && ! pgrep -f -- "path=$old," >/dev/null; then
+				note "removing the arm64 guest root ${old##*/} (made for another list or version)"
+				as_root rm -rf "$old"
+			fi
+			exec 5<&-
+		done
+	fi
+	exec 7>&-
+}

@@ -163,6 +163,27 @@ copy_module_sources() {
 		-o -name 'Module.symvers' \) -delete
 }
 
+# kbuild_fold_btf KVER COMMAND...: run a module build with its output
+# passed through, but for kbuild's "Skipping BTF generation for M due to
+# unavailability of vmlinux", a line per module where the headers ship no
+# vmlinux (Debian's 6.1) that newcomers read as errors: those become one
+# line, at the end, saying what they mean. Every other line, warnings
+# included, comes through as it was, on its stream. Returns COMMAND's
+# status. (scripts/kbuild-fold-btf runs it for the Makefile.)
+kbuild_fold_btf() {
+	local kver=$1
+	shift
+	# COMMAND's stderr through the filter, its stdout (fd 3) untouched.
+	{
+		"$@" 2>&1 1>&3 3>&- |
+			awk -v kver="$kver" -v why="(these headers ship no vmlinux, as Debian's 6.1 headers do); harmless" '
+				/^Skipping BTF generation for .* due to unavailability of vmlinux$/ { n++; next }
+				{ print; fflush() }
+				END { if (n) print kver ": no module BTF for " n " modules " why }' >&2
+		return "${PIPESTATUS[0]}"
+	} 3>&1
+}
+
 # shellcheck source=scripts/lib/sid.sh
 . "$RINGTRACE_ROOT/scripts/lib/sid.sh"
 # shellcheck source=scripts/lib/arm64.sh

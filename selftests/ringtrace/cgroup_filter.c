@@ -58,6 +58,12 @@ static int reads(void *arg)
 	return st_zero_reads((int)(long)arg, ZSIZE) ? 20 : 0;
 }
 
+/* Workload i of three(): (i + 1) * N reads. */
+static int reads_i(void *arg)
+{
+	return st_zero_reads(((int)(long)arg + 1) * N, ZSIZE) ? 20 : 0;
+}
+
 static struct ringtrace_config cg_config(pid_t pid, const uint64_t *ids,
 					 uint32_t nr)
 {
@@ -74,28 +80,11 @@ static struct count three(struct ringtrace_config cfg, const char *where[3],
 {
 	struct count n = { .others = 0 };
 	struct st_child c[3];
-	struct st_session s;
-	int i;
 
-	for (i = 0; i < 3; i++) {
-		st_child_start(&c[i], reads, (void *)(long)((i + 1) * N));
-		st_cgroup_move(where[i], c[i].pid);
-		n.pid[i] = c[i].pid;
-	}
+	st_cgroup_start(c, 3, reads_i, where, n.pid);
 	if (pid_of >= 0)
 		cfg.pid = c[pid_of].pid;
-	st_session_open(&s, &cfg, 16);
-	if (st_enable(&s))
-		tap_bail("ENABLE: %s", strerror(errno));
-	for (i = 0; i < 3; i++)
-		st_child_go(&c[i]);
-	for (i = 0; i < 3; i++)
-		if (st_child_wait(&c[i]) != 0)
-			tap_diag("workload %d failed", i);
-	st_disable(&s);
-	if (st_drain(&s, counter, &n) < 0)
-		tap_diag("malformed ring");
-	st_session_close(&s);
+	st_cgroup_trace(c, 3, &cfg, counter, &n);
 	return n;
 }
 

@@ -141,11 +141,10 @@ static int workload(void *arg)
 
 static struct seen run(uint64_t events, uint64_t id_a)
 {
+	static const char *const where[2] = { CG_A, CG_B };
 	struct ringtrace_config cfg = st_config(events, -1);
 	struct seen s = { .id_a = id_a };
-	struct st_session ss;
 	struct st_child c[2];
-	int w;
 
 	cfg.flags = RINGTRACE_CFG_CGROUPS;
 	cfg.nr_cgroups = 1;
@@ -153,23 +152,8 @@ static struct seen run(uint64_t events, uint64_t id_a)
 	cfg.min_offcpu_ns = 1000000;
 	cfg.stack_events = RINGTRACE_EVENT_OFFCPU;
 	cfg.stack_kernel_depth = 32;
-	for (w = 0; w < 2; w++) {
-		st_child_start(&c[w], workload, NULL);
-		st_cgroup_move(w ? CG_B : CG_A, c[w].pid);
-		s.pid[w] = c[w].pid;
-	}
-	st_session_open(&ss, &cfg, 16);
-	if (st_enable(&ss))
-		tap_bail("ENABLE: %s", strerror(errno));
-	for (w = 0; w < 2; w++)
-		st_child_go(&c[w]);
-	for (w = 0; w < 2; w++)
-		if (st_child_wait(&c[w]))
-			tap_diag("workload %d failed", w);
-	st_disable(&ss);
-	if (st_drain(&ss, record, &s) < 0)
-		tap_diag("malformed ring");
-	st_session_close(&ss);
+	st_cgroup_start(c, 2, workload, where, s.pid);
+	st_cgroup_trace(c, 2, &cfg, record, &s);
 	return s;
 }
 

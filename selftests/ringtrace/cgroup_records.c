@@ -98,40 +98,25 @@ static void record(const struct ringtrace_event_header *h, int cpu, void *arg)
 	}
 }
 
+/* Workload i: (i + 1) * N reads. */
 static int reads(void *arg)
 {
-	return st_zero_reads((int)(long)arg, ZSIZE) ? 20 : 0;
+	return st_zero_reads(((int)(long)arg + 1) * N, ZSIZE) ? 20 : 0;
 }
 
 /* Workloads in A (N reads) and B (2N), traced system-wide with @flags. */
 static struct seen run(uint32_t flags, uint64_t id_a, uint64_t id_b)
 {
+	static const char *const where[2] = { CG_A, CG_B };
 	struct ringtrace_config cfg = st_config(RINGTRACE_EVENT_VFS_READ, -1);
 	struct seen s = { .cgroup_records = 0 };
-	struct st_session ss;
 	struct st_child c[2];
-	int w;
 
 	s.id[0] = id_a;
 	s.id[1] = id_b;
 	cfg.flags = flags;
-	for (w = 0; w < 2; w++) {
-		st_child_start(&c[w], reads, (void *)(long)((w + 1) * N));
-		st_cgroup_move(w ? CG_B : CG_A, c[w].pid);
-		s.pid[w] = c[w].pid;
-	}
-	st_session_open(&ss, &cfg, 16);
-	if (st_enable(&ss))
-		tap_bail("ENABLE: %s", strerror(errno));
-	for (w = 0; w < 2; w++)
-		st_child_go(&c[w]);
-	for (w = 0; w < 2; w++)
-		if (st_child_wait(&c[w]))
-			tap_diag("workload %d failed", w);
-	st_disable(&ss);
-	if (st_drain(&ss, record, &s) < 0)
-		tap_diag("malformed ring");
-	st_session_close(&ss);
+	st_cgroup_start(c, 2, reads, where, s.pid);
+	st_cgroup_trace(c, 2, &cfg, record, &s);
 	return s;
 }
 

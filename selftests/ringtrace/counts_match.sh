@@ -11,14 +11,10 @@
 # Needs root and ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-top=$(cd "$here/../.." && pwd -P)
-# shellcheck source=scripts/lib/tap.sh
-. "$top/scripts/lib/tap.sh"
-cat=$top/user/ringtrace-cat
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
 
-[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+st_need_cat
 tap_plan 6
 
 head -c 200000 /dev/urandom >"$work/data"

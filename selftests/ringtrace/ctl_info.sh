@@ -9,10 +9,8 @@
 # ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-top=$(cd "$here/../.." && pwd -P)
-# shellcheck source=scripts/lib/tap.sh
-. "$top/scripts/lib/tap.sh"
-ctl=$top/user/ringtrace-ctl
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
 
 [[ -x $ctl ]] || tap_skip_all "ringtrace-ctl not built (make -C user)"
 always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel)

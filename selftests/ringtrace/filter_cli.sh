@@ -12,15 +12,11 @@
 # Needs root and ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-top=$(cd "$here/../.." && pwd -P)
-# shellcheck source=scripts/lib/tap.sh
-. "$top/scripts/lib/tap.sh"
-cat=$top/user/ringtrace-cat
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
 wl=$here/value_filter
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
-[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+st_need_cat
 [[ -x $wl ]] || tap_skip_all "value_filter not built (make -C selftests/ringtrace)"
 tap_plan 6
 

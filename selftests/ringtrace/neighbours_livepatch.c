@@ -72,19 +72,25 @@ static long lp_stop(char *why, size_t len)
 	long n = read_long(LP_CALLS);
 	int err;
 
-	if (!lp_settled())
+	if (!lp_settled()) {
 		tap_diag("the livepatch's transition did not end");
+		st_nb_diag_livepatch();
+	}
 	err = st_write_file(LP_SYSFS "/enabled", "0\n", false);
 	if (err)
 		snprintf(why, len, "disabling the livepatch: %s", strerror(err));
-	if (!lp_settled())
+	if (!lp_settled()) {
 		tap_diag("the livepatch's disabling did not end");
+		st_nb_diag_livepatch();
+	}
 	/* Its sysfs directory goes once the patch is freed. */
 	for (unsigned int i = 0; i < 600 && !access(LP_SYSFS, F_OK); i++)
 		usleep(100000);
 	err = st_unload_module(LP_NAME);
-	if (err)
+	if (err) {
+		st_nb_diag_livepatch();
 		tap_bail("cannot unload %s: %s", LP_NAME, strerror(err));
+	}
 	return n;
 }
 

@@ -14,15 +14,11 @@
 # ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-top=$(cd "$here/../.." && pwd -P)
-# shellcheck source=scripts/lib/tap.sh
-. "$top/scripts/lib/tap.sh"
-cat=$top/user/ringtrace-cat
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
 check_views=$top/user/tests/check_views.py
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
-[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+st_need_cat
 # No process substitution: the guest has no /dev/fd.
 "$top/user/ringtrace-ctl" info 2>/dev/null | grep -q '^events .* offcpu' ||
 	tap_skip_all "the module has no offcpu event"

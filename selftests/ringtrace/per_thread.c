@@ -28,35 +28,18 @@
 #define NR_SELECTED	2
 #define CALLS		500
 #define PAGES		16
-#define IDX_SHIFT	32
 #define MAIN_IDX	7	/* the child's main thread's reads */
-
-static int read_loop(unsigned int idx)
-{
-	char buf[8];
-	int fd = open("/dev/zero", O_RDONLY), i;
-
-	if (fd < 0)
-		return 3;
-	for (i = 0; i < CALLS; i++)
-		if (pread(fd, buf, sizeof(buf),
-			  (off_t)((unsigned long long)idx << IDX_SHIFT |
-				  (unsigned int)i)) != sizeof(buf))
-			return 4;
-	close(fd);
-	return 0;
-}
 
 static int worker(int idx, void *arg)
 {
 	(void)arg;
-	return read_loop((unsigned int)idx);
+	return st_tagged_reads((unsigned int)idx, CALLS);
 }
 
 static int main_thread(void *arg)
 {
 	(void)arg;
-	return read_loop(MAIN_IDX);
+	return st_tagged_reads(MAIN_IDX, CALLS);
 }
 
 struct ring_check {
@@ -97,7 +80,7 @@ static void check_ring(struct ringtrace_mmap_page *pg, size_t len,
 			rc->lost += ((const struct ringtrace_lost_record *)rec.data)->lost;
 		} else if (rec.type != RINGTRACE_RECORD_VFS_READ ||
 			   v->task.tid != (unsigned int)rc->tid ||
-			   (unsigned long long)v->pos >> IDX_SHIFT != rc->idx) {
+			   (unsigned long long)v->pos >> ST_TAG_SHIFT != rc->idx) {
 			rc->foreign++;
 		} else {
 			if ((long)n != rc->next)

@@ -15,6 +15,12 @@
  *     reads per thread as the live run, samples of both workers (with
  *     call chains) and of no other thread, names each ring "thread TID",
  *     and counts the same records as the live run's summary.
+ *  3. counters: --counters task-clock --interval 20ms counts each worker
+ *     alone, a counter snapshot per worker and interval (pid=TID), none of
+ *     another thread, live with --json; with --raw -o FILE, -i FILE prints
+ *     as many counter snapshots as the recording run's summary counted,
+ *     and its own summary says the same, each of a worker; the summary's
+ *     table is titled with the threads.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,24 +42,7 @@
 #define READS(i)	(300 + 200 * (i))
 #define MAIN_READS	150
 #define MAIN_IDX	7
-#define IDX_SHIFT	32
 #define BURN_MS		150	/* each worker's CPU time, sampled */
-
-static int read_loop(int idx, int n)
-{
-	char buf[8];
-	int fd = open("/dev/zero", O_RDONLY);
-
-	if (fd < 0)
-		return 3;
-	for (int i = 0; i < n; i++)
-		if (pread(fd, buf, sizeof(buf),
-			  (off_t)((unsigned long long)idx << IDX_SHIFT |
-				  (unsigned int)i)) != sizeof(buf))
-			return 4;
-	close(fd);
-	return 0;
-}
 
 static uint64_t thread_cpu_ns(void)
 {
@@ -70,7 +59,7 @@ static int worker(int idx, void *arg)
 	int ret;
 
 	(void)arg;
-	ret = read_loop(idx, READS(idx));
+	ret = st_tagged_reads((unsigned int)idx, READS(idx));
 	until = thread_cpu_ns() + BURN_MS * 1000000ull;
 	while (thread_cpu_ns() < until)
 		for (int i = 0; i < 10000; i++)
@@ -81,7 +70,7 @@ static int worker(int idx, void *arg)
 static int main_thread(void *arg)
 {
 	(void)arg;
-	return read_loop(MAIN_IDX, MAIN_READS);
+	return st_tagged_reads(MAIN_IDX, MAIN_READS);
 }
 
 /* Whether @file holds @needle (NUL-free text files). */
@@ -147,6 +136,8 @@ static int traced_run(const char *const *args, const char *err,
 	for (int i = 0; args[i] && n < 31; i++)
 		full[n++] = args[i];
 	full[n] = NULL;
+	/* A previous run's stderr must not pass for this one's --stats. */
+	unlink(err);
 	cat = run_cat(full, err, false, NULL);
 	/* Its first --stats line: the session is enabled. */
 	for (int i = 0; i < 6000 && !file_has(err, "s] "); i++) {
@@ -168,6 +159,8 @@ static int traced_run(const char *const *args, const char *err,
 struct counts {
 	long long	reads[NR_WORKERS];
 	long long	samples[NR_WORKERS];
+	long long	counters[NR_WORKERS];	/* counter snapshots */
+	long long	counters_foreign;	/* of no worker */
 	long long	chains;		/* samples with a "callchain" */
 	long long	foreign;	/* reads or samples of another thread */
 	long long	gaps;		/* a worker's reads not in sequence */
@@ -197,9 +190,21 @@ static void count_json(const char *file, pid_t pid, const pid_t *tids,
 	while (fgets(line, sizeof(line), f)) {
 		bool read = !strncmp(line, "{\"type\":\"vfs_read\"", 18);
 		bool sample = !strncmp(line, "{\"type\":\"sample\"", 16);
+		bool counters = !strncmp(line, "{\"type\":\"counters\"", 18);
 		long long tid = field(line, "tid"), pos = field(line, "pos");
 		int w;
 
+		if (counters) {
+			/* A row per thread: "pid" is the thread's id. */
+			for (w = 0; w < NR_WORKERS &&
+				    field(line, "pid") != tids[w]; w++)
+				;
+			if (w == NR_WORKERS)
+				c->counters_foreign++;
+			else
+				c->counters[w]++;
+			continue;
+		}
 		if (!read && !sample)
 			continue;
 		for (w = 0; w < NR_WORKERS && tid != tids[w]; w++)
@@ -213,7 +218,7 @@ static void count_json(const char *file, pid_t pid, const pid_t *tids,
 			c->chains += strstr(line, "\"callchain\"") != NULL;
 			continue;
 		}
-		if (pos >> IDX_SHIFT != w || (pos & 0xffffffffLL) != next[w])
+		if (pos >> ST_TAG_SHIFT != w || (pos & 0xffffffffLL) != next[w])
 			c->gaps++;
 		next[w] = (pos & 0xffffffffLL) + 1;
 		c->reads[w]++;
@@ -221,18 +226,26 @@ static void count_json(const char *file, pid_t pid, const pid_t *tids,
 	fclose(f);
 }
 
-/* "ringtrace-cat: N records" in a summary; -1 if absent. */
-static long long summary_records(const char *file)
+/* "N counter snapshots" in a summary line; -1 if absent. */
+static long long summary_counters(const char *file)
 {
 	char line[1024];
 	long long n = -1;
+	const char *p;
 	FILE *f = fopen(file, "r");
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "ringtrace-cat: %lld records", &n) == 1)
-			break;
+	while (n < 0 && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "ringtrace-cat: ", 15))
+			continue;
+		p = strstr(line, " counter snapshot");
+		if (!p)
+			continue;
+		while (p > line && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		n = strtoll(p, NULL, 10);
+	}
 	fclose(f);
 	return n;
 }
@@ -250,21 +263,15 @@ int main(void)
 	char dir[] = "/tmp/rt_thrraw_XXXXXX", live[96], live_err[96],
 	     raw[96], raw_err[96], replay[96], replay_err[96], hdr[96],
 	     tid_arg[64], row[64];
-	struct ringtrace_info info = { .size = sizeof(info) };
 	pid_t tids[NR_WORKERS], pid = 0;
 	struct counts lc, rc;
-	int status, child_rc = -1, fd;
+	int status, child_rc = -1;
 	long long live_n, replay_n;
 
 	if (access(ST_CAT, X_OK))
 		tap_skip_all("%s not built (make -C user)", ST_CAT);
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	close(fd);
-	if (!(info.features & RINGTRACE_FEAT_PER_THREAD))
-		tap_skip_all("the module has no per-thread rings");
-	tap_plan(7);
+	st_require_features(RINGTRACE_FEAT_PER_THREAD, "per-thread rings");
+	tap_plan(10);
 	if (!mkdtemp(dir))
 		tap_bail("mkdtemp: %s", strerror(errno));
 	snprintf(live, sizeof(live), "%s/live.json", dir);
@@ -280,7 +287,7 @@ int main(void)
 		"cpu-clock:999", "-o", live, NULL }, live_err, &pid, tids,
 		tid_arg, sizeof(tid_arg), &child_rc);
 	count_json(live, pid, tids, &lc);
-	live_n = summary_records(live_err);
+	live_n = st_cat_summary_records(live_err);
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
 	       exact_reads(&lc) && !lc.foreign,
 	       "live --per-thread -t %s --sample: %lld and %lld reads (wanted %d and %d), %lld out of sequence, %lld of other threads (status %#x, workload %d)",
@@ -307,7 +314,7 @@ int main(void)
 	run_cat((const char *const[]){ "-i", raw, "--json", "-v", "-o",
 		replay, NULL }, replay_err, true, &status);
 	count_json(replay, pid, tids, &rc);
-	replay_n = summary_records(replay_err);
+	replay_n = st_cat_summary_records(replay_err);
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && exact_reads(&rc) &&
 	       !rc.foreign && replay_n == live_n && live_n >= READS(0) + READS(1),
 	       "-i FILE: %lld and %lld reads as live, %lld out of sequence, %lld of other threads; %lld records, live %lld (status %#x)",
@@ -322,6 +329,40 @@ int main(void)
 	       (snprintf(row, sizeof(row), "thread %d ", tids[1]),
 		file_has(replay_err, row)),
 	       "-i FILE -v: a row per thread ring");
+
+	/* 3. counters, live then raw and replayed */
+	status = traced_run((const char *const[]){ "--json", "--counters",
+		"task-clock", "--interval", "20ms", "-o", live, NULL }, live_err,
+		&pid, tids, tid_arg, sizeof(tid_arg), &child_rc);
+	count_json(live, pid, tids, &lc);
+	snprintf(row, sizeof(row), "thread id '%d,%d'", tids[0], tids[1]);
+	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
+	       exact_reads(&lc) && lc.counters[0] && lc.counters[1] &&
+	       !lc.counters_foreign && file_has(live_err, row),
+	       "live --per-thread -t %s --counters --interval: %lld and %lld counter snapshots of the workers, %lld of no worker; reads exact; the table is for %s (status %#x, workload %d)",
+	       tid_arg, lc.counters[0], lc.counters[1], lc.counters_foreign,
+	       row, status, child_rc);
+	if (!lc.counters[0] || !file_has(live_err, row))
+		tap_diag("live stderr: %s", live_err);
+	status = traced_run((const char *const[]){ "--raw", "--counters",
+		"task-clock", "--interval", "20ms", "-o", raw, NULL }, raw_err,
+		&pid, tids, tid_arg, sizeof(tid_arg), &child_rc);
+	live_n = summary_counters(raw_err);
+	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
+	       live_n > 0,
+	       "--per-thread -t %s --raw --counters -o FILE: %lld counter snapshots (status %#x, workload %d)",
+	       tid_arg, live_n, status, child_rc);
+	run_cat((const char *const[]){ "-i", raw, "--json", "-o", replay,
+		NULL }, replay_err, true, &status);
+	count_json(replay, pid, tids, &rc);
+	replay_n = summary_counters(replay_err);
+	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && exact_reads(&rc) &&
+	       rc.counters[0] && rc.counters[1] && !rc.counters_foreign &&
+	       replay_n == live_n &&
+	       rc.counters[0] + rc.counters[1] == live_n,
+	       "-i FILE: %lld + %lld counter snapshots of the workers printed, %lld of no worker; its summary %lld, the recording's %lld; reads exact (status %#x)",
+	       rc.counters[0], rc.counters[1], rc.counters_foreign, replay_n,
+	       live_n, status);
 
 	unlink(live);
 	unlink(live_err);

@@ -11,13 +11,8 @@
 # ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-top=$(cd "$here/../.." && pwd -P)
-# shellcheck source=scripts/lib/tap.sh
-. "$top/scripts/lib/tap.sh"
-cat=$top/user/ringtrace-cat
-lockstat=$top/user/ringtrace-lockstat
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
 tap_plan 9

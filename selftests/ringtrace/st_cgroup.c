@@ -48,3 +48,36 @@ void st_cgroup_move(const char *path, pid_t pid)
 	if (err)
 		tap_bail("moving %d into %s: %s", pid, path, strerror(err));
 }
+
+void st_cgroup_start(struct st_child *c, int nr, int (*fn)(void *),
+		     const char *const where[], pid_t pid[])
+{
+	int i;
+
+	for (i = 0; i < nr; i++) {
+		st_child_start(&c[i], fn, (void *)(long)i);
+		st_cgroup_move(where[i], c[i].pid);
+		pid[i] = c[i].pid;
+	}
+}
+
+void st_cgroup_trace(struct st_child *c, int nr,
+		     const struct ringtrace_config *cfg, st_record_fn record,
+		     void *arg)
+{
+	struct st_session s;
+	int i;
+
+	st_session_open(&s, cfg, 16);
+	if (st_enable(&s))
+		tap_bail("ENABLE: %s", strerror(errno));
+	for (i = 0; i < nr; i++)
+		st_child_go(&c[i]);
+	for (i = 0; i < nr; i++)
+		if (st_child_wait(&c[i]))
+			tap_diag("workload %d failed", i);
+	st_disable(&s);
+	if (st_drain(&s, record, arg) < 0)
+		tap_diag("malformed ring");
+	st_session_close(&s);
+}

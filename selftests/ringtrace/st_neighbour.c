@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The neighbours_* selftests' shared driver (st_neighbour.h). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -12,6 +13,137 @@
 #include "st_neighbour.h"
 #include "st_util.h"
 #include "tap.h"
+
+/*
+ * Each line of @path (a small procfs or sysfs file) that starts with
+ * @key (NULL: every line), after @prefix.
+ */
+static void diag_lines(const char *prefix, const char *path, const char *key)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!key || !strncmp(line, key, strlen(key)))
+			tap_diag("%s%s", prefix, line);
+	}
+	fclose(f);
+}
+
+/* The first line of @path, or "?". */
+static void first_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	snprintf(buf, len, "?");
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			snprintf(buf, len, "?");
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void diag_task(const char *dir, const char *what)
+{
+	char path[640], comm[64], wchan[64];
+
+	snprintf(path, sizeof(path), "%s/comm", dir);
+	first_line(path, comm, sizeof(comm));
+	snprintf(path, sizeof(path), "%s/wchan", dir);
+	first_line(path, wchan, sizeof(wchan));
+	tap_diag("%s %s (%s), wchan %s", what, dir, comm, wchan);
+	snprintf(path, sizeof(path), "%s/status", dir);
+	diag_lines("  ", path, "State:");
+	snprintf(path, sizeof(path), "%s/stack", dir);
+	diag_lines("    ", path, NULL);
+}
+
+void st_nb_diag_tasks(pid_t pid)
+{
+	char dir[64], path[320];
+	struct dirent *d;
+	DIR *tasks;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	tasks = opendir(dir);
+	if (!tasks) {
+		tap_diag("process %d is gone", (int)pid);
+		return;
+	}
+	while ((d = readdir(tasks)))
+		if (d->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			diag_task(path, "task");
+		}
+	closedir(tasks);
+}
+
+/* The tasks of every process whose patch_state is @stale, at most @room. */
+static unsigned int diag_stragglers(const char *stale, unsigned int room)
+{
+	char tdir[300], path[600], state[16];
+	struct dirent *p, *t;
+	unsigned int n = 0;
+	DIR *procs, *tasks;
+
+	procs = opendir("/proc");
+	while (procs && (p = readdir(procs))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(tdir, sizeof(tdir), "/proc/%s/task", p->d_name);
+		tasks = opendir(tdir);
+		while (tasks && (t = readdir(tasks))) {
+			if (t->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/patch_state", tdir,
+				 t->d_name);
+			first_line(path, state, sizeof(state));
+			if (strcmp(state, stale))
+				continue;
+			if (n++ < room) {
+				snprintf(path, sizeof(path), "%s/%s", tdir,
+					 t->d_name);
+				diag_task(path, "not yet transitioned:");
+			}
+		}
+		if (tasks)
+			closedir(tasks);
+	}
+	if (procs)
+		closedir(procs);
+	return n;
+}
+
+void st_nb_diag_livepatch(void)
+{
+	char path[512], enabled[16], transition[16];
+	struct dirent *d;
+	DIR *lp = opendir("/sys/kernel/livepatch");
+
+	while (lp && (d = readdir(lp))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/livepatch/%s/enabled",
+			 d->d_name);
+		first_line(path, enabled, sizeof(enabled));
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/livepatch/%s/transition", d->d_name);
+		first_line(path, transition, sizeof(transition));
+		tap_diag("livepatch %s: enabled %s, transition %s", d->d_name,
+			 enabled, transition);
+		/* Those not yet at the target, "enabled", hold it up. */
+		if (!strcmp(transition, "1"))
+			tap_diag("%u tasks not yet transitioned",
+				 diag_stragglers(strcmp(enabled, "1") ? "1" : "0",
+						 20));
+	}
+	if (lp)
+		closedir(lp);
+}
 
 static int workload(void *arg)
 {

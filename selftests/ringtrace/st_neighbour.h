@@ -44,4 +44,16 @@ struct st_neighbour {
  */
 int st_neighbour_main(const struct st_neighbour *nb);
 
+/*
+ * For a neighbour that did not finish in time, as diagnostics: each task
+ * of @pid with its state, wait channel and kernel stack.
+ */
+void st_nb_diag_tasks(pid_t pid);
+/*
+ * Every livepatch's state and, during a transition, the tasks it still
+ * waits for (their /proc/PID/patch_state is not yet the patch's target)
+ * with their kernel stacks, at most 20.
+ */
+void st_nb_diag_livepatch(void);
+
 #endif

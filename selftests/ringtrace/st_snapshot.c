@@ -61,7 +61,8 @@ static bool catches(pid_t pid, int sig)
 	return found && (mask & (1ull << (sig - 1)));
 }
 
-pid_t st_cat_start(const char *const *args, const char *err_file)
+/* Start ST_CAT with @args, its standard error to @err_file (NULL: ours). */
+static pid_t cat_spawn(const char *const *args, const char *err_file)
 {
 	const char *argv[32] = { ST_CAT };
 	pid_t pid;
@@ -87,6 +88,13 @@ pid_t st_cat_start(const char *const *args, const char *err_file)
 		execv(ST_CAT, (char *const *)argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+pid_t st_cat_start(const char *const *args, const char *err_file)
+{
+	pid_t pid = cat_spawn(args, err_file);
+
 	for (int i = 0; i < 6000 && !catches(pid, SIGUSR2); i++)
 		usleep(10000);
 	if (!catches(pid, SIGUSR2))
@@ -112,12 +120,20 @@ static const char *slurp(const char *file)
 	return buf;
 }
 
-bool st_snapshot_wait(const char *file, int n)
+int st_cat_run(const char *const *args, const char *err_file)
 {
-	char needle[64];
+	pid_t pid = cat_spawn(args, err_file);
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		tap_bail("waitpid: %s", strerror(errno));
+	return status;
+}
+
+bool st_file_wait(const char *file, const char *needle)
+{
 	const char *text;
 
-	snprintf(needle, sizeof(needle), "{\"snapshot_end\":%d}\n", n);
 	for (int i = 0; i < 6000; i++) {
 		text = slurp(file);
 		if (text && strstr(text, needle))
@@ -125,6 +141,14 @@ bool st_snapshot_wait(const char *file, int n)
 		usleep(10000);
 	}
 	return false;
+}
+
+bool st_snapshot_wait(const char *file, int n)
+{
+	char needle[64];
+
+	snprintf(needle, sizeof(needle), "{\"snapshot_end\":%d}\n", n);
+	return st_file_wait(file, needle);
 }
 
 bool st_snapshot_ask(pid_t cat, const char *file, int n)
@@ -143,6 +167,21 @@ bool st_snapshot_signal_from_other(pid_t cat)
 		_exit(kill(cat, SIGUSR2) ? 1 : 0);
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	       !WEXITSTATUS(status);
+}
+
+long long st_cat_summary_records(const char *file)
+{
+	char line[1024];
+	long long n = -1;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "ringtrace-cat: %lld records", &n) == 1)
+			break;
+	fclose(f);
+	return n;
 }
 
 long long st_json_field(const char *line, const char *key)

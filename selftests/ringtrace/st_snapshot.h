@@ -24,6 +24,12 @@
  */
 pid_t st_cat_start(const char *const *args, const char *err_file);
 
+/* Run ST_CAT with @args to its end (a replay), standard error to @err_file. */
+int st_cat_run(const char *const *args, const char *err_file);
+
+/* Whether @file holds @needle, waiting up to a minute for it (liveness). */
+bool st_file_wait(const char *file, const char *needle);
+
 /*
  * Whether @file holds the end line of snapshot @n ({"snapshot_end":N}),
  * waiting up to a minute for it (liveness only).
@@ -38,6 +44,12 @@ bool st_snapshot_ask(pid_t cat, const char *file, int n);
  * shell loop sends it: true if that process could send it.
  */
 bool st_snapshot_signal_from_other(pid_t cat);
+
+/*
+ * N of the first "ringtrace-cat: N records" line in @file (the summary
+ * ST_CAT writes on standard error), or -1.
+ */
+long long st_cat_summary_records(const char *file);
 
 /* The value after "key": in a JSON line (e.g. "\"pos\":"), or -1. */
 long long st_json_field(const char *line, const char *key);

@@ -77,6 +77,30 @@ int st_zero_reads(int n, size_t size)
 	return err;
 }
 
+bool st_tagged_read(int fd, unsigned int idx, unsigned int seq)
+{
+	char buf[8];
+
+	return pread(fd, buf, sizeof(buf),
+		     (off_t)((unsigned long long)idx << ST_TAG_SHIFT | seq)) ==
+	       sizeof(buf);
+}
+
+int st_tagged_reads(unsigned int idx, int n)
+{
+	int fd = open("/dev/zero", O_RDONLY), i;
+
+	if (fd < 0)
+		return 3;
+	for (i = 0; i < n; i++)
+		if (!st_tagged_read(fd, idx, (unsigned int)i)) {
+			close(fd);
+			return 4;
+		}
+	close(fd);
+	return 0;
+}
+
 int st_online_cpus(void)
 {
 	return (int)sysconf(_SC_NPROCESSORS_ONLN);

@@ -124,6 +124,18 @@ void st_traced_run(struct st_run *r);
 int st_zero_reads(int n, size_t size);
 
 /*
+ * Tagged reads, for the per-thread tests: 8-byte preads of /dev/zero at
+ * offset @idx << ST_TAG_SHIFT | @seq, so that each record says whose read
+ * it is and which. st_tagged_read(): one on @fd, true if it read 8 bytes.
+ * st_tagged_reads(): @n of them (seq 0 to @n - 1) on a /dev/zero it
+ * opens; 0, 3 if it could not open it, 4 if a read failed (usable as a
+ * thread's exit code).
+ */
+#define ST_TAG_SHIFT	32
+bool st_tagged_read(int fd, unsigned int idx, unsigned int seq);
+int st_tagged_reads(unsigned int idx, int n);
+
+/*
  * On @cpu, write @text to @path (a debugfs control file): 0, 1 if the
  * write failed, 2 if the thread could not be pinned. Usable as the body
  * of a st_child_start() function.

@@ -13,15 +13,11 @@
 # tracing is on, so attaching never races the workload (testing.rst).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
-top=$(cd "$here/../.." && pwd -P)
-# shellcheck source=scripts/lib/tap.sh
-. "$top/scripts/lib/tap.sh"
-cat=$top/user/ringtrace-cat
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
 check_views=$top/user/tests/check_views.py
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
-[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+st_need_cat
 tap_plan 8
 
 N=5

@@ -513,6 +513,12 @@ struct ringtrace_stack_trailer {
  */
 #define RINGTRACE_CFG_CGROUPS		(1U << 4)
 /*
+ * issue 19 (RINGTRACE_FEAT_CGROUP_IDS): with RINGTRACE_CFG_CGROUPS, the
+ * task_ext only, no cgroup records: ids a reader cannot name, for the
+ * lowest cost. Refused without RINGTRACE_CFG_CGROUPS.
+ */
+#define RINGTRACE_CFG_NO_CGROUP_NAMES	(1U << 5)
+/*
  * issue 9, ABI 3: one ring per thread of tids_ptr (not per CPU), holding
  * that thread's task-context records whatever CPU it runs on; pid must
  * be -1 and INHERIT unset. Documentation/abi.rst, "Per-thread rings".
@@ -671,6 +677,8 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_CGROUP		(1ULL << 9)
 /* issue 21: ringtrace_config.vfs_read_values, stats.vfs_read_filtered. */
 #define RINGTRACE_FEAT_VFS_READ_VALUES	(1ULL << 10)
+/* issue 19: RINGTRACE_CFG_NO_CGROUP_NAMES. */
+#define RINGTRACE_FEAT_CGROUP_IDS	(1ULL << 11)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */

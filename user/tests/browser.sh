@@ -20,17 +20,12 @@ set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=user/tests/preamble.sh
+. "$here/preamble.sh"
 browser=$(cd "$here/../../scripts/browser" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 shots=${RINGTRACE_SCREENSHOTS:-$tmp}
 mkdir -p "$shots"
 export NODE_PATH=${RINGTRACE_CACHE:-/var/cache/ringtrace}/browser/node_modules
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 missing=
 command -v chromium > /dev/null || missing+=" chromium"
@@ -111,5 +106,4 @@ else
 	not_ok "unreadable file: exit $rc, $(head -c 300 "$tmp/bad.err")"
 fi
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -19,17 +19,12 @@
 set -u
 cat_bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=user/tests/preamble.sh
+. "$here/preamble.sh"
 golden=$here/golden
 data=$here/data
 # shellcheck source=user/tests/golden.sh
 . "$here/golden.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 # replay NAME FILE ARGS...: ringtrace-cat -q -i FILE ARGS into $tmp/NAME.txt.
 replay() {
@@ -128,5 +123,4 @@ else
 	not_ok "rewriting vm-stacks.raw: $(grep 'header size' "$tmp/old-again.hdr") $(head -c 300 "$tmp/rw.err")"
 fi
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -17,15 +17,10 @@ set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
+# shellcheck source=user/tests/preamble.sh
+. "$here/preamble.sh"
 # Debian's python3: python3-bt2 puts bt2 there, not in other pythons.
 py=/usr/bin/python3
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 "$mkraw" "$tmp/t.raw" && "$mkraw" --v2 "$tmp/v2.raw" &&
 	"$mkraw" --ext "$tmp/ext.raw" ||
@@ -135,5 +130,4 @@ else
 	not_ok "partial traces left: $(find "$tmp" -maxdepth 1 -name '.*.ctf-*')"
 fi
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -13,19 +13,14 @@ set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=user/tests/preamble.sh
+. "$here/preamble.sh"
 golden=$here/golden
 # shellcheck source=user/tests/golden.sh
 . "$here/golden.sh"
 check=$here/check_views.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
 before=$golden/diff_before.folded
 after=$golden/diff_after.folded
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 # golden NAME ARGS...: stdout of ringtrace-cat -q --diff ARGS is golden/NAME.txt
 golden() {
@@ -164,5 +159,4 @@ elif [[ -n ${BROWSER_TESTS-1} ]]; then
 	not_ok "diff SVG script in a browser: chromium is not installed (scripts/install-deps installs it)"
 fi
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Sourced by views.sh and diff.sh: compare one output with its golden file.
-# Needs $tmp, $golden and the scripts' ok/not_ok.
+# Needs $golden, and $tmp and ok/not_ok (preamble.sh).
 # shellcheck disable=SC2154 # $tmp and $golden are the caller's
 
 # golden_compare NAME: $tmp/NAME.txt against $golden/NAME.txt (rewritten

@@ -23,15 +23,11 @@ set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=user/tests/preamble.sh
+. "$here/preamble.sh"
 golden=$here/golden
 # shellcheck source=user/tests/golden.sh
 . "$here/golden.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 raw=$here/data/vm-syms.raw
 ks=$here/data/vm-syms.kallsyms
@@ -220,5 +216,4 @@ ksyms_cut() {
 }
 check "a cut KSYMS chunk names what it holds and says where it stopped" ksyms_cut
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

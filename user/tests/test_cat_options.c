@@ -254,22 +254,26 @@ static void test_per_thread(void **state)
 		assert_true(r.o.perf.sample && r.o.perf.sample_spec.callchain);
 	}
 	{
-		static const char *const a[] = { "--per-thread", "-t", "1",
+		/* Counted per thread, as the rings hold them (issue 21). */
+		static const char *const a[] = { "--per-thread", "-t", "1,2",
 						  "--counters", "default",
+						  "--interval", "100ms",
 						  NULL };
 
 		parsev(&r, a);
-		assert_int_equal(r.status, EXIT_USAGE);
-		assert_non_null(strstr(r.err, "--counters"));
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.perf.counters && r.o.per_thread);
+		assert_int_equal(r.o.session.nr_tids, 2);
 	}
 	{
+		/* Each snapshot a version 3 file of thread chunks. */
 		static const char *const a[] = { "--snapshot", "--per-thread",
 						  "-t", "1", "--raw", "-o",
 						  "x", NULL };
 
 		parsev(&r, a);
-		assert_int_equal(r.status, EXIT_USAGE);
-		assert_non_null(strstr(r.err, "not with --per-thread"));
+		assert_int_equal(r.status, 0);
+		assert_true(r.o.snapshot && r.o.raw && r.o.per_thread);
 	}
 }
 
@@ -417,6 +421,49 @@ static void test_replay_to_raw(void **state)
 }
 
 /*
+ * Issue 19: names are asked for by default; --no-paths and
+ * --no-cgroup-names turn each off alone (the cgroup ids stay), in a
+ * trace and a snapshot, and a replay, which asks the module nothing,
+ * refuses them.
+ */
+static void test_no_names(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	parse(&r, "-a", NULL);
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.paths);
+	assert_true(r.o.session.cgroups);
+	assert_true(r.o.session.cgroup_names);
+
+	parse3(&r, "-a", "--raw", "--no-paths");
+	assert_int_equal(r.status, 0);
+	assert_false(r.o.session.paths);
+	assert_true(r.o.session.cgroups);
+	assert_true(r.o.session.cgroup_names);
+
+	parse(&r, "--no-cgroup-names", "-a");
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.paths);
+	assert_true(r.o.session.cgroups);
+	assert_false(r.o.session.cgroup_names);
+
+	parse3(&r, "--snapshot", "--no-paths", "--no-cgroup-names");
+	assert_int_equal(r.status, 0);
+	assert_false(r.o.session.paths);
+	assert_false(r.o.session.cgroup_names);
+
+	parse3(&r, "-i", "x.raw", "--no-paths");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--no-paths does not apply to a replay"));
+	parse3(&r, "-i", "x.raw", "--no-cgroup-names");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err,
+			       "--no-cgroup-names does not apply to a replay"));
+}
+
+/*
  * Issue 21: each mode accepts its own tables only, and an option of
  * another mode is refused naming the mode it was given in.
  */
@@ -560,5 +607,6 @@ int main(void)
 	    cmocka_unit_test(test_replay_to_raw),
 	    cmocka_unit_test(test_mode_refuses_others_options),
 	    cmocka_unit_test(test_tables_documented),
-	    cmocka_unit_test(test_filter_option));
+	    cmocka_unit_test(test_filter_option),
+	    cmocka_unit_test(test_no_names));
 }

@@ -500,6 +500,39 @@ static void test_threads_summed(void **state)
 	rt_counters_close(&cs);
 }
 
+/*
+ * --per-thread (issue 21): the selected threads counted each alone, not
+ * inherited, a row each, named by the thread (its counter snapshots say
+ * pid=TID); the sum still totals them.
+ */
+static void test_per_thread_rows(void **state)
+{
+	static const pid_t tids[] = { 42, 44 };
+	struct rt_perf_target t = { .tids = tids, .nr_tids = 2, .pid = -1,
+				    .threads_only = true };
+	struct rt_counters cs;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(rt_counters_parse(&cs, "page-faults", err, sizeof(err)), 0);
+	assert_int_equal(rt_counters_open(&cs, &t), 0);
+	assert_int_equal(fp.ev[0].pid, 42);
+	assert_int_equal(fp.ev[1].pid, 44);
+	assert_false(fp.ev[0].attr.inherit);
+	assert_false(fp.ev[1].attr.inherit);
+	fp.ev[0].value = 3;
+	fp.ev[1].value = 4;
+	rt_counters_read(&cs, 1);
+	assert_int_equal(cs.nr_rows, 2);
+	assert_int_equal(cs.rows[0].pid, 42);
+	assert_int_equal(cs.rows[0].cpu, -1);
+	assert_int_equal(cs.rows[0].delta[0].value, 3);
+	assert_int_equal(cs.rows[1].pid, 44);
+	assert_int_equal(cs.rows[1].delta[0].value, 4);
+	assert_int_equal(cs.sum[0].value, 7);
+	rt_counters_close(&cs);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -513,5 +546,6 @@ int main(void)
 	    T(test_group_read_by_id),
 	    T(test_one_fails_others_count),
 	    T(test_target_gone),
-	    T(test_threads_summed));
+	    T(test_threads_summed),
+	    T(test_per_thread_rows));
 }

@@ -53,12 +53,19 @@ static void begin(struct rt_outbuf *ob)
 	begin_version(ob, RT_RAW_FORMAT_VERSION);
 }
 
+/* A chunk header saying @size, whatever follows it. */
+static void chunk_header(struct rt_outbuf *ob, uint32_t kind, uint32_t cpu,
+			 uint64_t size)
+{
+	struct rt_raw_chunk c = { .kind = kind, .cpu = cpu, .size = size };
+
+	rt_outbuf_append(ob, &c, sizeof(c));
+}
+
 static void chunk(struct rt_outbuf *ob, uint32_t kind, uint32_t cpu,
 		  const void *p, uint64_t len)
 {
-	struct rt_raw_chunk c = { .kind = kind, .cpu = cpu, .size = len };
-
-	rt_outbuf_append(ob, &c, sizeof(c));
+	chunk_header(ob, kind, cpu, len);
 	rt_outbuf_append(ob, p, len);
 }
 
@@ -100,12 +107,40 @@ static void merge_all(struct rt_raw_file *f, struct rt_merge_result *res)
 	rt_merge_fini(&m);
 }
 
+/* All of @f merges without error into @n records: timestamps @want if not NULL. */
+static void merged_are(struct rt_raw_file *f, const uint64_t *want,
+		       unsigned int n)
+{
+	struct rt_merge_result res;
+
+	merge_all(f, &res);
+	assert_int_equal(res.error, 0);
+	assert_int_equal(nr_got, n);
+	if (want)
+		assert_memory_equal(got, want, n * sizeof(*want));
+}
+
+/* Streaming @f as text fails on corrupt data; its message in @msg. */
+static void stream_corrupt(struct rt_raw_file *f, char *msg, size_t len)
+{
+	struct rt_stream st = { .format = RT_FORMAT_TEXT };
+	struct rt_outbuf out;
+	int devnull = open("/dev/null", O_WRONLY);
+
+	assert_true(devnull >= 0);
+	rt_outbuf_init(&out, devnull, 0);
+	st.out = &out;
+	assert_int_equal(rt_stream_file(&st, f), RT_STREAM_ERR_DATA);
+	snprintf(msg, len, "%s", st.errmsg);
+	rt_outbuf_fini(&out);
+	close(devnull);
+}
+
 static void test_chunks_merge_across_cpus(void **state)
 {
 	struct ringtrace_vfs_read_record r[2];
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_merge_result res;
 	uint64_t junk = 42;
 	static const uint64_t want[] = { 1, 2, 3, 4, 5, 6 };
 
@@ -129,10 +164,7 @@ static void test_chunks_merge_across_cpus(void **state)
 	assert_int_equal(f.srcs[1].cpu, 5);
 	assert_int_equal(f.pending_lost, 9);
 	assert_int_equal(f.truncated_bytes, 0);
-	merge_all(&f, &res);
-	assert_int_equal(res.error, 0);
-	assert_int_equal(nr_got, 6);
-	assert_memory_equal(got, want, sizeof(want));
+	merged_are(&f, want, 6);
 	rt_raw_close(&f);
 	unlink(path);
 }
@@ -142,7 +174,6 @@ static void test_truncated_file_keeps_whole_records(void **state)
 	struct ringtrace_vfs_read_record r[3];
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_merge_result res;
 
 	(void)state;
 	begin(&ob);
@@ -153,9 +184,7 @@ static void test_truncated_file_keeps_whole_records(void **state)
 	assert_int_equal(f.truncated_bytes, sizeof(r[0]) - 40);
 	assert_true(f.truncated);
 	assert_int_equal(f.truncated_missing, 40);
-	merge_all(&f, &res);
-	assert_int_equal(res.error, 0);
-	assert_int_equal(nr_got, 2);
+	merged_are(&f, NULL, 2);
 	rt_raw_close(&f);
 	unlink(path);
 }
@@ -208,7 +237,6 @@ static void test_damaged_chunk_header_skipped(void **state)
 	struct ringtrace_vfs_read_record r[2];
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_merge_result res;
 	static const uint64_t want[] = { 1, 2, 5, 6 };
 	char msg[1024] = "", want_at[64], want_skip[64];
 	FILE *fp;
@@ -246,10 +274,7 @@ static void test_damaged_chunk_header_skipped(void **state)
 	assert_int_equal(f.damage[0].skipped,
 			 sizeof(struct rt_raw_chunk) + sizeof(r));
 	assert_false(f.truncated);
-	merge_all(&f, &res);
-	assert_int_equal(res.error, 0);
-	assert_int_equal(nr_got, 4);
-	assert_memory_equal(got, want, sizeof(want));
+	merged_are(&f, want, 4);
 
 	fp = fmemopen(msg, sizeof(msg) - 1, "w");
 	assert_true(rt_raw_report_damage(&f, fp, "prog"));
@@ -296,13 +321,12 @@ static void test_oversized_chunk_resynchronises(void **state)
 	struct ringtrace_vfs_read_record r[2];
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_merge_result res;
-	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_RECORDS, .size = 1 << 20 };
 
 	(void)state;
 	begin(&ob);
 	vfs(&r[0], 1);
-	rt_outbuf_append(&ob, &c, sizeof(c));	/* size: a flipped high bit */
+	/* size: a flipped high bit */
+	chunk_header(&ob, RT_RAW_CHUNK_RECORDS, 0, 1 << 20);
 	rt_outbuf_append(&ob, &r[0], sizeof(r[0]));
 	vfs(&r[0], 2); vfs(&r[1], 3);
 	chunk(&ob, RT_RAW_CHUNK_RECORDS, 1, r, sizeof(r));
@@ -311,9 +335,7 @@ static void test_oversized_chunk_resynchronises(void **state)
 	assert_int_equal(f.nr_damage, 1);
 	assert_non_null(strstr(f.damage[0].what, "more than the"));
 	assert_false(f.truncated);
-	merge_all(&f, &res);
-	assert_int_equal(res.error, 0);
-	assert_int_equal(nr_got, 3);
+	merged_are(&f, NULL, 3);
 	rt_raw_close(&f);
 	unlink(path);
 }
@@ -426,11 +448,9 @@ static void test_corrupt_record_in_chunk(void **state)
 static void test_corrupt_record_error_names_file_offset(void **state)
 {
 	struct ringtrace_vfs_read_record r[2];
-	struct rt_outbuf ob, out;
+	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_stream st = { .format = RT_FORMAT_TEXT };
-	char where[128];
-	int devnull;
+	char where[128], msg[512];
 
 	(void)state;
 	begin(&ob);
@@ -440,17 +460,12 @@ static void test_corrupt_record_error_names_file_offset(void **state)
 	chunk(&ob, RT_RAW_CHUNK_RECORDS, 3, r, sizeof(r));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);
-	devnull = open("/dev/null", O_WRONLY);
-	rt_outbuf_init(&out, devnull, 0);
-	st.out = &out;
-	assert_int_equal(rt_stream_file(&st, &f), RT_STREAM_ERR_DATA);
+	stream_corrupt(&f, msg, sizeof(msg));
 	snprintf(where, sizeof(where), "corrupt raw file %s: record of CPU 3 "
 		 "at file offset %zu ", path, sizeof(struct rt_raw_header) +
 		 sizeof(struct rt_raw_chunk) + sizeof(r[0]));
-	if (!strstr(st.errmsg, where) || !strstr(st.errmsg, "size is 0"))
-		fail_msg("'%s' lacks '%s'", st.errmsg, where);
-	rt_outbuf_fini(&out);
-	close(devnull);
+	if (!strstr(msg, where) || !strstr(msg, "size is 0"))
+		fail_msg("'%s' lacks '%s'", msg, where);
 	rt_raw_close(&f);
 	unlink(path);
 }
@@ -724,12 +739,10 @@ static void test_corrupt_descriptors_refused(void **state)
 static void test_corrupt_perf_record_names_file_offset(void **state)
 {
 	struct perf_sample p[2];
-	struct rt_outbuf ob, out;
+	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_stream st = { .format = RT_FORMAT_TEXT };
-	char where[160];
+	char where[160], msg[512];
 	size_t off;
-	int devnull;
 
 	(void)state;
 	begin_version(&ob, RT_RAW_FORMAT_SOURCES);
@@ -740,19 +753,14 @@ static void test_corrupt_perf_record_names_file_offset(void **state)
 	chunk(&ob, RT_RAW_CHUNK_PERF_RECORDS, 1, p, sizeof(p));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);
-	devnull = open("/dev/null", O_WRONLY);
-	rt_outbuf_init(&out, devnull, 0);
-	st.out = &out;
-	assert_int_equal(rt_stream_file(&st, &f), RT_STREAM_ERR_DATA);
+	stream_corrupt(&f, msg, sizeof(msg));
 	off = sizeof(struct rt_raw_header) + sizeof(struct rt_raw_chunk) +
 	      sizeof(struct rt_raw_perf_format) + sizeof(struct rt_raw_chunk) +
 	      sizeof(p[0]);
 	snprintf(where, sizeof(where), "corrupt raw file %s: perf record of "
 		 "CPU 1 at file offset %zu ", path, off);
-	if (!strstr(st.errmsg, where) || !strstr(st.errmsg, "size is 0"))
-		fail_msg("'%s' lacks '%s'", st.errmsg, where);
-	rt_outbuf_fini(&out);
-	close(devnull);
+	if (!strstr(msg, where) || !strstr(msg, "size is 0"))
+		fail_msg("'%s' lacks '%s'", msg, where);
 	rt_raw_close(&f);
 	unlink(path);
 }
@@ -778,7 +786,6 @@ static void test_thread_chunks_round_trip(void **state)
 	struct rt_source src;
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_merge_result res;
 	static const uint64_t want[] = { 1, 2, 3, 4, 5, 6 };
 
 	(void)state;
@@ -806,10 +813,7 @@ static void test_thread_chunks_round_trip(void **state)
 	assert_true(f.srcs[1].cpu == RT_EVENT_CPU_ANY);
 	assert_int_equal(f.srcs[2].tid, 77);
 	assert_int_equal(f.pending_lost, 7);
-	merge_all(&f, &res);
-	assert_int_equal(res.error, 0);
-	assert_int_equal(nr_got, 6);
-	assert_memory_equal(got, want, sizeof(want));
+	merged_are(&f, want, 6);
 	rt_raw_close(&f);
 	unlink(path);
 }
@@ -869,10 +873,9 @@ static void test_thread_chunk_bad_tid_is_damage(void **state)
 static void test_thread_corrupt_record_names_thread(void **state)
 {
 	struct ringtrace_vfs_read_record r;
-	struct rt_outbuf ob, out;
+	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_stream st = { .format = RT_FORMAT_TEXT };
-	int devnull;
+	char msg[512];
 
 	(void)state;
 	begin_version(&ob, RT_RAW_FORMAT_THREADS);
@@ -881,14 +884,9 @@ static void test_thread_corrupt_record_names_thread(void **state)
 	thread_chunk(&ob, 4242, &r, sizeof(r));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);
-	devnull = open("/dev/null", O_WRONLY);
-	rt_outbuf_init(&out, devnull, 0);
-	st.out = &out;
-	assert_int_equal(rt_stream_file(&st, &f), RT_STREAM_ERR_DATA);
-	if (!strstr(st.errmsg, "record of thread 4242 at file offset"))
-		fail_msg("'%s' does not name the thread", st.errmsg);
-	rt_outbuf_fini(&out);
-	close(devnull);
+	stream_corrupt(&f, msg, sizeof(msg));
+	if (!strstr(msg, "record of thread 4242 at file offset"))
+		fail_msg("'%s' does not name the thread", msg);
 	rt_raw_close(&f);
 	unlink(path);
 }

@@ -222,6 +222,39 @@ static void test_setup_errors(void **state)
  * issue 21: --filter's ret and count ranges go to a module that offers
  * them, and not to one that does not (the tool then filters alone).
  */
+/*
+ * issue 19: --no-cgroup-names asks for ids without names when the module
+ * can leave names out, and for no cgroups at all when it cannot (it would
+ * refuse the flag); names by default.
+ */
+static void test_cgroup_names_flag(void **state)
+{
+	struct rt_session_opts o = { .pid = -1, .cgroups = true,
+				     .cgroup_names = true };
+	const uint32_t both = RINGTRACE_CFG_CGROUPS |
+			      RINGTRACE_CFG_NO_CGROUP_NAMES;
+	struct rt_session s;
+
+	(void)state;
+	fk.info.features |= RINGTRACE_FEAT_CGROUP | RINGTRACE_FEAT_CGROUP_IDS;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, RINGTRACE_CFG_CGROUPS);
+	rt_session_close(&s);
+
+	o.cgroup_names = false;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, both);
+	rt_session_close(&s);
+
+	fk.info.features &= ~RINGTRACE_FEAT_CGROUP_IDS;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, 0);
+	rt_session_close(&s);
+}
+
 static void test_value_ranges(void **state)
 {
 	struct rt_expr_ranges r;
@@ -367,6 +400,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_setup_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_attach_request, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_value_ranges, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cgroup_names_flag, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_per_thread_setup, setup,

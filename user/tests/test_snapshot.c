@@ -13,6 +13,8 @@
 
 #include "ringtrace/barrier.h"
 #include "ringtrace/health.h"
+#include "ringtrace/merge.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/snapshot.h"
 #include "ringtrace/summary.h"
 #include "fake_ring.h"
@@ -231,6 +233,105 @@ static void test_header_counts_printed_records(void **state)
 	rt_paths_fini(&paths);
 }
 
+static uint64_t got_ts[8];
+static uint32_t got_tid[8];
+static unsigned int nr_got;
+
+static int collect(void *arg, struct rt_source *src,
+		   const struct rt_record *rec, uint64_t ts)
+{
+	(void)arg;
+	(void)rec;
+	if (nr_got < 8) {
+		got_ts[nr_got] = ts;
+		got_tid[nr_got] = src->tid;
+	}
+	nr_got++;
+	return 0;
+}
+
+/*
+ * --snapshot --raw on per-thread rings: each ring's kept records go to a
+ * THREAD_RECORDS chunk named by its thread (raw format version 3), which
+ * -i reads back as one source per thread; the records before the bounds
+ * are left out but for name records. Records of two rings share the
+ * per-thread rings' CPU (CPU_ANY) and are told apart by ring.
+ */
+static void test_write_raw_thread_rings(void **state)
+{
+	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };
+	struct ringtrace_vfs_read_record r[4];
+	struct rt_snapshot_ring rings[2] = {
+		{ .cpu = RT_EVENT_CPU_ANY,
+		  .raw_kind = RT_RAW_CHUNK_THREAD_RECORDS, .raw_id = 4242 },
+		{ .cpu = RT_EVENT_CPU_ANY,
+		  .raw_kind = RT_RAW_CHUNK_THREAD_RECORDS, .raw_id = 77 },
+	};
+	struct rt_snapshot_rec recs[4];
+	struct rt_snapshot sn;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	struct rt_merge m;
+	struct rt_merge_result res;
+	char path[] = "/tmp/ringtrace-snap-XXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	/* ring 0 (thread 4242): ts 10, 30, 40; ring 1 (thread 77): ts 20 */
+	for (int i = 0; i < 4; i++) {
+		uint32_t ring = i == 1;
+
+		make_vfs_read(&r[i], 10 + 10 * (uint64_t)i, 0,
+			      ring ? 77 : 4242, ring ? 77 : 4242, "app");
+		r[i].pos = i;
+		recs[i] = (struct rt_snapshot_rec){
+			.ts = r[i].task.ts_ns, .pos = (uint64_t)i * REC,
+			.data = (const unsigned char *)&r[i], .size = REC,
+			.cpu = RT_EVENT_CPU_ANY, .ring = ring,
+			.type = RINGTRACE_RECORD_VFS_READ };
+	}
+	memset(&sn, 0, sizeof(sn));
+	sn.rings = rings;
+	sn.nr = 2;
+	sn.recs = recs;
+	sn.nr_recs = sn.cap = 4;
+	sn.max_age_ns = 85;		/* now 100: ts >= 15, the first left out */
+	rt_snapshot_select(&sn, 100);
+	assert_int_equal(sn.first, 1);
+
+	h.header_size = sizeof(h);
+	h.format_version = RT_RAW_FORMAT_THREADS;
+	h.endian = RT_RAW_ENDIAN;
+	h.page_size = 4096;
+	rt_outbuf_init(&ob, fd, 0);
+	rt_raw_write_header(&ob, &h);
+	assert_int_equal(rt_snapshot_write_raw(&sn, &ob), 3);
+	assert_int_equal(rt_outbuf_flush(&ob), 0);
+	close(fd);
+	rt_outbuf_fini(&ob);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_int_equal(f.nr_srcs, 2);
+	assert_int_equal(f.srcs[0].tid, 4242);
+	assert_int_equal(f.srcs[1].tid, 77);
+	/* merged: 77's ts 20, then 4242's 30 and 40 (10 was not shown) */
+	rt_merge_init(&m, f.srcs, f.nr_srcs, 0);
+	rt_merge_round(&m, 0, true, collect, NULL, &res);
+	rt_merge_fini(&m);
+	assert_int_equal(res.error, 0);
+	assert_int_equal(nr_got, 3);
+	assert_int_equal(got_ts[0], 20);
+	assert_int_equal(got_tid[0], 77);
+	assert_int_equal(got_ts[1], 30);
+	assert_int_equal(got_tid[1], 4242);
+	assert_int_equal(got_ts[2], 40);
+	assert_int_equal(got_tid[2], 4242);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 static void test_suggest_buffer(void **state)
 {
 	struct ringtrace_ring_stats r;
@@ -400,6 +501,7 @@ int main(void)
 	    cmocka_unit_test(test_copy_bad_tails),
 	    cmocka_unit_test(test_select_merges_and_bounds),
 	    cmocka_unit_test(test_header_counts_printed_records),
+	    cmocka_unit_test(test_write_raw_thread_rings),
 	    cmocka_unit_test(test_suggest_buffer),
 	    cmocka_unit_test(test_summary_advice),
 	    cmocka_unit_test(test_summary_counts),

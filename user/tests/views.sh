@@ -10,16 +10,11 @@ set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=user/tests/preamble.sh
+. "$here/preamble.sh"
 golden=$here/golden
 # shellcheck source=user/tests/golden.sh
 . "$here/golden.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
 # golden NAME ARGS...: stdout of ringtrace-cat -i raw ARGS equals golden/NAME.txt
 # ($raw: the file, t.raw unless set)
@@ -449,5 +444,4 @@ expect_status 2 "--raw with a userspace-only filter" --raw -o "$tmp/r.raw" --com
 expect_status 2 "--raw with several pids" --raw -o "$tmp/r.raw" -p 1,2
 expect_status 2 "views with --raw" --raw -o "$tmp/r.raw" --hist
 
-echo "1..$n"
-exit $((failed > 0))
+tap_end

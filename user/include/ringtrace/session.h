@@ -91,6 +91,12 @@ struct rt_session_opts {
 	 */
 	bool		cgroups;
 	/*
+	 * issue 19: with cgroups, also the cgroup records
+	 * (RINGTRACE_CFG_NO_CGROUP_NAMES when false). A module without
+	 * RINGTRACE_FEAT_CGROUP_IDS then gets no cgroups at all.
+	 */
+	bool		cgroup_names;
+	/*
 	 * issue 22: RINGTRACE_EVENT_OFFCPU records only for intervals at
 	 * least this long (0: all). Tools default to
 	 * RT_DEFAULT_MIN_OFFCPU_NS.

@@ -56,6 +56,7 @@ struct rt_snapshot_rec {
 	uint32_t		size;
 	uint32_t		cpu;
 	uint32_t		type;	/* enum ringtrace_record_type */
+	uint32_t		ring;	/* index in rt_snapshot.rings */
 };
 
 struct rt_snapshot_ring {
@@ -63,6 +64,9 @@ struct rt_snapshot_ring {
 	uint64_t	size;
 	uint64_t	shown;		/* data_head the last snapshot reached */
 	uint32_t	cpu;
+	/* Its raw chunks (rawfile.h): RECORDS and its CPU, or a thread's */
+	uint32_t	raw_kind;
+	uint32_t	raw_id;
 };
 
 struct rt_snapshot {
@@ -113,5 +117,15 @@ void rt_snapshot_select(struct rt_snapshot *sn, uint64_t now_ns);
  */
 void rt_snapshot_print(const struct rt_snapshot *sn, enum rt_format format,
 		       struct rt_outbuf *ob, struct rt_paths *paths);
+
+/*
+ * --raw: the last snapshot's records as raw chunks (rawfile.h), one per
+ * ring that kept some (its CPU's RECORDS, or THREAD_RECORDS of a
+ * per-thread ring), each in time order: the records shown and every name
+ * record (path, cgroup) copied, which names them on replay. The file's
+ * header goes first (the caller's). Returns the records written.
+ */
+size_t rt_snapshot_write_raw(const struct rt_snapshot *sn,
+			     struct rt_outbuf *ob);
 
 #endif /* RINGTRACE_SNAPSHOT_H */

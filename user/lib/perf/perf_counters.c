@@ -286,12 +286,18 @@ static int alloc_rows(struct rt_counters *cs, uint32_t nr_rows)
 int rt_counters_open(struct rt_counters *cs, const struct rt_perf_target *t)
 {
 	uint32_t n = 0;
+	bool by_slot;
 	int ret;
 
 	cs->target = *t;
 	cs->nr_slots = t->per_cpu ? rt_cpuset_count(t->cpus) : t->nr_tids;
 	cs->slots = zalloc(cs->nr_slots, sizeof(*cs->slots));
-	if (!cs->slots || alloc_rows(cs, t->per_cpu ? cs->nr_slots : 1)) {
+	/*
+	 * A row per CPU, per thread of --per-thread (each counted alone,
+	 * as its ring holds its records alone), or one for the process.
+	 */
+	by_slot = t->per_cpu || t->threads_only;
+	if (!cs->slots || alloc_rows(cs, by_slot ? cs->nr_slots : 1)) {
 		snprintf(cs->errmsg, sizeof(cs->errmsg), "out of memory");
 		return -ENOMEM;
 	}
@@ -312,10 +318,16 @@ int rt_counters_open(struct rt_counters *cs, const struct rt_perf_target *t)
 		for (; n < t->nr_tids; n++) {
 			cs->slots[n].cpu = -1;
 			cs->slots[n].tid = t->tids[n];
-			cs->slots[n].row = 0;
+			cs->slots[n].row = by_slot ? n : 0;
+			if (by_slot) {
+				cs->rows[n].cpu = -1;
+				cs->rows[n].pid = t->tids[n];
+			}
 		}
-		cs->rows[0].cpu = -1;
-		cs->rows[0].pid = t->pid;
+		if (!by_slot) {
+			cs->rows[0].cpu = -1;
+			cs->rows[0].pid = t->pid;
+		}
 	}
 	for (uint32_t i = 0; i < cs->nr_slots; i++) {
 		ret = open_slot(cs, &cs->slots[i]);

@@ -213,8 +213,14 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		cfg.min_offcpu_ns = o->min_offcpu_ns;
 	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
 		cfg.flags |= RINGTRACE_CFG_PATHS;
-	if (o->cgroups && (s->info.features & RINGTRACE_FEAT_CGROUP))
-		cfg.flags |= RINGTRACE_CFG_CGROUPS;	/* issue 24 */
+	if (o->cgroups && (s->info.features & RINGTRACE_FEAT_CGROUP)) {
+		/* issue 19: ids only, if the module can leave names out. */
+		if (o->cgroup_names)
+			cfg.flags |= RINGTRACE_CFG_CGROUPS;	/* issue 24 */
+		else if (s->info.features & RINGTRACE_FEAT_CGROUP_IDS)
+			cfg.flags |= RINGTRACE_CFG_CGROUPS |
+				     RINGTRACE_CFG_NO_CGROUP_NAMES;
+	}
 	if (o->stack_events) {
 		if (!(s->info.features & RINGTRACE_FEAT_STACK_KERNEL))
 			return set_error(s, EOPNOTSUPP, "the loaded module cannot "

@@ -11,6 +11,7 @@
 
 #include "ringtrace/barrier.h"
 #include "ringtrace/health.h"
+#include "ringtrace/rawfile.h"
 #include "ringtrace/record.h"
 #include "ringtrace/snapshot.h"
 
@@ -86,6 +87,8 @@ int rt_snapshot_init(struct rt_snapshot *sn, const struct rt_session *s)
 
 		sn->rings[i].size = r->size;
 		sn->rings[i].cpu = s->srcs[i].cpu;
+		rt_raw_source_chunk(&s->srcs[i], &sn->rings[i].raw_kind,
+				    &sn->rings[i].raw_id);
 		sn->rings[i].buf = malloc(r->size);
 		if (!sn->rings[i].buf) {
 			rt_snapshot_fini(sn);
@@ -116,6 +119,9 @@ static int by_time(const void *a, const void *b)
 		return x->ts < y->ts ? -1 : 1;
 	if (x->cpu != y->cpu)
 		return x->cpu < y->cpu ? -1 : 1;
+	/* Per-thread rings all say CPU_ANY: their order is the rings'. */
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
@@ -162,6 +168,7 @@ static int collect(struct rt_snapshot *sn, uint32_t i,
 		rec->size = h->size;
 		rec->cpu = r->cpu;
 		rec->type = h->type;
+		rec->ring = i;
 		pos += h->size;
 	}
 	r->shown = c->to;
@@ -295,4 +302,40 @@ void rt_snapshot_print(const struct rt_snapshot *sn, enum rt_format format,
 	else
 		rt_outbuf_printf(ob, "# end of snapshot %" PRIu64 "\n",
 				 sn->number);
+}
+
+/* Whether record @k of the snapshot goes to its raw file. */
+static bool raw_keeps(const struct rt_snapshot *sn, size_t k)
+{
+	uint32_t type = sn->recs[k].type;
+
+	/* Older name records too: they name the files and cgroups kept. */
+	return k >= sn->first || type == RINGTRACE_RECORD_PATH ||
+	       type == RINGTRACE_RECORD_CGROUP;
+}
+
+size_t rt_snapshot_write_raw(const struct rt_snapshot *sn,
+			     struct rt_outbuf *ob)
+{
+	size_t written = 0;
+
+	for (uint32_t r = 0; r < sn->nr; r++) {
+		struct rt_raw_chunk c = { .kind = sn->rings[r].raw_kind,
+					  .cpu = sn->rings[r].raw_id };
+
+		for (size_t k = 0; k < sn->nr_recs; k++)
+			if (sn->recs[k].ring == r && raw_keeps(sn, k))
+				c.size += sn->recs[k].size;
+		if (!c.size)
+			continue;
+		rt_outbuf_append(ob, &c, sizeof(c));
+		for (size_t k = 0; k < sn->nr_recs; k++) {
+			if (sn->recs[k].ring != r || !raw_keeps(sn, k))
+				continue;
+			rt_outbuf_append(ob, sn->recs[k].data,
+					 sn->recs[k].size);
+			written++;
+		}
+	}
+	return written;
 }

@@ -1,0 +1,23 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Sourced first by the selftests' shell scripts, once they have set $here
+# (this folder): what they all begin with. $top (the checkout), TAP
+# (scripts/lib/tap.sh), the tools ($cat, $ctl, $lockstat), a $work folder
+# removed on exit, and st_need_cat: skip the test where ringtrace-cat is
+# not built (as the C programs skip, tap_skip_all).
+# shellcheck disable=SC2034 # the variables are the sourcing script's
+# shellcheck disable=SC2154 # $here is the sourcing script's
+
+top=$(cd "$here/../.." && pwd -P)
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+cat=$top/user/ringtrace-cat
+ctl=$top/user/ringtrace-ctl
+lockstat=$top/user/ringtrace-lockstat
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+st_need_cat() {
+	[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+}
