@@ -226,30 +226,6 @@ static void count_json(const char *file, pid_t pid, const pid_t *tids,
 	fclose(f);
 }
 
-/* "N counter snapshots" in a summary line; -1 if absent. */
-static long long summary_counters(const char *file)
-{
-	char line[1024];
-	long long n = -1;
-	const char *p;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return -1;
-	while (n < 0 && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "ringtrace-cat: ", 15))
-			continue;
-		p = strstr(line, " counter snapshot");
-		if (!p)
-			continue;
-		while (p > line && p[-1] >= '0' && p[-1] <= '9')
-			p--;
-		n = strtoll(p, NULL, 10);
-	}
-	fclose(f);
-	return n;
-}
-
 static bool exact_reads(const struct counts *c)
 {
 	for (int w = 0; w < NR_WORKERS; w++)
@@ -347,7 +323,7 @@ int main(void)
 	status = traced_run((const char *const[]){ "--raw", "--counters",
 		"task-clock", "--interval", "20ms", "-o", raw, NULL }, raw_err,
 		&pid, tids, tid_arg, sizeof(tid_arg), &child_rc);
-	live_n = summary_counters(raw_err);
+	live_n = st_cat_summary_count(raw_err, "counter snapshot");
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !child_rc &&
 	       live_n > 0,
 	       "--per-thread -t %s --raw --counters -o FILE: %lld counter snapshots (status %#x, workload %d)",
@@ -355,7 +331,7 @@ int main(void)
 	run_cat((const char *const[]){ "-i", raw, "--json", "-o", replay,
 		NULL }, replay_err, true, &status);
 	count_json(replay, pid, tids, &rc);
-	replay_n = summary_counters(replay_err);
+	replay_n = st_cat_summary_count(replay_err, "counter snapshot");
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && exact_reads(&rc) &&
 	       rc.counters[0] && rc.counters[1] && !rc.counters_foreign &&
 	       replay_n == live_n &&

@@ -173,25 +173,6 @@ static struct st_snap_read *replay_reads(const char *file, size_t *nr,
 	return reads;
 }
 
-/* The number after @key in @file; -1 if none. */
-static long long number_after(const char *file, const char *key)
-{
-	char line[1024];
-	long long n = -1;
-	const char *p;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return -1;
-	while (n < 0 && fgets(line, sizeof(line), f)) {
-		p = strstr(line, key);
-		if (p)
-			n = strtoll(p + strlen(key), NULL, 10);
-	}
-	fclose(f);
-	return n;
-}
-
 /*
  * --raw -o PREFIX on a fresh workload: snapshot 2 (after the reads) is
  * PREFIX.2; replayed, it must hold what snapshot 2 printed above.
@@ -231,7 +212,7 @@ static void raw_snapshots(const char *dir, long long fit)
 	tap_ok(one && two && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	       "--raw -o PREFIX: SIGUSR2 writes PREFIX.1, then PREFIX.2 after the reads (workload %d, status %#x)",
 	       rc, status);
-	said = number_after(err, needle);
+	said = st_file_number_after(err, needle);
 
 	status = st_cat_run((const char *const[]){ "-i", file, "--json", "-v",
 		"-o", replay, NULL }, replay_err);

@@ -50,6 +50,13 @@ bool st_snapshot_signal_from_other(pid_t cat);
  * ST_CAT writes on standard error), or -1.
  */
 long long st_cat_summary_records(const char *file);
+/* The number right after @key on @file's first line holding it; -1: none. */
+long long st_file_number_after(const char *file, const char *key);
+/*
+ * The number just before @what on ringtrace-cat's summary line in @file
+ * ("ringtrace-cat: ... 3 counter snapshots ..."); -1: none.
+ */
+long long st_cat_summary_count(const char *file, const char *what);
 
 /* The value after "key": in a JSON line (e.g. "\"pos\":"), or -1. */
 long long st_json_field(const char *line, const char *key);
