@@ -184,47 +184,48 @@ long long st_cat_summary_records(const char *file)
 	return n;
 }
 
-long long st_file_number_after(const char *file, const char *key)
+/* The first number @pick finds in @file's lines (>= 0); -1: none. */
+static long long scan_lines(const char *file,
+			    long long (*pick)(const char *line, const char *key),
+			    const char *key)
 {
 	char line[1024];
 	long long n = -1;
-	const char *p;
 	FILE *f = fopen(file, "r");
 
 	if (!f)
 		return -1;
-	while (n < 0 && fgets(line, sizeof(line), f)) {
-		p = strstr(line, key);
-		if (p)
-			n = strtoll(p + strlen(key), NULL, 10);
-	}
+	while (n < 0 && fgets(line, sizeof(line), f))
+		n = pick(line, key);
 	fclose(f);
 	return n;
 }
 
+long long st_file_number_after(const char *file, const char *key)
+{
+	/* st_json_field(): the number after @key in one line. */
+	return scan_lines(file, st_json_field, key);
+}
+
+/* "ringtrace-cat: ... N @what": N. */
+static long long summary_number_before(const char *line, const char *what)
+{
+	const char *p;
+
+	if (strncmp(line, "ringtrace-cat: ", 15))
+		return -1;
+	p = strstr(line, what);
+	if (!p || p == line || p[-1] != ' ')
+		return -1;
+	p--;
+	while (p > line && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	return *p >= '0' && *p <= '9' ? strtoll(p, NULL, 10) : -1;
+}
+
 long long st_cat_summary_count(const char *file, const char *what)
 {
-	char line[1024];
-	long long n = -1;
-	const char *p;
-	FILE *f = fopen(file, "r");
-
-	if (!f)
-		return -1;
-	while (n < 0 && fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "ringtrace-cat: ", 15))
-			continue;
-		p = strstr(line, what);
-		if (!p || p == line || p[-1] != ' ')
-			continue;
-		p--;
-		while (p > line && p[-1] >= '0' && p[-1] <= '9')
-			p--;
-		if (*p >= '0' && *p <= '9')
-			n = strtoll(p, NULL, 10);
-	}
-	fclose(f);
-	return n;
+	return scan_lines(file, summary_number_before, what);
 }
 
 long long st_json_field(const char *line, const char *key)
