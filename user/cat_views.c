@@ -64,43 +64,24 @@ static int names_init(struct cat_views *v)
 	return 0;
 }
 
-/* The first line of /proc/TID/@name into @buf, without its newline. */
-static bool read_task_file(pid_t tid, const char *name, char *buf, size_t len)
-{
-	char path[64];
-	FILE *f;
-	bool ok;
-
-	snprintf(path, sizeof(path), "/proc/%d/%s", (int)tid, name);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
 void cat_views_see_thread(struct cat_views *v, pid_t tid)
 {
-	char comm[RT_USYMS_COMM_LEN], line[256];
-	long tgid = -1;
-	FILE *f;
-	char path[64];
+	char path[64], comm[RT_USYMS_COMM_LEN], status[1024];
+	const char *t;
+	long tgid;
 
 	if (!v->names_on || !v->usyms_on || !v->usyms.live)
 		return;
-	if (!read_task_file(tid, "comm", comm, sizeof(comm)))
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)tid);
+	if (rt_sys_read_file(path, comm, sizeof(comm)) <= 0)
 		return;
+	comm[strcspn(comm, "\n")] = '\0';
+	/* Tgid is among status's first lines: 1 KiB of it holds it. */
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	f = fopen(path, "r");
-	if (!f)
+	if (rt_sys_read_file(path, status, sizeof(status)) <= 0)
 		return;
-	while (tgid < 0 && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %ld", &tgid) != 1)
-			tgid = -1;
-	fclose(f);
+	t = strstr(status, "\nTgid:");
+	tgid = t ? strtol(t + 6, NULL, 10) : -1;
 	/* Records name the process by its tgid, the thread by its comm. */
 	if (tgid > 0)
 		rt_usyms_see(&v->usyms, (uint32_t)tgid, comm);
