@@ -670,6 +670,22 @@ static void note_filter_ranges(const struct options *o,
 	fputc('\n', stderr);
 }
 
+/* -v: where and how urgently the reader ran (--reader). */
+static void note_reader(const struct rt_placement *p, bool plain)
+{
+	if (plain) {
+		fprintf(stderr, "  reader: where the scheduler put it, at its "
+			"nice (--reader plain)\n");
+		return;
+	}
+	fprintf(stderr, "  reader: busy rings drained on their own CPU (%"
+		PRIu64 " move%s), nice %d", p->moves, p->moves == 1 ? "" : "s",
+		p->nice);
+	if (p->nice_errno)
+		fprintf(stderr, " (not raised: %s)", strerror(p->nice_errno));
+	fputc('\n', stderr);
+}
+
 /* --raw with no -o (or -o -): the recording is standard output. */
 static bool raw_on_stdout(const struct options *o)
 {
@@ -686,6 +702,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		.duration_ns = o->duration_ns,
 		.stop = &stop_requested,
 		.stop_signals = stop_set,
+		.follow_rings = !o->reader_plain,
 	};
 	struct rt_summary sum = { .prog = PROG, .verbose = o->verbose };
 	struct ringtrace_stats kstats;
@@ -882,6 +899,8 @@ static int trace(struct options *o, const sigset_t *stop_set,
 			sum.kernel = &kstats;
 		cat_summary_rings(&s, &sum, &ring_stats);
 		rt_summary_print(stderr, &sum);
+		if (o->verbose)
+			note_reader(&st.place, o->reader_plain);
 		if (use_perf) {
 			perf_title(o, title, sizeof(title));
 			rt_perf_session_summary(stderr, &perf, PROG, title);

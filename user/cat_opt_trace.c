@@ -2,7 +2,7 @@
 /*
  * A trace, ringtrace-cat's default mode (cat_opt.h): the stream or views
  * of a live run, with perf_event_open beside the module's rings. Its own
- * options: perf's, and when the reader wakes up.
+ * options: perf's, and when and where the reader wakes up.
  */
 #include <stdint.h>
 #include <string.h>
@@ -62,6 +62,13 @@ static void set_sample_buffer(struct options *o, const char *arg)
 
 CAT_SET_FLAG(set_callchain, callchain)
 
+static void set_reader(struct options *o, const char *arg)
+{
+	if (strcmp(arg, "follow") && strcmp(arg, "plain"))
+		cat_usage_error("--reader: '%s' is not follow or plain", arg);
+	o->reader_plain = !strcmp(arg, "plain");
+}
+
 /* A snapshot prints what the rings hold, in order, when asked: no merge. */
 static void set_window(struct options *o, const char *arg)
 {
@@ -74,6 +81,7 @@ const struct cat_opt cat_trace_opts[] = {
 	{ "watermark",		0,   required_argument,	set_watermark },
 	{ "flush-interval",	0,   required_argument,	set_flush },
 	{ "reorder-window",	0,   required_argument,	set_window },
+	{ "reader",		0,   required_argument,	set_reader },
 	{ "counters",		0,   required_argument,	set_counters },
 	{ "interval",		0,   required_argument,	set_interval },
 	{ "sample",		0,   required_argument,	set_sample },

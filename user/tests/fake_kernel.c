@@ -196,6 +196,9 @@ static ssize_t fk_writev(int fd, const struct iovec *iov, int n)
 
 	if (fd != FAKE_OUT_FD)
 		return fail_with(EBADF);
+	if (fk.writes < 64 && fk.mapped[fk.watch_cpu])
+		fk.tail_at_write[fk.writes] =
+			fk.rings[fk.watch_cpu].page->data_tail;
 	fk.writes++;
 	if (fk.write_errno)
 		return fail_with(fk.write_errno);
@@ -208,6 +211,41 @@ static ssize_t fk_writev(int fd, const struct iovec *iov, int n)
 	}
 	fk.out[fk.out_len] = '\0';
 	return (ssize_t)total;
+}
+
+static int fk_get_affinity(size_t size, void *mask)
+{
+	if (size < sizeof(fk.affinity))
+		return fail_with(EINVAL);
+	memset(mask, 0, size);
+	memcpy(mask, &fk.affinity, sizeof(fk.affinity));
+	return 0;
+}
+
+static int fk_set_affinity(size_t size, const void *mask)
+{
+	uint64_t want = 0;
+
+	memcpy(&want, mask, size < sizeof(want) ? size : sizeof(want));
+	if (!want)
+		return fail_with(EINVAL);
+	fk.affinity = want;
+	fk.affinity_calls++;
+	return 0;
+}
+
+static int fk_get_nice(void)
+{
+	errno = 0;
+	return fk.nice;
+}
+
+static int fk_set_nice(int nice)
+{
+	if (fk.nice_errno)
+		return fail_with(fk.nice_errno);
+	fk.nice = nice;
+	return 0;
 }
 
 void fake_kernel_install(void)
@@ -223,6 +261,7 @@ void fake_kernel_install(void)
 	fk.compat_version = RINGTRACE_ABI_VERSION;
 	fk.online = "0-3\n";
 	fk.now = 1000000000;
+	fk.affinity = 0xf;
 
 	rt_sys.open = fk_open;
 	rt_sys.read = fk_read;
@@ -236,6 +275,10 @@ void fake_kernel_install(void)
 	rt_sys.now_ns = fk_now;
 	rt_sys.write = fk_write;
 	rt_sys.writev = fk_writev;
+	rt_sys.get_affinity = fk_get_affinity;
+	rt_sys.set_affinity = fk_set_affinity;
+	rt_sys.get_nice = fk_get_nice;
+	rt_sys.set_nice = fk_set_nice;
 }
 
 void fake_kernel_remove(void)

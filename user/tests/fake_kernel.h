@@ -54,6 +54,15 @@ struct fake_kernel {
 	size_t				out_len;
 	int				writes;
 	int				write_errno;
+	/* data_tail of ring watch_cpu when each write came (the first 64). */
+	int				watch_cpu;
+	uint64_t			tail_at_write[64];
+
+	/* The reader thread's CPU mask (CPUs 0-63) and nice (placement.h). */
+	uint64_t			affinity;
+	int				affinity_calls;
+	int				nice;
+	int				nice_errno;	/* set_nice fails with it */
 };
 
 extern struct fake_kernel fk;

@@ -5,7 +5,8 @@
  * written only by release (once per batch), a reader resumes at the
  * existing tail, and perf's control page works the same way. rt_ring_skip
  * consumes plain records (wrapped ones too) without handing them out and
- * stops before LOST and unknown types.
+ * stops before LOST and unknown types; rt_ring_skip_to stops at the first
+ * record boundary at or past its position, also across the wrap.
  */
 #include "test.h"
 
@@ -298,6 +299,46 @@ static void test_skip_plain_records(void **state)
 	fake_ring_free(&fr);
 }
 
+static void test_skip_to_stops_at_boundary(void **state)
+{
+	const uint64_t sz = sizeof(struct ringtrace_vfs_read_record);
+	struct fake_ring fr;
+	struct rt_ring r;
+	uint64_t n, start;
+
+	(void)state;
+	fake_ring_init(&fr, 4096, 0);
+	attach(&r, &fr);
+	/* Move the positions near the end, so the slices wrap. */
+	for (int i = 0; i < 30; i++)
+		assert_true(fake_ring_vfs_read(&fr, 1));
+	assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
+	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
+			 RT_RING_EMPTY);
+	rt_ring_release(&r);
+	for (int i = 0; i < 30; i++)
+		assert_true(fake_ring_vfs_read(&fr, 1));
+	assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
+	start = r.pos;
+
+	/* Inside the third record: it is consumed whole, then stop. */
+	assert_int_equal(rt_ring_skip_to(&r, RINGTRACE_RECORD_MAX,
+					 start + 2 * sz + 8, &n), RT_RING_EMPTY);
+	assert_int_equal(n, 3);
+	assert_int_equal(r.pos, start + 3 * sz);
+	/* On a boundary: nothing more. */
+	assert_int_equal(rt_ring_skip_to(&r, RINGTRACE_RECORD_MAX,
+					 start + 3 * sz, &n), RT_RING_EMPTY);
+	assert_int_equal(n, 0);
+	/* Past the head: the rest, and no further. */
+	assert_int_equal(rt_ring_skip_to(&r, RINGTRACE_RECORD_MAX,
+					 fr.head + 4096, &n), RT_RING_EMPTY);
+	assert_int_equal(n, 27);
+	assert_int_equal(r.pos, fr.head);
+	rt_ring_fini(&r);
+	fake_ring_free(&fr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_reads_perf_layout),
 		cmocka_unit_test(test_legacy_perf_layout),
 		cmocka_unit_test(test_skip_plain_records),
+		cmocka_unit_test(test_skip_to_stops_at_boundary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

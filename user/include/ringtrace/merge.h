@@ -121,6 +121,12 @@ struct rt_merge {
 	uint32_t		heap_len;
 	uint64_t		window_ns;
 	uint32_t		nr_pressured;
+	/*
+	 * Release a ring as soon as this many of its bytes are emitted,
+	 * not only at the end of the round: a round with a backlog hands
+	 * the space back to the producer as it goes. 0: at the end only.
+	 */
+	uint64_t		release_bytes;
 };
 
 struct rt_merge_result {
@@ -156,7 +162,8 @@ void rt_merge_fini(struct rt_merge *m);
 
 /*
  * One round: refresh every source, emit records older than now - window
- * (all of them when @drain), release the rings. A source whose ring fails
+ * (all of them when @drain), release the rings (also along the way, every
+ * release_bytes). A source whose ring fails
  * is reported once in @res and skipped from then on.
  */
 void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,

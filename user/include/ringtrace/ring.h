@@ -121,6 +121,15 @@ void rt_ring_advance(struct rt_ring *r);
  */
 int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped);
 
+/*
+ * The same, stopping at the first record boundary at or past position
+ * @stop (a free-running position, like r->pos): a reader that hands the
+ * bytes back in slices instead of all at once. RT_RING_EMPTY also when
+ * it reached @stop; rt_ring_unread() says whether anything is left.
+ */
+int rt_ring_skip_to(struct rt_ring *r, uint32_t nr_types, uint64_t stop,
+		    uint64_t *skipped);
+
 /* (D) Publish the local position as data_tail, if it moved. */
 void rt_ring_release(struct rt_ring *r);
 

@@ -139,6 +139,7 @@ struct rt_session {
 	uint32_t		vfs_read_attach; /* asked for (opts), 0: any */
 	/* issue 21: the module applies opts' vfs_read_ranges. */
 	bool			values_in_kernel;
+	uint32_t		watermark;	/* bytes, as configured */
 	uint32_t		nr_rings;
 	struct rt_session_ring	*rings;		/* nr_rings, CPU (or tids) order */
 	struct rt_source	*srcs;		/* parallel to rings */

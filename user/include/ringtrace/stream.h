@@ -17,6 +17,7 @@
 
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
+#include "ringtrace/placement.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 
@@ -99,11 +100,20 @@ struct rt_stream {
 	uint64_t		stats_ns;
 	void			(*on_stats)(void *arg, uint64_t now_ns);
 	void			*stats_arg;
+	/*
+	 * Live only: drain busy rings on their own CPU, at RT_READER_NICE
+	 * (placement.h). Off: the reader stays where the scheduler puts it.
+	 */
+	bool			follow_rings;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */
 	uint64_t		end_ns;
 	uint64_t		lost_pending;	/* not reported by LOST records */
+	struct rt_placement	place;		/* where the reader ran (-v) */
+	/* internal: the session's rings come first in the merge */
+	uint32_t		nr_session_rings;
+	uint64_t		batch_bytes;	/* busy ring; slice handed back */
 	char			errmsg[512];
 };
 

@@ -40,6 +40,15 @@ struct rt_sys {
 	/* For issue 4 (perf rings alongside): raw syscall, -1 + errno. */
 	int	(*perf_event_open)(struct perf_event_attr *attr, pid_t pid,
 				   int cpu, int group_fd, unsigned long flags);
+	/*
+	 * The calling thread's CPU mask (@size bytes of cpu_set_t) and nice
+	 * value: where and how urgently the live reader runs (placement.h).
+	 * 0 or -1 + errno; get_nice returns the value, or -1 + errno set.
+	 */
+	int	(*get_affinity)(size_t size, void *mask);
+	int	(*set_affinity)(size_t size, const void *mask);
+	int	(*get_nice)(void);
+	int	(*set_nice)(int nice);
 };
 
 /* The live table; tests assign members, rt_sys_reset() restores them. */

@@ -151,6 +151,34 @@ static void buffer_advice(FILE *out, const struct rt_summary *s)
 		rt_health_mean_record(w));
 }
 
+/*
+ * -v: how close the run came to losing records, lost or not: the fullest
+ * any ring got (its high-water mark, exact, from the kernel).
+ */
+static void peak_fill(FILE *out, const struct rt_summary *s)
+{
+	const struct ringtrace_ring_stats *w = NULL;
+	unsigned int pct, best = 0;
+	char size[32];
+
+	for (uint32_t i = 0; i < s->nr_rings; i++) {
+		const struct ringtrace_ring_stats *r = &s->rings[i];
+
+		pct = rt_health_percent(r->high_water, r->data_size);
+		if (!w || pct > best) {
+			w = r;
+			best = pct;
+		}
+	}
+	if (!w)
+		return;
+	size_str(w->data_size, size, sizeof(size));
+	fprintf(out, "  peak fill: %u%% of %s (%s %u), the most a ring held "
+		"unread\n", best, size,
+		w->cpu == RINGTRACE_CPU_NONE ? "thread" : "cpu",
+		w->cpu == RINGTRACE_CPU_NONE ? w->tid : w->cpu);
+}
+
 /* "N what" or "1 what" without its final s; @sep before it. */
 static void count(FILE *out, const char *sep, uint64_t n, const char *what)
 {
@@ -203,6 +231,7 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 	fprintf(out, "  lost: %" PRIu64 " reported by %" PRIu64 " LOST "
 		"records, %" PRIu64 " still pending at the end\n", t.lost,
 		t.lost_records, s->lost_pending);
+	peak_fill(out, s);
 	if (t.forced)
 		fprintf(out, "  merge: %" PRIu64 " of the %" PRIu64 " records, "
 			"path and cgroup records, samples and counter "

@@ -206,20 +206,22 @@ void rt_ring_advance(struct rt_ring *r)
 
 /*
  * After a record of @size passed every check: the records that follow it
- * with the same size and a plain type, up to the first that differs. The
- * checks are check_size()'s, settled once for the run (@size is valid,
- * and each record ends before head_seen). The next header's address comes
- * from @size, in a register, not from the header just loaded: the loads
- * of consecutive headers overlap instead of each waiting for the last,
- * which is what bounds a walk whose next address is the previous load.
+ * with the same size and a plain type, up to the first that differs or
+ * the first that starts at or past @stop. The checks are check_size()'s,
+ * settled once for the run (@size is valid, and each record ends before
+ * head_seen). The next header's address comes from @size, in a register,
+ * not from the header just loaded: the loads of consecutive headers
+ * overlap instead of each waiting for the last, which is what bounds a
+ * walk whose next address is the previous load.
  */
 static inline uint64_t skip_run(const struct rt_ring *r, uint64_t pos,
-				uint16_t size, uint32_t nr_types, uint64_t *n)
+				uint64_t stop, uint16_t size,
+				uint32_t nr_types, uint64_t *n)
 {
 	struct ringtrace_event_header hdr;
 	uint64_t end = r->head_seen, k = 0;
 
-	while (end - pos >= size) {
+	while (end - pos >= size && (int64_t)(stop - pos) > 0) {
 		memcpy(&hdr, r->data + (pos & r->mask), sizeof(hdr));
 		if (hdr.size != size || hdr.type == RINGTRACE_RECORD_LOST ||
 		    !hdr.type || hdr.type >= nr_types)
@@ -231,7 +233,8 @@ static inline uint64_t skip_run(const struct rt_ring *r, uint64_t pos,
 	return pos;
 }
 
-int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
+int rt_ring_skip_to(struct rt_ring *r, uint32_t nr_types, uint64_t stop,
+		    uint64_t *skipped)
 {
 	struct ringtrace_event_header hdr;
 	uint64_t pos = r->pos, n = 0;
@@ -239,7 +242,10 @@ int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
 
 	if (r->error)
 		return r->error;
-	while (pos != r->head_seen) {
+	/* Positions are free-running: compare distances, not values. */
+	if ((int64_t)(stop - r->head_seen) > 0)
+		stop = r->head_seen;
+	while ((int64_t)(stop - pos) > 0) {
 		/*
 		 * A header never wraps (8 bytes at an 8-byte aligned offset):
 		 * read it in place, once.
@@ -257,12 +263,17 @@ int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
 		pos += hdr.size;
 		n++;
 		ret = RT_RING_EMPTY;
-		pos = skip_run(r, pos, hdr.size, nr_types, &n);
+		pos = skip_run(r, pos, stop, hdr.size, nr_types, &n);
 	}
 	r->pos = pos;
 	r->last_size = 0;
 	*skipped = n;
 	return ret;
+}
+
+int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
+{
+	return rt_ring_skip_to(r, nr_types, r->head_seen, skipped);
 }
 
 void rt_ring_release(struct rt_ring *r)

@@ -205,6 +205,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	cfg.min_latency_ns = o->min_latency_ns;
 	cfg.watermark_bytes = o->watermark_bytes ? o->watermark_bytes :
 			      default_watermark(bytes);
+	s->watermark = cfg.watermark_bytes;
 	cfg.flush_ms = o->flush_ms;
 	cfg.lock_min_wait_ns = o->lock_min_wait_ns;
 	cfg.lock_min_hold_ns = o->lock_min_hold_ns;

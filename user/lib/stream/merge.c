@@ -218,6 +218,10 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 		s->emit_forced = false;
 		rt_ring_advance(&s->ring);
 		res->emitted++;
+		/* Emitted records are copied out (printed, counted): give back. */
+		if (m->release_bytes &&
+		    s->ring.pos - s->ring.released >= m->release_bytes)
+			rt_ring_release(&s->ring);	/* (D) */
 		update_pressure(m, s);
 		if (fetch(s, res))
 			sift_down(m, 0);

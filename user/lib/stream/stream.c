@@ -20,6 +20,24 @@
 /* A draining round that still finds data this many times is a runaway. */
 #define MAX_DRAIN_ROUNDS	1000
 
+/*
+ * The least backlog a ring must hold for the reader to move to its CPU,
+ * and the least slice it hands back at a time: below this, a move or a
+ * write(2) costs more than it saves (the session's watermark is used
+ * when larger; 256 KiB by default).
+ */
+#define MIN_BATCH_BYTES		(64u << 10)
+
+/*
+ * A reader that drained a busy ring on its CPU stays there until no ring
+ * was busy for this long: at full rate a round that finds little comes
+ * now and then (right after another), and a reader that left the CPU
+ * then would be woken where the scheduler likes, which is what the move
+ * was meant to avoid (a loaded host kept such a vCPU from running for
+ * 150 ms while the ring filled).
+ */
+#define PLACEMENT_LINGER_NS	(1000ull * 1000 * 1000)
+
 struct emit_ctx {
 	rt_print_fn		print;
 	struct rt_outbuf	*out;
@@ -53,19 +71,21 @@ static void count_raw(struct rt_source *src, const struct rt_record *rec)
 }
 
 /*
- * Walk the ring's new records for the raw path: headers checked, records
- * counted, nothing copied. Plain event records (below the path record's
- * type) in one tight loop; the others one by one. RT_RING_EMPTY when all
- * is consumed, or the ring's error.
+ * Walk the ring's new records for the raw path, up to the first record
+ * boundary at or past @stop: headers checked, records counted, nothing
+ * copied. Plain event records (below the path record's type) in one tight
+ * loop; the others one by one. RT_RING_EMPTY when it reached @stop or
+ * consumed everything (rt_ring_unread() tells), or the ring's error.
  */
-static int walk_raw(struct rt_source *src)
+static int walk_raw(struct rt_source *src, uint64_t stop)
 {
 	struct rt_record rec;
 	uint64_t n;
 	int ret;
 
 	for (;;) {
-		ret = rt_ring_skip(&src->ring, RINGTRACE_RECORD_PATH, &n);
+		ret = rt_ring_skip_to(&src->ring, RINGTRACE_RECORD_PATH, stop,
+				      &n);
 		src->counts.records += n;
 		if (ret != RT_RING_OK)
 			return ret;
@@ -82,19 +102,20 @@ static int walk_raw(struct rt_source *src)
  * are not ringtrace's, so each is decoded (no copy, no system call) only
  * to count it as the merge would: the perf summary's samples and losses.
  */
-static int walk_raw_foreign(struct rt_source *src)
+static int walk_raw_foreign(struct rt_source *src, uint64_t stop)
 {
 	struct rt_record rec;
 	struct rt_event ev;
 	int ret;
 
-	for (;;) {
+	while ((int64_t)(stop - src->ring.pos) > 0) {
 		ret = rt_ring_peek(&src->ring, &rec);
 		if (ret != RT_RING_OK)
 			return ret;
 		rt_source_count(src, rt_source_decode(src, &rec, &ev), &ev);
 		rt_ring_advance(&src->ring);
 	}
+	return RT_RING_EMPTY;
 }
 
 static int emit_event(void *arg, struct rt_source *src,
@@ -159,22 +180,53 @@ static void release_rings(struct rt_merge *m, uint32_t from, uint32_t to)
 		rt_ring_release(&m->srcs[i]->ring);	/* (D) once per chunk */
 }
 
+/* Write the batch, then release the rings whose bytes it held. */
+static void raw_flush(struct rt_raw_batch *b, struct rt_merge *m,
+		      uint32_t *first, uint32_t to, uint64_t *batched)
+{
+	rt_raw_batch_write(b);
+	release_rings(m, *first, to);
+	*first = to;
+	*batched = 0;
+}
+
+/*
+ * The session's ring @i is being written fast enough for the reader to
+ * drain it on its CPU (placement.h): a quarter of a batch since the last
+ * round. The watermark's own wake-ups find from about that much (the
+ * reader took the rest at the previous one) to a little more than a
+ * watermark; the flush timer's find a trickle.
+ */
+static bool ring_busy(const struct rt_stream *st, const struct rt_merge *m,
+		      uint32_t i)
+{
+	const struct rt_source *src = m->srcs[i];
+
+	return st->place.active && i < st->nr_session_rings && !src->tid &&
+	       rt_ring_unread(&src->ring) >= st->batch_bytes / 4;
+}
+
 /*
  * Raw output: each ring's new records, validated one by one (headers
- * only), go to the file as one chunk, straight from the mapping: up to
- * RT_RAW_BATCH_RINGS rings per writev(2), each ring released once its
- * bytes are written. No merging: the reader orders them. Every source of
- * the merge is written, the hooks' too (perf rings, counter snapshots),
- * each as its kind of chunk.
+ * only), go to the file as chunks, straight from the mapping: up to
+ * RT_RAW_BATCH_RINGS chunks per writev(2), each ring released once its
+ * bytes are written. A batch is also written once it holds batch_bytes,
+ * so a ring with a backlog is handed back to its producer a slice at a
+ * time instead of after the whole round. A busy ring is drained on its
+ * own CPU. No merging: the reader orders them. Every source of the merge
+ * is written, the hooks' too (perf rings, counter snapshots), each as its
+ * kind of chunk.
  */
 static int raw_round(struct rt_stream *st, struct rt_merge *m,
-		     uint64_t *moved)
+		     uint64_t *moved, bool *busy)
 {
 	struct rt_raw_batch b;
 	int status = RT_STREAM_OK;
+	uint64_t batched = 0;
 	uint32_t first = 0;
 
 	*moved = 0;
+	*busy = false;
 	rt_raw_batch_init(&b, st->out);
 	for (uint32_t i = 0; i < m->nr; i++) {
 		struct rt_source *src = m->srcs[i];
@@ -185,31 +237,67 @@ static int raw_round(struct rt_stream *st, struct rt_merge *m,
 		if (src->failed)
 			continue;
 		ret = rt_ring_refresh(&src->ring, NULL);
-		from = src->ring.pos;
-		if (ret == RT_RING_OK)
-			ret = src->raw_kind ? walk_raw_foreign(src) :
-					      walk_raw(src);
+		if (ret == RT_RING_OK && ring_busy(st, m, i)) {
+			/* What other rings queued is written from here. */
+			raw_flush(&b, m, &first, i, &batched);
+			rt_placement_busy(&st->place, src->cpu);
+			*busy = true;
+		}
 		rt_raw_source_chunk(src, &kind, &id);
-		rt_raw_batch_add_chunk(&b, kind, id, &src->ring, from,
-				       src->ring.pos);
-		src->counts.bytes += src->ring.pos - from;
-		*moved += src->ring.pos - from;
+		while (ret == RT_RING_OK && rt_ring_unread(&src->ring)) {
+			uint64_t stop = src->ring.pos + st->batch_bytes;
+
+			from = src->ring.pos;
+			ret = src->raw_kind ? walk_raw_foreign(src, stop) :
+					      walk_raw(src, stop);
+			rt_raw_batch_add_chunk(&b, kind, id, &src->ring, from,
+					       src->ring.pos);
+			src->counts.bytes += src->ring.pos - from;
+			*moved += src->ring.pos - from;
+			batched += src->ring.pos - from;
+			if (rt_raw_batch_full(&b) || batched >= st->batch_bytes) {
+				raw_flush(&b, m, &first, i + 1, &batched);
+				first = i;	/* more of this ring may follow */
+			}
+			if (ret == RT_RING_EMPTY)
+				ret = RT_RING_OK;
+		}
 		if (ret < 0 && !src->failed) {
 			src->failed = true;
 			if (status == RT_STREAM_OK)
 				status = ring_failed(st, src, "ring of");
 		}
-		if (rt_raw_batch_full(&b)) {
-			rt_raw_batch_write(&b);
-			release_rings(m, first, i + 1);
-			first = i + 1;
-		}
 	}
-	rt_raw_batch_write(&b);
-	release_rings(m, first, m->nr);
+	raw_flush(&b, m, &first, m->nr, &batched);
 	if (st->out->error)
 		return RT_STREAM_ERR_OUTPUT;
 	return status;
+}
+
+/*
+ * The merge reads every ring in one order: it runs on the CPU of the ring
+ * with the largest backlog, if that one is busy. True if one was.
+ */
+static bool place_merge(struct rt_stream *st, struct rt_merge *m)
+{
+	uint64_t most = 0;
+	uint32_t busiest = 0;
+
+	if (!st->place.active)
+		return false;
+	for (uint32_t i = 0; i < st->nr_session_rings && i < m->nr; i++) {
+		struct rt_source *src = m->srcs[i];
+
+		if (src->failed || rt_ring_refresh(&src->ring, NULL) ||
+		    !ring_busy(st, m, i) || rt_ring_unread(&src->ring) <= most)
+			continue;
+		most = rt_ring_unread(&src->ring);
+		busiest = i;
+	}
+	if (!most)
+		return false;
+	rt_placement_busy(&st->place, m->srcs[busiest]->cpu);
+	return true;
 }
 
 static int merge_round(struct rt_stream *st, struct rt_merge *m,
@@ -269,6 +357,7 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 {
 	struct rt_merge_result res;
 	uint64_t moved;
+	bool busy;
 	int ret;
 
 	if (s->enabled && rt_session_disable(s)) {
@@ -281,7 +370,7 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 	for (int round = 0; status != RT_STREAM_ERR_OUTPUT &&
 			    round < MAX_DRAIN_ROUNDS; round++) {
 		if (st->format == RT_FORMAT_RAW) {
-			ret = raw_round(st, m, &moved);
+			ret = raw_round(st, m, &moved, &busy);
 		} else {
 			ret = merge_round(st, m, ctx, rt_sys.now_ns(), true,
 					  &res, "ring of");
@@ -320,6 +409,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	uint64_t now, deadline = 0, moved, next_tick, next_interval = 0;
 	uint64_t next_stats = 0;
 	int status = RT_STREAM_OK, timeout;
+	uint64_t last_busy = 0;
+	bool busy;
 
 	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns) ||
 	    (st->hooks && st->hooks->add_sources &&
@@ -328,6 +419,12 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
 		return RT_STREAM_ERR_SYSTEM;
 	}
+	st->nr_session_rings = s->nr_rings;
+	st->batch_bytes = s->watermark > MIN_BATCH_BYTES ? s->watermark :
+							   MIN_BATCH_BYTES;
+	m.release_bytes = st->batch_bytes;
+	rt_placement_start(&st->place, st->follow_rings, s->info.nr_cpu_ids,
+			   RT_READER_NICE);
 	st->start_ns = rt_sys.now_ns();
 	if (st->duration_ns)
 		deadline = add_sat(st->start_ns, st->duration_ns);
@@ -344,11 +441,18 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		if (st->hooks && st->hooks->tick)
 			next_tick = st->hooks->tick(st->hooks->arg, now);
 		memset(&res, 0, sizeof(res));
-		if (st->format == RT_FORMAT_RAW)
-			status = raw_round(st, &m, &moved);
-		else
+		if (st->format == RT_FORMAT_RAW) {
+			status = raw_round(st, &m, &moved, &busy);
+		} else {
+			busy = place_merge(st, &m);
 			status = merge_round(st, &m, &ctx, now, false, &res,
 					     "ring of");
+		}
+		/* Nothing to keep up with: the scheduler places us again. */
+		if (busy)
+			last_busy = now;
+		else if (now - last_busy >= PLACEMENT_LINGER_NS)
+			rt_placement_idle(&st->place);
 		if (status == RT_STREAM_OK && next_interval && now >= next_interval) {
 			/*
 			 * Records are held for the window: what is emitted
@@ -387,6 +491,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 			break;
 	}
 	status = finish(st, s, &m, &ctx, status);
+	rt_placement_stop(&st->place);
 	rt_merge_fini(&m);
 	return status;
 }

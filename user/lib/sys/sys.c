@@ -7,8 +7,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/epoll.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -43,6 +45,28 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 			    flags);
 }
 
+/* pid/tid 0: the calling thread (Linux affinity and nice are per thread). */
+static int sys_get_affinity(size_t size, void *mask)
+{
+	return sched_getaffinity(0, size, mask);
+}
+
+static int sys_set_affinity(size_t size, const void *mask)
+{
+	return sched_setaffinity(0, size, mask);
+}
+
+static int sys_get_nice(void)
+{
+	errno = 0;
+	return getpriority(PRIO_PROCESS, 0);
+}
+
+static int sys_set_nice(int nice)
+{
+	return setpriority(PRIO_PROCESS, 0, nice);
+}
+
 /* One initializer for both tables (a const copy is not a constant). */
 #define REAL_RT_SYS { \
 	.open		= sys_open, \
@@ -58,6 +82,10 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	.epoll_pwait	= epoll_pwait, \
 	.now_ns		= sys_now_ns, \
 	.perf_event_open = sys_perf_event_open, \
+	.get_affinity	= sys_get_affinity, \
+	.set_affinity	= sys_set_affinity, \
+	.get_nice	= sys_get_nice, \
+	.set_nice	= sys_set_nice, \
 }
 
 static const struct rt_sys rt_sys_real = REAL_RT_SYS;
