@@ -28,6 +28,7 @@ VM_ROWS = [
     ("floor_split1", "floor: empty kprobe + kretprobe, timestamps (split=1)", "floor_split1"),
     ("floor_split0", "floor: one kretprobe + entry handler (split=0)", "floor_split1"),
     ("ringtrace", "ringtrace-cat -a --raw -o /tmp/FILE", "floor_split1"),
+    ("ringtrace_plain", "  same, --reader plain (reader left where it runs)", "floor_split1"),
     ("ringtrace_bare", "ringtrace-cat -a --raw --no-paths --no-cgroup-names", "floor_split1"),
     ("ringtrace_minlat", "ringtrace-cat -a --raw --min-latency 1ms", "floor_split1"),
     ("ringtrace_idle", "ringtrace, reader asleep (ring holds the whole run)", "floor_split1"),
@@ -64,6 +65,7 @@ VM_ROWS = [
     ("baseline_2cpu", "no tracing, both CPUs busy", None),
     ("floor_split1_2cpu", "floor (split=1), both CPUs busy", "floor_split1_2cpu"),
     ("ringtrace_2cpu", "ringtrace-cat -a --raw, both CPUs busy", "floor_split1_2cpu"),
+    ("ringtrace_plain_2cpu", "  same, --reader plain", "floor_split1_2cpu"),
     ("rt_kretprobe_2cpu", "  same, vfs_read_attach=kretprobe", "floor_split1_2cpu"),
     ("rt_fprobe_2cpu", "  same, vfs_read_attach=fprobe", "floor_split1_2cpu"),
     ("rt_direct_2cpu", "  same, vfs_read_attach=direct", "floor_split1_2cpu"),
@@ -210,7 +212,8 @@ def combine_vm(runs):
         if not bases or x is None:
             continue
         base = sum(bases) / len(bases)
-        rnd = {"ns": x, "base": base, "added": x - base, "round": r.get("round")}
+        rnd = {"ns": x, "base": base, "added": x - base, "round": r.get("round"),
+               "lost": lost if lost >= 0 else None}
         bests = [fastest(b) for b in (before, after) if b]
         if best is not None and bests and None not in bests:
             rnd["added_best"] = best - sum(bests) / len(bests)
@@ -254,6 +257,8 @@ FIXED = {"cat_raw": "cat_fixed", "cat_text": "cat_fixed",
          "rt_fprobe": "ringtrace_minlat", "rt_kretprobe_2cpu": "ringtrace_minlat",
          "rt_fprobe_2cpu": "ringtrace_minlat", "rt_direct": "ringtrace_minlat",
          "rt_direct_2cpu": "ringtrace_minlat", "ringtrace_bare": "ringtrace_minlat",
+         "ringtrace_plain": "ringtrace_minlat",
+         "ringtrace_plain_2cpu": "ringtrace_minlat",
          "rt_direct_bare": "ringtrace_minlat"}
 
 
@@ -399,6 +404,66 @@ def vm_table(vm, meta):
                  "time per record, its fixed start/stop cost removed."
                  % meta.get("rounds", "?"))
     return lines
+
+
+# Full rate with the default settings: the rows that answer "does the
+# reader keep up?", and their --reader plain twins for contrast.
+FULLRATE_ROWS = [
+    ("ringtrace", "1 busy CPU, defaults"),
+    ("ringtrace_plain", "1 busy CPU, --reader plain"),
+    ("ringtrace_2cpu", "2 busy CPUs, defaults"),
+    ("ringtrace_plain_2cpu", "2 busy CPUs, --reader plain"),
+]
+
+
+def load_host_load(rundir):
+    """scripts/bench's hostload.txt: "EPOCH L1 L5 L15" every few seconds
+    while the VM ran (the host is shared: its load moves TCG timings)."""
+    try:
+        with open(os.path.join(rundir, "hostload.txt")) as f:
+            return [num(l.split()[1]) for l in f if len(l.split()) >= 2]
+    except OSError:
+        return []
+
+
+def fullrate_table(vm, host_load):
+    """Records lost at full rate with the default 4 MiB per CPU, per round,
+    the fullest a ring got, and the reader's CPU per record."""
+    lines = []
+    for name, what in FULLRATE_ROWS:
+        r = vm.get(name)
+        if not r or r["lost"] is None:
+            continue
+        ex = r["extra"]
+        peaks = [num(e.get("peak_fill")) for e in ex
+                 if num(e.get("peak_fill")) is not None]
+        lost_rounds = [x["lost"] or 0 for x in r["per_round"]]
+        cpu = r.get("reader_us_per_record")
+        nice = sorted({e.get("reader_nice") for e in ex if e.get("reader_nice")})
+        lines.append("  %-30s %6d %10d %8d %9s %10s %8s %s" % (
+            what, r["rounds"], (r["records"] or 0) + r["lost"], r["lost"],
+            "%d of %d" % (sum(1 for x in lost_rounds if x), len(lost_rounds))
+            if any(lost_rounds) else "0",
+            ("%d%% (%d%%)" % (max(peaks), statistics.median(peaks)))
+            if peaks else "-",
+            (fmt(cpu, ".2f") + "us") if cpu is not None else "-",
+            ("nice " + ",".join(nice)) if nice else "as started"))
+    if not lines:
+        return []
+    load = ("host load (1-min average) during the VM run: %.1f to %.1f"
+            % (min(host_load), max(host_load))) if host_load else \
+        "host load during the VM run: not recorded"
+    return (["== Full rate, default settings: does the reader keep up? "
+             "(ringtrace-cat -a -v --raw -o /tmp/FILE, 4 MiB per CPU) ==",
+             "  %-30s %6s %10s %8s %9s %10s %8s %s" % (
+                 "run", "rounds", "produced", "lost", "rounds w/", "peak fill",
+                 "cpu/rec", "reader")]
+            + lines +
+            ["", "produced, lost: summed over rounds (lost: LOST records + "
+             "pending); rounds w/: rounds that lost any; peak fill: the "
+             "fullest a ring got (-v), the worst round (median round); "
+             "cpu/rec: the reader's CPU per record; reader: its nice "
+             "(--reader follow raises 0 to -10).", load])
 
 
 def pp_table(vm):
@@ -597,6 +662,9 @@ def main():
                         meta.get("calls", "?"), meta.get("reps", "?")))
         lines += vm_table(vm, meta)
         lines.append("")
+        fr = fullrate_table(vm, load_host_load(rundir))
+        if fr:
+            lines += fr + [""]
         rr = per_round_ratios(vm)
         if rr:
             lines += rr + [""]

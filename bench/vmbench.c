@@ -596,6 +596,19 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 	missed = number_after(text, "calls seen,");
 	if (missed >= 0)
 		extra(r, "vfs_read_missed=%lld", missed);
+	/*
+	 * -v: the fullest any ring got, and where the reader ran ("reader:
+	 * busy rings drained on their own CPU (N moves), nice M").
+	 */
+	if (number_after(text, "peak fill") >= 0)
+		extra(r, "peak_fill=%lld", number_after(text, "peak fill"));
+	p = text ? strstr(text, "  reader: ") : NULL;
+	if (p && strstr(p, "--reader plain"))
+		extra(r, "reader=plain");
+	else if (p && strstr(p, " nice "))
+		extra(r, "reader=follow reader_moves=%lld reader_nice=%ld",
+		      number_after(p, "CPU ("),
+		      strtol(strstr(p, " nice ") + 6, NULL, 10));
 	free(text);
 }
 
@@ -1248,6 +1261,8 @@ static void read_round(int k)
 	char *big[] = { "--buffer-size", "8M", NULL };
 	/* issue 22: each read's off-CPU time (the switch hook on too). */
 	char *readoff[] = { "-e", "vfs_read,offcpu", NULL };
+	/* The reader left where the scheduler puts it, at its nice. */
+	char *plain[] = { "--reader", "plain", NULL };
 	/* issue 19: no path or cgroup records, the cheapest records. */
 	char *bare[] = { "--no-paths", "--no-cgroup-names", NULL };
 	/* ABI 2 options, through rtdrain (path records, stack trailers). */
@@ -1272,6 +1287,9 @@ static void read_round(int k)
 		floor_config("floor_split0", 0, k, 1);
 	if (wanted("ringtrace"))
 		ringtrace_config("ringtrace", k, 1, NULL);
+	/* The reader where the scheduler puts it, as before --reader. */
+	if (wanted("ringtrace_plain"))
+		ringtrace_config("ringtrace_plain", k, 1, plain);
 	if (wanted("ringtrace_bare"))
 		ringtrace_config("ringtrace_bare", k, 1, bare);
 	if (wanted("ringtrace_minlat"))
@@ -1344,6 +1362,8 @@ static void read_round(int k)
 		floor_config("floor_split1_2cpu", 1, k, 2);
 	if (wanted("ringtrace_2cpu"))
 		ringtrace_config("ringtrace_2cpu", k, 2, NULL);
+	if (wanted("ringtrace_plain_2cpu"))
+		ringtrace_config("ringtrace_plain_2cpu", k, 2, plain);
 	/* Consumer CPU time per output format. */
 	if (wanted("cat_fixed"))
 		consumer_config("cat_fixed", "--raw", k, true);
