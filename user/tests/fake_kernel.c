@@ -230,6 +230,8 @@ static int fk_set_affinity(size_t size, const void *mask)
 	if (!want)
 		return fail_with(EINVAL);
 	fk.affinity = want;
+	if (fk.affinity_calls < 16)
+		fk.affinity_log[fk.affinity_calls] = want;
 	fk.affinity_calls++;
 	return 0;
 }

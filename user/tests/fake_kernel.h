@@ -61,6 +61,7 @@ struct fake_kernel {
 	/* The reader thread's CPU mask (CPUs 0-63) and nice (placement.h). */
 	uint64_t			affinity;
 	int				affinity_calls;
+	uint64_t			affinity_log[16];	/* each mask set */
 	int				nice;
 	int				nice_errno;	/* set_nice fails with it */
 };

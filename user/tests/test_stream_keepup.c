@@ -2,7 +2,9 @@
 /*
  * What the live reader does to keep up at full rate (placement.h), against
  * the fake kernel: a ring with a backlog is drained on its own CPU at a
- * raised nice, and both are given back at the end; a ring with a trickle
+ * raised nice, and both are given back at the end; with several, the
+ * reader goes beside the fullest and leaves the next wake-up to the
+ * scheduler; a ring with a trickle
  * is read from wherever the reader is; a nice the user chose, or one the
  * reader may not raise, is left alone; with follow_rings off nothing
  * changes; and a backlog larger than a batch is handed back to the
@@ -13,6 +15,7 @@
 
 #include "test.h"
 
+#include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"
 #include "ringtrace/sys.h"
 #include "fake_kernel.h"
@@ -122,6 +125,39 @@ static void test_merge_runs_beside_largest_backlog(void **state)
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(seen_affinity, 1u << 2);
 	assert_int_equal(fk.affinity, 0xf);
+}
+
+/* 20 KB on CPU 1, 40 KB on CPU 3: both busy. */
+static void busy_cpu1_cpu3(struct fake_kernel *k)
+{
+	if (k->waits == 1) {
+		produce(1, 20000 / REC, k->now - 100 * MS);
+		produce(3, 40000 / REC, k->now - 100 * MS);
+	}
+	if (k->waits == 2) {
+		seen_affinity = k->affinity;
+		stop = 1;
+	}
+}
+
+static void test_several_busy_fullest_first(void **state)
+{
+	struct fixture *f = start(64 << 10, RT_FORMAT_RAW);
+	struct rt_raw_chunk first;
+
+	*state = f;
+	fk.on_wait = busy_cpu1_cpu3;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	/* Beside CPU 3's, then the whole mask again before sleeping. */
+	assert_int_equal(fk.affinity_log[0], 1u << 3);
+	assert_int_equal(fk.affinity_log[1], 0xf);
+	assert_int_equal(seen_affinity, 0xf);
+	assert_int_equal(f->s.srcs[1].counts.records, 20000 / REC);
+	assert_int_equal(f->s.srcs[3].counts.records, 40000 / REC);
+	/* CPU 3's ring went out first. */
+	assert_true(fk.out_len > sizeof(struct rt_raw_chunk));
+	memcpy(&first, fk.out, sizeof(first));
+	assert_int_equal(first.cpu, 3);
 }
 
 static void trickle_cpu1(struct fake_kernel *k)
@@ -235,6 +271,8 @@ int main(void)
 	RUN(cmocka_unit_test_setup_teardown(test_busy_ring_drained_on_its_cpu,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_merge_runs_beside_largest_backlog,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_several_busy_fullest_first,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_trickle_read_from_anywhere,
 					    setup, teardown),

@@ -180,19 +180,21 @@ static void release_rings(struct rt_merge *m, uint32_t from, uint32_t to)
 		rt_ring_release(&m->srcs[i]->ring);	/* (D) once per chunk */
 }
 
-/* Write the batch, then release the rings whose bytes it held. */
+/*
+ * Write the batch, then release the rings: every byte walked so far is
+ * written (a ring with nothing new is left alone by rt_ring_release()).
+ */
 static void raw_flush(struct rt_raw_batch *b, struct rt_merge *m,
-		      uint32_t *first, uint32_t to, uint64_t *batched)
+		      uint64_t *batched)
 {
 	rt_raw_batch_write(b);
-	release_rings(m, *first, to);
-	*first = to;
+	release_rings(m, 0, m->nr);
 	*batched = 0;
 }
 
 /*
  * The session's ring @i is being written fast enough for the reader to
- * drain it on its CPU (placement.h): a quarter of a batch since the last
+ * move beside it (placement.h): a quarter of a batch since the last
  * round. The watermark's own wake-ups find from about that much (the
  * reader took the rest at the previous one) to a little more than a
  * watermark; the flush timer's find a trickle.
@@ -202,102 +204,112 @@ static bool ring_busy(const struct rt_stream *st, const struct rt_merge *m,
 {
 	const struct rt_source *src = m->srcs[i];
 
-	return st->place.active && i < st->nr_session_rings && !src->tid &&
+	return i < st->nr_session_rings && !src->tid &&
 	       rt_ring_unread(&src->ring) >= st->batch_bytes / 4;
+}
+
+/*
+ * Before a round: move beside the busy ring with the largest backlog,
+ * the one a stall of the reader's CPU would fill first, and drain it
+ * first (*@first, else m->nr). Returns how many rings are busy.
+ */
+static uint32_t place_reader(struct rt_stream *st, struct rt_merge *m,
+			     uint32_t *first)
+{
+	uint64_t most = 0;
+	uint32_t nr_busy = 0;
+
+	*first = m->nr;
+	if (!st->place.active)
+		return 0;
+	for (uint32_t i = 0; i < st->nr_session_rings && i < m->nr; i++) {
+		struct rt_source *src = m->srcs[i];
+
+		if (src->failed || rt_ring_refresh(&src->ring, NULL) ||
+		    !ring_busy(st, m, i))
+			continue;
+		nr_busy++;
+		if (rt_ring_unread(&src->ring) > most) {
+			most = rt_ring_unread(&src->ring);
+			*first = i;
+		}
+	}
+	if (nr_busy)
+		rt_placement_busy(&st->place, m->srcs[*first]->cpu);
+	return nr_busy;
+}
+
+/* Ring @src's new records to the batch, written every batch_bytes. */
+static int raw_ring(struct rt_stream *st, struct rt_merge *m,
+		   struct rt_raw_batch *b, struct rt_source *src,
+		   uint64_t *moved, uint64_t *batched)
+{
+	uint32_t kind, id;
+	uint64_t from;
+	int ret = rt_ring_refresh(&src->ring, NULL);
+
+	rt_raw_source_chunk(src, &kind, &id);
+	while (ret == RT_RING_OK && rt_ring_unread(&src->ring)) {
+		uint64_t stop = src->ring.pos + st->batch_bytes;
+
+		from = src->ring.pos;
+		ret = src->raw_kind ? walk_raw_foreign(src, stop) :
+				      walk_raw(src, stop);
+		rt_raw_batch_add_chunk(b, kind, id, &src->ring, from,
+				       src->ring.pos);
+		src->counts.bytes += src->ring.pos - from;
+		*moved += src->ring.pos - from;
+		*batched += src->ring.pos - from;
+		if (rt_raw_batch_full(b) || *batched >= st->batch_bytes)
+			raw_flush(b, m, batched);
+		if (ret == RT_RING_EMPTY)
+			ret = RT_RING_OK;
+	}
+	return ret;
 }
 
 /*
  * Raw output: each ring's new records, validated one by one (headers
  * only), go to the file as chunks, straight from the mapping: up to
- * RT_RAW_BATCH_RINGS chunks per writev(2), each ring released once its
+ * RT_RAW_BATCH_RINGS chunks per writev(2), the rings released once their
  * bytes are written. A batch is also written once it holds batch_bytes,
  * so a ring with a backlog is handed back to its producer a slice at a
- * time instead of after the whole round. A busy ring is drained on its
- * own CPU. No merging: the reader orders them. Every source of the merge
- * is written, the hooks' too (perf rings, counter snapshots), each as its
- * kind of chunk.
+ * time instead of after the whole round. Ring @first (place_reader())
+ * goes first. No merging: the reader orders them. Every source of the
+ * merge is written, the hooks' too (perf rings, counter snapshots), each
+ * as its kind of chunk.
  */
 static int raw_round(struct rt_stream *st, struct rt_merge *m,
-		     uint64_t *moved, bool *busy)
+		     uint32_t first, uint64_t *moved)
 {
 	struct rt_raw_batch b;
 	int status = RT_STREAM_OK;
 	uint64_t batched = 0;
-	uint32_t first = 0;
 
 	*moved = 0;
-	*busy = false;
 	rt_raw_batch_init(&b, st->out);
-	for (uint32_t i = 0; i < m->nr; i++) {
-		struct rt_source *src = m->srcs[i];
-		uint32_t kind, id;
-		uint64_t from;
+	for (uint32_t k = 0; k <= m->nr; k++) {
+		/* @first, then every other ring in order. */
+		uint32_t i = k ? k - 1 : first;
+		struct rt_source *src;
 		int ret;
 
+		if (i >= m->nr || (k && i == first))
+			continue;
+		src = m->srcs[i];
 		if (src->failed)
 			continue;
-		ret = rt_ring_refresh(&src->ring, NULL);
-		if (ret == RT_RING_OK && ring_busy(st, m, i)) {
-			/* What other rings queued is written from here. */
-			raw_flush(&b, m, &first, i, &batched);
-			rt_placement_busy(&st->place, src->cpu);
-			*busy = true;
-		}
-		rt_raw_source_chunk(src, &kind, &id);
-		while (ret == RT_RING_OK && rt_ring_unread(&src->ring)) {
-			uint64_t stop = src->ring.pos + st->batch_bytes;
-
-			from = src->ring.pos;
-			ret = src->raw_kind ? walk_raw_foreign(src, stop) :
-					      walk_raw(src, stop);
-			rt_raw_batch_add_chunk(&b, kind, id, &src->ring, from,
-					       src->ring.pos);
-			src->counts.bytes += src->ring.pos - from;
-			*moved += src->ring.pos - from;
-			batched += src->ring.pos - from;
-			if (rt_raw_batch_full(&b) || batched >= st->batch_bytes) {
-				raw_flush(&b, m, &first, i + 1, &batched);
-				first = i;	/* more of this ring may follow */
-			}
-			if (ret == RT_RING_EMPTY)
-				ret = RT_RING_OK;
-		}
+		ret = raw_ring(st, m, &b, src, moved, &batched);
 		if (ret < 0 && !src->failed) {
 			src->failed = true;
 			if (status == RT_STREAM_OK)
 				status = ring_failed(st, src, "ring of");
 		}
 	}
-	raw_flush(&b, m, &first, m->nr, &batched);
+	raw_flush(&b, m, &batched);
 	if (st->out->error)
 		return RT_STREAM_ERR_OUTPUT;
 	return status;
-}
-
-/*
- * The merge reads every ring in one order: it runs on the CPU of the ring
- * with the largest backlog, if that one is busy. True if one was.
- */
-static bool place_merge(struct rt_stream *st, struct rt_merge *m)
-{
-	uint64_t most = 0;
-	uint32_t busiest = 0;
-
-	if (!st->place.active)
-		return false;
-	for (uint32_t i = 0; i < st->nr_session_rings && i < m->nr; i++) {
-		struct rt_source *src = m->srcs[i];
-
-		if (src->failed || rt_ring_refresh(&src->ring, NULL) ||
-		    !ring_busy(st, m, i) || rt_ring_unread(&src->ring) <= most)
-			continue;
-		most = rt_ring_unread(&src->ring);
-		busiest = i;
-	}
-	if (!most)
-		return false;
-	rt_placement_busy(&st->place, m->srcs[busiest]->cpu);
-	return true;
 }
 
 static int merge_round(struct rt_stream *st, struct rt_merge *m,
@@ -357,7 +369,6 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 {
 	struct rt_merge_result res;
 	uint64_t moved;
-	bool busy;
 	int ret;
 
 	if (s->enabled && rt_session_disable(s)) {
@@ -370,7 +381,7 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 	for (int round = 0; status != RT_STREAM_ERR_OUTPUT &&
 			    round < MAX_DRAIN_ROUNDS; round++) {
 		if (st->format == RT_FORMAT_RAW) {
-			ret = raw_round(st, m, &moved, &busy);
+			ret = raw_round(st, m, m->nr, &moved);
 		} else {
 			ret = merge_round(st, m, ctx, rt_sys.now_ns(), true,
 					  &res, "ring of");
@@ -410,7 +421,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	uint64_t next_stats = 0;
 	int status = RT_STREAM_OK, timeout;
 	uint64_t last_busy = 0;
-	bool busy;
+	uint32_t nr_busy, first;
 
 	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns) ||
 	    (st->hooks && st->hooks->add_sources &&
@@ -441,17 +452,22 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 		if (st->hooks && st->hooks->tick)
 			next_tick = st->hooks->tick(st->hooks->arg, now);
 		memset(&res, 0, sizeof(res));
-		if (st->format == RT_FORMAT_RAW) {
-			status = raw_round(st, &m, &moved, &busy);
-		} else {
-			busy = place_merge(st, &m);
+		nr_busy = place_reader(st, &m, &first);
+		if (st->format == RT_FORMAT_RAW)
+			status = raw_round(st, &m, first, &moved);
+		else
 			status = merge_round(st, &m, &ctx, now, false, &res,
 					     "ring of");
-		}
-		/* Nothing to keep up with: the scheduler places us again. */
-		if (busy)
+		if (nr_busy)
 			last_busy = now;
-		else if (now - last_busy >= PLACEMENT_LINGER_NS)
+		/*
+		 * Beside the one busy ring, stay: its wake-ups then find us
+		 * there. With several, the next wake-up is the scheduler's
+		 * to place, beside the CPU that sent it if it likes; with
+		 * none for a while, nothing to keep up with.
+		 */
+		if (nr_busy > 1 ||
+		    (!nr_busy && now - last_busy >= PLACEMENT_LINGER_NS))
 			rt_placement_idle(&st->place);
 		if (status == RT_STREAM_OK && next_interval && now >= next_interval) {
 			/*
