@@ -118,7 +118,7 @@ static void check_trace(struct options *o)
 		cat_usage_error("--raw records what the module selects: -t, "
 				"--comm, --time, --filter and several -p pids "
 				"filter a replay (-i)");
-	cat_check_distinct_files(o);
+	cat_check_outputs(o);
 	cat_check_live(o);
 }
 

@@ -89,6 +89,15 @@ int cat_flame_weight_parse(const char *s, enum flame_weight *w);
 /* Whether ringtrace-cat has the long option --@name. */
 bool cat_option_known(const char *name);
 
+/* Whether the main output (-o FILE, else standard output) gets anything. */
+bool cat_main_output_used(const struct options *o);
+/*
+ * What goes to standard output that other tools parse ("the recording",
+ * "the JSON stream", "the flame graph"...), or NULL: a COMMAND's own
+ * output must then go elsewhere (cat.c).
+ */
+const char *cat_stdout_data(const struct options *o);
+
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */
 void cat_parse_options(int argc, char **argv, struct options *o);
 
