@@ -16,6 +16,7 @@
  *   cat_opt_replay.c    cat_replay_opts: -i FILE and its filters (replay)
  *   cat_opt_snapshot.c  cat_snapshot_opts: --snapshot and its bounds
  *   cat_opt_outputs.c   where the outputs go (every mode's check)
+ *   cat_opt_unused.c    options that would do nothing (every mode's)
  *
  * An option a mode's tables lack is refused by the parser, naming the
  * mode ("--hist does not apply to a snapshot (--snapshot)"): a new option
@@ -104,6 +105,8 @@ void cat_check_outputs(const struct options *o);
  * terminal for --raw, not the file standard error goes to.
  */
 void cat_check_stdout(const struct options *o);
+/* cat_opt_unused.c: an option that would do nothing is refused. */
+void cat_check_unused(const struct options *o);
 
 #define NS_PER_MS		1000000ull
 #define NS_PER_S		1000000000ull

@@ -45,6 +45,7 @@ static void check_replay(struct options *o)
 				"apply");
 	cat_check_stdout(o);
 	replay_filters(o);
+	cat_check_unused(o);
 }
 
 const struct cat_mode cat_mode_replay = {

@@ -55,6 +55,7 @@ static void check_snapshot(struct options *o)
 				"--per-thread) and several -p pids filter a "
 				"trace or a replay", "--snapshot");
 	cat_check_outputs(o);
+	cat_check_unused(o);
 	cat_check_live(o);
 }
 

@@ -39,6 +39,7 @@ struct options {
 	const char		*input;
 	uint64_t		duration_ns;
 	uint64_t		window_ns;
+	bool			window_given;	/* --reorder-window */
 	char			**command;	/* after "--", NULL-terminated */
 	struct rt_perf_session_opts perf;	/* --counters, --sample */
 	bool			callchain;	/* -g */
