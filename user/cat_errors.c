@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cat_errors.h"
@@ -21,6 +22,18 @@ void cat_errors_from_argv(int argc, char **argv)
 			json_errors = true;
 }
 
+/*
+ * Standard output and standard error one file (> F 2>&1): the text line
+ * is in it already, a JSON copy would say it twice, mixed.
+ */
+static bool same_file_as_stderr(void)
+{
+	struct stat out, err;
+
+	return !fstat(STDOUT_FILENO, &out) && !fstat(STDERR_FILENO, &err) &&
+	       out.st_dev == err.st_dev && out.st_ino == err.st_ino;
+}
+
 void cat_error_str(const char *msg)
 {
 	char line[MSG_MAX * RT_JSON_ESCAPE_MAX + 16], *p = line;
@@ -28,7 +41,7 @@ void cat_error_str(const char *msg)
 	ssize_t n;
 
 	fprintf(stderr, PROG ": %s\n", msg);
-	if (!json_errors)
+	if (!json_errors || same_file_as_stderr())
 		return;
 	/* One write(2): the line is never split among other output. */
 	p += sprintf(p, "{\"error\":\"");
