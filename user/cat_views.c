@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cat_errors.h"
 #include "cat_views.h"
 #include "ringtrace/filter.h"
 #include "ringtrace/rawfile.h"
@@ -130,24 +131,23 @@ int cat_create_file(const char *path, const char *input)
 		return STDOUT_FILENO;
 	if (!stat(path, &st)) {
 		if (same_file(&st, input)) {
-			fprintf(stderr, PROG ": %s is the input: refusing to "
-				"overwrite it\n", path);
+			cat_error("%s is the input: refusing to "
+				  "overwrite it", path);
 			return -1;
 		}
 		/* Keep a recording: FILE becomes FILE.old, as perf does. */
 		if (S_ISREG(st.st_mode) && st.st_size > 0) {
 			snprintf(old, sizeof(old), "%s.old", path);
 			if (rename(path, old)) {
-				fprintf(stderr, PROG ": cannot keep %s as %s: %s\n",
-					path, old, strerror(errno));
+				cat_error("cannot keep %s as %s: %s",
+					  path, old, strerror(errno));
 				return -1;
 			}
 		}
 	}
 	fd = rt_sys.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
-		fprintf(stderr, PROG ": cannot create %s: %s\n", path,
-			strerror(errno));
+		cat_error("cannot create %s: %s", path, strerror(errno));
 	return fd;
 }
 
@@ -180,6 +180,8 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		if (rt_latency_view_init(&v->lat))
 			goto nomem;
 		v->lat_on = true;
+		if (o->input && (o->hist || o->summary))
+			v->replay_interval_ns = o->perf.interval_ns;
 	}
 	/* Samples, or stack trailers weighted by latency or bytes. */
 	if (o->folded || o->flamegraph || o->report) {
@@ -203,9 +205,9 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		int err = rt_ctf_open(&v->ctf, o->ctf, RT_CTF_PACKET_DEFAULT, NULL);
 
 		if (err) {
-			fprintf(stderr, PROG ": --ctf %s: %s\n", o->ctf,
-				err == -EEXIST ? "exists already (the trace "
-				"goes into a new directory)" : strerror(-err));
+			cat_error("--ctf %s: %s", o->ctf,
+				  err == -EEXIST ? "exists already (the trace "
+				  "goes into a new directory)" : strerror(-err));
 			return -1;
 		}
 		v->ctf.paths = paths;
@@ -213,7 +215,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 	}
 	return 0;
 nomem:
-	fprintf(stderr, PROG ": out of memory\n");
+	cat_error("out of memory");
 	return -1;
 }
 
@@ -292,10 +294,37 @@ static void usyms_notes(const struct cat_views *v)
 			(unsigned long long)u->module_loads);
 }
 
+/*
+ * A replay's --interval: a block each time the records' clock passes a
+ * boundary, the first at the first record + MS, as a live run prints one
+ * each MS of its own clock. A stretch with no record at all is one block.
+ */
+static void replay_interval(struct cat_views *v, uint64_t ts)
+{
+	uint64_t iv = v->replay_interval_ns;
+
+	if (!v->next_interval_ns) {
+		v->interval_end_ns = ts;
+		v->next_interval_ns = ts + iv;
+		return;
+	}
+	if (ts < v->next_interval_ns)
+		return;
+	cat_views_interval(v, v->next_interval_ns);
+	v->next_interval_ns += iv;
+	if (ts >= v->next_interval_ns) {
+		v->next_interval_ns += (ts - v->next_interval_ns) / iv * iv;
+		cat_views_interval(v, v->next_interval_ns);
+		v->next_interval_ns += iv;
+	}
+}
+
 void cat_views_sink(void *arg, const struct rt_event *ev)
 {
 	struct cat_views *v = arg;
 
+	if (v->replay_interval_ns && ev->ts_ns)
+		replay_interval(v, ev->ts_ns);
 	if (v->filter && !rt_filter_pass(v->filter, ev)) {
 		v->filtered++;
 		return;
@@ -427,8 +456,7 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 	snprintf(title, sizeof(title), "ringtrace flame graph (%s)", unit);
 	rt_flame_write_svg(&fl, &ob, title, unit);
 	if (rt_outbuf_flush(&ob)) {
-		fprintf(stderr, PROG ": writing %s: %s\n", o->flamegraph,
-			strerror(ob.error));
+		cat_error("writing %s: %s", o->flamegraph, strerror(ob.error));
 		ret = -1;
 	} else if (!o->quiet) {
 		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
@@ -512,14 +540,14 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 		return true;
 	if (path && !k->nr_hidden) {
 		*failed = true;
-		fprintf(stderr, PROG ": --kallsyms: %s holds no kernel symbols "
-			"(lines 'ADDRESS TYPE NAME', a copy of /proc/kallsyms)\n",
-			path);
+		cat_error("--kallsyms: %s holds no kernel symbols "
+			  "(lines 'ADDRESS TYPE NAME', a copy of /proc/kallsyms)",
+			  path);
 	} else if (path) {
 		*failed = true;
-		fprintf(stderr, PROG ": --kallsyms: %s shows no addresses: it "
-			"was copied without the right to see them "
-			"(kernel.kptr_restrict; copy it as root)\n", path);
+		cat_error("--kallsyms: %s shows no addresses: it "
+			  "was copied without the right to see them "
+			  "(kernel.kptr_restrict; copy it as root)", path);
 	} else if (!quiet) {
 		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
 			"shows no addresses (kernel.kptr_restrict; run as root "
@@ -562,7 +590,7 @@ static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 	rt_frame_names_fini(&names);
 	return 0;
 nomem:
-	fprintf(stderr, PROG ": --report: out of memory\n");
+	cat_error("--report: out of memory");
 	return -1;
 }
 
@@ -570,12 +598,27 @@ nomem:
  * --interval's blocks say which interval they cover, the one printed at
  * the end included (issue 21: every block but the last was headed "the
  * last interval"). @now_ns: its end; 0 for the block at the end of the run.
+ * JSON says it in the block's first members (@members), text in a line.
  */
-static void interval_heading(struct cat_views *v, uint64_t now_ns)
+static void interval_heading(struct cat_views *v, uint64_t now_ns,
+			     char *members, size_t len)
 {
 	uint64_t from = v->interval_end_ns;
+	int used;
 
 	v->intervals++;
+	v->interval_end_ns = now_ns;
+	if (v->format == RT_FORMAT_JSON) {
+		used = snprintf(members, len, "\"interval\":%u", v->intervals);
+		if (from && used > 0 && (size_t)used < len)
+			used += snprintf(members + used, len - (size_t)used,
+					 ",\"from_ns\":%llu",
+					 (unsigned long long)from);
+		if (now_ns && used > 0 && (size_t)used < len)
+			snprintf(members + used, len - (size_t)used,
+				 ",\"to_ns\":%llu", (unsigned long long)now_ns);
+		return;
+	}
 	rt_outbuf_printf(v->out, "\n=== interval %u: ", v->intervals);
 	if (from)
 		rt_outbuf_printf(v->out, "from %llu.%09llu ",
@@ -589,7 +632,15 @@ static void interval_heading(struct cat_views *v, uint64_t now_ns)
 	else
 		rt_outbuf_printf(v->out, "to the end of the run%s ===\n",
 				 from ? " (CLOCK_MONOTONIC)" : "");
-	v->interval_end_ns = now_ns;
+}
+
+/* --hist and --summary, in the run's format (paired printers). */
+static void print_latency(struct cat_views *v, const char *members)
+{
+	if (v->format == RT_FORMAT_JSON)
+		rt_latency_view_print_json(&v->lat, v->out, members);
+	else
+		rt_latency_view_print(&v->lat, v->out);
 }
 
 void cat_views_interval(void *arg, uint64_t now_ns)
@@ -597,12 +648,13 @@ void cat_views_interval(void *arg, uint64_t now_ns)
 	struct cat_views *v = arg;
 	const struct options *o = v->o;
 	bool summary = v->lat.summary;
+	char members[128] = "";
 
 	if (!v->lat_on || (!o->hist && !o->summary))
 		return;
-	interval_heading(v, now_ns);
+	interval_heading(v, now_ns, members, sizeof(members));
 	v->lat.summary = o->summary;
-	rt_latency_view_print(&v->lat, v->out);
+	print_latency(v, members);
 	v->lat.summary = summary;
 	/* A flame graph from the table covers the whole run: keep it then. */
 	if (!(o->flamegraph && o->flame_weight != FLAME_SAMPLES &&
@@ -672,6 +724,7 @@ int cat_views_finish(struct cat_views *v)
 {
 	const struct options *o = v->o;
 	struct rt_ksyms ksyms;
+	char members[128];
 	bool named = false;
 	int ret = 0;
 
@@ -687,10 +740,11 @@ int cat_views_finish(struct cat_views *v)
 	}
 	/* The table may exist only for the flame graph: print what was asked. */
 	v->lat.summary = o->summary;
+	members[0] = '\0';
 	if ((o->hist || o->summary) && v->intervals)
-		interval_heading(v, 0);
+		interval_heading(v, 0, members, sizeof(members));
 	if (o->hist || o->summary)
-		rt_latency_view_print(&v->lat, v->out);
+		print_latency(v, members);
 	if (o->folded) {
 		uint32_t lines = rt_folded_write(&v->folded,
 						 named ? &ksyms : NULL, v->out);
@@ -714,8 +768,8 @@ int cat_views_finish(struct cat_views *v)
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;
 		if (rt_outbuf_flush(&v->perfetto_out)) {
-			fprintf(stderr, PROG ": writing %s: %s\n", o->perfetto,
-				strerror(v->perfetto_out.error));
+			cat_error("writing %s: %s", o->perfetto,
+				  strerror(v->perfetto_out.error));
 			ret = -1;
 		} else if (!o->quiet) {
 			fprintf(stderr, PROG ": %llu trace events in %s\n",
@@ -729,8 +783,8 @@ int cat_views_finish(struct cat_views *v)
 		v->ctf_on = false;
 		err = rt_ctf_close(&v->ctf);
 		if (err) {
-			fprintf(stderr, PROG ": --ctf %s: %s: no trace written\n",
-				o->ctf, strerror(-err));
+			cat_error("--ctf %s: %s: no trace written",
+				  o->ctf, strerror(-err));
 			ret = -1;
 		} else if (!o->quiet) {
 			fprintf(stderr, PROG ": CTF trace of %llu events (%llu "
