@@ -207,21 +207,29 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 	}
 }
 
-/* "8:1 ino 1234" or its path; @e->key is a file's. */
+/* A name escaped as the text stream escapes it: a row stays one line. */
+#define NAME_MAX_ESCAPED	(RT_PATH_MAX * RT_TEXT_ESCAPE_MAX + 1)
+
+/* "8:1 ino 1234" or its path, escaped; @k is a file's. */
 static const char *file_name(const struct rt_latency_view *v,
 			     const struct rt_view_key *k, char *buf, size_t len)
 {
 	const char *p = rt_paths_get(v->paths, k->dev_major, k->dev_minor,
 				     k->ino);
 
-	if (p)
-		return p;
+	if (p && len >= NAME_MAX_ESCAPED) {
+		*rt_text_escape(buf, p, RT_PATH_MAX, NULL) = '\0';
+		return buf;
+	}
 	snprintf(buf, len, "%u:%u ino %llu", k->dev_major, k->dev_minor,
 		 (unsigned long long)k->ino);
 	return buf;
 }
 
-/* issue 24: a cgroup's path, "#ID" if no record named it, "-" for none. */
+/*
+ * issue 24: a cgroup's path (escaped), "#ID" if no record named it, "-"
+ * for none.
+ */
 static const char *cgroup_name(const struct rt_latency_view *v, uint64_t id,
 			       char *buf, size_t len)
 {
@@ -230,8 +238,10 @@ static const char *cgroup_name(const struct rt_latency_view *v, uint64_t id,
 	if (!id)
 		return "-";
 	p = rt_paths_get(v->paths, RT_PATHS_CGROUP_DEV, RT_PATHS_CGROUP_DEV, id);
-	if (p)
-		return p;
+	if (p && len >= NAME_MAX_ESCAPED) {
+		*rt_text_escape(buf, p, RT_PATH_MAX, NULL) = '\0';
+		return buf;
+	}
 	snprintf(buf, len, "#%llu", (unsigned long long)id);
 	return buf;
 }
@@ -303,7 +313,8 @@ static const struct rt_view_entry **sorted(const struct rt_view_table *t,
 static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
-	char name[96], esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	char name[NAME_MAX_ESCAPED];
+	char esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
 	uint32_t n;
 
 	list = sorted(&v->keyed, &n);
@@ -340,8 +351,9 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
-	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
-	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32], cg[32];
+	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	char name[NAME_MAX_ESCAPED], cg[NAME_MAX_ESCAPED];
+	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32];
 	/* issue 22: only when some read's off-CPU time was measured. */
 	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
@@ -400,7 +412,8 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 		rt_outbuf_printf(ob, "@[all]\n");
 		print_entry_hists(ob, &v->total, &v->total_locks);
 		if (!any)
-			rt_outbuf_printf(ob, "  (no vfs_read or lock events)\n");
+			rt_outbuf_printf(ob, "  (no %s events)\n", v->kinds ?
+					 v->kinds : "vfs_read, lock or offcpu");
 		if (v->keyed.entries)
 			print_keyed(v, ob);
 	}
