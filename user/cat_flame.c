@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cat_errors.h"
 #include "cat_flame.h"
 #include "cat_views.h"
 #include "ringtrace/flamegraph.h"
@@ -64,15 +65,15 @@ static bool empty(const struct cat_views *v)
 		snprintf(filtered, sizeof(filtered), " (%llu events filtered "
 			 "out)", (unsigned long long)v->filtered);
 	if (!f->samples)
-		fprintf(stderr, PROG ": %s: nothing to weigh: no %s %s%s; "
-			"nothing written\n", cat_flame_view(o),
-			records, v->filtered ? "passed the filters" :
-			o->input ? "in the file" : "was traced", filtered);
+		cat_error("%s: nothing to weigh: no %s %s%s; nothing written",
+			  cat_flame_view(o), records, v->filtered ?
+			  "passed the filters" : o->input ? "in the file" :
+			  "were traced", filtered);
 	else
-		fprintf(stderr, PROG ": %s: nothing to weigh: %llu %s, every "
-			"one of weight 0 (%s)%s; nothing written\n",
-			cat_flame_view(o), (unsigned long long)f->samples,
-			records, cat_flame_unit(o->flame_weight), filtered);
+		cat_error("%s: nothing to weigh: %llu %s, every one of weight "
+			  "0 (%s)%s; nothing written", cat_flame_view(o),
+			  (unsigned long long)f->samples, records,
+			  cat_flame_unit(o->flame_weight), filtered);
 	return true;
 }
 
@@ -103,8 +104,7 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 	snprintf(title, sizeof(title), "ringtrace flame graph (%s)", unit);
 	rt_flame_write_svg(&fl, &ob, title, unit);
 	if (rt_outbuf_flush(&ob)) {
-		fprintf(stderr, PROG ": writing %s: %s\n", o->flamegraph,
-			strerror(ob.error));
+		cat_error("writing %s: %s", o->flamegraph, strerror(ob.error));
 		ret = -1;
 	} else if (!o->quiet) {
 		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
@@ -167,7 +167,7 @@ static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 	rt_frame_names_fini(&names);
 	return 0;
 nomem:
-	fprintf(stderr, PROG ": --report: out of memory\n");
+	cat_error("--report: out of memory");
 	return -1;
 }
 

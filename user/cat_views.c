@@ -10,6 +10,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "cat_errors.h"
 #include "cat_flame.h"
 #include "cat_views.h"
 #include "ringtrace/filter.h"
@@ -134,24 +135,23 @@ int cat_create_file(const char *path, const char *input)
 		return STDOUT_FILENO;
 	if (!stat(path, &st)) {
 		if (same_file(&st, input)) {
-			fprintf(stderr, PROG ": %s is the input: refusing to "
-				"overwrite it\n", path);
+			cat_error("%s is the input: refusing to "
+				  "overwrite it", path);
 			return -1;
 		}
 		/* Keep a recording: FILE becomes FILE.old, as perf does. */
 		if (S_ISREG(st.st_mode) && st.st_size > 0) {
 			snprintf(old, sizeof(old), "%s.old", path);
 			if (rename(path, old)) {
-				fprintf(stderr, PROG ": cannot keep %s as %s: %s\n",
-					path, old, strerror(errno));
+				cat_error("cannot keep %s as %s: %s",
+					  path, old, strerror(errno));
 				return -1;
 			}
 		}
 	}
 	fd = rt_sys.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
-		fprintf(stderr, PROG ": cannot create %s: %s\n", path,
-			strerror(errno));
+		cat_error("cannot create %s: %s", path, strerror(errno));
 	return fd;
 }
 
@@ -193,6 +193,8 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		if (rt_latency_view_init(&v->lat))
 			goto nomem;
 		v->lat_on = true;
+		if (o->input && (o->hist || o->summary))
+			v->replay_interval_ns = o->perf.interval_ns;
 	}
 	/* --folded, --flamegraph and --report: one table (cat_flame.h). */
 	if (o->folded || o->flamegraph || o->report) {
@@ -218,9 +220,9 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		int err = rt_ctf_open(&v->ctf, o->ctf, RT_CTF_PACKET_DEFAULT, NULL);
 
 		if (err) {
-			fprintf(stderr, PROG ": --ctf %s: %s\n", o->ctf,
-				err == -EEXIST ? "exists already (the trace "
-				"goes into a new directory)" : strerror(-err));
+			cat_error("--ctf %s: %s", o->ctf,
+				  err == -EEXIST ? "exists already (the trace "
+				  "goes into a new directory)" : strerror(-err));
 			return -1;
 		}
 		v->ctf.paths = paths;
@@ -228,7 +230,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 	}
 	return 0;
 nomem:
-	fprintf(stderr, PROG ": out of memory\n");
+	cat_error("out of memory");
 	return -1;
 }
 
@@ -307,10 +309,37 @@ static void usyms_notes(const struct cat_views *v)
 			(unsigned long long)u->module_loads);
 }
 
+/*
+ * A replay's --interval: a block each time the records' clock passes a
+ * boundary, the first at the first record + MS, as a live run prints one
+ * each MS of its own clock. A stretch with no record at all is one block.
+ */
+static void replay_interval(struct cat_views *v, uint64_t ts)
+{
+	uint64_t iv = v->replay_interval_ns;
+
+	if (!v->next_interval_ns) {
+		v->interval_end_ns = ts;
+		v->next_interval_ns = ts + iv;
+		return;
+	}
+	if (ts < v->next_interval_ns)
+		return;
+	cat_views_interval(v, v->next_interval_ns);
+	v->next_interval_ns += iv;
+	if (ts >= v->next_interval_ns) {
+		v->next_interval_ns += (ts - v->next_interval_ns) / iv * iv;
+		cat_views_interval(v, v->next_interval_ns);
+		v->next_interval_ns += iv;
+	}
+}
+
 void cat_views_sink(void *arg, const struct rt_event *ev)
 {
 	struct cat_views *v = arg;
 
+	if (v->replay_interval_ns && ev->ts_ns)
+		replay_interval(v, ev->ts_ns);
 	if (v->filter && !rt_filter_pass(v->filter, ev)) {
 		v->filtered++;
 		return;
@@ -392,14 +421,14 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 		return true;
 	if (path && !k->nr_hidden) {
 		*failed = true;
-		fprintf(stderr, PROG ": --kallsyms: %s holds no kernel symbols "
-			"(lines 'ADDRESS TYPE NAME', a copy of /proc/kallsyms)\n",
-			path);
+		cat_error("--kallsyms: %s holds no kernel symbols "
+			  "(lines 'ADDRESS TYPE NAME', a copy of /proc/kallsyms)",
+			  path);
 	} else if (path) {
 		*failed = true;
-		fprintf(stderr, PROG ": --kallsyms: %s shows no addresses: it "
-			"was copied without the right to see them "
-			"(kernel.kptr_restrict; copy it as root)\n", path);
+		cat_error("--kallsyms: %s shows no addresses: it "
+			  "was copied without the right to see them "
+			  "(kernel.kptr_restrict; copy it as root)", path);
 	} else if (!quiet) {
 		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
 			"shows no addresses (kernel.kptr_restrict; run as root "
@@ -413,12 +442,27 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
  * --interval's blocks say which interval they cover, the one printed at
  * the end included (issue 21: every block but the last was headed "the
  * last interval"). @now_ns: its end; 0 for the block at the end of the run.
+ * JSON says it in the block's first members (@members), text in a line.
  */
-static void interval_heading(struct cat_views *v, uint64_t now_ns)
+static void interval_heading(struct cat_views *v, uint64_t now_ns,
+			     char *members, size_t len)
 {
 	uint64_t from = v->interval_end_ns;
+	int used;
 
 	v->intervals++;
+	v->interval_end_ns = now_ns;
+	if (v->format == RT_FORMAT_JSON) {
+		used = snprintf(members, len, "\"interval\":%u", v->intervals);
+		if (from && used > 0 && (size_t)used < len)
+			used += snprintf(members + used, len - (size_t)used,
+					 ",\"from_ns\":%llu",
+					 (unsigned long long)from);
+		if (now_ns && used > 0 && (size_t)used < len)
+			snprintf(members + used, len - (size_t)used,
+				 ",\"to_ns\":%llu", (unsigned long long)now_ns);
+		return;
+	}
 	rt_outbuf_printf(v->out, "\n=== interval %u: ", v->intervals);
 	if (from)
 		rt_outbuf_printf(v->out, "from %llu.%09llu ",
@@ -432,17 +476,26 @@ static void interval_heading(struct cat_views *v, uint64_t now_ns)
 	else
 		rt_outbuf_printf(v->out, "to the end of the run%s ===\n",
 				 from ? " (CLOCK_MONOTONIC)" : "");
-	v->interval_end_ns = now_ns;
+}
+
+/* --hist and --summary, in the run's format (paired printers). */
+static void print_latency(struct cat_views *v, const char *members)
+{
+	if (v->format == RT_FORMAT_JSON)
+		rt_latency_view_print_json(&v->lat, v->out, members);
+	else
+		rt_latency_view_print(&v->lat, v->out);
 }
 
 void cat_views_interval(void *arg, uint64_t now_ns)
 {
 	struct cat_views *v = arg;
+	char members[128] = "";
 
 	if (!v->lat_on)
 		return;
-	interval_heading(v, now_ns);
-	rt_latency_view_print(&v->lat, v->out);
+	interval_heading(v, now_ns, members, sizeof(members));
+	print_latency(v, members);
 	rt_latency_view_reset(&v->lat);
 }
 
@@ -522,6 +575,7 @@ int cat_views_finish(struct cat_views *v)
 {
 	const struct options *o = v->o;
 	struct rt_ksyms ksyms;
+	char members[128];
 	bool named = false;
 	int ret = 0;
 
@@ -536,10 +590,11 @@ int cat_views_finish(struct cat_views *v)
 		if (failed)
 			ret = -1;
 	}
+	members[0] = '\0';
 	if (v->lat_on && v->intervals)
-		interval_heading(v, 0);
+		interval_heading(v, 0, members, sizeof(members));
 	if (v->lat_on)
-		rt_latency_view_print(&v->lat, v->out);
+		print_latency(v, members);
 	if (v->folded_on && cat_flame_finish(v, named ? &ksyms : NULL))
 		ret = -1;
 	if (o->folded || o->flamegraph || o->report || v->names_on)
@@ -549,8 +604,8 @@ int cat_views_finish(struct cat_views *v)
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;
 		if (rt_outbuf_flush(&v->perfetto_out)) {
-			fprintf(stderr, PROG ": writing %s: %s\n", o->perfetto,
-				strerror(v->perfetto_out.error));
+			cat_error("writing %s: %s", o->perfetto,
+				  strerror(v->perfetto_out.error));
 			ret = -1;
 		} else if (!o->quiet) {
 			fprintf(stderr, PROG ": %llu trace events in %s\n",
@@ -564,8 +619,8 @@ int cat_views_finish(struct cat_views *v)
 		v->ctf_on = false;
 		err = rt_ctf_close(&v->ctf);
 		if (err) {
-			fprintf(stderr, PROG ": --ctf %s: %s: no trace written\n",
-				o->ctf, strerror(-err));
+			cat_error("--ctf %s: %s: no trace written",
+				  o->ctf, strerror(-err));
 			ret = -1;
 		} else if (!o->quiet) {
 			fprintf(stderr, PROG ": CTF trace of %llu events (%llu "
