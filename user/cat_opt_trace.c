@@ -75,6 +75,7 @@ static void set_window(struct options *o, const char *arg)
 	o->window_ns = cat_ns_in_range("--reorder-window", arg,
 				       cat_ms_arg("--reorder-window", arg),
 				       0, MAX_WINDOW_NS);
+	o->window_given = true;
 }
 
 const struct cat_opt cat_trace_opts[] = {
@@ -95,9 +96,9 @@ static void check_perf_options(struct options *o)
 {
 	struct rt_perf_session_opts *p = &o->perf;
 
-	if (!p->sample && (o->callchain || o->sample_buffer || o->folded))
-		cat_usage_error("%s needs --sample", o->folded ? "--folded" :
-				o->sample_buffer ? "--sample-buffer" : "-g");
+	if (!p->sample && (o->callchain || o->sample_buffer))
+		cat_usage_error("%s needs --sample", o->sample_buffer ?
+				"--sample-buffer" : "-g");
 	p->sample_spec.callchain = o->callchain;
 	if (o->sample_buffer)
 		p->sample_spec.buffer_bytes = o->sample_buffer;
@@ -111,10 +112,6 @@ static void check_trace(struct options *o)
 {
 	check_perf_options(o);
 	cat_check_views(o);
-	if ((o->flamegraph || o->report) && o->flame_weight == FLAME_SAMPLES &&
-	    !o->perf.sample)
-		cat_usage_error("--flame-weight samples needs --sample or -i "
-				"FILE");
 	/*
 	 * Raw output copies the rings undecoded: only the module filters.
 	 * (--per-thread's -t is the module's selection; cat_check_live()
@@ -126,7 +123,8 @@ static void check_trace(struct options *o)
 		cat_usage_error("--raw records what the module selects: -t, "
 				"--comm, --time, --filter and several -p pids "
 				"filter a replay (-i)");
-	cat_check_distinct_files(o);
+	cat_check_outputs(o);
+	cat_check_unused(o);
 	cat_check_live(o);
 }
 

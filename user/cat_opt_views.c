@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cat_flame.h"
 #include "cat_opt.h"
 
 CAT_SET_FLAG(set_hist, hist)
@@ -103,14 +104,25 @@ void cat_check_views(struct options *o)
 		cat_usage_error("--raw records; views (--hist, --summary, "
 				"--report, --flamegraph, --perfetto, --ctf) read "
 				"it back with -i");
-	/* --report has a JSON printer: alone, it may print JSON. */
-	if ((views || (o->report && o->folded)) && o->json)
-		cat_usage_error("--json prints the stream; views replace it");
 	/*
-	 * On replay (-i) the default follows the file (cat.c). --report
-	 * weighs the flame graph's stacks: samples when there are, else
-	 * vfs_read latency.
+	 * --hist, --summary and --report have JSON printers; the views that
+	 * write files of their own print nothing to the output.
 	 */
-	if ((o->flamegraph || o->report) && !o->flame_weight_given)
-		o->flame_weight = o->perf.sample ? FLAME_SAMPLES : FLAME_LATENCY;
+	if (o->json && views && !o->hist && !o->summary && !o->report)
+		cat_usage_error("--json prints the stream, or --hist, --summary "
+				"and --report; --flamegraph, --perfetto and "
+				"--ctf write files of their own");
+	/*
+	 * The weight of --folded, --flamegraph and --report (cat_flame.h):
+	 * live, from what the trace records; on replay from what the file
+	 * holds, once it is open (cat.c).
+	 */
+	if (cat_flame_view(o) && !o->input) {
+		char why[256];
+
+		if (cat_flame_pick(cat_flame_view(o), o->flame_weight_given,
+				   &o->flame_weight, cat_flame_live_kinds(o),
+				   CAT_FLAME_ALL, NULL, why, sizeof(why)))
+			cat_usage_error("%s", why);
+	}
 }

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/ringtrace.h>
 
+#include "cat_errors.h"
 #include "cat_opt.h"
 #include "ringtrace/parse.h"
 
@@ -86,25 +86,29 @@ const char cat_usage_text[] =
 "                            with -a/-C, per process with -p or a COMMAND;\n"
 "                            a perf-stat-like summary at the end\n"
 "      --interval MS         also a counters record every MS (units ok: 1s);\n"
-"                            with --hist/--summary, print them every MS\n"
+"                            with --hist/--summary, print them every MS (on\n"
+"                            replay too: every MS of the records' clock)\n"
 "      --sample EVENT[:HZ]   sample cpu-clock or task-clock HZ times a second\n"
 "                            (default 1000) into perf rings read like ours\n"
 "  -g, --callchain           samples carry their call chain\n"
 "      --sample-buffer SIZE  perf ring per CPU, power-of-two pages (default 256K)\n"
-"      --folded              print the samples as folded stacks at the end\n"
-"                            (for flamegraph.pl), instead of the stream\n"
+"      --folded              print the flame graph's stacks as folded lines at\n"
+"                            the end (for flamegraph.pl), instead of the stream\n"
 "\n"
-"Views (instead of the stream; live or with -i):\n"
+"Views (instead of the stream; live or with -i; --hist, --summary and\n"
+"--report print JSON with --json):\n"
 "      --hist                vfs_read latency histogram (and lock wait/hold)\n"
 "      --hist-by KEY         one histogram per comm, pid, file or cgroup\n"
 "      --summary             who reads what: process x file, bytes, calls,\n"
 "                            total and p50/p99/max latency, slowest first\n"
 "      --report              perf report's table of the flame graph's stacks\n"
 "                            (--flame-weight): children and self % by symbol\n"
-"      --report-by KEY       the same by sym, comm or dso (with --json: JSON)\n"
+"      --report-by KEY       the same by sym, comm or dso\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
-"      --flame-weight W      samples (default with --sample), latency, bytes\n"
-"                            or offcpu (time off CPU by stack, -e offcpu)\n"
+"      --flame-weight W      what --flamegraph, --folded and --report weigh:\n"
+"                            samples, latency, bytes or offcpu (time off CPU);\n"
+"                            default: the first of samples, latency and offcpu\n"
+"                            that the input holds and -e selects\n"
 "      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
 "      --ctf DIR             a CTF 1.8 trace for babeltrace2 and Trace Compass\n"
 "      --no-symbols          keep frames as addresses, in the stream and the\n"
@@ -125,7 +129,8 @@ const char cat_usage_text[] =
 "Output:\n"
 "  -o, --output FILE         write to FILE ('-': standard output); an existing\n"
 "                            FILE is kept as FILE.old\n"
-"      --json                one JSON object per line\n"
+"      --json                one JSON object per line (records, views' blocks,\n"
+"                            errors: {\"error\":...} on standard output too)\n"
 "      --raw                 binary raw file for later -i (needs -o or a pipe)\n"
 "  -i, --input FILE          decode a raw file instead of tracing ('-': stdin)\n"
 "  -q, --quiet               no summary on standard error\n"
@@ -159,13 +164,14 @@ int cat_flame_weight_parse(const char *s, enum flame_weight *w)
 
 void cat_usage_error(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+	cat_error_str(msg);
+	fprintf(stderr, "Try '" PROG " --help' for more information.\n");
 	exit(EXIT_USAGE);
 }
 
@@ -568,79 +574,4 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	if (optind < argc)
 		o->command = &argv[optind];
 	mode->check(o);
-}
-
-/* Standard output and error are one file or pipe (2>&1). */
-static bool stdout_is_stderr(void)
-{
-	struct stat so, se;
-
-	if (fstat(STDOUT_FILENO, &so) || fstat(STDERR_FILENO, &se))
-		return false;
-	return (S_ISREG(so.st_mode) || S_ISFIFO(so.st_mode)) &&
-	       so.st_dev == se.st_dev && so.st_ino == se.st_ino;
-}
-
-void cat_check_raw_stdout(const struct options *o)
-{
-	if (!o->raw || (o->output && strcmp(o->output, "-")))
-		return;
-	if (isatty(STDOUT_FILENO))
-		cat_usage_error("--raw writes binary data: give -o FILE or "
-				"redirect standard output");
-	if (!o->input && stdout_is_stderr())
-		cat_usage_error("--raw to standard output: standard error is "
-				"the same file, and messages%s would be mixed "
-				"into the recording: give -o FILE or redirect "
-				"one of them",
-				o->command ? " and the command's output" : "");
-}
-
-/* Whether two names are one file: by device and inode, else by name. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	bool ea = !stat(a, &sa), eb = !stat(b, &sb);
-
-	if (ea && eb)
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	return !ea && !eb && !strcmp(a, b);
-}
-
-/*
- * Issue 21: every file ringtrace-cat reads or writes is a different file,
- * checked before any work. Two outputs to one file left one of them (and
- * the previous FILE.old) lost; an output on the input destroyed the
- * recording after the whole replay.
- */
-void cat_check_distinct_files(const struct options *o)
-{
-	struct {
-		const char	*opt;
-		const char	*path;
-	} f[] = {
-		{ "-i", o->input },
-		/* --snapshot --raw -o PREFIX writes PREFIX.N files */
-		{ "-o", o->snapshot && o->raw ? NULL : o->output },
-		{ "--flamegraph", o->flamegraph },
-		{ "--perfetto", o->perfetto },
-	};
-	size_t n = sizeof(f) / sizeof(f[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		if (!f[i].path || !strcmp(f[i].path, "-"))
-			continue;
-		for (size_t j = i + 1; j < n; j++) {
-			if (!f[j].path || !strcmp(f[j].path, "-") ||
-			    !same_file(f[i].path, f[j].path))
-				continue;
-			if (i == 0)
-				cat_usage_error("%s %s is the input: refusing "
-						"to overwrite it", f[j].opt,
-						f[j].path);
-			cat_usage_error("%s and %s name the same file, %s: each "
-					"output needs its own", f[i].opt,
-					f[j].opt, f[j].path);
-		}
-	}
 }

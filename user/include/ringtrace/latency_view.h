@@ -89,6 +89,11 @@ struct rt_latency_view {
 	const struct rt_paths	*paths;		/* names for dev:ino; may be NULL */
 	/* issue 24: some record had a cgroup: the summary shows them. */
 	bool			cgroups;
+	/*
+	 * The kinds counted, for a histogram that got none ("offcpu": "(no
+	 * offcpu events)"); NULL: every kind it counts.
+	 */
+	const char		*kinds;
 };
 
 /* Set hist/by/summary first. 0 or -ENOMEM. */
@@ -99,6 +104,14 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev);
 
 /* The histograms (if hist) then the summary table (if summary). */
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob);
+
+/*
+ * The same numbers as one JSON object on one line: {"hist":{"all":{...},
+ * "by":..., "keys":[...]}, "summary":{"rows":[...], "more_rows":N}};
+ * @members (may be NULL), already formatted ("\"interval\":2"), go first.
+ */
+void rt_latency_view_print_json(struct rt_latency_view *v,
+				struct rt_outbuf *ob, const char *members);
 
 /* Forget every event counted so far (--interval: each print starts anew). */
 void rt_latency_view_reset(struct rt_latency_view *v);

@@ -7,6 +7,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/latency_view.h"
+#include "latency_view_names.h"
 
 int rt_hist_by_parse(const char *s, enum rt_hist_by *by)
 {
@@ -207,9 +208,12 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 	}
 }
 
-/* "8:1 ino 1234" or its path; @e->key is a file's. */
-static const char *file_name(const struct rt_latency_view *v,
-			     const struct rt_view_key *k, char *buf, size_t len)
+/* A name escaped as the text stream escapes it: a row stays one line. */
+#define NAME_MAX_ESCAPED	(RT_PATH_MAX * RT_TEXT_ESCAPE_MAX + 1)
+
+const char *rt_view_file_name(const struct rt_latency_view *v,
+			      const struct rt_view_key *k, char *buf,
+			      size_t len)
 {
 	const char *p = rt_paths_get(v->paths, k->dev_major, k->dev_minor,
 				     k->ino);
@@ -221,9 +225,8 @@ static const char *file_name(const struct rt_latency_view *v,
 	return buf;
 }
 
-/* issue 24: a cgroup's path, "#ID" if no record named it, "-" for none. */
-static const char *cgroup_name(const struct rt_latency_view *v, uint64_t id,
-			       char *buf, size_t len)
+const char *rt_view_cgroup_name(const struct rt_latency_view *v, uint64_t id,
+				char *buf, size_t len)
 {
 	const char *p;
 
@@ -234,6 +237,17 @@ static const char *cgroup_name(const struct rt_latency_view *v, uint64_t id,
 		return p;
 	snprintf(buf, len, "#%llu", (unsigned long long)id);
 	return buf;
+}
+
+/*
+ * @name for the text views: a path, a cgroup (anyone can put a newline
+ * in them) escaped into @esc (NAME_MAX_ESCAPED bytes). JSON escapes its
+ * own (latency_view_json.c).
+ */
+static const char *text_name(const char *name, char *esc)
+{
+	*rt_text_escape(esc, name, RT_PATH_MAX, NULL) = '\0';
+	return esc;
 }
 
 static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
@@ -281,9 +295,8 @@ static int by_time(const void *a, const void *b)
 	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 
-/* Entries sorted by time spent, [other] last if used; caller frees. */
-static const struct rt_view_entry **sorted(const struct rt_view_table *t,
-					   uint32_t *n)
+const struct rt_view_entry **rt_view_sorted(const struct rt_view_table *t,
+					    uint32_t *n)
 {
 	const struct rt_view_entry **list = calloc(t->nr + 2, sizeof(*list));
 
@@ -303,10 +316,11 @@ static const struct rt_view_entry **sorted(const struct rt_view_table *t,
 static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
-	char name[96], esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	char name[64], path[NAME_MAX_ESCAPED];
+	char esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
 	uint32_t n;
 
-	list = sorted(&v->keyed, &n);
+	list = rt_view_sorted(&v->keyed, &n);
 	if (!list)
 		return;
 	for (uint32_t i = 0; i < n; i++) {
@@ -318,8 +332,9 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 					 (unsigned long long)v->keyed.overflow);
 		} else if (v->by == RT_HIST_BY_CGROUP) {
 			rt_outbuf_printf(ob, "\n@[cgroup %s]\n",
-					 cgroup_name(v, e->key.cgroup_id, name,
-						     sizeof(name)));
+					 text_name(rt_view_cgroup_name(v,
+						   e->key.cgroup_id, name,
+						   sizeof(name)), path));
 		} else if (v->by == RT_HIST_BY_PID) {
 			*rt_text_escape(esc, e->comm, sizeof(e->comm), NULL) = '\0';
 			rt_outbuf_printf(ob, "\n@[pid %u, %s]\n", e->key.pid, esc);
@@ -330,7 +345,8 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 					 "lock " : "", esc);
 		} else {
 			rt_outbuf_printf(ob, "\n@[%s]\n",
-					 file_name(v, &e->key, name, sizeof(name)));
+					 text_name(rt_view_file_name(v, &e->key,
+						   name, sizeof(name)), path));
 		}
 		print_entry_hists(ob, e, &v->keyed.locks[e - v->keyed.entries]);
 	}
@@ -340,13 +356,14 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
-	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
-	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32], cg[32];
+	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	char name[64], path[NAME_MAX_ESCAPED], cg[64], cg_path[NAME_MAX_ESCAPED];
+	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32];
 	/* issue 22: only when some read's off-CPU time was measured. */
 	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
 
-	list = sorted(&v->rows, &n);
+	list = rt_view_sorted(&v->rows, &n);
 	if (!list)
 		return;
 	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s%s\n",
@@ -383,10 +400,13 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		/* issue 24: where the records say which cgroup. */
 		if (v->cgroups)
 			rt_outbuf_printf(ob, "%-23s ", other ? "-" :
-					 cgroup_name(v, e->key.cgroup_id, cg,
-						     sizeof(cg)));
+					 text_name(rt_view_cgroup_name(v,
+						   e->key.cgroup_id, cg,
+						   sizeof(cg)), cg_path));
 		rt_outbuf_printf(ob, "%s\n", other ? "(table full)" :
-				 file_name(v, &e->key, name, sizeof(name)));
+				 text_name(rt_view_file_name(v, &e->key, name,
+							     sizeof(name)),
+					   path));
 	}
 	free(list);
 }
@@ -400,7 +420,8 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 		rt_outbuf_printf(ob, "@[all]\n");
 		print_entry_hists(ob, &v->total, &v->total_locks);
 		if (!any)
-			rt_outbuf_printf(ob, "  (no vfs_read or lock events)\n");
+			rt_outbuf_printf(ob, "  (no %s events)\n", v->kinds ?
+					 v->kinds : "vfs_read, lock or offcpu");
 		if (v->keyed.entries)
 			print_keyed(v, ob);
 	}
