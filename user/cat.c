@@ -610,7 +610,7 @@ static void perf_title(const struct options *o, char *buf, size_t len)
 /*
  * A mechanism that locks other tools out of vfs_read says so at start,
  * on standard error: the operator who asked for it should know whom it
- * blocks (kmod/attach.c logs the same).
+ * blocks (kmod/attach/attach.c logs the same).
  */
 static void note_attach(struct rt_session *s, uint64_t events)
 {
