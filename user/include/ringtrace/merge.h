@@ -171,4 +171,11 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
  */
 void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev);
 
+/*
+ * The same count into @c, for a consumer that counts what it writes (a
+ * rewritten raw file: its replay counts what this counted). No forced.
+ */
+void rt_counts_add(struct rt_source_counts *c, int ret,
+		   const struct rt_event *ev);
+
 #endif /* RINGTRACE_MERGE_H */
