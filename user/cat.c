@@ -259,20 +259,16 @@ static int decode_file(struct options *o)
 	}
 	st.out = &ob;
 	if (o->raw) {
-		uint64_t kept, dropped;
+		struct rt_source_counts written;
 
-		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &kept,
-							 &dropped), &ob);
+		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &written),
+					&ob);
 		if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
 			code = EXIT_DATA;
 		if (!o->quiet && code == EXIT_OK)
-			fprintf(stderr, PROG ": %llu events of %llu written to "
-				"%s (with the path records, LOST records and "
-				"perf's thread and mapping records)\n",
-				(unsigned long long)kept,
-				(unsigned long long)(kept + dropped),
-				o->output && strcmp(o->output, "-") ?
-				o->output : "standard output");
+			cat_rewrite_report(stderr, &f, &written,
+					   o->output && strcmp(o->output, "-") ?
+					   o->output : "standard output");
 		close_output(o, &ob);
 		rt_raw_close(&f);
 		return code;

@@ -221,6 +221,38 @@ rewrite_filtered() {
 }
 check "-i F --raw -o G --filter 'path ~ GLOB': a filtered copy" rewrite_filtered "$here/data/vm-paths.raw" --filter 'path ~ "/etc/*"'
 check "-i F --raw -o G --filter 'ret < 0'" rewrite_same "$tmp/t.raw" --filter 'ret < 0'
+# A slice that starts after a cgroup record keeps it: the kept records'
+# cgroups stay named (not cgroup=#ID) as in the filtered replay. (The copy
+# keeps every LOST record, which --time drops from a replay: compared
+# without them.)
+"$mkraw" --ext "$tmp/ext.raw" >/dev/null 2>&1
+# shellcheck disable=SC2317  # called through check
+rewrite_cgroup_named() {
+	local raw=$1
+	shift
+	"$cat_bin" -q -i "$raw" --raw -o "$tmp/rw.raw" "$@" &&
+		"$cat_bin" -q -i "$tmp/rw.raw" --json | grep -v '"type":"lost"' > "$tmp/rw.a" &&
+		"$cat_bin" -q -i "$raw" --json "$@" | grep -v '"type":"lost"' > "$tmp/rw.b" &&
+		cmp -s "$tmp/rw.a" "$tmp/rw.b" &&
+		grep -q '"cgroup_id":4097,"cgroup":"/system.slice/' "$tmp/rw.a" &&
+		echo "$(wc -l < "$tmp/rw.a") lines"
+}
+check "-i F --raw -o G --time A,B after a cgroup record: still named" rewrite_cgroup_named "$tmp/ext.raw" --time 1.0010415,1.001045
+# "N of M records written": N is what the copy's replay counts, M the
+# original's; the cgroup and path records are not records.
+# shellcheck disable=SC2317  # called through check
+rewrite_counts() {
+	local raw=$1 said n m
+	shift
+	"$cat_bin" -i "$raw" --raw -o "$tmp/rc.raw" "$@" 2>"$tmp/rc.err" || return 1
+	said=$(sed -n 's/^ringtrace-cat: \([0-9]*\) of \([0-9]*\) records.* written to .*/\1 \2/p' "$tmp/rc.err")
+	n=$("$cat_bin" -i "$tmp/rc.raw" 2>&1 >/dev/null | sed -n 's/^ringtrace-cat: \([0-9]*\) records.*/\1/p')
+	m=$("$cat_bin" -i "$raw" 2>&1 >/dev/null | sed -n 's/^ringtrace-cat: \([0-9]*\) records.*/\1/p')
+	[[ -n $said && $said == "$n $m" ]] && echo "$said"
+}
+check "-i F --raw -o G --time A,B: N of M records, as the replays count them" rewrite_counts "$tmp/ext.raw" --time 1.0010415,1.001045
+check "-i F --raw -o G -C 1: N of M records, as the replays count them" rewrite_counts "$tmp/ext.raw" -C 1
+check "-i F --raw -o G: N of M records, samples apart" rewrite_counts "$tmp/v2.raw" -e vfs_read
 expect_status 2 "--filter 'ret < ': refused before any work" -i "$tmp/t.raw" --filter 'ret < '
 if grep -qx "ringtrace-cat: --filter 'ret < ': expected a number at column 7" "$tmp/err"; then
 	ok "--filter's error names the column"
