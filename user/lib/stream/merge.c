@@ -168,6 +168,11 @@ static bool fetch(struct rt_source *s, struct rt_merge_result *res)
 		if (st == RT_RING_EMPTY && s->refill &&
 		    s->refill(s) == RT_RING_OK)
 			continue;
+		if (st < 0 && s->recover) {
+			if (s->recover(s) == RT_RING_OK)
+				continue;
+			st = RT_RING_EMPTY;
+		}
 		if (st < 0)
 			note_failure(s, st, res);
 		s->has_cur = false;

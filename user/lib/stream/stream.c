@@ -112,10 +112,6 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
 {
 	char why[160];
 
-	if (src->describe_error) {
-		src->describe_error(src, st->errmsg, sizeof(st->errmsg));
-		return RT_STREAM_ERR_DATA;
-	}
 	rt_ring_describe_error(&src->ring, why, sizeof(why));
 	if (src->tid)	/* issue 9: a per-thread ring */
 		snprintf(st->errmsg, sizeof(st->errmsg), "ring of thread %u: %s",
