@@ -735,16 +735,17 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	st.out = &ob;
 	if (o->command) {
 		/*
-		 * Issue 21: a recording on standard output must hold nothing
-		 * else. The command writes to our standard error instead, as
-		 * with perf record -o -.
+		 * A recording, JSON, folded stacks... on standard output hold
+		 * nothing else (| jq, | flamegraph.pl). The command writes to
+		 * our standard error instead, as with perf record -o -.
 		 */
-		int child_stdout = raw_on_stdout(o) ? STDERR_FILENO : -1;
+		const char *data = cat_stdout_data(o);
+		int child_stdout = data ? STDERR_FILENO : -1;
 
-		if (child_stdout >= 0 && !o->quiet)
-			fprintf(stderr, PROG ": the recording goes to standard "
-				"output: %s's standard output goes to standard "
-				"error\n", o->command[0]);
+		if (data && !o->quiet)
+			fprintf(stderr, PROG ": %s goes to standard output: "
+				"%s's standard output goes to standard error\n",
+				data, o->command[0]);
 		if (rt_command_spawn_stdout(&cmd, o->command, original_mask,
 					    handled_signals,
 					    sizeof(handled_signals) /

@@ -234,6 +234,23 @@ static void parse(int argc, char **argv, struct diff_opts *d)
 				 "output: give the text views -o FILE");
 	if (d->flamegraph && d->output && !strcmp(d->flamegraph, d->output))
 		diff_usage_error("--flamegraph and -o name the same file");
+	/* An option that would do nothing is refused, never ignored. */
+	if (d->output && strcmp(d->output, "-") && !d->folded && !d->hist &&
+	    !d->summary)
+		diff_usage_error("-o %s: nothing would be written there: "
+				 "--flamegraph names its own file", d->output);
+	if (!d->flamegraph && !d->folded) {
+		const char *what = !d->normalise ? "--no-normalize" :
+				   d->weight_given ? "--flame-weight" :
+				   d->nr_kallsyms ? "--kallsyms" :
+				   !d->symbols ? "--no-symbols" : NULL;
+
+		if (what)
+			diff_usage_error("%s applies to the stacks of "
+					 "--flamegraph and --folded: --hist and "
+					 "--summary show raw vfs_read counts",
+					 what);
+	}
 }
 
 /* ---- the two inputs ---- */

@@ -15,6 +15,8 @@
  *   cat_opt_trace.c     cat_trace_opts: perf_event_open, wakeups (trace)
  *   cat_opt_replay.c    cat_replay_opts: -i FILE and its filters (replay)
  *   cat_opt_snapshot.c  cat_snapshot_opts: --snapshot and its bounds
+ *   cat_opt_outputs.c   where the outputs go (every mode's check)
+ *   cat_opt_unused.c    options that would do nothing (every mode's)
  *
  * An option a mode's tables lack is refused by the parser, naming the
  * mode ("--hist does not apply to a snapshot (--snapshot)"): a new option
@@ -91,11 +93,20 @@ uint64_t cat_ms_arg(const char *opt, const char *arg);
 void cat_check_buffer_size(const char *opt, const char *arg, uint64_t bytes);
 
 /* Checks more than one mode makes. */
-void cat_check_distinct_files(const struct options *o);
 void cat_check_views(struct options *o);	/* cat_opt_views.c */
 void cat_check_live(struct options *o);		/* cat_opt_live.c */
-/* --raw to standard output: not a terminal (trace, replay). */
-void cat_check_raw_stdout(const struct options *o);
+/*
+ * cat_opt_outputs.c: no two outputs in one place (a file, standard
+ * output), none on the input, -o only where something is written.
+ */
+void cat_check_outputs(const struct options *o);
+/*
+ * Data on standard output (a recording, JSON, folded stacks...): not a
+ * terminal for --raw, not the file standard error goes to.
+ */
+void cat_check_stdout(const struct options *o);
+/* cat_opt_unused.c: an option that would do nothing is refused. */
+void cat_check_unused(const struct options *o);
 
 #define NS_PER_MS		1000000ull
 #define NS_PER_S		1000000000ull

@@ -213,5 +213,5 @@ void cat_check_live(struct options *o)
 	if (o->system_wide && (o->pid_given || o->command))
 		cat_usage_error("-a traces everything: it cannot be combined "
 				"with %s", o->pid_given ? "-p" : "a COMMAND");
-	cat_check_raw_stdout(o);
+	cat_check_stdout(o);
 }

@@ -38,13 +38,14 @@ static void check_replay(struct options *o)
 		cat_usage_error("a COMMAND does not apply to %s: it decodes "
 				"what the file holds", cat_mode_replay.name);
 	cat_check_views(o);
-	cat_check_distinct_files(o);
+	cat_check_outputs(o);
 	/* issue 21: --raw writes the filtered or time-sliced copy. */
 	if (o->raw && o->header)
 		cat_usage_error("--header prints the header: --raw does not "
 				"apply");
-	cat_check_raw_stdout(o);
+	cat_check_stdout(o);
 	replay_filters(o);
+	cat_check_unused(o);
 }
 
 const struct cat_mode cat_mode_replay = {

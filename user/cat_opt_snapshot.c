@@ -54,7 +54,8 @@ static void check_snapshot(struct options *o)
 		cat_usage_error("%s prints what the module selects: -t (without "
 				"--per-thread) and several -p pids filter a "
 				"trace or a replay", "--snapshot");
-	cat_check_distinct_files(o);
+	cat_check_outputs(o);
+	cat_check_unused(o);
 	cat_check_live(o);
 }
 

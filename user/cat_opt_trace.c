@@ -68,6 +68,7 @@ static void set_window(struct options *o, const char *arg)
 	o->window_ns = cat_ns_in_range("--reorder-window", arg,
 				       cat_ms_arg("--reorder-window", arg),
 				       0, MAX_WINDOW_NS);
+	o->window_given = true;
 }
 
 const struct cat_opt cat_trace_opts[] = {
@@ -118,7 +119,8 @@ static void check_trace(struct options *o)
 		cat_usage_error("--raw records what the module selects: -t, "
 				"--comm, --time, --filter and several -p pids "
 				"filter a replay (-i)");
-	cat_check_distinct_files(o);
+	cat_check_outputs(o);
+	cat_check_unused(o);
 	cat_check_live(o);
 }
 

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/ringtrace.h>
@@ -565,79 +564,4 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	if (optind < argc)
 		o->command = &argv[optind];
 	mode->check(o);
-}
-
-/* Standard output and error are one file or pipe (2>&1). */
-static bool stdout_is_stderr(void)
-{
-	struct stat so, se;
-
-	if (fstat(STDOUT_FILENO, &so) || fstat(STDERR_FILENO, &se))
-		return false;
-	return (S_ISREG(so.st_mode) || S_ISFIFO(so.st_mode)) &&
-	       so.st_dev == se.st_dev && so.st_ino == se.st_ino;
-}
-
-void cat_check_raw_stdout(const struct options *o)
-{
-	if (!o->raw || (o->output && strcmp(o->output, "-")))
-		return;
-	if (isatty(STDOUT_FILENO))
-		cat_usage_error("--raw writes binary data: give -o FILE or "
-				"redirect standard output");
-	if (!o->input && stdout_is_stderr())
-		cat_usage_error("--raw to standard output: standard error is "
-				"the same file, and messages%s would be mixed "
-				"into the recording: give -o FILE or redirect "
-				"one of them",
-				o->command ? " and the command's output" : "");
-}
-
-/* Whether two names are one file: by device and inode, else by name. */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-	bool ea = !stat(a, &sa), eb = !stat(b, &sb);
-
-	if (ea && eb)
-		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-	return !ea && !eb && !strcmp(a, b);
-}
-
-/*
- * Issue 21: every file ringtrace-cat reads or writes is a different file,
- * checked before any work. Two outputs to one file left one of them (and
- * the previous FILE.old) lost; an output on the input destroyed the
- * recording after the whole replay.
- */
-void cat_check_distinct_files(const struct options *o)
-{
-	struct {
-		const char	*opt;
-		const char	*path;
-	} f[] = {
-		{ "-i", o->input },
-		/* --snapshot --raw -o PREFIX writes PREFIX.N files */
-		{ "-o", o->snapshot && o->raw ? NULL : o->output },
-		{ "--flamegraph", o->flamegraph },
-		{ "--perfetto", o->perfetto },
-	};
-	size_t n = sizeof(f) / sizeof(f[0]);
-
-	for (size_t i = 0; i < n; i++) {
-		if (!f[i].path || !strcmp(f[i].path, "-"))
-			continue;
-		for (size_t j = i + 1; j < n; j++) {
-			if (!f[j].path || !strcmp(f[j].path, "-") ||
-			    !same_file(f[i].path, f[j].path))
-				continue;
-			if (i == 0)
-				cat_usage_error("%s %s is the input: refusing "
-						"to overwrite it", f[j].opt,
-						f[j].path);
-			cat_usage_error("%s and %s name the same file, %s: each "
-					"output needs its own", f[i].opt,
-					f[j].opt, f[j].path);
-		}
-	}
 }

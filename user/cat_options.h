@@ -39,6 +39,7 @@ struct options {
 	const char		*input;
 	uint64_t		duration_ns;
 	uint64_t		window_ns;
+	bool			window_given;	/* --reorder-window */
 	char			**command;	/* after "--", NULL-terminated */
 	struct rt_perf_session_opts perf;	/* --counters, --sample */
 	bool			callchain;	/* -g */
@@ -88,6 +89,15 @@ struct options {
 int cat_flame_weight_parse(const char *s, enum flame_weight *w);
 /* Whether ringtrace-cat has the long option --@name. */
 bool cat_option_known(const char *name);
+
+/* Whether the main output (-o FILE, else standard output) gets anything. */
+bool cat_main_output_used(const struct options *o);
+/*
+ * What goes to standard output that other tools parse ("the recording",
+ * "the JSON stream", "the flame graph"...), or NULL: a COMMAND's own
+ * output must then go elsewhere (cat.c).
+ */
+const char *cat_stdout_data(const struct options *o);
 
 /* Parse argv into *o; on a bad command line, print why and exit(EXIT_USAGE). */
 void cat_parse_options(int argc, char **argv, struct options *o);

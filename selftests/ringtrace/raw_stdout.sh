@@ -6,8 +6,10 @@
 # -i -`, the command's output goes to ringtrace-cat's standard error (as
 # perf record -o - does), which says so once, and the file replays; with
 # standard error on the same file as the recording (2>&1) the run is
-# refused before it starts. A command that cannot run is named and gives
-# 127, in ringtrace-cat and ringtrace-lockstat alike. Needs root and
+# refused before it starts. The same for JSON (| jq): `--json -- COMMAND`
+# sends the command's output to standard error and standard output is JSON
+# alone. A command that cannot run is named and gives 127, in
+# ringtrace-cat and ringtrace-lockstat alike. Needs root and
 # ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
@@ -15,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 9
+tap_plan 11
 
 printf 'the command said this\n' >"$work/msg"
 
@@ -46,6 +48,24 @@ set +o pipefail
 [[ $rc -eq 0 && -s $work/p.txt ]] && grep -q '^the command said this$' "$work/p.err"
 tap_ok $? "--raw -o - -- cat FILE | ringtrace-cat -i -: replayed (exit $rc, $(wc -l <"$work/p.txt") lines)" ||
 	{ tap_diag <"$work/p.err"; tap_diag <"$work/p.replay"; }
+
+# --json -- COMMAND: every line of standard output is JSON, the command's
+# went to standard error.
+"$cat" --json -- dd if="$work/msg" bs=4096 status=none >"$work/j.json" 2>"$work/j.err"
+rc=$?
+python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    json.loads(line)
+    n += 1
+assert n > 0
+print(n)' "$work/j.json" >"$work/j.n" 2>&1
+tap_ok $? "--json -- dd: standard output is JSON alone ($(cat "$work/j.n") lines, exit $rc)" ||
+	{ tap_diag <"$work/j.n"; head -n 3 "$work/j.json" | tap_diag; }
+[[ $(grep -c '^the command said this$' "$work/j.err") -eq 1 ]] &&
+	grep -q "the JSON stream goes to standard output: dd's standard output goes to standard error" "$work/j.err"
+tap_ok $? "dd's output went to standard error, and ringtrace-cat said so" || tap_diag <"$work/j.err"
 
 # Standard error on the recording: refused, nothing run.
 "$cat" --raw -- touch "$work/ran" >"$work/y.raw" 2>&1

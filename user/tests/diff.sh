@@ -133,6 +133,13 @@ refused 2 "is not a weight" --diff "$tmp/t.raw" "$tmp/t.raw" --folded \
 	--flame-weight colour
 refused 3 'neither a ringtrace raw file nor folded stacks' --diff "$before" \
 	"$here/views.sh" --folded
+# Options that would do nothing are refused, never ignored.
+refused 2 '--no-normalize applies to the stacks of --flamegraph and --folded' \
+	--diff "$tmp/t.raw" "$tmp/t.raw" --hist --no-normalize
+refused 2 '--flame-weight applies to the stacks' --diff "$tmp/t.raw" \
+	"$tmp/t.raw" --summary --flame-weight bytes
+refused 2 'nothing would be written there: --flamegraph names its own file' --diff "$tmp/t.raw" \
+	"$tmp/t.raw" --flamegraph "$tmp/o.svg" -o "$tmp/out.txt"
 cp "$after" "$tmp/a.folded"
 refused 1 'is the input' --diff "$before" "$tmp/a.folded" --flamegraph "$tmp/a.folded"
 if cmp -s "$after" "$tmp/a.folded"; then ok "AFTER left intact"; else not_ok "AFTER overwritten"; fi

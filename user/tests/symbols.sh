@@ -47,7 +47,14 @@ check() {
 rc --kallsyms "$ks" > "$tmp/text" 2> "$tmp/err" || not_ok "text: $(cat "$tmp/err")"
 rc --kallsyms "$ks" --json > "$tmp/json" || not_ok "json"
 rc --no-symbols --json > "$tmp/hex.json" || not_ok "json --no-symbols"
-rc --no-symbols --kallsyms "$ks" > "$tmp/hex.text" || not_ok "text --no-symbols"
+rc --no-symbols > "$tmp/hex.text" || not_ok "text --no-symbols"
+# Both at once would ignore one of them: refused.
+if ! rc --no-symbols --kallsyms "$ks" > /dev/null 2> "$tmp/err" &&
+	grep -q -- '--kallsyms names kernel frames and --no-symbols keeps every frame hex' "$tmp/err"; then
+	ok "--no-symbols --kallsyms is refused"
+else
+	not_ok "--no-symbols --kallsyms: $(cat "$tmp/err")"
+fi
 
 # Text: every kernel frame named, none left hex (the file holds the lines).
 # shellcheck disable=SC2317  # called through check

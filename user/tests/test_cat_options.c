@@ -594,6 +594,82 @@ static void test_tables_documented(void **state)
 	}
 }
 
+/*
+ * An option that would do nothing is refused, naming it, rather than
+ * ignored: --header --json printed text, --flame-weight alone weighed
+ * nothing, --no-symbols --kallsyms kept frames hex, --min-latency with
+ * -e lock and --min-offcpu without offcpu selected nothing, and
+ * --reorder-window with --raw (which does not merge) held nothing.
+ */
+static void test_nothing_ignored(void **state)
+{
+	static const struct {
+		const char	*args[8];
+		const char	*says;
+	} cases[] = {
+		{ { "-i", "x.raw", "--header", "--json" },
+		  "--header prints the file's header as text and stops: --json "
+		  "does not apply" },
+		{ { "-i", "x.raw", "--header", "--comm", "tar" },
+		  "--header prints the file's header as text and stops: a "
+		  "filter" },
+		{ { "-i", "x.raw", "--header", "--hist" },
+		  "stops: --hist does not apply" },
+		{ { "-i", "x.raw", "--flame-weight", "latency" },
+		  "--flame-weight weighs --flamegraph, --folded and --report" },
+		{ { "-i", "x.raw", "--hist", "--flame-weight", "bytes" },
+		  "--flame-weight weighs --flamegraph, --folded and --report" },
+		{ { "--flame-weight", "latency", "--hist", "-a" },
+		  "--flame-weight weighs --flamegraph, --folded and --report" },
+		{ { "-i", "x.raw", "--no-symbols", "--kallsyms", "/dev/null" },
+		  "--kallsyms names kernel frames and --no-symbols keeps every "
+		  "frame hex" },
+		{ { "-i", "x.raw", "-e", "lock", "--min-latency", "1ms" },
+		  "--min-latency selects vfs_read calls: -e does not name "
+		  "vfs_read" },
+		{ { "-i", "x.raw", "-e", "vfs_read", "--min-offcpu", "1ms" },
+		  "--min-offcpu selects offcpu intervals: -e does not name "
+		  "offcpu" },
+		{ { "-a", "--min-offcpu", "1ms" },
+		  "--min-offcpu selects offcpu intervals: trace them with -e "
+		  "offcpu" },
+		{ { "--raw", "-o", "x.raw", "--reorder-window", "5", "-a" },
+		  "--reorder-window: --raw writes each ring as it is" },
+	};
+	struct outcome r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parsev(&r, cases[i].args);
+		if (r.status != EXIT_USAGE || !strstr(r.err, cases[i].says))
+			fail_msg("case %zu (%s %s): exit %d, '%s' (wanted '%s')",
+				 i, cases[i].args[0], cases[i].args[2], r.status,
+				 r.err, cases[i].says);
+	}
+	/* What they do with what they need is taken. */
+	{
+		const char *const a[] = { "-i", "x.raw", "--min-offcpu", "1ms",
+					  NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+	}
+	{
+		const char *const a[] = { "-e", "offcpu", "--min-offcpu", "1ms",
+					  "-a", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+	}
+	{
+		const char *const a[] = { "-i", "x.raw", "--folded",
+					  "--flame-weight", "latency", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
@@ -608,5 +684,6 @@ int main(void)
 	    cmocka_unit_test(test_mode_refuses_others_options),
 	    cmocka_unit_test(test_tables_documented),
 	    cmocka_unit_test(test_filter_option),
-	    cmocka_unit_test(test_no_names));
+	    cmocka_unit_test(test_no_names),
+	    cmocka_unit_test(test_nothing_ignored));
 }
