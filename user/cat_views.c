@@ -300,6 +300,8 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 		v->filtered++;
 		return;
 	}
+	rt_missing_add(&v->missing, ev);
+	rt_missing_add(&v->missing_block, ev);
 	if (v->print)
 		v->print(v->out, ev);
 	if (v->lat_on)
@@ -405,17 +407,82 @@ void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
 		lines_from_table(v, fn, arg);
 }
 
+void cat_views_stream_ended(struct cat_views *v,
+			    const struct rt_source_counts *counts,
+			    uint64_t lost_pending, const struct rt_raw_file *f)
+{
+	struct rt_missing *m[] = { &v->missing, &v->missing_block };
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		m[i]->lost_pending = lost_pending;
+		m[i]->malformed = counts->malformed;
+		m[i]->unknown = counts->unknown;
+		if (f) {
+			m[i]->damaged_bytes = f->damaged_bytes;
+			m[i]->truncated = f->truncated;
+		}
+	}
+}
+
+/*
+ * Under a table (--hist, --summary, --report): what it is missing, in its
+ * format. @prefix begins each text line.
+ */
+static void print_missing(struct cat_views *v, const struct rt_missing *m,
+			  const char *prefix)
+{
+	if (!rt_missing_any(m))
+		return;
+	if (v->format == RT_FORMAT_JSON)
+		rt_missing_print_json(m, v->out);
+	else
+		rt_missing_print(m, v->out, prefix);
+}
+
+/* --hist, --summary: their block's, with the rows their tables folded. */
+static void print_table_missing(struct cat_views *v)
+{
+	const struct options *o = v->o;
+	uint64_t keyed = o->hist && o->hist_by ? v->lat.keyed.overflow : 0;
+	uint64_t rows = o->summary ? v->lat.rows.overflow : 0;
+
+	v->missing_block.other = keyed > rows ? keyed : rows;
+	print_missing(v, &v->missing_block, "");
+}
+
+/* "missing: 19497 records lost (97.5%), ...", or "" when nothing is. */
+static void missing_line(const struct rt_missing *m, char *buf, size_t len)
+{
+	int n;
+
+	buf[0] = '\0';
+	if (!rt_missing_any(m))
+		return;
+	n = snprintf(buf, len, "missing: ");
+	if (n > 0 && (size_t)n < len)
+		rt_missing_line(m, buf + n, len - (size_t)n);
+}
+
 static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 {
 	const struct options *o = v->o;
 	const char *unit = cat_flame_unit(o->flame_weight);
+	struct rt_missing m = v->missing;
 	struct rt_outbuf ob;
 	struct rt_flame fl;
-	char title[128];
+	char title[128], missing[512];
 	int fd, ret = 0;
 
 	if (rt_flame_init(&fl))
 		return -1;
+	/* What the graph lacks is in it, under the title. */
+	if (cat_views_flame_has_stacks(v))
+		m.stacks_dropped = v->folded.dropped;
+	else
+		m.other = v->lat.rows.overflow;
+	missing_line(&m, missing, sizeof(missing));
+	if (missing[0])
+		fl.subtitle = missing;
 	/* issue 22: flamegraph.pl --color=io's palette for time off CPU. */
 	fl.io_palette = o->flame_weight == FLAME_OFFCPU;
 	cat_views_flame_lines(v, ksyms, add_folded_line, &fl);
@@ -439,6 +506,8 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 				"frames end in one \"%s\" frame\n",
 				(unsigned long long)fl.capped,
 				RT_FLAME_MAX_DEPTH, RT_FLAME_DEEPER);
+		if (missing[0])
+			fprintf(stderr, PROG ": flame graph %s\n", missing);
 	}
 	if (fd != STDOUT_FILENO)
 		rt_sys.close(fd);
@@ -536,6 +605,7 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 {
 	const struct options *o = v->o;
+	struct rt_missing m = v->missing;
 	struct rt_frame_names names;
 	struct rt_report r;
 	int ret;
@@ -543,7 +613,9 @@ static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 	if (rt_frame_names_init(&names, ksyms, v->usyms_on ? &v->usyms : NULL))
 		goto nomem;
 	names.bare = true;
+	m.stacks_dropped = v->folded.dropped;
 	ret = rt_report_build(&r, &v->folded, &names, o->report_by);
+	r.missing = &m;
 	if (ret) {
 		rt_frame_names_fini(&names);
 		goto nomem;
@@ -554,6 +626,7 @@ static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 	else
 		rt_report_print(&r, cat_flame_unit(o->flame_weight),
 				o->verbose ? 0 : 50, v->out);
+
 	if (v->folded.dropped && !o->quiet)
 		fprintf(stderr, PROG ": --report: %llu samples dropped: the "
 			"stack table is full\n",
@@ -603,6 +676,8 @@ void cat_views_interval(void *arg, uint64_t now_ns)
 	interval_heading(v, now_ns);
 	v->lat.summary = o->summary;
 	rt_latency_view_print(&v->lat, v->out);
+	print_table_missing(v);
+	memset(&v->missing_block, 0, sizeof(v->missing_block));
 	v->lat.summary = summary;
 	/* A flame graph from the table covers the whole run: keep it then. */
 	if (!(o->flamegraph && o->flame_weight != FLAME_SAMPLES &&
@@ -689,11 +764,15 @@ int cat_views_finish(struct cat_views *v)
 	v->lat.summary = o->summary;
 	if ((o->hist || o->summary) && v->intervals)
 		interval_heading(v, 0);
-	if (o->hist || o->summary)
+	if (o->hist || o->summary) {
 		rt_latency_view_print(&v->lat, v->out);
+		print_table_missing(v);
+	}
 	if (o->folded) {
 		uint32_t lines = rt_folded_write(&v->folded,
 						 named ? &ksyms : NULL, v->out);
+		struct rt_missing m = v->missing;
+		char missing[512];
 
 		/* The lines printed: stacks that name alike are one line. */
 		if (!o->quiet)
@@ -702,6 +781,14 @@ int cat_views_finish(struct cat_views *v)
 				(unsigned long long)v->folded.samples,
 				v->folded.dropped ? ", some dropped: the stack "
 				"table is full" : "");
+		/*
+		 * Every folded line is data: what they lack is said here,
+		 * -q or not (nothing else would say it).
+		 */
+		m.stacks_dropped = v->folded.dropped;
+		missing_line(&m, missing, sizeof(missing));
+		if (missing[0])
+			fprintf(stderr, PROG ": folded stacks %s\n", missing);
 	}
 	if (o->flamegraph && write_flamegraph(v, named ? &ksyms : NULL))
 		ret = -1;
@@ -711,6 +798,13 @@ int cat_views_finish(struct cat_views *v)
 		usyms_notes(v);
 	names_notes(v);
 	if (v->perfetto_on) {
+		if (rt_missing_any(&v->missing)) {
+			char line[512], json[RT_MISSING_JSON_MAX];
+
+			missing_line(&v->missing, line, sizeof(line));
+			*rt_missing_json(json, &v->missing) = '\0';
+			rt_perfetto_note(&v->perfetto, line, json);
+		}
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;
 		if (rt_outbuf_flush(&v->perfetto_out)) {

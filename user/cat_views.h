@@ -17,6 +17,7 @@
 #include "ringtrace/folded.h"
 #include "ringtrace/frame_names.h"
 #include "ringtrace/latency_view.h"
+#include "ringtrace/missing.h"
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/perfetto.h"
@@ -48,6 +49,12 @@ struct cat_views {
 	struct rt_ctf		ctf;
 	bool			ctf_on;
 	uint64_t		filtered;	/* events the filters dropped */
+	/*
+	 * What the views are missing: over the run, and since the last
+	 * --interval block (each block says its own).
+	 */
+	struct rt_missing	missing;
+	struct rt_missing	missing_block;
 	/* --interval: blocks printed so far, and when the last one ended */
 	uint32_t		intervals;
 	uint64_t		interval_end_ns;
@@ -105,6 +112,16 @@ const char *cat_flame_unit(enum flame_weight w);
  */
 bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 			  bool *failed);
+
+/*
+ * The stream ended: what no view got, from its counts (@counts: every
+ * source's, as the summary adds them) and @lost_pending (losses no LOST
+ * record reported); @f the raw file replayed, or NULL live. Before
+ * cat_views_finish().
+ */
+void cat_views_stream_ended(struct cat_views *v,
+			    const struct rt_source_counts *counts,
+			    uint64_t lost_pending, const struct rt_raw_file *f);
 
 /* Write the end-of-run views; 0, or -1 if one could not be written. */
 int cat_views_finish(struct cat_views *v);

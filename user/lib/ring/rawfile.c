@@ -651,7 +651,7 @@ bool rt_raw_report_damage(const struct rt_raw_file *f, FILE *fp,
 				"offset %llu\n", (unsigned long long)d->skipped,
 				(unsigned long long)d->resume);
 		else if (d->to_end)
-			fprintf(fp, "skipped the %llu bytes to the end of the "
+			fprintf(fp, "skipped %llu bytes to the end of the "
 				"file\n", (unsigned long long)d->skipped);
 		else
 			fprintf(fp, "skipped %llu bytes, read on from the "
