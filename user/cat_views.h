@@ -38,6 +38,9 @@ struct cat_views {
 	struct rt_usyms		usyms;
 	bool			usyms_on;
 	uint32_t		file_maps;	/* replay: MAPS chunks */
+	const struct rt_raw_file *file;		/* replay: the recording */
+	bool			ksyms_checked;	/* --kallsyms FILE against it */
+	bool			ksyms_warned;	/* and found it did not match */
 	/* issue 21: the stream's frames named (frame_names.h) */
 	struct rt_ksyms		stream_ksyms;
 	bool			stream_ksyms_on;
