@@ -186,7 +186,7 @@ kbuild_scratch() {
 	kbuild_safe "$base" || base=/tmp
 	base=$base/ringtrace-kbuild-$EUID-$h
 	# Ours alone: a directory of that name someone else made is refused.
-	mkdir -p -m 0700 "$base"
+	[[ -d $base ]] || mkdir -m 0700 "$base"
 	[[ -O $base && ! -L $base ]] || die "$base is not this user's directory"
 	mkdir -p "$base/$name"
 	echo "$base/$name"
