@@ -21,6 +21,7 @@
 #include <linux/ringtrace.h>
 
 #include "cat_diff.h"
+#include "cat_errors.h"
 #include "cat_flight.h"
 #include "cat_options.h"
 #include "cat_rewrite.h"
@@ -126,7 +127,7 @@ static int open_output(const struct options *o, struct rt_outbuf *ob)
 			return -1;
 	}
 	if (rt_outbuf_init(ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
-		fprintf(stderr, PROG ": out of memory\n");
+		cat_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -149,14 +150,13 @@ static int stream_exit_code(const struct rt_stream *st, int status,
 	case RT_STREAM_ERR_OUTPUT:
 		if (ob->error == EPIPE)
 			return EXIT_OK;		/* reader went away: stop quietly */
-		fprintf(stderr, PROG ": writing output: %s\n",
-			strerror(ob->error));
+		cat_error("writing output: %s", strerror(ob->error));
 		return EXIT_FAIL;
 	case RT_STREAM_ERR_DATA:
-		fprintf(stderr, PROG ": %s\n", st->errmsg);
+		cat_error("%s", st->errmsg);
 		return EXIT_DATA;
 	}
-	fprintf(stderr, PROG ": %s\n", st->errmsg);
+	cat_error("%s", st->errmsg);
 	return EXIT_FAIL;
 }
 
@@ -238,7 +238,7 @@ static int decode_file(struct options *o)
 
 	ret = rt_raw_open(&f, o->input);
 	if (ret) {
-		fprintf(stderr, PROG ": %s\n", f.errmsg);
+		cat_error("%s", f.errmsg);
 		rt_raw_close(&f);
 		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
 	}
@@ -248,8 +248,8 @@ static int decode_file(struct options *o)
 							    FLAME_LATENCY;
 	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
 	    !rt_raw_has_samples(&f)) {
-		fprintf(stderr, PROG ": --flame-weight samples: %s holds no perf "
-			"samples (record with --raw --sample)\n", o->input);
+		cat_error("--flame-weight samples: %s holds no perf "
+			  "samples (record with --raw --sample)", o->input);
 		rt_raw_close(&f);
 		return EXIT_USAGE;
 	}
@@ -554,15 +554,14 @@ static int per_thread_list(struct options *o)
 	uint32_t nr = 0;
 
 	if (rt_perf_list_threads(o->per_thread_pid, &tids, &nr) || !nr) {
-		fprintf(stderr, PROG ": no process with pid %d\n",
-			o->per_thread_pid);
+		cat_error("no process with pid %d", o->per_thread_pid);
 		free(tids);
 		return -1;
 	}
 	if (nr > RT_FILTER_MAX_IDS) {
-		fprintf(stderr, PROG ": process %d has %u threads; --per-thread "
-			"takes at most %u: pick them with -t\n",
-			o->per_thread_pid, nr, RT_FILTER_MAX_IDS);
+		cat_error("process %d has %u threads; --per-thread "
+			  "takes at most %u: pick them with -t",
+			  o->per_thread_pid, nr, RT_FILTER_MAX_IDS);
 		free(tids);
 		return -1;
 	}
@@ -725,7 +724,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	use_perf = o->perf.counters || o->perf.sample;
 	if (rt_paths_init(&paths)) {
-		fprintf(stderr, PROG ": out of memory\n");
+		cat_error("out of memory");
 		return EXIT_FAIL;
 	}
 	if (open_output(o, &ob)) {
@@ -754,8 +753,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 					    sizeof(handled_signals) /
 						    sizeof(handled_signals[0]),
 					    child_stdout, err, sizeof(err))) {
-			fprintf(stderr, PROG ": cannot start %s: %s\n",
-				o->command[0], err);
+			cat_error("cannot start %s: %s", o->command[0], err);
 			close_output(o, &ob);
 			return EXIT_FAIL;
 		}
@@ -771,7 +769,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 
 	filter_ranges(o);
 	if (rt_session_open(&s, NULL) || rt_session_setup(&s, &o->session)) {
-		fprintf(stderr, PROG ": %s\n", s.errmsg);
+		cat_error("%s", s.errmsg);
 		rt_command_abort(&cmd);
 		goto out;
 	}
@@ -799,7 +797,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (use_perf && open_perf(o, &s, &perf, &perf_cpus, &perf_tids,
 				  o->command != NULL)) {
-		fprintf(stderr, PROG ": %s\n", perf.errmsg);
+		cat_error("%s", perf.errmsg);
 		rt_command_abort(&cmd);
 		goto out;
 	}
@@ -811,7 +809,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	trace_start_mono = rt_sys.now_ns();
 	trace_start_real = realtime_ns();
 	if (rt_session_enable(&s)) {
-		fprintf(stderr, PROG ": %s\n", s.errmsg);
+		cat_error("%s", s.errmsg);
 		rt_command_abort(&cmd);
 		goto out;
 	}
@@ -832,7 +830,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		st.stats_arg = &stats;
 	}
 	if (o->command && rt_command_release(&cmd, err, sizeof(err))) {
-		fprintf(stderr, PROG ": cannot run %s: %s\n", o->command[0], err);
+		cat_error("cannot run %s: %s", o->command[0], err);
 		stop_requested = 1;
 	}
 
@@ -934,7 +932,7 @@ static int load_module(void)
 		path = rt_kmod_checkout_path(exe, path_buf, sizeof(path_buf));
 	}
 	if (rt_kmod_load(path, "", msg, sizeof(msg))) {
-		fprintf(stderr, PROG ": --load: %s\n", msg);
+		cat_error("--load: %s", msg);
 		return -1;
 	}
 	fprintf(stderr, PROG ": %s\n", msg);
@@ -949,6 +947,7 @@ int main(int argc, char **argv)
 	/* --diff BEFORE AFTER: a mode with options of its own (cat_diff.c). */
 	if (cat_diff_requested(argc, argv))
 		return cat_diff_main(argc, argv);
+	cat_errors_from_argv(argc, argv);
 	cat_parse_options(argc, argv, &o);
 	note_cmdline(argc, argv);
 	sigprocmask(SIG_SETMASK, NULL, &original_mask);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cat_errors.h"
 #include "cat_flight.h"
 #include "cat_views.h"
 #include "ringtrace/rawfile.h"
@@ -19,7 +20,7 @@ int cat_stats_init(struct cat_stats *cs, struct rt_session *s,
 	cs->s = s;
 	cs->start_ns = now_ns;
 	if (rt_health_init(&cs->h, s->nr_rings, now_ns)) {
-		fprintf(stderr, PROG ": out of memory\n");
+		cat_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -39,7 +40,7 @@ void cat_stats_print(void *arg, uint64_t now_ns)
 	if (cs->failed)
 		return;
 	if (rt_health_sample(&cs->h, cs->s, now_ns)) {
-		fprintf(stderr, PROG ": --stats: %s\n", cs->s->errmsg);
+		cat_error("--stats: %s", cs->s->errmsg);
 		cs->failed = true;
 		return;
 	}
@@ -70,7 +71,7 @@ static int write_raw_snapshot(const struct options *o,
 	if (fd < 0)
 		return -1;
 	if (rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
-		fprintf(stderr, PROG ": out of memory\n");
+		cat_error("out of memory");
 		rt_sys.close(fd);
 		return -1;
 	}
@@ -78,12 +79,10 @@ static int write_raw_snapshot(const struct options *o,
 	rt_snapshot_write_raw(sn, &ob);
 	ret = rt_outbuf_flush(&ob);
 	if (ret)
-		fprintf(stderr, PROG ": writing %s: %s\n", path,
-			strerror(ob.error));
+		cat_error("writing %s: %s", path, strerror(ob.error));
 	rt_outbuf_fini(&ob);
 	if (rt_sys.close(fd) && !ret) {
-		fprintf(stderr, PROG ": closing %s: %s\n", path,
-			strerror(errno));
+		cat_error("closing %s: %s", path, strerror(errno));
 		ret = -1;
 	}
 	/* Its kernel frames' symbols, as a live --raw --stack file keeps. */
@@ -135,7 +134,7 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 	sigset_t old;
 
 	if (rt_snapshot_init(&sn, s)) {
-		fprintf(stderr, PROG ": out of memory\n");
+		cat_error("out of memory");
 		return EXIT_FAIL;
 	}
 	if (o->duration_ns)
@@ -152,9 +151,9 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 			*snap = 0;
 			ret = rt_snapshot_take(&sn, s, now);
 			if (ret < 0) {
-				fprintf(stderr, PROG ": snapshot %" PRIu64 ": a "
-					"ring holds a malformed record\n",
-					sn.number);
+				cat_error("snapshot %" PRIu64 ": a "
+					  "ring holds a malformed record",
+					  sn.number);
 				code = EXIT_DATA;
 				break;
 			}
@@ -169,8 +168,8 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 			rt_snapshot_print(&sn, format, ob, paths);
 			if (rt_outbuf_flush(ob)) {
 				if (ob->error != EPIPE) {
-					fprintf(stderr, PROG ": writing output: "
-						"%s\n", strerror(ob->error));
+					cat_error("writing output: "
+						  "%s", strerror(ob->error));
 					code = EXIT_FAIL;
 				}
 				break;
@@ -195,14 +194,14 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 			timeout = ms_until(next_stats, now);
 		ret = rt_session_wait(s, timeout, &old);
 		if (ret < 0 && ret != -EINTR) {
-			fprintf(stderr, PROG ": waiting: %s\n", strerror(-ret));
+			cat_error("waiting: %s", strerror(-ret));
 			code = EXIT_FAIL;
 			break;
 		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (s->enabled && rt_session_disable(s)) {
-		fprintf(stderr, PROG ": %s\n", s->errmsg);
+		cat_error("%s", s->errmsg);
 		code = EXIT_FAIL;
 	}
 	rt_snapshot_fini(&sn);

@@ -11,9 +11,23 @@
 CAT_SET_STR(set_input, input)
 CAT_SET_FLAG(set_header, header)
 
+/*
+ * --interval on replay: blocks of the records' own clock (cat_views.c).
+ * Nothing is woken up for them, so they may be as short as a microsecond,
+ * where a trace's are at least 10ms (perf's counters read with them).
+ */
+static void set_interval(struct options *o, const char *arg)
+{
+	o->perf.interval_ns = cat_ns_in_range("--interval", arg,
+					      cat_ms_arg("--interval", arg),
+					      1000, MAX_DURATION_NS);
+}
+
 const struct cat_opt cat_replay_opts[] = {
 	{ "input",		'i', required_argument,	set_input },
 	{ "header",		0,   no_argument,	set_header },
+	/* --hist, --summary every MS of the records' clock (cat_views.c) */
+	{ "interval",		0,   required_argument,	set_interval },
 	CAT_OPT_END,
 };
 
@@ -44,6 +58,9 @@ static void check_replay(struct options *o)
 		cat_usage_error("--header prints the header: --raw does not "
 				"apply");
 	cat_check_stdout(o);
+	if (o->perf.interval_ns && !o->hist && !o->summary)
+		cat_usage_error("--interval needs --hist or --summary on %s",
+				cat_mode_replay.name);
 	replay_filters(o);
 	cat_check_unused(o);
 }

@@ -103,9 +103,14 @@ void cat_check_views(struct options *o)
 		cat_usage_error("--raw records; views (--hist, --summary, "
 				"--report, --flamegraph, --perfetto, --ctf) read "
 				"it back with -i");
-	/* --report has a JSON printer: alone, it may print JSON. */
-	if ((views || (o->report && o->folded)) && o->json)
-		cat_usage_error("--json prints the stream; views replace it");
+	/*
+	 * --hist, --summary and --report have JSON printers; the views that
+	 * write files of their own print nothing to the output.
+	 */
+	if (o->json && views && !o->hist && !o->summary && !o->report)
+		cat_usage_error("--json prints the stream, or --hist, --summary "
+				"and --report; --flamegraph, --perfetto and "
+				"--ctf write files of their own");
 	/*
 	 * On replay (-i) the default follows the file (cat.c). --report
 	 * weighs the flame graph's stacks: samples when there are, else

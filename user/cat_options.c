@@ -15,6 +15,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "cat_errors.h"
 #include "cat_opt.h"
 #include "ringtrace/parse.h"
 
@@ -82,7 +83,8 @@ const char cat_usage_text[] =
 "                            with -a/-C, per process with -p or a COMMAND;\n"
 "                            a perf-stat-like summary at the end\n"
 "      --interval MS         also a counters record every MS (units ok: 1s);\n"
-"                            with --hist/--summary, print them every MS\n"
+"                            with --hist/--summary, print them every MS (on\n"
+"                            replay too: every MS of the records' clock)\n"
 "      --sample EVENT[:HZ]   sample cpu-clock or task-clock HZ times a second\n"
 "                            (default 1000) into perf rings read like ours\n"
 "  -g, --callchain           samples carry their call chain\n"
@@ -90,14 +92,15 @@ const char cat_usage_text[] =
 "      --folded              print the samples as folded stacks at the end\n"
 "                            (for flamegraph.pl), instead of the stream\n"
 "\n"
-"Views (instead of the stream; live or with -i):\n"
+"Views (instead of the stream; live or with -i; --hist, --summary and\n"
+"--report print JSON with --json):\n"
 "      --hist                vfs_read latency histogram (and lock wait/hold)\n"
 "      --hist-by KEY         one histogram per comm, pid, file or cgroup\n"
 "      --summary             who reads what: process x file, bytes, calls,\n"
 "                            total and p50/p99/max latency, slowest first\n"
 "      --report              perf report's table of the flame graph's stacks\n"
 "                            (--flame-weight): children and self % by symbol\n"
-"      --report-by KEY       the same by sym, comm or dso (with --json: JSON)\n"
+"      --report-by KEY       the same by sym, comm or dso\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
 "      --flame-weight W      samples (default with --sample), latency, bytes\n"
 "                            or offcpu (time off CPU by stack, -e offcpu)\n"
@@ -121,7 +124,8 @@ const char cat_usage_text[] =
 "Output:\n"
 "  -o, --output FILE         write to FILE ('-': standard output); an existing\n"
 "                            FILE is kept as FILE.old\n"
-"      --json                one JSON object per line\n"
+"      --json                one JSON object per line (records, views' blocks,\n"
+"                            errors: {\"error\":...} on standard output too)\n"
 "      --raw                 binary raw file for later -i (needs -o or a pipe)\n"
 "  -i, --input FILE          decode a raw file instead of tracing ('-': stdin)\n"
 "  -q, --quiet               no summary on standard error\n"
@@ -155,13 +159,14 @@ int cat_flame_weight_parse(const char *s, enum flame_weight *w)
 
 void cat_usage_error(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '" PROG " --help' for more information.\n");
+	cat_error_str(msg);
+	fprintf(stderr, "Try '" PROG " --help' for more information.\n");
 	exit(EXIT_USAGE);
 }
 

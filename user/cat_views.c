@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cat_errors.h"
 #include "cat_views.h"
 #include "ringtrace/filter.h"
 #include "ringtrace/rawfile.h"
@@ -145,24 +146,23 @@ int cat_create_file(const char *path, const char *input)
 		return STDOUT_FILENO;
 	if (!stat(path, &st)) {
 		if (same_file(&st, input)) {
-			fprintf(stderr, PROG ": %s is the input: refusing to "
-				"overwrite it\n", path);
+			cat_error("%s is the input: refusing to "
+				  "overwrite it", path);
 			return -1;
 		}
 		/* Keep a recording: FILE becomes FILE.old, as perf does. */
 		if (S_ISREG(st.st_mode) && st.st_size > 0) {
 			snprintf(old, sizeof(old), "%s.old", path);
 			if (rename(path, old)) {
-				fprintf(stderr, PROG ": cannot keep %s as %s: %s\n",
-					path, old, strerror(errno));
+				cat_error("cannot keep %s as %s: %s",
+					  path, old, strerror(errno));
 				return -1;
 			}
 		}
 	}
 	fd = rt_sys.open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
-		fprintf(stderr, PROG ": cannot create %s: %s\n", path,
-			strerror(errno));
+		cat_error("cannot create %s: %s", path, strerror(errno));
 	return fd;
 }
 
@@ -195,6 +195,8 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		if (rt_latency_view_init(&v->lat))
 			goto nomem;
 		v->lat_on = true;
+		if (o->input && (o->hist || o->summary))
+			v->replay_interval_ns = o->perf.interval_ns;
 	}
 	/* Samples, or stack trailers weighted by latency or bytes. */
 	if (o->folded || o->flamegraph || o->report) {
@@ -218,9 +220,9 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		int err = rt_ctf_open(&v->ctf, o->ctf, RT_CTF_PACKET_DEFAULT, NULL);
 
 		if (err) {
-			fprintf(stderr, PROG ": --ctf %s: %s\n", o->ctf,
-				err == -EEXIST ? "exists already (the trace "
-				"goes into a new directory)" : strerror(-err));
+			cat_error("--ctf %s: %s", o->ctf,
+				  err == -EEXIST ? "exists already (the trace "
+				  "goes into a new directory)" : strerror(-err));
 			return -1;
 		}
 		v->ctf.paths = paths;
@@ -228,7 +230,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 	}
 	return 0;
 nomem:
-	fprintf(stderr, PROG ": out of memory\n");
+	cat_error("out of memory");
 	return -1;
 }
 
@@ -379,10 +381,37 @@ static void usyms_notes(const struct cat_views *v)
 			(unsigned long long)u->module_loads);
 }
 
+/*
+ * A replay's --interval: a block each time the records' clock passes a
+ * boundary, the first at the first record + MS, as a live run prints one
+ * each MS of its own clock. A stretch with no record at all is one block.
+ */
+static void replay_interval(struct cat_views *v, uint64_t ts)
+{
+	uint64_t iv = v->replay_interval_ns;
+
+	if (!v->next_interval_ns) {
+		v->interval_end_ns = ts;
+		v->next_interval_ns = ts + iv;
+		return;
+	}
+	if (ts < v->next_interval_ns)
+		return;
+	cat_views_interval(v, v->next_interval_ns);
+	v->next_interval_ns += iv;
+	if (ts >= v->next_interval_ns) {
+		v->next_interval_ns += (ts - v->next_interval_ns) / iv * iv;
+		cat_views_interval(v, v->next_interval_ns);
+		v->next_interval_ns += iv;
+	}
+}
+
 void cat_views_sink(void *arg, const struct rt_event *ev)
 {
 	struct cat_views *v = arg;
 
+	if (v->replay_interval_ns && ev->ts_ns)
+		replay_interval(v, ev->ts_ns);
 	if (v->filter && !rt_filter_pass(v->filter, ev)) {
 		v->filtered++;
 		return;
@@ -511,32 +540,6 @@ void cat_views_stream_ended(struct cat_views *v,
 	}
 }
 
-/*
- * Under a table (--hist, --summary, --report): what it is missing, in its
- * format. @prefix begins each text line.
- */
-static void print_missing(struct cat_views *v, const struct rt_missing *m,
-			  const char *prefix)
-{
-	if (!rt_missing_any(m))
-		return;
-	if (v->format == RT_FORMAT_JSON)
-		rt_missing_print_json(m, v->out);
-	else
-		rt_missing_print(m, v->out, prefix);
-}
-
-/* --hist, --summary: their block's, with the rows their tables folded. */
-static void print_table_missing(struct cat_views *v)
-{
-	const struct options *o = v->o;
-	uint64_t keyed = o->hist && o->hist_by ? v->lat.keyed.overflow : 0;
-	uint64_t rows = o->summary ? v->lat.rows.overflow : 0;
-
-	v->missing_block.other = keyed > rows ? keyed : rows;
-	print_missing(v, &v->missing_block, "");
-}
-
 /* "missing: 19497 records lost (97.5%), ...", or "" when nothing is. */
 static void missing_line(const struct rt_missing *m, char *buf, size_t len)
 {
@@ -581,8 +584,7 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 	snprintf(title, sizeof(title), "ringtrace flame graph (%s)", unit);
 	rt_flame_write_svg(&fl, &ob, title, unit);
 	if (rt_outbuf_flush(&ob)) {
-		fprintf(stderr, PROG ": writing %s: %s\n", o->flamegraph,
-			strerror(ob.error));
+		cat_error("writing %s: %s", o->flamegraph, strerror(ob.error));
 		ret = -1;
 	} else if (!o->quiet) {
 		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
@@ -668,14 +670,14 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 		return true;
 	if (path && !k->nr_hidden) {
 		*failed = true;
-		fprintf(stderr, PROG ": --kallsyms: %s holds no kernel symbols "
-			"(lines 'ADDRESS TYPE NAME', a copy of /proc/kallsyms)\n",
-			path);
+		cat_error("--kallsyms: %s holds no kernel symbols "
+			  "(lines 'ADDRESS TYPE NAME', a copy of /proc/kallsyms)",
+			  path);
 	} else if (path) {
 		*failed = true;
-		fprintf(stderr, PROG ": --kallsyms: %s shows no addresses: it "
-			"was copied without the right to see them "
-			"(kernel.kptr_restrict; copy it as root)\n", path);
+		cat_error("--kallsyms: %s shows no addresses: it "
+			  "was copied without the right to see them "
+			  "(kernel.kptr_restrict; copy it as root)", path);
 	} else if (!quiet) {
 		fprintf(stderr, PROG ": kernel frames stay hex: /proc/kallsyms "
 			"shows no addresses (kernel.kptr_restrict; run as root "
@@ -722,7 +724,7 @@ static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 	rt_frame_names_fini(&names);
 	return 0;
 nomem:
-	fprintf(stderr, PROG ": --report: out of memory\n");
+	cat_error("--report: out of memory");
 	return -1;
 }
 
@@ -730,12 +732,27 @@ nomem:
  * --interval's blocks say which interval they cover, the one printed at
  * the end included (issue 21: every block but the last was headed "the
  * last interval"). @now_ns: its end; 0 for the block at the end of the run.
+ * JSON says it in the block's first members (@members), text in a line.
  */
-static void interval_heading(struct cat_views *v, uint64_t now_ns)
+static void interval_heading(struct cat_views *v, uint64_t now_ns,
+			     char *members, size_t len)
 {
 	uint64_t from = v->interval_end_ns;
+	int used;
 
 	v->intervals++;
+	v->interval_end_ns = now_ns;
+	if (v->format == RT_FORMAT_JSON) {
+		used = snprintf(members, len, "\"interval\":%u", v->intervals);
+		if (from && used > 0 && (size_t)used < len)
+			used += snprintf(members + used, len - (size_t)used,
+					 ",\"from_ns\":%llu",
+					 (unsigned long long)from);
+		if (now_ns && used > 0 && (size_t)used < len)
+			snprintf(members + used, len - (size_t)used,
+				 ",\"to_ns\":%llu", (unsigned long long)now_ns);
+		return;
+	}
 	rt_outbuf_printf(v->out, "\n=== interval %u: ", v->intervals);
 	if (from)
 		rt_outbuf_printf(v->out, "from %llu.%09llu ",
@@ -749,7 +766,30 @@ static void interval_heading(struct cat_views *v, uint64_t now_ns)
 	else
 		rt_outbuf_printf(v->out, "to the end of the run%s ===\n",
 				 from ? " (CLOCK_MONOTONIC)" : "");
-	v->interval_end_ns = now_ns;
+}
+
+/*
+ * --hist and --summary, in the run's format (paired printers), with what
+ * their block is missing: under the text, as "missing":{...} in the JSON
+ * object (always there: zeros when nothing is).
+ */
+static void print_latency(struct cat_views *v, const char *members)
+{
+	const struct options *o = v->o;
+	uint64_t keyed = o->hist && o->hist_by ? v->lat.keyed.overflow : 0;
+	uint64_t rows = o->summary ? v->lat.rows.overflow : 0;
+	char all[RT_MISSING_JSON_MAX + 160], *p;
+
+	v->missing_block.other = keyed > rows ? keyed : rows;
+	if (v->format != RT_FORMAT_JSON) {
+		rt_latency_view_print(&v->lat, v->out);
+		rt_missing_print(&v->missing_block, v->out, "");
+		return;
+	}
+	p = all + snprintf(all, 160, "%.120s%s\"missing\":", members,
+			   *members ? "," : "");
+	*rt_missing_json(p, &v->missing_block) = '\0';
+	rt_latency_view_print_json(&v->lat, v->out, all);
 }
 
 void cat_views_interval(void *arg, uint64_t now_ns)
@@ -757,13 +797,13 @@ void cat_views_interval(void *arg, uint64_t now_ns)
 	struct cat_views *v = arg;
 	const struct options *o = v->o;
 	bool summary = v->lat.summary;
+	char members[128] = "";
 
 	if (!v->lat_on || (!o->hist && !o->summary))
 		return;
-	interval_heading(v, now_ns);
+	interval_heading(v, now_ns, members, sizeof(members));
 	v->lat.summary = o->summary;
-	rt_latency_view_print(&v->lat, v->out);
-	print_table_missing(v);
+	print_latency(v, members);
 	memset(&v->missing_block, 0, sizeof(v->missing_block));
 	v->lat.summary = summary;
 	/* A flame graph from the table covers the whole run: keep it then. */
@@ -834,6 +874,7 @@ int cat_views_finish(struct cat_views *v)
 {
 	const struct options *o = v->o;
 	struct rt_ksyms ksyms;
+	char members[128];
 	bool named = false;
 	int ret = 0;
 
@@ -851,12 +892,11 @@ int cat_views_finish(struct cat_views *v)
 	}
 	/* The table may exist only for the flame graph: print what was asked. */
 	v->lat.summary = o->summary;
+	members[0] = '\0';
 	if ((o->hist || o->summary) && v->intervals)
-		interval_heading(v, 0);
-	if (o->hist || o->summary) {
-		rt_latency_view_print(&v->lat, v->out);
-		print_table_missing(v);
-	}
+		interval_heading(v, 0, members, sizeof(members));
+	if (o->hist || o->summary)
+		print_latency(v, members);
 	if (o->folded) {
 		uint32_t lines = rt_folded_write(&v->folded,
 						 named ? &ksyms : NULL, v->out);
@@ -897,8 +937,8 @@ int cat_views_finish(struct cat_views *v)
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;
 		if (rt_outbuf_flush(&v->perfetto_out)) {
-			fprintf(stderr, PROG ": writing %s: %s\n", o->perfetto,
-				strerror(v->perfetto_out.error));
+			cat_error("writing %s: %s", o->perfetto,
+				  strerror(v->perfetto_out.error));
 			ret = -1;
 		} else if (!o->quiet) {
 			fprintf(stderr, PROG ": %llu trace events in %s\n",
@@ -912,8 +952,8 @@ int cat_views_finish(struct cat_views *v)
 		v->ctf_on = false;
 		err = rt_ctf_close(&v->ctf);
 		if (err) {
-			fprintf(stderr, PROG ": --ctf %s: %s: no trace written\n",
-				o->ctf, strerror(-err));
+			cat_error("--ctf %s: %s: no trace written",
+				  o->ctf, strerror(-err));
 			ret = -1;
 		} else if (!o->quiet) {
 			fprintf(stderr, PROG ": CTF trace of %llu events (%llu "

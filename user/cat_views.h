@@ -61,6 +61,9 @@ struct cat_views {
 	/* --interval: blocks printed so far, and when the last one ended */
 	uint32_t		intervals;
 	uint64_t		interval_end_ns;
+	/* a replay's --interval: on the records' clock, from the first one */
+	uint64_t		replay_interval_ns;
+	uint64_t		next_interval_ns;
 };
 
 /*

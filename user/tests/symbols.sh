@@ -149,11 +149,17 @@ report_text() {
 		rc --kallsyms "$ks" --report-by dso | grep -q ' \[9pnet\]$'
 }
 check "--report's text table names symbols and modules" report_text
-"$cat_bin" -q -i "$raw" --report --json --hist > /dev/null 2> "$tmp/err"
-if [[ $? -eq 2 ]] && grep -q -- '--json prints the stream; views replace it' "$tmp/err"; then
-	ok "--report --json with another view is refused"
+if rc --kallsyms "$ks" --report --json --hist > "$tmp/both.json" &&
+	python3 -c 'import json, sys; b = [json.loads(l) for l in open(sys.argv[1])]; assert len(b) == 2 and "hist" in b[0] and b[1]["report"] == "sym", b' "$tmp/both.json"; then
+	ok "--report --json --hist: the histograms' JSON block, then the report's"
 else
-	not_ok "--report --json --hist: $(cat "$tmp/err")"
+	not_ok "--report --json --hist: $(head -c 300 "$tmp/both.json")"
+fi
+"$cat_bin" -q -i "$raw" --json --flamegraph "$tmp/j.svg" > /dev/null 2> "$tmp/err"
+if [[ $? -eq 2 ]] && grep -q -- '--flamegraph, --perfetto and --ctf write files of their own' "$tmp/err"; then
+	ok "--json with only a view that writes its own file is refused"
+else
+	not_ok "--json --flamegraph: $(cat "$tmp/err")"
 fi
 if rc --kallsyms "$ks" --report-by comm --summary > "$tmp/both" &&
 	grep -q '^# 197 samples in [0-9]* stacks, by comm$' "$tmp/both"; then

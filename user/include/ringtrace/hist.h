@@ -80,6 +80,18 @@ void rt_hist_merge(struct rt_hist *into, const struct rt_hist *from);
 void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 		   const char *unit);
 
+/* The same as one JSON object ({"count":...,"rows":[...]}), no newline. */
+void rt_hist_print_json(struct rt_outbuf *ob, const struct rt_hist *h);
+
+/*
+ * @h folded into power-of-two rows (row r: [2^(r-1), 2^r - 1], row 0: 0);
+ * widens [*first, *last] to its non-empty rows. Both printers draw these.
+ */
+void rt_hist_fold_rows(const struct rt_hist *h, uint64_t rows[65],
+		       unsigned int *first, unsigned int *last);
+/* The inclusive range of row @r. */
+void rt_hist_row_range(unsigned int r, uint64_t *lo, uint64_t *hi);
+
 /*
  * Two histograms side by side (ringtrace-cat --diff --hist): the same
  * power-of-two rows for both, BEFORE's count and bar then AFTER's, each

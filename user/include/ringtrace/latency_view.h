@@ -100,6 +100,14 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev);
 /* The histograms (if hist) then the summary table (if summary). */
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob);
 
+/*
+ * The same numbers as one JSON object on one line: {"hist":{"all":{...},
+ * "by":..., "keys":[...]}, "summary":{"rows":[...], "more_rows":N}};
+ * @members (may be NULL), already formatted ("\"interval\":2"), go first.
+ */
+void rt_latency_view_print_json(struct rt_latency_view *v,
+				struct rt_outbuf *ob, const char *members);
+
 /* Forget every event counted so far (--interval: each print starts anew). */
 void rt_latency_view_reset(struct rt_latency_view *v);
 

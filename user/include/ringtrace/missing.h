@@ -60,12 +60,12 @@ void rt_missing_print(const struct rt_missing *m, struct rt_outbuf *ob,
 void rt_missing_line(const struct rt_missing *m, char *buf, size_t len);
 
 /*
- * JSON: an object of every count, zeros included ({"lost":19497,
- * "lost_pct":97.46,...}), at @p (RT_MISSING_JSON_MAX bytes); returns its
- * end. rt_missing_print_json() prints it as the line {"missing":{...}}.
+ * JSON: an object of every count, zeros included ({"events":508,
+ * "lost":19497,"lost_pct":97.46,...}: events, what the view got), at @p
+ * (RT_MISSING_JSON_MAX bytes); returns its end: a member of the view's
+ * own JSON object ("missing":{...}).
  */
 #define RT_MISSING_JSON_MAX	640
 char *rt_missing_json(char *p, const struct rt_missing *m);
-void rt_missing_print_json(const struct rt_missing *m, struct rt_outbuf *ob);
 
 #endif /* RINGTRACE_MISSING_H */

@@ -79,9 +79,8 @@ static unsigned int row_of(uint64_t v)
 
 #define BAR_WIDTH	40
 
-/* @h folded into power-of-two rows; widens [*first, *last] to its rows. */
-static void fold_rows(const struct rt_hist *h, uint64_t rows[65],
-		      unsigned int *first, unsigned int *last)
+void rt_hist_fold_rows(const struct rt_hist *h, uint64_t rows[65],
+		       unsigned int *first, unsigned int *last)
 {
 	uint64_t lo, hi;
 
@@ -100,7 +99,7 @@ static void fold_rows(const struct rt_hist *h, uint64_t rows[65],
 	}
 }
 
-static void row_range(unsigned int r, uint64_t *lo, uint64_t *hi)
+void rt_hist_row_range(unsigned int r, uint64_t *lo, uint64_t *hi)
 {
 	*lo = r ? 1ull << (r - 1) : 0;
 	*hi = r ? (r == 64 ? UINT64_MAX : (1ull << r) - 1) : 0;
@@ -126,13 +125,13 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 		rt_outbuf_printf(ob, "  (no events)\n");
 		return;
 	}
-	fold_rows(h, rows, &first, &last);
+	rt_hist_fold_rows(h, rows, &first, &last);
 	for (unsigned int r = first; r <= last; r++)
 		if (rows[r] > peak)
 			peak = rows[r];
 	rt_outbuf_printf(ob, "%28s : %-9s %s\n", unit, "count", "distribution");
 	for (unsigned int r = first; r <= last; r++) {
-		row_range(r, &lo, &hi);
+		rt_hist_row_range(r, &lo, &hi);
 		fill_bar(bar, BAR_WIDTH, rows[r], peak);
 		rt_outbuf_printf(ob, "%12llu -> %-12llu : %-9llu |%s|\n",
 				 (unsigned long long)lo, (unsigned long long)hi,
@@ -145,6 +144,38 @@ void rt_hist_print(struct rt_outbuf *ob, const struct rt_hist *h,
 			 rt_fmt_duration(c, sizeof(c), rt_hist_percentile(h, 900)),
 			 rt_fmt_duration(d, sizeof(d), rt_hist_percentile(h, 990)),
 			 rt_fmt_duration(e, sizeof(e), h->max));
+}
+
+/*
+ * The same numbers as rt_hist_print(), as one JSON object: the rows it
+ * draws (power-of-two ranges from the lowest to the highest non-empty,
+ * empty ones between included) and its statistics in nanoseconds.
+ */
+void rt_hist_print_json(struct rt_outbuf *ob, const struct rt_hist *h)
+{
+	uint64_t rows[65] = { 0 }, lo, hi;
+	unsigned int first = 65, last = 0;
+
+	rt_outbuf_printf(ob, "{\"count\":%llu,\"sum_ns\":%llu,\"min_ns\":%llu,"
+			 "\"avg_ns\":%llu,\"p50_ns\":%llu,\"p90_ns\":%llu,"
+			 "\"p99_ns\":%llu,\"max_ns\":%llu,\"rows\":[",
+			 (unsigned long long)h->n, (unsigned long long)h->sum,
+			 (unsigned long long)(h->n ? h->min : 0),
+			 (unsigned long long)(h->n ? h->sum / h->n : 0),
+			 (unsigned long long)rt_hist_percentile(h, 500),
+			 (unsigned long long)rt_hist_percentile(h, 900),
+			 (unsigned long long)rt_hist_percentile(h, 990),
+			 (unsigned long long)h->max);
+	if (h->n)
+		rt_hist_fold_rows(h, rows, &first, &last);
+	for (unsigned int r = first; r <= last && r < 65; r++) {
+		rt_hist_row_range(r, &lo, &hi);
+		rt_outbuf_printf(ob, "%s{\"low\":%llu,\"high\":%llu,"
+				 "\"count\":%llu}", r == first ? "" : ",",
+				 (unsigned long long)lo, (unsigned long long)hi,
+				 (unsigned long long)rows[r]);
+	}
+	rt_outbuf_printf(ob, "]}");
 }
 
 #define DIFF_BAR_WIDTH	20
@@ -181,7 +212,7 @@ void rt_hist_print_diff(struct rt_outbuf *ob, const struct rt_hist *before,
 		return;
 	}
 	for (int s = 0; s < 2; s++) {
-		fold_rows(h[s], rows[s], &first, &last);
+		rt_hist_fold_rows(h[s], rows[s], &first, &last);
 		for (unsigned int r = first; r <= last; r++)
 			if (rows[s][r] > peak[s])
 				peak[s] = rows[s][r];
@@ -190,7 +221,7 @@ void rt_hist_print_diff(struct rt_outbuf *ob, const struct rt_hist *before,
 	rt_outbuf_printf(ob, "%28s : %-9s %-*s %-9s %s\n", unit, "before",
 			 DIFF_BAR_WIDTH + 2, "", "after", "");
 	for (unsigned int r = first; r <= last; r++) {
-		row_range(r, &lo, &hi);
+		rt_hist_row_range(r, &lo, &hi);
 		fill_bar(bar[0], DIFF_BAR_WIDTH, rows[0][r], peak[0]);
 		fill_bar(bar[1], DIFF_BAR_WIDTH, rows[1][r], peak[1]);
 		rt_outbuf_printf(ob, "%12llu -> %-12llu : %-9llu |%s| %-9llu |%s|\n",

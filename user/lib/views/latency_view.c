@@ -7,6 +7,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/latency_view.h"
+#include "latency_view_names.h"
 
 int rt_hist_by_parse(const char *s, enum rt_hist_by *by)
 {
@@ -207,9 +208,9 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 	}
 }
 
-/* "8:1 ino 1234" or its path; @e->key is a file's. */
-static const char *file_name(const struct rt_latency_view *v,
-			     const struct rt_view_key *k, char *buf, size_t len)
+const char *rt_view_file_name(const struct rt_latency_view *v,
+			      const struct rt_view_key *k, char *buf,
+			      size_t len)
 {
 	const char *p = rt_paths_get(v->paths, k->dev_major, k->dev_minor,
 				     k->ino);
@@ -221,9 +222,8 @@ static const char *file_name(const struct rt_latency_view *v,
 	return buf;
 }
 
-/* issue 24: a cgroup's path, "#ID" if no record named it, "-" for none. */
-static const char *cgroup_name(const struct rt_latency_view *v, uint64_t id,
-			       char *buf, size_t len)
+const char *rt_view_cgroup_name(const struct rt_latency_view *v, uint64_t id,
+				char *buf, size_t len)
 {
 	const char *p;
 
@@ -281,9 +281,8 @@ static int by_time(const void *a, const void *b)
 	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 
-/* Entries sorted by time spent, [other] last if used; caller frees. */
-static const struct rt_view_entry **sorted(const struct rt_view_table *t,
-					   uint32_t *n)
+const struct rt_view_entry **rt_view_sorted(const struct rt_view_table *t,
+					    uint32_t *n)
 {
 	const struct rt_view_entry **list = calloc(t->nr + 2, sizeof(*list));
 
@@ -306,7 +305,7 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 	char name[96], esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
 	uint32_t n;
 
-	list = sorted(&v->keyed, &n);
+	list = rt_view_sorted(&v->keyed, &n);
 	if (!list)
 		return;
 	for (uint32_t i = 0; i < n; i++) {
@@ -318,8 +317,8 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 					 (unsigned long long)v->keyed.overflow);
 		} else if (v->by == RT_HIST_BY_CGROUP) {
 			rt_outbuf_printf(ob, "\n@[cgroup %s]\n",
-					 cgroup_name(v, e->key.cgroup_id, name,
-						     sizeof(name)));
+					 rt_view_cgroup_name(v, e->key.cgroup_id,
+							     name, sizeof(name)));
 		} else if (v->by == RT_HIST_BY_PID) {
 			*rt_text_escape(esc, e->comm, sizeof(e->comm), NULL) = '\0';
 			rt_outbuf_printf(ob, "\n@[pid %u, %s]\n", e->key.pid, esc);
@@ -330,7 +329,8 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 					 "lock " : "", esc);
 		} else {
 			rt_outbuf_printf(ob, "\n@[%s]\n",
-					 file_name(v, &e->key, name, sizeof(name)));
+					 rt_view_file_name(v, &e->key, name,
+							   sizeof(name)));
 		}
 		print_entry_hists(ob, e, &v->keyed.locks[e - v->keyed.entries]);
 	}
@@ -346,7 +346,7 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
 
-	list = sorted(&v->rows, &n);
+	list = rt_view_sorted(&v->rows, &n);
 	if (!list)
 		return;
 	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s%s\n",
@@ -383,10 +383,12 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		/* issue 24: where the records say which cgroup. */
 		if (v->cgroups)
 			rt_outbuf_printf(ob, "%-23s ", other ? "-" :
-					 cgroup_name(v, e->key.cgroup_id, cg,
-						     sizeof(cg)));
+					 rt_view_cgroup_name(v,
+							     e->key.cgroup_id,
+							     cg, sizeof(cg)));
 		rt_outbuf_printf(ob, "%s\n", other ? "(table full)" :
-				 file_name(v, &e->key, name, sizeof(name)));
+				 rt_view_file_name(v, &e->key, name,
+						   sizeof(name)));
 	}
 	free(list);
 }

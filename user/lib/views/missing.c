@@ -159,7 +159,9 @@ char *rt_missing_json(char *p, const struct rt_missing *m)
 {
 	uint64_t pct = lost_share(m, 100);
 
-	p = RT_FMT_LIT(p, "{\"lost\":");
+	p = RT_FMT_LIT(p, "{\"events\":");
+	p = rt_fmt_u64(p, m->events);
+	p = RT_FMT_LIT(p, ",\"lost\":");
 	p = rt_fmt_u64(p, rt_missing_lost(m));
 	p = RT_FMT_LIT(p, ",\"lost_pct\":");
 	p = rt_fmt_u64(p, pct / 100);
@@ -176,14 +178,4 @@ char *rt_missing_json(char *p, const struct rt_missing *m)
 	p = m->truncated ? RT_FMT_LIT(p, "true") : RT_FMT_LIT(p, "false");
 	*p++ = '}';
 	return p;
-}
-
-void rt_missing_print_json(const struct rt_missing *m, struct rt_outbuf *ob)
-{
-	char *p = rt_outbuf_reserve(ob, RT_MISSING_JSON_MAX + 16);
-
-	p = RT_FMT_LIT(p, "{\"missing\":");
-	p = rt_missing_json(p, m);
-	p = RT_FMT_LIT(p, "}\n");
-	rt_outbuf_commit(ob, p);
 }
