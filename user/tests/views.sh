@@ -207,7 +207,7 @@ said_in() {
 }
 check "--summary: the losses under the table" said_in m.out "$lost_said" --summary
 check "--report: the losses under the table" said_in m.out "#   $lost_said" --report
-check "--report --json: a missing object in it" said_in m.out '"missing":{"lost":19497,"lost_pct":97.46,' --report --json
+check "--report --json: a missing object in it" said_in m.out '"missing":{"events":508,"lost":19497,"lost_pct":97.46,' --report --json
 check "--folded: the losses on standard error (its lines are data)" said_in m.err 'folded stacks missing: 19497 records lost (97.5%)' --folded
 # shellcheck disable=SC2317  # called through check
 flame_says_lost() {
