@@ -75,7 +75,7 @@ olive=$(counts "$work/olive.err")
 oreplay=$(counts "$work/oreplay.err")
 "$cat" -i "$work/o.raw" >"$work/o.txt" 2>/dev/null
 [[ -n $olive && $olive == "$oreplay" ]] && grep -q ': offcpu: ' "$work/o.txt"
-tap_ok $? "with offcpu records and samples, live counts = replay counts: $(echo $olive)" ||
+tap_ok $? "with offcpu records and samples, live counts = replay counts: ${olive//$'\n'/ }" ||
 	{ tap_diag <"$work/olive.err"; tap_diag <"$work/oreplay.err"; }
 main=$(sed -n 's/^ringtrace-cat: [0-9]* records.*, \([0-9]*\) samples\?,.*/\1/p' "$work/olive.err")
 perf=$(sed -n 's/^ringtrace-cat: perf .*: \([0-9]*\) samples,.*/\1/p' "$work/olive.err")
@@ -84,6 +84,7 @@ tap_ok $? "live: the summary's samples are perf's ($main, $perf)" || tap_diag <"
 
 # The command stops ringtrace-cat (its parent) while it reads, then lets
 # it go on: the 4 KiB rings overflow, whatever the machine's speed.
+# shellcheck disable=SC2016 # expanded by the command's shell
 lossy='kill -STOP $PPID; dd if=/dev/zero of=/dev/null bs=512 count=20000 2>/dev/null; kill -CONT $PPID'
 "$cat" --hist --buffer-size 4K -- sh -c "$lossy" >"$work/lh" 2>"$work/lh.err"
 said=$(sed -n 's/^  \([0-9]*\) records lost (.*/\1/p' "$work/lh")
