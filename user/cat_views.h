@@ -58,6 +58,7 @@ struct cat_views {
 	 */
 	struct rt_missing	missing;
 	struct rt_missing	missing_block;
+	char			kinds[64];	/* -e's, for an empty --hist */
 	/* --interval: blocks printed so far, and when the last one ended */
 	uint32_t		intervals;
 	uint64_t		interval_end_ns;
@@ -99,19 +100,6 @@ void cat_views_see_thread(struct cat_views *v, pid_t tid);
 void cat_views_interval(void *arg, uint64_t now_ns);
 
 /*
- * The flame graph's input as folded lines ("comm;f1;f2 N\n", sorted) to
- * @fn: the stacks when records carried them (or samples), else comm;file
- * weighted from the process x file table. The differential graph
- * (cat_diff.c) reads both recordings through this.
- */
-void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
-			   void (*fn)(void *arg, const char *line, size_t len),
-			   void *arg);
-/* Whether those lines are stacks (else comm;file: no symbols to load). */
-bool cat_views_flame_has_stacks(const struct cat_views *v);
-/* What a flame weight counts: "samples", "ns in vfs_read"... */
-const char *cat_flame_unit(enum flame_weight w);
-/*
  * Kernel symbols for the flame graph: --kallsyms FILE, or /proc/kallsyms
  * live; false (said on standard error unless quiet) when there are none,
  * with *@failed set when a --kallsyms FILE was unusable (an error).
@@ -128,6 +116,9 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 void cat_views_stream_ended(struct cat_views *v,
 			    const struct rt_source_counts *counts,
 			    uint64_t lost_pending, const struct rt_raw_file *f);
+
+/* "missing: 19497 records lost (97.5%), ..." of @m, or "" when nothing is. */
+void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len);
 
 /* Write the end-of-run views; 0, or -1 if one could not be written. */
 int cat_views_finish(struct cat_views *v);

@@ -50,7 +50,9 @@ struct rt_report {
 	uint32_t		*index;		/* open addressing: row + 1 */
 	uint32_t		index_size;	/* a power of two */
 	uint64_t		total;		/* the weight of every stack */
-	uint64_t		stacks;		/* distinct stacks read */
+	uint64_t		stacks;		/* --folded's lines: stacks that
+						 * name alike are one */
+	uint64_t		serial;		/* stacks of the table read */
 	/* What the stacks lack (missing.h): said under the table; NULL: none. */
 	const struct rt_missing	*missing;
 };
