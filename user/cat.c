@@ -842,6 +842,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		struct cat_raw_header rh = {
 			write_snapshot_header, &s, &perf,
 			o->symbols && o->session.stack_user_depth,
+			trace_start_mono, trace_start_real,
 		};
 
 		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
