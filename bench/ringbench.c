@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The ring protocol on the host, no VM: one producer thread that writes
- * records the way kmod/ring.c does, one consumer thread on the other core
+ * records the way kmod/ring/ring.c does, one consumer thread on the other core
  * that reads them the way ringtrace-cat --raw does (the library's own
  * cursor, user/lib/ring/ring.c, and raw output path), and the physical limit
  * measured in the same run through the same buffer.
@@ -37,7 +37,7 @@
  *              to the output first and walking the headers afterwards,
  *              in the copy (validation unchanged, now on cache-hot data).
  *
- * The producer model (kmod/ring.c, rt_ring_reserve() and rt_ring_commit()),
+ * The producer model (kmod/ring/ring.c, rt_ring_reserve() and rt_ring_commit()),
  * per record: nesting count up; lost_pending check; read data_tail (A) and
  * compute room; local cmpxchg of the private head; fill the record; count
  * records and bytes; then commit: re-read the head, (B) write barrier,
@@ -587,7 +587,7 @@ int main(int argc, char **argv)
 	rt_outbuf_init(&ob, devnull, RT_OUTBUF_DEFAULT_SIZE);
 	pin(consumer_cpu);
 
-	printf("ring protocol, host: producer on CPU %d (kmod/ring.c model), "
+	printf("ring protocol, host: producer on CPU %d (kmod/ring/ring.c model), "
 	       "consumer on CPU %d (user/lib/ring/ring.c + raw output to /dev/null)\n",
 	       producer_cpu, consumer_cpu);
 	printf("ring %llu KiB, watermark %llu KiB, %llu MiB per run, %d runs "

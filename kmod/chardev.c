@@ -13,13 +13,14 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "attach/probes.h"
 #include "chardev.h"
-#include "lock_events.h"
+#include "events/lock_events.h"
+#include "events/vfs_read.h"
+#include "lib/version.h"
 #include "lock_stats.h"
 #include "mmap.h"
-#include "probes.h"
-#include "session.h"
-#include "vfs_read.h"
+#include "session/session.h"
 
 #define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
 				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_PER_THREAD | \

@@ -22,9 +22,9 @@
 #include <linux/ringtrace.h>
 
 #include "chardev.h"
-#include "lock_events.h"
+#include "events/lock_events.h"
+#include "events/tracked_lock.h"
 #include "lock_stats.h"
-#include "tracked_lock.h"
 
 #define RT_LOCK_STATS_MAX	65536	/* entries one query may ask for */
 

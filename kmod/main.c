@@ -8,11 +8,12 @@
 #include <linux/module.h>
 
 #include "chardev.h"
-#include "lock_events.h"
+#include "events/lock_events.h"
+#include "events/offcpu.h"
+#include "lib/version.h"
 #include "lock_stats.h"
-#include "offcpu.h"
-#include "ring.h"
-#include "session.h"
+#include "ring/ring.h"
+#include "session/session.h"
 #include <linux/ringtrace.h>
 
 unsigned int rt_max_ring_pages = 16384;	/* 64 MiB with 4 KiB pages */

@@ -13,7 +13,7 @@
  */
 #include <linux/mm.h>
 
-#include "compat.h"
+#include "lib/compat.h"
 #include "mmap.h"
 
 static unsigned long rt_vma_ring_page(const struct vm_fault *vmf)

@@ -4,7 +4,7 @@
 
 #include <linux/mm_types.h>
 
-#include "session.h"
+#include "session/session.h"
 
 int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma);
 

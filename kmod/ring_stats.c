@@ -12,7 +12,7 @@
 #include <linux/uaccess.h>
 
 #include "chardev.h"
-#include "session.h"
+#include "session/session.h"
 
 /* The three input fields of a SIZE_VER2 caller, copied in. */
 struct rt_ring_stats_in {

@@ -22,6 +22,7 @@
 
 #include "cat_diff.h"
 #include "cat_errors.h"
+#include "cat_flame.h"
 #include "cat_flight.h"
 #include "cat_options.h"
 #include "cat_rewrite.h"
@@ -234,6 +235,7 @@ static int decode_file(struct options *o)
 	struct rt_summary sum = { .prog = PROG, .verbose = o->verbose };
 	struct rt_raw_file f;
 	struct rt_outbuf ob;
+	char why[512];
 	int ret, code;
 
 	ret = rt_raw_open(&f, o->input);
@@ -242,14 +244,12 @@ static int decode_file(struct options *o)
 		rt_raw_close(&f);
 		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
 	}
-	/* A file with samples weighs its flame graph by them, as live. */
-	if ((o->flamegraph || o->report) && !o->flame_weight_given)
-		o->flame_weight = rt_raw_has_samples(&f) ? FLAME_SAMPLES :
-							    FLAME_LATENCY;
-	if (o->flamegraph && o->flame_weight == FLAME_SAMPLES &&
-	    !rt_raw_has_samples(&f)) {
-		cat_error("--flame-weight samples: %s holds no perf "
-			  "samples (record with --raw --sample)", o->input);
+	/* The flame weight by the rule, from what the file holds. */
+	if (cat_flame_view(o) &&
+	    cat_flame_pick(cat_flame_view(o), o->flame_weight_given,
+			   &o->flame_weight, cat_flame_file_kinds(&f),
+			   cat_flame_selected(o), o->input, why, sizeof(why))) {
+		cat_error("%s", why);
 		rt_raw_close(&f);
 		return EXIT_USAGE;
 	}
@@ -609,7 +609,7 @@ static void perf_title(const struct options *o, char *buf, size_t len)
 /*
  * A mechanism that locks other tools out of vfs_read says so at start,
  * on standard error: the operator who asked for it should know whom it
- * blocks (kmod/attach.c logs the same).
+ * blocks (kmod/attach/attach.c logs the same).
  */
 static void note_attach(struct rt_session *s, uint64_t events)
 {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cat_diff.h"
+#include "cat_flame.h"
 #include "cat_options.h"
 #include "cat_views.h"
 #include "ringtrace/escape.h"
@@ -38,8 +39,9 @@ static const char diff_usage[] =
 "                            after and their change (raw)\n"
 "\n"
 "Options:\n"
-"      --flame-weight W      samples, latency or bytes (raw; default: samples\n"
-"                            when both files hold samples, else latency)\n"
+"      --flame-weight W      samples, latency, bytes or offcpu (raw; default:\n"
+"                            the first of samples, latency and offcpu that\n"
+"                            both files hold)\n"
 "      --no-normalize        compare raw weights; by default BEFORE is scaled\n"
 "                            to AFTER's total, so colours show the shape\n"
 "      --kallsyms FILE       kernel symbols of the recording machine (raw);\n"
@@ -323,23 +325,35 @@ static int read_kind(struct diff_side *s)
 	return 0;
 }
 
-/* The weight both recordings are compared by; -1 if one cannot give it. */
+/*
+ * The weight both recordings are compared by, by the rule of -i FILE
+ * (cat_flame.h) over what both hold; -1 if one cannot give it.
+ */
 static int pick_weight(struct diff_side *s, struct diff_opts *d)
 {
-	bool samples[2];
+	const char *view = d->flamegraph ? "--flamegraph" : "--folded";
+	unsigned int both = CAT_FLAME_ALL;
+	char why[512];
 
-	for (int i = 0; i < 2; i++)
-		samples[i] = rt_raw_has_samples(&s[i].f);
-	if (!d->weight_given)
-		d->weight = samples[0] && samples[1] ? FLAME_SAMPLES :
-						      FLAME_LATENCY;
+	if (!d->flamegraph && !d->folded)
+		return 0;	/* --hist, --summary: vfs_read, unweighted */
 	for (int i = 0; i < 2; i++) {
-		if (d->weight == FLAME_SAMPLES && !samples[i]) {
-			fprintf(stderr, PROG ": --flame-weight samples: %s holds "
-				"no perf samples (record with --raw --sample)\n",
-				s[i].path);
+		unsigned int held = cat_flame_file_kinds(&s[i].f);
+
+		/* A given weight one file lacks: that file is named. */
+		if (d->weight_given &&
+		    cat_flame_pick(view, true, &d->weight, held, CAT_FLAME_ALL,
+				   s[i].path, why, sizeof(why))) {
+			fprintf(stderr, PROG ": %s\n", why);
 			return -1;
 		}
+		both &= held;
+	}
+	if (!d->weight_given &&
+	    cat_flame_pick(view, false, &d->weight, both, CAT_FLAME_ALL,
+			   "BEFORE and AFTER together", why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return -1;
 	}
 	return 0;
 }
@@ -366,10 +380,11 @@ static int decode_side(struct diff_side *s, const struct diff_opts *d, int i,
 	o->filter.comm = d->comm;
 	o->flame_weight = d->weight;
 	o->flame_weight_given = true;
-	/* Stacks for the graph; the pid x file table for --summary and the
-	 * graph of recordings without stacks (cat_views_flame_lines()). */
+	/* Two runs read other pipes: compare them by kind. */
+	o->file_classes = true;
+	/* Stacks for the graph (cat_flame_lines()); the table for --summary. */
 	o->folded = d->folded || d->flamegraph;
-	o->summary = true;
+	o->summary = d->summary;
 	o->hist = d->hist;
 	if (rt_paths_init(&s->paths)) {
 		fprintf(stderr, PROG ": out of memory\n");
@@ -482,14 +497,14 @@ static int stacks(struct diff_side *s, const struct diff_opts *d,
 		if (s[i].raw) {
 			struct rt_ksyms k;
 			bool failed = false;
-			bool named = cat_views_flame_has_stacks(&s[i].v) &&
+			bool named = s[i].v.folded.kernel_stacks &&
 				     cat_views_load_ksyms(&k, &s[i].o, &failed);
 
 			if (failed)
 				return EXIT_FAIL;	/* said: a bad --kallsyms */
 
-			cat_views_flame_lines(&s[i].v, named ? &k : NULL,
-					      add_line, &c);
+			cat_flame_lines(&s[i].v, named ? &k : NULL, add_line,
+					&c);
 			if (named)
 				rt_ksyms_free(&k);
 		} else if (rt_flame_diff_add_text(fd, c.side, s[i].text,
@@ -516,6 +531,20 @@ static int stacks(struct diff_side *s, const struct diff_opts *d,
 	}
 	rt_flame_diff_finish(fd, d->normalise);
 	return EXIT_OK;
+}
+
+/*
+ * "50 -> 100 samples (BEFORE normalised to AFTER's total)": the totals as
+ * read, whichever view says them, so that --folded and --flamegraph agree.
+ */
+static const char *totals(char *buf, size_t len, const struct rt_flame_diff *fd,
+			  const char *unit)
+{
+	snprintf(buf, len, "%llu -> %llu %s%s",
+		 (unsigned long long)fd->total[0],
+		 (unsigned long long)fd->total[1], unit,
+		 fd->normalised ? " (BEFORE normalised to AFTER's total)" : "");
+	return buf;
 }
 
 static const char *base(const char *path)
@@ -567,10 +596,11 @@ static int write_graph(const struct rt_flame_diff *fd, const struct diff_opts *d
 			strerror(ob.error));
 		ret = EXIT_FAIL;
 	} else if (!d->quiet) {
-		fprintf(stderr, PROG ": differential flame graph in %s: %llu -> "
-			"%llu %s, %u frames\n", d->flamegraph,
-			(unsigned long long)fl.nodes[0].before,
-			(unsigned long long)fl.nodes[0].value, unit, fl.nr - 1);
+		char said[256];
+
+		fprintf(stderr, PROG ": differential flame graph in %s: %u "
+			"stacks, %u frames: %s\n", d->flamegraph, fd->nr,
+			fl.nr - 1, totals(said, sizeof(said), fd, unit));
 	}
 	if (fd_out != STDOUT_FILENO)
 		rt_sys.close(fd_out);
@@ -583,7 +613,7 @@ static int write_graph(const struct rt_flame_diff *fd, const struct diff_opts *d
 
 struct sum_row {
 	char		comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1];
-	char		file[4096];
+	char		file[RT_PATH_MAX * RT_TEXT_ESCAPE_MAX + 1];
 	uint64_t	calls[2], bytes[2], ns[2];
 };
 
@@ -631,6 +661,7 @@ static struct sum_row **summary_rows(struct diff_side *s, uint32_t *nr)
 			uint32_t e_i = k < t->nr ? k : t->max;
 			const struct rt_view_entry *e = &t->entries[e_i];
 			struct sum_row *r;
+			char kind[64];
 			const char *p;
 
 			if (k == t->nr && !t->overflow)
@@ -646,8 +677,15 @@ static struct sum_row **summary_rows(struct diff_side *s, uint32_t *nr)
 						sizeof(e->comm), NULL) = '\0';
 				p = rt_paths_get(&s[i].paths, e->key.dev_major,
 						 e->key.dev_minor, e->key.ino);
+				/*
+				 * Pipes by kind: each run reads its own. The
+				 * name escaped: a row is one line.
+				 */
 				if (p)
-					snprintf(r->file, sizeof(r->file), "%s", p);
+					p = rt_path_class(p, kind, sizeof(kind));
+				if (p)
+					*rt_text_escape(r->file, p, RT_PATH_MAX,
+							NULL) = '\0';
 				else
 					snprintf(r->file, sizeof(r->file),
 						 "%u:%u ino %llu",
@@ -802,14 +840,12 @@ int cat_diff_main(int argc, char **argv)
 	if (!code && d.summary)
 		print_summary(s, &d, &ob);
 	if (!code && d.folded) {
+		char said[256];
+
 		rt_flame_diff_write(&fd, &ob);
 		if (!d.quiet)
-			fprintf(stderr, PROG ": %u stacks: %llu %s before, %llu "
-				"after%s\n", fd.nr,
-				(unsigned long long)fd.total[0], unit,
-				(unsigned long long)fd.total[1],
-				fd.normalised ? "; BEFORE's column normalised to "
-				"AFTER's total" : "");
+			fprintf(stderr, PROG ": %u folded stacks: %s\n", fd.nr,
+				totals(said, sizeof(said), &fd, unit));
 	}
 	if (rt_outbuf_flush(&ob) && !code && ob.error != EPIPE) {
 		fprintf(stderr, PROG ": writing output: %s\n", strerror(ob.error));

@@ -50,7 +50,8 @@ const char *cat_stdout_data(const struct options *o)
 	if (o->folded)
 		return "the folded output";
 	if (o->json)
-		return o->report ? "the JSON report" : "the JSON stream";
+		return o->hist || o->summary || o->report ? "the JSON views" :
+		       "the JSON stream";
 	return NULL;
 }
 

@@ -88,9 +88,9 @@ static void check_perf_options(struct options *o)
 {
 	struct rt_perf_session_opts *p = &o->perf;
 
-	if (!p->sample && (o->callchain || o->sample_buffer || o->folded))
-		cat_usage_error("%s needs --sample", o->folded ? "--folded" :
-				o->sample_buffer ? "--sample-buffer" : "-g");
+	if (!p->sample && (o->callchain || o->sample_buffer))
+		cat_usage_error("%s needs --sample", o->sample_buffer ?
+				"--sample-buffer" : "-g");
 	p->sample_spec.callchain = o->callchain;
 	if (o->sample_buffer)
 		p->sample_spec.buffer_bytes = o->sample_buffer;
@@ -104,10 +104,6 @@ static void check_trace(struct options *o)
 {
 	check_perf_options(o);
 	cat_check_views(o);
-	if ((o->flamegraph || o->report) && o->flame_weight == FLAME_SAMPLES &&
-	    !o->perf.sample)
-		cat_usage_error("--flame-weight samples needs --sample or -i "
-				"FILE");
 	/*
 	 * Raw output copies the rings undecoded: only the module filters.
 	 * (--per-thread's -t is the module's selection; cat_check_live()

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cat_flame.h"
 #include "cat_opt.h"
 
 CAT_SET_FLAG(set_hist, hist)
@@ -112,10 +113,16 @@ void cat_check_views(struct options *o)
 				"and --report; --flamegraph, --perfetto and "
 				"--ctf write files of their own");
 	/*
-	 * On replay (-i) the default follows the file (cat.c). --report
-	 * weighs the flame graph's stacks: samples when there are, else
-	 * vfs_read latency.
+	 * The weight of --folded, --flamegraph and --report (cat_flame.h):
+	 * live, from what the trace records; on replay from what the file
+	 * holds, once it is open (cat.c).
 	 */
-	if ((o->flamegraph || o->report) && !o->flame_weight_given)
-		o->flame_weight = o->perf.sample ? FLAME_SAMPLES : FLAME_LATENCY;
+	if (cat_flame_view(o) && !o->input) {
+		char why[256];
+
+		if (cat_flame_pick(cat_flame_view(o), o->flame_weight_given,
+				   &o->flame_weight, cat_flame_live_kinds(o),
+				   CAT_FLAME_ALL, NULL, why, sizeof(why)))
+			cat_usage_error("%s", why);
+	}
 }

@@ -61,6 +61,7 @@ struct options {
 		FLAME_OFFCPU,	/* issue 22: ns off CPU, offcpu records */
 	}			flame_weight;	/* --flame-weight */
 	bool			flame_weight_given;
+	bool			file_classes;	/* --diff: pipes by kind */
 	const char		*perfetto;	/* --perfetto FILE */
 	const char		*ctf;		/* --ctf DIR */
 	bool			symbols;	/* name user frames (--no-symbols) */

@@ -8,10 +8,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/ringtrace.h>
+
 #include "cat_errors.h"
+#include "cat_flame.h"
 #include "cat_views.h"
 #include "ringtrace/filter.h"
 #include "ringtrace/rawfile.h"
+#include "ringtrace/session.h"
 #include "ringtrace/sys.h"
 
 bool cat_views_wanted(const struct options *o)
@@ -155,9 +159,6 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		   enum rt_format format, struct rt_outbuf *out,
 		   struct rt_paths *paths)
 {
-	bool table_flame = o->flamegraph && o->flame_weight != FLAME_SAMPLES &&
-			   o->flame_weight != FLAME_OFFCPU;
-
 	memset(v, 0, sizeof(*v));
 	v->o = o;
 	v->out = out;
@@ -171,24 +172,38 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 	v->format = format;
 	if (v->print && o->symbols && names_init(v))
 		return -1;
-	if (o->hist || o->summary || table_flame) {
+	if (o->hist || o->summary) {
 		v->lat.hist = o->hist;
 		v->lat.by = o->hist_by;
-		v->lat.summary = o->summary || table_flame;
+		v->lat.summary = o->summary;
 		v->lat.top = o->verbose ? 0 : 25;	/* a screenful */
 		v->lat.paths = paths;
+		/* What -e selects of what the histograms count. */
+		if (o->events_given) {
+			uint64_t e = o->session.events &
+				     (RINGTRACE_EVENT_VFS_READ |
+				      RINGTRACE_EVENT_LOCK |
+				      RINGTRACE_EVENT_LOCK_CONTENTION |
+				      RINGTRACE_EVENT_OFFCPU);
+
+			v->lat.kinds = *rt_event_names(e, " or ", v->kinds,
+						       sizeof(v->kinds)) ?
+				       v->kinds : "vfs_read, lock or offcpu";
+		}
 		if (rt_latency_view_init(&v->lat))
 			goto nomem;
 		v->lat_on = true;
 		if (o->input && (o->hist || o->summary))
 			v->replay_interval_ns = o->perf.interval_ns;
 	}
-	/* Samples, or stack trailers weighted by latency or bytes. */
+	/* --folded, --flamegraph and --report: one table (cat_flame.h). */
 	if (o->folded || o->flamegraph || o->report) {
 		if (rt_folded_init(&v->folded))
 			goto nomem;
 		v->folded_on = true;
 		v->folded.usyms = usyms_of(v);
+		v->folded.paths = paths;
+		v->folded.file_classes = o->file_classes;
 	}
 	if (o->perfetto) {
 		int fd = cat_create_file(o->perfetto, o->input);
@@ -333,146 +348,12 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 		v->print(v->out, ev);
 	if (v->lat_on)
 		rt_latency_view_add(&v->lat, ev);
-	if (v->folded_on && v->o->flame_weight == FLAME_SAMPLES)
-		rt_folded_add(&v->folded, ev);
-	else if (v->folded_on && v->o->flame_weight == FLAME_OFFCPU) {
-		/* issue 22: where tasks blocked, weighted by how long. */
-		if (ev->kind == RT_EVENT_OFFCPU)
-			rt_folded_add_stack(&v->folded, ev,
-					    ev->u.offcpu.offcpu_ns);
-	} else if (v->folded_on && ev->kind == RT_EVENT_VFS_READ)
-		rt_folded_add_stack(&v->folded, ev,
-				    v->o->flame_weight == FLAME_BYTES ?
-				    (ev->u.vfs_read.ret > 0 ?
-				     (uint64_t)ev->u.vfs_read.ret : 0) :
-				    ev->u.vfs_read.lat_ns);
+	if (v->folded_on)
+		cat_flame_add(v, ev);
 	if (v->perfetto_on)
 		rt_perfetto_add(&v->perfetto, ev);
 	if (v->ctf_on)
 		rt_ctf_add(&v->ctf, ev);
-}
-
-static void add_folded_line(void *arg, const char *line, size_t len)
-{
-	rt_flame_add_folded(arg, line, len);
-}
-
-static const char *const flame_units[] = {
-	[FLAME_SAMPLES] = "samples",
-	[FLAME_LATENCY] = "ns in vfs_read",
-	[FLAME_BYTES] = "bytes read",
-	[FLAME_OFFCPU] = "ns off CPU",
-};
-
-const char *cat_flame_unit(enum flame_weight w)
-{
-	return flame_units[w];
-}
-
-/* @s into @l from @at, ';' (the frame separator) as '_'. */
-static size_t put_frame_name(char *l, size_t at, size_t len, const char *s)
-{
-	for (; *s && at + 1 < len; s++)
-		l[at++] = *s == ';' ? '_' : *s;
-	l[at] = '\0';
-	return at;
-}
-
-/* "comm;file WEIGHT" lines, from the pid x file table. */
-static void lines_from_table(struct cat_views *v,
-			     void (*fn)(void *arg, const char *line, size_t len),
-			     void *arg)
-{
-	const struct rt_view_table *t = &v->lat.rows;
-	char name[96], line[RINGTRACE_COMM_LEN + 4200];
-
-	for (uint32_t k = 0; k <= t->nr; k++) {
-		/* Every row, then [other] (entries[max]) if it was used. */
-		uint32_t i = k < t->nr ? k : t->max;
-		const struct rt_view_entry *e = &t->entries[i];
-		const char *path;
-		uint64_t w;
-		size_t n;
-
-		if (k == t->nr && !t->overflow)
-			break;
-		w = v->o->flame_weight == FLAME_BYTES ? e->bytes : e->read.sum;
-		path = rt_paths_get(v->paths, e->key.dev_major,
-				    e->key.dev_minor, e->key.ino);
-		if (!path) {
-			snprintf(name, sizeof(name), "%u:%u ino %llu",
-				 e->key.dev_major, e->key.dev_minor,
-				 (unsigned long long)e->key.ino);
-			path = name;
-		}
-		n = put_frame_name(line, 0, sizeof(line), i == t->max ?
-				   "[other]" : e->comm[0] ? e->comm : "-");
-		line[n++] = ';';	/* a comm is far shorter than line */
-		n = put_frame_name(line, n, sizeof(line),
-				   i == t->max ? "[other]" : path);
-		n += (size_t)snprintf(line + n, sizeof(line) - n, " %llu\n",
-				      (unsigned long long)w);
-		fn(arg, line, n < sizeof(line) ? n : sizeof(line) - 1);
-	}
-}
-
-/* Off-CPU time without stacks stays on the threads' names (issue 22). */
-bool cat_views_flame_has_stacks(const struct cat_views *v)
-{
-	return v->o->flame_weight == FLAME_SAMPLES ||
-	       v->o->flame_weight == FLAME_OFFCPU || v->folded.stacks_seen;
-}
-
-void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
-			   void (*fn)(void *arg, const char *line, size_t len),
-			   void *arg)
-{
-	/* Stacks when records had them; else who read which file. */
-	if (cat_views_flame_has_stacks(v))
-		rt_folded_foreach(&v->folded, ksyms, fn, arg);
-	else
-		lines_from_table(v, fn, arg);
-}
-
-static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
-{
-	const struct options *o = v->o;
-	const char *unit = cat_flame_unit(o->flame_weight);
-	struct rt_outbuf ob;
-	struct rt_flame fl;
-	char title[128];
-	int fd, ret = 0;
-
-	if (rt_flame_init(&fl))
-		return -1;
-	/* issue 22: flamegraph.pl --color=io's palette for time off CPU. */
-	fl.io_palette = o->flame_weight == FLAME_OFFCPU;
-	cat_views_flame_lines(v, ksyms, add_folded_line, &fl);
-	fd = cat_create_file(o->flamegraph, o->input);
-	if (fd < 0 || rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
-		rt_flame_fini(&fl);
-		return -1;
-	}
-	snprintf(title, sizeof(title), "ringtrace flame graph (%s)", unit);
-	rt_flame_write_svg(&fl, &ob, title, unit);
-	if (rt_outbuf_flush(&ob)) {
-		cat_error("writing %s: %s", o->flamegraph, strerror(ob.error));
-		ret = -1;
-	} else if (!o->quiet) {
-		fprintf(stderr, PROG ": flame graph of %llu %s in %s (%u frames)\n",
-			(unsigned long long)(fl.nodes ? fl.nodes[0].value : 0),
-			unit, o->flamegraph, fl.nr - 1);
-		if (fl.capped)
-			fprintf(stderr, PROG ": %llu call paths deeper than %u "
-				"frames end in one \"%s\" frame\n",
-				(unsigned long long)fl.capped,
-				RT_FLAME_MAX_DEPTH, RT_FLAME_DEEPER);
-	}
-	if (fd != STDOUT_FILENO)
-		rt_sys.close(fd);
-	rt_outbuf_fini(&ob);
-	rt_flame_fini(&fl);
-	return ret;
 }
 
 /*
@@ -558,43 +439,6 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 }
 
 /*
- * Issue 21: --report, the flame graph's stacks as perf report's table,
- * frames named without offsets so that one symbol is one row.
- */
-static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
-{
-	const struct options *o = v->o;
-	struct rt_frame_names names;
-	struct rt_report r;
-	int ret;
-
-	if (rt_frame_names_init(&names, ksyms, v->usyms_on ? &v->usyms : NULL))
-		goto nomem;
-	names.bare = true;
-	ret = rt_report_build(&r, &v->folded, &names, o->report_by);
-	if (ret) {
-		rt_frame_names_fini(&names);
-		goto nomem;
-	}
-	if (v->format == RT_FORMAT_JSON)
-		rt_report_print_json(&r, cat_flame_unit(o->flame_weight),
-				     o->verbose ? 0 : 50, v->out);
-	else
-		rt_report_print(&r, cat_flame_unit(o->flame_weight),
-				o->verbose ? 0 : 50, v->out);
-	if (v->folded.dropped && !o->quiet)
-		fprintf(stderr, PROG ": --report: %llu samples dropped: the "
-			"stack table is full\n",
-			(unsigned long long)v->folded.dropped);
-	rt_report_fini(&r);
-	rt_frame_names_fini(&names);
-	return 0;
-nomem:
-	cat_error("--report: out of memory");
-	return -1;
-}
-
-/*
  * --interval's blocks say which interval they cover, the one printed at
  * the end included (issue 21: every block but the last was headed "the
  * last interval"). @now_ns: its end; 0 for the block at the end of the run.
@@ -646,20 +490,13 @@ static void print_latency(struct cat_views *v, const char *members)
 void cat_views_interval(void *arg, uint64_t now_ns)
 {
 	struct cat_views *v = arg;
-	const struct options *o = v->o;
-	bool summary = v->lat.summary;
 	char members[128] = "";
 
-	if (!v->lat_on || (!o->hist && !o->summary))
+	if (!v->lat_on)
 		return;
 	interval_heading(v, now_ns, members, sizeof(members));
-	v->lat.summary = o->summary;
 	print_latency(v, members);
-	v->lat.summary = summary;
-	/* A flame graph from the table covers the whole run: keep it then. */
-	if (!(o->flamegraph && o->flame_weight != FLAME_SAMPLES &&
-	      o->flame_weight != FLAME_OFFCPU))
-		rt_latency_view_reset(&v->lat);
+	rt_latency_view_reset(&v->lat);
 }
 
 static int by_u32(const void *a, const void *b)
@@ -669,18 +506,32 @@ static int by_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* /proc/PID/fd of each process in the table, once per process. */
+/*
+ * /proc/PID/fd of each process in the tables (the summary's rows, the
+ * flame graph's file stacks), once per process.
+ */
 static void scan_open_files(struct cat_views *v)
 {
 	const struct rt_view_table *t = &v->lat.rows;
-	uint32_t *pids = malloc((t->nr + 1) * sizeof(*pids));
+	const struct rt_folded *f = &v->folded;
+	uint32_t rows = v->lat_on ? t->nr : 0;
+	uint32_t files = v->folded_on ? f->nr_stacks : 0, n = 0;
+	uint32_t *pids = malloc((rows + files + 1) * sizeof(*pids));
 
 	if (!pids)
 		return;
-	for (uint32_t i = 0; i < t->nr; i++)
-		pids[i] = t->entries[i].key.pid;
-	qsort(pids, t->nr, sizeof(*pids), by_u32);
-	for (uint32_t i = 0; i < t->nr; i++)
+	for (uint32_t i = 0; i < rows; i++)
+		pids[n++] = t->entries[i].key.pid;
+	for (uint32_t i = 0, seen = 0; i < RT_FOLDED_MAX_STACKS && seen < files;
+	     i++) {
+		if (!f->stacks[i].count)
+			continue;
+		seen++;
+		if (f->stacks[i].file)
+			pids[n++] = f->stacks[i].pid;
+	}
+	qsort(pids, n, sizeof(*pids), by_u32);
+	for (uint32_t i = 0; i < n; i++)
 		if (!i || pids[i] != pids[i - 1])
 			rt_paths_scan_pid(v->paths, (int)pids[i]);
 	free(pids);
@@ -729,37 +580,22 @@ int cat_views_finish(struct cat_views *v)
 	int ret = 0;
 
 	/* Best effort: names of files still open in the processes seen. */
-	if (v->lat_on && !o->input)
+	if ((v->lat_on || v->folded_on) && !o->input)
 		scan_open_files(v);
-	if (v->folded_on) {
+	/* Kernel symbols only for kernel frames (none: nothing to say). */
+	if (v->folded_on && v->folded.kernel_stacks) {
 		bool failed;
 
 		named = cat_views_load_ksyms(&ksyms, o, &failed);
 		if (failed)
 			ret = -1;
 	}
-	/* The table may exist only for the flame graph: print what was asked. */
-	v->lat.summary = o->summary;
 	members[0] = '\0';
-	if ((o->hist || o->summary) && v->intervals)
+	if (v->lat_on && v->intervals)
 		interval_heading(v, 0, members, sizeof(members));
-	if (o->hist || o->summary)
+	if (v->lat_on)
 		print_latency(v, members);
-	if (o->folded) {
-		uint32_t lines = rt_folded_write(&v->folded,
-						 named ? &ksyms : NULL, v->out);
-
-		/* The lines printed: stacks that name alike are one line. */
-		if (!o->quiet)
-			fprintf(stderr, PROG ": %u folded stacks from %llu "
-				"samples%s\n", lines,
-				(unsigned long long)v->folded.samples,
-				v->folded.dropped ? ", some dropped: the stack "
-				"table is full" : "");
-	}
-	if (o->flamegraph && write_flamegraph(v, named ? &ksyms : NULL))
-		ret = -1;
-	if (o->report && write_report(v, named ? &ksyms : NULL))
+	if (v->folded_on && cat_flame_finish(v, named ? &ksyms : NULL))
 		ret = -1;
 	if (o->folded || o->flamegraph || o->report || v->names_on)
 		usyms_notes(v);

@@ -48,6 +48,7 @@ struct cat_views {
 	struct rt_ctf		ctf;
 	bool			ctf_on;
 	uint64_t		filtered;	/* events the filters dropped */
+	char			kinds[64];	/* -e's, for an empty --hist */
 	/* --interval: blocks printed so far, and when the last one ended */
 	uint32_t		intervals;
 	uint64_t		interval_end_ns;
@@ -88,19 +89,6 @@ void cat_views_see_thread(struct cat_views *v, pid_t tid);
 /* --interval with --hist/--summary: print them now, then start anew. */
 void cat_views_interval(void *arg, uint64_t now_ns);
 
-/*
- * The flame graph's input as folded lines ("comm;f1;f2 N\n", sorted) to
- * @fn: the stacks when records carried them (or samples), else comm;file
- * weighted from the process x file table. The differential graph
- * (cat_diff.c) reads both recordings through this.
- */
-void cat_views_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
-			   void (*fn)(void *arg, const char *line, size_t len),
-			   void *arg);
-/* Whether those lines are stacks (else comm;file: no symbols to load). */
-bool cat_views_flame_has_stacks(const struct cat_views *v);
-/* What a flame weight counts: "samples", "ns in vfs_read"... */
-const char *cat_flame_unit(enum flame_weight w);
 /*
  * Kernel symbols for the flame graph: --kallsyms FILE, or /proc/kallsyms
  * live; false (said on standard error unless quiet) when there are none,

@@ -18,7 +18,7 @@
 #include "ringtrace/session.h"
 
 #define PROG	"ringtrace-ctl"
-/* Which vfs_read mechanism, and whether forced (kmod/attach.c). */
+/* Which vfs_read mechanism, and whether forced (kmod/attach/attach.c). */
 #define ATTACH_PARAM	"/sys/module/ringtrace/parameters/vfs_read_attach"
 
 static const char usage_text[] =

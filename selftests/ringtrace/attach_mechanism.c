@@ -67,7 +67,7 @@ static const char *mech_name(__u32 id)
 }
 
 /*
- * The order auto tries them in (kmod/attach.c): the cheapest that shares
+ * The order auto tries them in (kmod/attach/attach.c): the cheapest that shares
  * vfs_read with other tools. Never the direct call, even when offered: it
  * holds vfs_read's one direct-call trampoline, which BPF's need.
  */

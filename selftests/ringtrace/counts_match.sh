@@ -67,7 +67,7 @@ python3 - "$work/hist" <<'PY'
 import sys
 blocks = open(sys.argv[1]).read().split("\n=== interval")
 for b in blocks:
-    if "(no vfs_read or lock events)" in b:
+    if "(no vfs_read, lock or offcpu events)" in b:
         assert "percentiles are" not in b, b
     elif "@[all]" in b:
         assert "percentiles are" in b, b

@@ -2,7 +2,7 @@
 /*
  * issue 19: each ring remembers the file and the cgroup its last vfs_read
  * record found named, and skips the session's tables while they stay the
- * same (kmod/session.h, struct rt_names_memo). That must not change what
+ * same (kmod/session/session.h, struct rt_names_memo). That must not change what
  * is named: a child alternates between CPUs 0 and 1 and between two
  * cgroups, reading three files in runs of the same one, and every file
  * and cgroup must be named exactly once per enabled period, before its

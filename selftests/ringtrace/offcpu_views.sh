@@ -10,7 +10,10 @@
 # records, name do_nanosleep under sleep, use the io palette and say the
 # weight; --hist and --hist-by show the off-CPU histogram; --summary the
 # OFFCPU column; Perfetto one "blocked S" slice per S record, nested with
-# the reads; the replay filters -e and --min-offcpu. Needs root and
+# the reads; the replay filters -e and --min-offcpu. Live, the flame
+# weight follows -e as on replay: -e offcpu --stack --flamegraph weighs
+# time off CPU (it drew 0 ns of vfs_read), and --stack --folded weighs
+# vfs_read latency without --sample (it was refused). Needs root and
 # ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
@@ -22,7 +25,7 @@ st_need_cat
 # No process substitution: the guest has no /dev/fd.
 "$top/user/ringtrace-ctl" info 2>/dev/null | grep -q '^events .* offcpu' ||
 	tap_skip_all "the module has no offcpu event"
-tap_plan 10
+tap_plan 12
 
 "$cat" -q -e vfs_read,offcpu --stack --raw -o "$work/o.raw" -- \
 	sh -c 'sleep 0.2 | cat; sleep 0.05' 2>"$work/rec.err"
@@ -106,5 +109,26 @@ long=$(awk '/"type":"offcpu"/ { match($0, /"offcpu_ns":[0-9]+/)
 n=$("$cat" -q -i "$work/o.raw" --min-offcpu 40ms --json | grep -c '"type":"offcpu"')
 [[ $n == "$long" && $n -ge 1 ]]
 tap_ok $? "replay --min-offcpu 40ms keeps the $long intervals of 40 ms or more ($n)"
+
+# Live: -e offcpu alone weighs time off CPU by default.
+"$cat" -q -e offcpu --stack --flamegraph "$work/live.svg" -- sleep 0.05 \
+	2>"$work/live.err"
+rc=$?
+live_total=$(sed -n 's/.*data-d="0"[^>]*><title>all (\([0-9]*\) ns off CPU.*/\1/p' "$work/live.svg")
+[[ $rc -eq 0 && ${live_total:-0} -ge 50000000 ]]
+tap_ok $? "live -e offcpu --stack --flamegraph: ${live_total:-no} ns off CPU (exit $rc)" ||
+	{ tap_diag <"$work/live.err"; grep -m3 '<title>' "$work/live.svg" | tap_diag; }
+
+# Live --folded of vfs_read stacks, by latency, without --sample.
+head -c 10000 /dev/zero >"$work/ten"
+"$cat" --stack --folded --flame-weight latency -- \
+	dd if="$work/ten" of=/dev/null bs=4096 status=none \
+	>"$work/live.folded" 2>"$work/live.ferr"
+rc=$?
+lines=$(grep -c '^dd;' "$work/live.folded")
+[[ $rc -eq 0 && $lines -ge 1 ]] &&
+	grep -q 'folded stacks from [0-9]* vfs_read calls' "$work/live.ferr"
+tap_ok $? "live --stack --folded --flame-weight latency: $lines stacks of dd (exit $rc)" ||
+	{ tap_diag <"$work/live.ferr"; head -3 "$work/live.folded" | tap_diag; }
 
 tap_done

@@ -58,7 +58,7 @@ frame_of() {
 	if [[ -n $name ]]; then
 		echo "$name"
 	else
-		sed -n "s/.*<title>\([0-9]*:[0-9]* ino $ino\) (.*/\1/p" \
+		sed -n "s/.*<title>\([0-9]*:[0-9]*[ _]ino[ _]$ino\) (.*/\1/p" \
 			"$work/bytes.svg" | head -1
 	fi
 }

@@ -35,7 +35,7 @@ tap_ok $? "recorded: exit $rc, ${live:-no} samples in the live summary" ||
 "$cat" -i "$work/s.raw" --folded --kallsyms /proc/kallsyms \
 	>"$work/folded" 2>"$work/folded.err"
 rc=$?
-replayed=$(sed -n 's/.* stacks from \([0-9]*\) samples.*/\1/p' "$work/folded.err")
+replayed=$(sed -n 's/.* stacks from \([0-9]*\) samples$/\1/p' "$work/folded.err")
 summed=$(awk '{ s += $NF } END { print s + 0 }' "$work/folded")
 [[ $rc -eq 0 && ${replayed:-x} == "${live:-y}" && $summed == "${live:-y}" ]]
 tap_ok $? "replay: the live run's $live samples (folded: ${replayed:-none}, lines sum to $summed)" ||

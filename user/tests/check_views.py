@@ -64,6 +64,30 @@ def check_svg(path, total):
     print('ok - svg: %d frames, total %d' % (len(frames), total))
 
 
+def check_svg_folded(path, folded):
+    """The SVG draws exactly --folded's lines: the weight of each name at
+    each depth is the same in both (frames below the 64 drawn levels
+    aside)."""
+    root = ET.parse(path).getroot()
+    drawn, lines = {}, {}
+    for g in root.iter(SVG + 'g'):
+        if g.get('data-v') is None or int(g.get('data-d')) == 0:
+            continue
+        title = g.find(SVG + 'title').text
+        key = (int(g.get('data-d')), title[:title.rindex(' (')])
+        drawn[key] = drawn.get(key, 0) + int(g.get('data-v'))
+    with open(folded) as f:
+        for line in f:
+            stack, count = line.rsplit(' ', 1)
+            for depth, name in enumerate(stack.split(';')[:64], 1):
+                lines[(depth, name)] = lines.get((depth, name), 0) + int(count)
+    if drawn != lines:
+        fail('svg: frames differ from the folded lines: %s'
+             % sorted(set(drawn.items()) ^ set(lines.items()))[:6])
+    print('ok - svg: the %d frames weigh as the folded lines'
+          % len(drawn))
+
+
 def check_perfetto(path, expect):
     events = json.load(open(path))
     if not isinstance(events, list):
@@ -146,10 +170,20 @@ def check_diffsvg(path, after, before, signs):
     print('ok - diffsvg: %d -> %d, signs %s' % (before, after, signs))
 
 
+def is_file(name):
+    """A vfs_read's file (no stack: the file is the frame): a path, a pipe
+    or socket ("pipe:[11069]"), or "MAJ:MIN ino N" ("_" in folded)."""
+    return (name.startswith('/') or re.match(r'[a-z_]+:\[', name) or
+            re.fullmatch(r'\d+:\d+[ _]ino[ _]\d+', name))
+
+
 def report_key(key):
-    """A report row's key as folded names that frame (kernel: k:, user: u:)."""
+    """A report row's key as folded names that frame (kernel: k:, user: u:,
+    file: f:)."""
     if key == '[no stack]':
         return key
+    if is_file(key):
+        return 'f:' + key.replace(' ', '_').replace(';', '_')
     if key.startswith('[unknown]('):
         return 'u:' + key
     if key.endswith(')'):
@@ -162,6 +196,8 @@ def report_key(key):
 
 
 def folded_key(frame):
+    if is_file(frame):
+        return 'f:' + frame
     if frame.endswith('_[k]'):
         return 'k:' + frame[:-4]
     m = re.fullmatch(r'(.+)\+0x[0-9a-f]+', frame)
@@ -180,15 +216,18 @@ def check_report(path, folded):
              % (sum(r['self'] for r in rows), total))
     for r in rows:
         for k in ('self', 'children'):
-            want = '%d.%02d' % divmod(r[k] * 10000 // total, 100)
+            # Rounded to the nearest hundredth, half up, as the SVG does.
+            want = '%d.%02d' % divmod((r[k] * 20000 + total) // (2 * total),
+                                      100)
             if '%.2f' % r[k + '_pct'] != want:
                 fail('report: %r %s_pct %s, expected %s'
                      % (r['key'], k, r[k + '_pct'], want))
         if r['children'] < r['self']:
             fail('report: %r children < self' % r['key'])
-    self_w, children_w, ftotal = {}, {}, 0
+    self_w, children_w, ftotal, lines = {}, {}, 0, 0
     with open(folded) as f:
         for line in f:
+            lines += 1
             stack, count = line.rsplit(' ', 1)
             count = int(count)
             ftotal += count
@@ -202,6 +241,10 @@ def check_report(path, folded):
                 children_w[k] = children_w.get(k, 0) + count
     if ftotal != total:
         fail('report: total %d, folded lines sum to %d' % (total, ftotal))
+    # One count: the report's stacks are --folded's lines.
+    if rep['stacks'] != lines:
+        fail('report: %d stacks, --folded printed %d lines'
+             % (rep['stacks'], lines))
     if by not in ('comm', 'sym'):
         print('ok - report by %s: %d rows, total %d' % (by, len(rows), total))
         return
@@ -226,6 +269,8 @@ def check_report(path, folded):
 if __name__ == '__main__':
     if sys.argv[1] == 'svg':
         check_svg(sys.argv[2], int(sys.argv[3]))
+    elif sys.argv[1] == 'svgfolded':
+        check_svg_folded(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == 'diffsvg':
         check_diffsvg(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
                       sys.argv[5] if len(sys.argv) > 5 else '')

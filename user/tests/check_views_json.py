@@ -72,7 +72,7 @@ def key_line(by, k):
 
 def draw_hist(h):
     out = ['@[all]\n']
-    out.append(hists(h['all']) or '  (no vfs_read or lock events)\n')
+    out.append(hists(h['all']) or '  (no vfs_read, lock or offcpu events)\n')
     for k in h.get('keys', []):
         out.append('\n%s\n' % key_line(h['by'], k) + hists(k))
     if 'other' in h:

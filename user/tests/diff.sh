@@ -99,7 +99,7 @@ check "raw files with the same reads, by latency: every frame unchanged" \
 check "raw files with the same reads, by bytes: every frame unchanged" \
 	same_reads bytes 507904
 # Samples: only v2.raw has them.
-refused 2 'holds no perf samples' --diff "$tmp/t.raw" "$tmp/v2.raw" \
+refused 2 'holds no samples' --diff "$tmp/t.raw" "$tmp/v2.raw" \
 	--flamegraph "$tmp/x.svg" --flame-weight samples
 # shellcheck disable=SC2317 # called through check
 same_samples() {
@@ -117,6 +117,24 @@ golden diff_hist t.raw vm.raw --hist
 golden diff_summary t.raw vm.raw --summary -v
 golden diff_folded_comm t.raw vm.raw --folded \
 	--comm tar --no-normalize
+
+# --folded and --flamegraph say the same totals: BEFORE's and AFTER's as
+# read (the graph used to say the normalised 100 -> 100).
+"$cat_bin" --diff "$before" "$after" --folded > /dev/null 2> "$tmp/f.err"
+"$cat_bin" --diff "$before" "$after" --flamegraph "$tmp/t.svg" 2> "$tmp/g.err"
+if grep -qx 'ringtrace-cat: 4 folded stacks: 50 -> 100 weight (BEFORE normalised to AFTER.s total)' "$tmp/f.err" &&
+	grep -q 'stacks, [0-9]* frames: 50 -> 100 weight (BEFORE normalised to AFTER.s total)$' "$tmp/g.err"; then
+	ok "--folded and --flamegraph say the same totals"
+else
+	not_ok "diff totals: $(cat "$tmp/f.err" "$tmp/g.err")"
+fi
+# Two runs read other pipes: --summary keys them by kind.
+if (cd "$tmp" && "$cat_bin" -q --diff "$here/data/vm-stacks.raw" "$here/data/vm-syms.raw" --summary) |
+	grep -Eq '^wc +27 +47 .* pipe:\[\*\]$'; then
+	ok "--summary: a pipe in both runs is one row (pipe:[*])"
+else
+	not_ok "--summary pipes: $("$cat_bin" -q --diff "$here/data/vm-stacks.raw" "$here/data/vm-syms.raw" --summary | grep pipe)"
+fi
 
 # What does not apply is refused, with the reason.
 refused 2 '--json does not apply to --diff' --diff "$before" "$after" --folded --json

@@ -670,6 +670,70 @@ static void test_nothing_ignored(void **state)
 	}
 }
 
+/*
+ * Live, the flame weight follows what the trace records, by the rule a
+ * replay uses (cat_opt_weight.c): -e offcpu weighs time off CPU (it drew
+ * 0 ns of vfs_read latency), --folded needs no --sample when it weighs
+ * reads, a weight the trace cannot give is refused.
+ */
+static void test_live_flame_weight(void **state)
+{
+	struct outcome r;
+
+	(void)state;
+	{
+		const char *const a[] = { "-e", "offcpu", "--stack",
+					  "--flamegraph", "x.svg", "-a", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(r.o.flame_weight, FLAME_OFFCPU);
+	}
+	{
+		const char *const a[] = { "--stack", "--folded", "--flame-weight",
+					  "latency", "-a", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(r.o.flame_weight, FLAME_LATENCY);
+	}
+	{
+		const char *const a[] = { "--stack", "--folded", "-a", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(r.o.flame_weight, FLAME_LATENCY);
+	}
+	{
+		const char *const a[] = { "--sample", "cpu-clock", "-e",
+					  "vfs_read,sample", "--report", "-a",
+					  NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, 0);
+		assert_int_equal(r.o.flame_weight, FLAME_SAMPLES);
+	}
+	{
+		const char *const a[] = { "--flamegraph", "x.svg", "--flame-weight",
+					  "offcpu", "-a", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		if (!strstr(r.err, "--flame-weight offcpu weighs offcpu "
+			    "intervals: trace them with -e offcpu"))
+			fail_msg("offcpu without -e offcpu: %s", r.err);
+	}
+	{
+		const char *const a[] = { "-e", "lock", "--folded", "-a", NULL };
+
+		parsev(&r, a);
+		assert_int_equal(r.status, EXIT_USAGE);
+		if (!strstr(r.err, "--folded weighs samples, vfs_read calls or "
+			    "offcpu intervals: -e traces none of them"))
+			fail_msg("-e lock --folded: %s", r.err);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
@@ -685,5 +749,6 @@ int main(void)
 	    cmocka_unit_test(test_tables_documented),
 	    cmocka_unit_test(test_filter_option),
 	    cmocka_unit_test(test_no_names),
-	    cmocka_unit_test(test_nothing_ignored));
+	    cmocka_unit_test(test_nothing_ignored),
+	    cmocka_unit_test(test_live_flame_weight));
 }

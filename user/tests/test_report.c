@@ -4,10 +4,13 @@
  * innermost frame, children once per stack however often a symbol
  * recurs, a record without a stack on "[no stack]", self summing to the
  * total; by comm and by dso (kernel, module, [unknown]); the text and
- * JSON printers.
+ * JSON printers. Percentages round as the flame graph's and perf's do;
+ * the stacks counted are --folded's lines; a vfs_read without a stack
+ * weighs on its file, as in --folded and the flame graph.
  */
 #include "test.h"
 
+#include "ringtrace/paths.h"
 #include "ringtrace/report.h"
 
 static const char kallsyms[] =
@@ -169,9 +172,100 @@ static void test_printers(void **state)
 	done(&x);
 }
 
+/* 2 of 3 is 66.67%, not 66.66%: rounded, as the SVG and perf print it. */
+static void test_rounded(void **state)
+{
+	const uint64_t a[] = { VFS, KSYS, ENTRY };
+	const uint64_t b[] = { KSYS, ENTRY };
+	struct fixture x;
+	struct rt_report r;
+
+	(void)state;
+	assert_int_equal(rt_folded_init(&x.f), 0);
+	assert_int_equal(rt_ksyms_parse(&x.k, kallsyms), 0);
+	assert_int_equal(rt_frame_names_init(&x.n, &x.k, NULL), 0);
+	x.n.bare = true;
+	add(&x.f, "cat", a, 3, 2);
+	add(&x.f, "tar", b, 2, 1);
+	assert_int_equal(rt_report_build(&r, &x.f, &x.n, RT_REPORT_BY_COMM), 0);
+	assert_string_equal(render(&r, false),
+		"# 3 samples in 2 stacks, by comm\n"
+		"#  Children      Self    Children(w)        Self(w)  Command\n"
+		"     66.67%    66.67%              2              2  cat\n"
+		"     33.33%    33.33%              1              1  tar\n");
+	rt_report_fini(&r);
+	done(&x);
+}
+
+/*
+ * Two stacks whose frames name alike (two addresses in one symbol) are
+ * one line of --folded: one stack of the report too.
+ */
+static void test_stacks_are_folded_lines(void **state)
+{
+	const uint64_t a[] = { VFS, KSYS, ENTRY };
+	const uint64_t b[] = { VFS + 4, KSYS, ENTRY };
+	struct fixture x;
+	struct rt_report r;
+
+	(void)state;
+	assert_int_equal(rt_folded_init(&x.f), 0);
+	assert_int_equal(rt_ksyms_parse(&x.k, kallsyms), 0);
+	assert_int_equal(rt_frame_names_init(&x.n, &x.k, NULL), 0);
+	x.n.bare = true;
+	add(&x.f, "cat", a, 3, 2);
+	add(&x.f, "cat", b, 3, 1);
+	assert_int_equal(x.f.nr_stacks, 2);
+	assert_int_equal(rt_report_build(&r, &x.f, &x.n, RT_REPORT_BY_SYM), 0);
+	assert_int_equal(r.stacks, 1);
+	assert_int_equal(row(&r, "vfs_read")->self, 3);
+	rt_report_fini(&r);
+	done(&x);
+}
+
+/* No stack: the file is the frame, by sym; in no binary, by dso. */
+static void test_file_frames(void **state)
+{
+	struct rt_paths paths;
+	struct fixture x;
+	struct rt_report r;
+	struct rt_event ev;
+
+	(void)state;
+	assert_int_equal(rt_paths_init(&paths), 0);
+	rt_paths_set(&paths, 8, 1, 42, "/etc/services", 13);
+	assert_int_equal(rt_folded_init(&x.f), 0);
+	assert_int_equal(rt_ksyms_parse(&x.k, kallsyms), 0);
+	assert_int_equal(rt_frame_names_init(&x.n, &x.k, NULL), 0);
+	x.n.bare = true;
+	x.f.paths = &paths;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_VFS_READ;
+	strcpy(ev.comm, "cat");
+	ev.u.vfs_read.dev_major = 8;
+	ev.u.vfs_read.dev_minor = 1;
+	ev.u.vfs_read.ino = 42;
+	rt_folded_add_read(&x.f, &ev, 30);
+	ev.u.vfs_read.ino = 43;		/* no name: dev:ino */
+	rt_folded_add_read(&x.f, &ev, 10);
+	assert_int_equal(rt_report_build(&r, &x.f, &x.n, RT_REPORT_BY_SYM), 0);
+	assert_int_equal(row(&r, "/etc/services")->self, 30);
+	assert_int_equal(row(&r, "8:1 ino 43")->self, 10);
+	assert_int_equal(r.stacks, 2);
+	rt_report_fini(&r);
+	assert_int_equal(rt_report_build(&r, &x.f, &x.n, RT_REPORT_BY_DSO), 0);
+	assert_int_equal(row(&r, "[no stack]")->self, 40);
+	rt_report_fini(&r);
+	done(&x);
+	rt_paths_fini(&paths);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_by_sym),
 	    cmocka_unit_test(test_by_comm_and_dso),
-	    cmocka_unit_test(test_printers));
+	    cmocka_unit_test(test_printers),
+	    cmocka_unit_test(test_rounded),
+	    cmocka_unit_test(test_stacks_are_folded_lines),
+	    cmocka_unit_test(test_file_frames));
 }

@@ -147,13 +147,19 @@ static void test_no_footnote_without_events(void **state)
 	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
 	rt_latency_view_print(&v, &ob);
 	rt_outbuf_append(&ob, "", 1);
-	assert_non_null(strstr(ob.buf, "(no vfs_read or lock events)"));
+	assert_non_null(strstr(ob.buf, "(no vfs_read, lock or offcpu events)"));
 	assert_null(strstr(ob.buf, "percentiles"));
+	/* What -e selected, when it says (cat_views.c sets it). */
+	ob.len = 0;
+	v.kinds = "offcpu";
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "(no offcpu events)"));
 	ob.len = 0;
 	rt_latency_view_add(&v, &ev);
 	rt_latency_view_print(&v, &ob);
 	rt_outbuf_append(&ob, "", 1);
-	assert_null(strstr(ob.buf, "(no vfs_read or lock events)"));
+	assert_null(strstr(ob.buf, "(no offcpu events)"));
 	assert_non_null(strstr(ob.buf, "(percentiles are the upper bound"));
 	rt_outbuf_fini(&ob);
 	rt_latency_view_fini(&v);

@@ -317,6 +317,99 @@ else
 	not_ok "-v table: $(cat "$tmp/v.err")"
 fi
 
+# --folded, --flamegraph and --report come from one table under one
+# weight: on a recording without stacks (comm;file), with stacks and no
+# samples (latency by default, for --folded too), and with samples, the
+# SVG's frames weigh as the folded lines, the report's rows as they imply,
+# and the report's stacks are the folded lines.
+# shellcheck disable=SC2317  # called through check
+one_source() {
+	local raw=$here/data/$1
+	shift
+	"$cat_bin" -q -i "$raw" --folded "$@" > "$tmp/os.folded" &&
+		"$cat_bin" -q -i "$raw" --flamegraph "$tmp/os.svg" "$@" &&
+		"$cat_bin" -q -i "$raw" --report --json -v "$@" > "$tmp/os.json" &&
+		[[ -s $tmp/os.folded ]] &&
+		python3 "$here/check_views.py" svgfolded "$tmp/os.svg" "$tmp/os.folded" &&
+		python3 "$here/check_views.py" report "$tmp/os.json" "$tmp/os.folded"
+}
+check "one source, no stacks: folded, SVG and report are comm;file" one_source vm-paths.raw
+check "one source, no stacks, by bytes" one_source vm-paths.raw --flame-weight bytes
+check "one source, stacks without samples: latency by default" one_source vm-stacks.raw
+check "one source, samples" one_source vm-syms.raw
+check "one source, -e offcpu: time off CPU by default" one_source vm-syms.raw -e offcpu
+if "$cat_bin" -q -i "$here/data/vm-paths.raw" --folded | grep -qx 'cat;/etc/services 426120'; then
+	ok "a vfs_read without a stack weighs on comm;file in --folded"
+else
+	not_ok "--folded without stacks: $("$cat_bin" -q -i "$here/data/vm-paths.raw" --folded | head -3)"
+fi
+"$cat_bin" -i "$here/data/vm-stacks.raw" --folded > /dev/null 2> "$tmp/err"
+if grep -qx 'ringtrace-cat: 13 folded stacks from 96 vfs_read calls' "$tmp/err"; then
+	ok "--folded says what its lines weigh (vfs_read calls)"
+else
+	not_ok "--folded's count: $(cat "$tmp/err")"
+fi
+if "$cat_bin" -q -i "$here/data/vm-syms.raw" -e offcpu --flamegraph "$tmp/off.svg" &&
+	grep -q 'ringtrace flame graph (ns off CPU)' "$tmp/off.svg"; then
+	ok "-e offcpu --flamegraph weighs time off CPU"
+else
+	not_ok "-e offcpu --flamegraph: $(grep -o 'flame graph ([^)]*)' "$tmp/off.svg")"
+fi
+if [[ $("$cat_bin" -q -i "$here/data/vm-stacks.raw" -e offcpu --hist) == $'@[all]\n  (no offcpu events)' ]]; then
+	ok "-e offcpu --hist without offcpu records says there are none"
+else
+	not_ok "-e offcpu --hist: $("$cat_bin" -q -i "$here/data/vm-stacks.raw" -e offcpu --hist | head -3)"
+fi
+# A weight the file cannot give is refused first; an empty result fails
+# with its reason and writes nothing.
+expect_status 2 "--flame-weight offcpu on a file without offcpu records" \
+	-i "$here/data/vm-stacks.raw" --flamegraph "$tmp/no.svg" --flame-weight offcpu
+if grep -q 'holds no offcpu intervals (record with --raw -e offcpu)' "$tmp/err" && [[ ! -e $tmp/no.svg ]]; then
+	ok "and says the file holds none"
+else
+	not_ok "--flame-weight offcpu: $(cat "$tmp/err")"
+fi
+expect_status 2 "-e lock --folded: nothing to weigh in what -e selects" \
+	-i "$tmp/t.raw" -e lock --folded
+expect_status 1 "--flamegraph of nothing fails" -i "$here/data/vm-syms.raw" \
+	--comm nobody --flamegraph "$tmp/none.svg"
+if grep -q -- '--flamegraph: nothing to weigh: no samples passed the filters (378 events filtered out); nothing written' "$tmp/err" &&
+	[[ ! -e $tmp/none.svg ]]; then
+	ok "and says why, and writes no SVG"
+else
+	not_ok "empty flame graph: $(cat "$tmp/err")"
+fi
+expect_status 1 "--folded of reads that all weigh 0" -i "$tmp/t.raw" \
+	--filter 'ret <= 0' --folded --flame-weight bytes
+if grep -q -- '--folded: nothing to weigh: [0-9]* vfs_read calls, every one of weight 0 (bytes read)' "$tmp/err"; then
+	ok "and says they all weigh 0"
+else
+	not_ok "weight 0: $(cat "$tmp/err")"
+fi
+
+# Names that hold a newline (a path, a cgroup, a thread's name: anyone
+# can choose them) are escaped as the text stream escapes them: each row
+# and key stays one line.
+# shellcheck disable=SC2317  # called through check
+one_line_each() {
+	local want=$1
+	shift
+	"$cat_bin" -q "$@" > "$tmp/nl.out" || return 1
+	# The halves a raw newline would leave: a line starting "line", "cgroup", "lines".
+	! grep -Eq '^(line|cgroup|lines)' "$tmp/nl.out" && grep -qF -- "$want" "$tmp/nl.out"
+}
+if "$mkraw" --names "$tmp/names.raw"; then
+	check "--summary: a path with a newline stays on its row" one_line_each \
+		'two\x0alines         400         1          100     7.00us     7.00us     7.00us     7.00us  /odd\x0acgroup          /tmp/new\x0aline\x09and\\back' \
+		-i "$tmp/names.raw" --summary
+	check "--hist-by file: one key a line" one_line_each '@[/tmp/new\x0aline\x09and\\back]' -i "$tmp/names.raw" --hist-by file
+	check "--hist-by cgroup: one key a line" one_line_each '@[cgroup /odd\x0acgroup]' -i "$tmp/names.raw" --hist-by cgroup
+	check "--folded: one stack a line" one_line_each 'two\x0alines;/tmp/new\x0aline\x09and\\back 7000' -i "$tmp/names.raw" --folded
+	check "--diff --summary: one row a line" one_line_each '/tmp/new\x0aline\x09and\\back' --diff "$tmp/t.raw" "$tmp/names.raw" --summary
+else
+	not_ok "mkraw --names"
+fi
+
 # The SVG's script in a real browser: tests/browser.sh.
 
 # Kernel frames of a recording are named from --kallsyms only.
@@ -399,6 +492,13 @@ fi
 head -c 50 "$tmp/t.raw" > "$tmp/short.raw"
 expect_status 3 "a 50-byte file" -i "$tmp/short.raw"
 if grep -q 'is truncated: 50 bytes' "$tmp/err"; then ok "a short file is called short"; else not_ok "short file: $(cat "$tmp/err")"; fi
+: > "$tmp/empty.raw"
+expect_status 1 "a 0-byte file is no damage" -i "$tmp/empty.raw"
+if grep -qx "ringtrace-cat: $tmp/empty.raw is empty: it holds no recording" "$tmp/err"; then
+	ok "a 0-byte file is called empty"
+else
+	not_ok "0-byte file: $(cat "$tmp/err")"
+fi
 expect_status 1 "-i on a directory" -i "$tmp"
 if grep -q 'is a directory' "$tmp/err"; then ok "a directory is called a directory"; else not_ok "directory: $(cat "$tmp/err")"; fi
 

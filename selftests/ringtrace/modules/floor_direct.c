@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The benchmark floor of the direct mechanism: ringtrace_direct.ko's
- * trampoline and attachment code (kmod/direct_tramp_x86_64.S and
- * kmod/direct_call.c, built into this module too, privately) with
+ * trampoline and attachment code (kmod/direct/direct_tramp_x86_64.S and
+ * kmod/direct/direct_call.c, built into this module too, privately) with
  * handlers that only keep the entry timestamp in the call's slot and add
  * the latency to a per-CPU sum. What it costs is the direct mechanism
  * itself: the trampoline, the per-call count and the static calls into
@@ -17,7 +17,7 @@
 #include <linux/percpu.h>
 #include <linux/timekeeping.h>
 
-#include "direct_call.h"
+#include "direct/direct_call.h"
 
 #ifdef RT_HAVE_DIRECT
 static DEFINE_PER_CPU(u64, floor_sum_ns);

@@ -4,4 +4,4 @@
  * without exporting its interface (ringtrace_direct.ko exports it).
  */
 #define RT_DIRECT_PRIVATE
-#include "direct_call.c"
+#include "direct/direct_call.c"

@@ -12,7 +12,7 @@
 #include <linux/module.h>
 #include <linux/spinlock.h>
 
-#include "tracked_lock.h"
+#include "events/tracked_lock.h"
 
 static bool plain;
 module_param(plain, bool, 0444);

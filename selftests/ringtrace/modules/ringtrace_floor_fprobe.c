@@ -4,7 +4,7 @@
  * entry handler keeps the entry timestamp in the call's entry data and
  * whose exit handler adds the latency to a per-CPU sum. What it costs is
  * the fprobe mechanism itself, the same hooks ringtrace's fprobe attach
- * uses (kmod/attach_fprobe.c). Loading fails with ENODEV on a kernel
+ * uses (kmod/attach/fprobe.c). Loading fails with ENODEV on a kernel
  * without fprobe.
  */
 #include <linux/module.h>
@@ -12,7 +12,7 @@
 #include <linux/preempt.h>
 #include <linux/timekeeping.h>
 
-#include "compat.h"
+#include "lib/compat.h"
 
 #ifdef RT_HAVE_FPROBE
 static DEFINE_PER_CPU(u64, floor_sum_ns);

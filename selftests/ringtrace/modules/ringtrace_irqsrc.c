@@ -32,8 +32,8 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "compat.h"
-#include "tracked_lock.h"
+#include "events/tracked_lock.h"
+#include "lib/compat.h"
 
 static unsigned int period_us = 20;
 module_param(period_us, uint, 0644);

@@ -26,7 +26,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "tracked_lock.h"
+#include "events/tracked_lock.h"
 
 #define VICTIM_NAME	"lockfree_victim"
 

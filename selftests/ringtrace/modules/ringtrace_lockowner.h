@@ -3,7 +3,7 @@
 #ifndef _RINGTRACE_LOCKOWNER_H
 #define _RINGTRACE_LOCKOWNER_H
 
-#include "tracked_lock.h"
+#include "events/tracked_lock.h"
 
 extern struct tracked_spinlock lockowner_shared;
 

@@ -32,7 +32,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "tracked_lock.h"
+#include "events/tracked_lock.h"
 
 static unsigned int threads = 2;
 module_param(threads, uint, 0644);

@@ -34,7 +34,7 @@
 #include <linux/types.h>
 
 /*
- * Marks for scripts/barrier-check, as kmod/barrier_site.h's: right before
+ * Marks for scripts/barrier-check, as kmod/ring/barrier_site.h's: right before
  * the access the letter names, made through @base. It emits no
  * instruction, only the mark's address and @base's register, in a section
  * of its own (not loaded); the checker finds the access in the arm64

@@ -12,12 +12,21 @@
  * frames (the kernel ran on top of the user stack), otherwise only the
  * sampled ip. Kernel addresses become symbols from /proc/kallsyms with
  * perf's "_[k]" suffix; user addresses are hex, or function names when
- * usyms is set (libdwfl, usyms.h). Memory is reserved up front: no allocation per sample; a stack
- * that does not fit is counted in dropped.
+ * usyms is set (libdwfl, usyms.h). Memory is reserved up front: no
+ * allocation per sample; a stack that does not fit is counted in dropped.
+ *
+ * The same table weighs records: a vfs_read's latency or bytes on its
+ * stack trailer, an offcpu interval's time on the stack it left with. A
+ * vfs_read without a stack weighs on its file ("cat;/etc/services"), an
+ * offcpu record without one on its thread's name: every record counts,
+ * and on something that says where. --folded, --flamegraph and --report
+ * all read this one table, so they agree line for line.
  */
 #ifndef RINGTRACE_FOLDED_H
 #define RINGTRACE_FOLDED_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ringtrace/outbuf.h"
@@ -51,9 +60,12 @@ struct rt_folded_stack {
 	uint16_t	nr_kernel;	/* of which the last nr_kernel are kernel */
 	uint32_t	pid;		/* of its first sample (symbols come per process) */
 	char		comm[RINGTRACE_COMM_LEN + 1];
+	bool		file;		/* frames: dev (major << 32 | minor), ino
+					 * of a vfs_read without a stack */
 };
 
 struct rt_usyms;
+struct rt_paths;
 
 struct rt_folded {
 	struct rt_folded_stack	*stacks;	/* RT_FOLDED_MAX_STACKS slots */
@@ -62,6 +74,8 @@ struct rt_folded {
 	uint32_t		nr_frames;
 	uint64_t		samples;	/* events counted */
 	uint64_t		stacks_seen;	/* of which had a stack trailer */
+	uint64_t		weight;		/* their weight in the table */
+	uint64_t		kernel_stacks;	/* stacks with kernel frames */
 	uint64_t		dropped;
 	/*
 	 * Set before adding: user frames named per process with libdwfl
@@ -69,6 +83,13 @@ struct rt_folded {
 	 * address means different code in different processes.
 	 */
 	struct rt_usyms		*usyms;
+	/* Names the file frames (NULL: "MAJ:MIN_ino_N"). */
+	const struct rt_paths	*paths;
+	/*
+	 * A pipe or socket frame by its kind, "pipe:[*]", not its inode:
+	 * --diff compares two runs, whose pipes are other inodes.
+	 */
+	bool			file_classes;
 };
 
 int rt_folded_init(struct rt_folded *f);
@@ -84,6 +105,21 @@ void rt_folded_add(struct rt_folded *f, const struct rt_event *ev);
  */
 void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
 			 uint64_t weight);
+
+/*
+ * Count @weight for a vfs_read event: on its stack trailer as
+ * rt_folded_add_stack() does, or on its file when it has none.
+ */
+void rt_folded_add_read(struct rt_folded *f, const struct rt_event *ev,
+			uint64_t weight);
+
+/*
+ * The name of a file stack's (st->file) file: its path (a pipe's kind
+ * with file_classes), else "MAJ:MIN ino N" in @buf (64 bytes will do).
+ */
+const char *rt_folded_file(const struct rt_folded *f,
+			   const struct rt_folded_stack *st, char *buf,
+			   size_t len);
 
 /*
  * Write every stack, sorted, to @ob; kernel frames named from @ksyms

@@ -13,7 +13,7 @@
 #define RT_KMOD_NAME	"ringtrace"
 /*
  * The direct-call trampoline on vfs_read, a module of its own that
- * ringtrace.ko uses when it is loaded (kmod/direct_call.h): loaded first
+ * ringtrace.ko uses when it is loaded (kmod/direct/direct_call.h): loaded first
  * and unloaded after it.
  */
 #define RT_KMOD_DIRECT_NAME	"ringtrace_direct"

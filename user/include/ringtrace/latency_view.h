@@ -89,6 +89,11 @@ struct rt_latency_view {
 	const struct rt_paths	*paths;		/* names for dev:ino; may be NULL */
 	/* issue 24: some record had a cgroup: the summary shows them. */
 	bool			cgroups;
+	/*
+	 * The kinds counted, for a histogram that got none ("offcpu": "(no
+	 * offcpu events)"); NULL: every kind it counts.
+	 */
+	const char		*kinds;
 };
 
 /* Set hist/by/summary first. 0 or -ENOMEM. */

@@ -12,6 +12,7 @@
 #define RINGTRACE_PATHS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define RT_PATHS_MAX	8192u		/* names kept */
@@ -80,5 +81,12 @@ const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,
  * never per record). Returns how many names were added.
  */
 unsigned int rt_paths_scan_pid(struct rt_paths *p, int pid);
+
+/*
+ * @path, or its kind when it names a file by its inode alone: a pipe or a
+ * socket ("pipe:[11069]", "socket:[42]") becomes "pipe:[*]", "socket:[*]"
+ * (in @buf). Two runs read other pipes: compared by kind, they line up.
+ */
+const char *rt_path_class(const char *path, char *buf, size_t len);
 
 #endif /* RINGTRACE_PATHS_H */

@@ -365,7 +365,9 @@ struct rt_raw_file {
  * standard input to its end into memory instead (a pipe cannot be
  * mapped; the merge needs every CPU's chunks). The file's sources then
  * feed rt_merge with drain = true; a corrupt record's error names @path
- * (or "standard input") and the record's offset in the file. 0 or -errno.
+ * (or "standard input") and the record's offset in the file. 0 or -errno:
+ * -EINVAL not a raw file or damaged beyond reading, -ENODATA an empty
+ * file (nothing was recorded: no damage), errmsg saying which.
  */
 int rt_raw_open(struct rt_raw_file *f, const char *path);
 

@@ -49,7 +49,9 @@ struct rt_report {
 	uint32_t		*index;		/* open addressing: row + 1 */
 	uint32_t		index_size;	/* a power of two */
 	uint64_t		total;		/* the weight of every stack */
-	uint64_t		stacks;		/* distinct stacks read */
+	uint64_t		stacks;		/* --folded's lines: stacks that
+						 * name alike are one */
+	uint64_t		serial;		/* stacks of the table read */
 };
 
 /* "sym", "comm" or "dso"; -1 for anything else. */

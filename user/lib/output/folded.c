@@ -2,6 +2,7 @@
 /* Folded stacks for flame graphs (see folded.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/folded.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/sys.h"
 #include "ringtrace/usyms.h"
 
@@ -80,17 +82,20 @@ static uint32_t stack_of(const struct rt_event *ev, uint64_t *out,
 
 static bool same(const struct rt_folded *f, const struct rt_folded_stack *st,
 		 uint32_t pid, const char *comm, const uint64_t *frames, uint32_t nr,
-		 uint32_t nr_kernel)
+		 uint32_t nr_kernel, bool file)
 {
-	return st->nr == nr && st->nr_kernel == nr_kernel &&
+	return st->nr == nr && st->nr_kernel == nr_kernel && st->file == file &&
 	       !strcmp(st->comm, comm) && (!f->usyms || st->pid == pid) &&
 	       !memcmp(f->frames + st->first, frames, nr * sizeof(*frames));
 }
 
-/* Count @weight for the stack @frames (root first) of @comm / @pid. */
+/*
+ * Count @weight for the stack @frames (root first) of @comm / @pid; @file:
+ * the frames are a file's dev and ino.
+ */
 static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
 		   const uint64_t *frames, uint32_t nr, uint32_t nr_kernel,
-		   uint64_t weight)
+		   bool file, uint64_t weight)
 {
 	struct rt_folded_stack *st;
 	uint32_t slot;
@@ -99,6 +104,7 @@ static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
 	h = fnv(0xcbf29ce484222325ull, comm, strlen(comm) + 1);
 	h = fnv(h, frames, nr * sizeof(*frames));
 	h = fnv(h, &nr_kernel, sizeof(nr_kernel));
+	h = fnv(h, &file, sizeof(file));
 	if (f->usyms) {
 		h = fnv(h, &pid, sizeof(pid));
 		rt_usyms_see(f->usyms, pid, comm);
@@ -108,8 +114,10 @@ static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
 		st = &f->stacks[slot];
 		if (!st->count)
 			break;
-		if (st->hash == h && same(f, st, pid, comm, frames, nr, nr_kernel)) {
+		if (st->hash == h &&
+		    same(f, st, pid, comm, frames, nr, nr_kernel, file)) {
 			st->count += weight;
+			f->weight += weight;
 			return;
 		}
 	}
@@ -124,13 +132,16 @@ static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
 	st->first = f->nr_frames;
 	st->nr = (uint16_t)nr;
 	st->nr_kernel = (uint16_t)nr_kernel;
+	st->file = file;
 	st->pid = pid;
 	memcpy(st->comm, comm, sizeof(st->comm));
 	memcpy(f->frames + f->nr_frames, frames, nr * sizeof(*frames));
 	f->nr_frames += nr;
 	f->nr_stacks++;
+	f->weight += weight;
+	f->kernel_stacks += nr_kernel > 0;
 	/* A new stack: make sure its user frames' mappings are known. */
-	for (uint32_t i = 0; f->usyms && i < nr - nr_kernel; i++)
+	for (uint32_t i = 0; f->usyms && !file && i < nr - nr_kernel; i++)
 		rt_usyms_check(f->usyms, pid, comm, frames[i]);
 }
 
@@ -143,7 +154,7 @@ void rt_folded_add(struct rt_folded *f, const struct rt_event *ev)
 		return;
 	f->samples++;
 	nr = stack_of(ev, frames, &nr_kernel);
-	insert(f, ev->comm, ev->pid, frames, nr, nr_kernel, 1);
+	insert(f, ev->comm, ev->pid, frames, nr, nr_kernel, false, 1);
 }
 
 void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
@@ -164,7 +175,23 @@ void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
 		frames[n++] = rt_stack_frame(s->user, i);
 	for (uint32_t i = s->nr_kernel; i-- > 0 && n < RT_FOLDED_DEPTH; nk++)
 		frames[n++] = rt_stack_frame(s->kernel, i);
-	insert(f, ev->comm, ev->pid, frames, n, nk, weight);
+	insert(f, ev->comm, ev->pid, frames, n, nk, false, weight);
+}
+
+void rt_folded_add_read(struct rt_folded *f, const struct rt_event *ev,
+			uint64_t weight)
+{
+	const struct rt_vfs_read_event *r = &ev->u.vfs_read;
+	uint64_t file[2] = { (uint64_t)r->dev_major << 32 | r->dev_minor,
+			     r->ino };
+
+	if (ev->stack.nr_kernel || ev->stack.nr_user) {
+		rt_folded_add_stack(f, ev, weight);
+		return;
+	}
+	f->samples++;
+	if (weight)
+		insert(f, ev->comm, ev->pid, file, 2, 0, true, weight);
 }
 
 /* A growable string, for the end-of-run lines. */
@@ -192,6 +219,42 @@ static void put(struct line *l, const char *s, size_t n)
 	l->s[l->len] = '\0';
 }
 
+/*
+ * @name (at most @max bytes) as one frame: a line per stack, so control
+ * characters and bytes that are not UTF-8 are escaped as the text stream
+ * escapes them; ';' and ' ' are the format's separators (C++ names and
+ * file names have both) and become '_'.
+ */
+static void put_name(struct line *l, const char *name, size_t max)
+{
+	char esc[RT_PATH_MAX * RT_TEXT_ESCAPE_MAX + 1];
+	size_t n;
+
+	if (max > RT_PATH_MAX)
+		max = RT_PATH_MAX;
+	n = (size_t)(rt_text_escape(esc, name, max, NULL) - esc);
+	for (size_t i = 0; i < n; i++)
+		if (esc[i] == ';' || esc[i] == ' ')
+			esc[i] = '_';
+	put(l, esc, n);
+}
+
+const char *rt_folded_file(const struct rt_folded *f,
+			   const struct rt_folded_stack *st, char *buf,
+			   size_t len)
+{
+	const uint64_t *frames = f->frames + st->first;
+	uint32_t major = (uint32_t)(frames[0] >> 32), minor = (uint32_t)frames[0];
+	const char *path = f->paths ? rt_paths_get(f->paths, major, minor,
+						   frames[1]) : NULL;
+
+	if (path)
+		return f->file_classes ? rt_path_class(path, buf, len) : path;
+	snprintf(buf, len, "%u:%u ino %llu", major, minor,
+		 (unsigned long long)frames[1]);
+	return buf;
+}
+
 static void put_frame(struct line *l, uint64_t ip, bool kernel,
 		      const struct rt_ksyms *ksyms, struct rt_usyms *usyms,
 		      const struct rt_folded_stack *st)
@@ -204,11 +267,7 @@ static void put_frame(struct line *l, uint64_t ip, bool kernel,
 
 	put(l, ";", 1);
 	if (name) {
-		size_t n = strlen(name);
-
-		/* ';' and ' ' are the format's separators (C++ names have both). */
-		for (size_t i = 0; i < n; i++)
-			put(l, name[i] == ';' || name[i] == ' ' ? "_" : name + i, 1);
+		put_name(l, name, RT_PATH_MAX);
 	} else {
 		end = rt_fmt_hex(buf, ip);
 		put(l, buf, (size_t)(end - buf));
@@ -220,16 +279,21 @@ static void put_frame(struct line *l, uint64_t ip, bool kernel,
 static char *render(const struct rt_folded *f, const struct rt_folded_stack *st,
 		    const struct rt_ksyms *ksyms)
 {
-	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], num[24], *end;
+	char num[24], *end;
 	struct line l = { 0 };
 
-	/* ';' separates frames and the count follows a space: keep both out. */
-	*rt_text_escape(comm, st->comm, sizeof(st->comm), NULL) = '\0';
-	for (char *p = comm; *p; p++)
-		if (*p == ';' || *p == ' ')
-			*p = '_';
-	put(&l, comm[0] ? comm : "-", comm[0] ? strlen(comm) : 1);
-	for (uint32_t i = 0; i < st->nr; i++)
+	if (st->comm[0])
+		put_name(&l, st->comm, sizeof(st->comm));
+	else
+		put(&l, "-", 1);
+	if (st->file) {
+		char buf[64];
+
+		put(&l, ";", 1);
+		put_name(&l, rt_folded_file(f, st, buf, sizeof(buf)),
+			 RT_PATH_MAX);
+	}
+	for (uint32_t i = 0; !st->file && i < st->nr; i++)
 		put_frame(&l, f->frames[st->first + i],
 			  i >= (uint32_t)(st->nr - st->nr_kernel), ksyms,
 			  f->usyms, st);

@@ -37,7 +37,7 @@ const char *rt_attach_excludes(uint32_t id)
 {
 	if (id != RINGTRACE_ATTACH_DIRECT)
 		return NULL;
-	/* kmod/attach_direct.c says the same in the kernel log. */
+	/* kmod/attach/direct.c says the same in the kernel log. */
 	return "the direct call holds vfs_read's one ftrace direct-call "
 	       "trampoline: BPF fentry/fexit/LSM programs on vfs_read "
 	       "(bpftrace kfunc:vfs_read, libbpf tools, BPF security agents) "

@@ -143,10 +143,14 @@ static int check_header(struct rt_raw_file *f, const char *path)
 {
 	struct rt_raw_header h;
 
+	/* Not damage: nothing was ever written (a run that failed first). */
+	if (!f->len)
+		return raw_error(f, ENODATA, "%s is empty: it holds no "
+				 "recording", path);
 	if (f->len < sizeof(h.magic) ||
 	    memcmp(f->map, RT_RAW_MAGIC, sizeof(h.magic)))
-		return raw_error(f, EINVAL, "%s is not a ringtrace raw file%s",
-				 path, f->len ? "" : " (it is empty)");
+		return raw_error(f, EINVAL, "%s is not a ringtrace raw file",
+				 path);
 	if (f->len < offsetof(struct rt_raw_header, events))
 		return raw_error(f, EINVAL, "%s is truncated: %zu bytes, not "
 				 "even a whole header", path, f->len);

@@ -27,7 +27,7 @@
 #define NOT_ROOT_HINT \
 	"tracing the kernel needs root (CAP_PERFMON): run it with sudo"
 
-/* The module's per-user locked-memory allowance (kmod/mlock.c). */
+/* The module's per-user locked-memory allowance (kmod/ring/mlock.c). */
 #define MLOCK_KB_PARAM "/sys/module/ringtrace/parameters/mlock_kb"
 
 /* The smallest GET_INFO answer we can work with: up to nr_cpu_ids. */
@@ -359,7 +359,7 @@ static int map_error(struct rt_session *s, int err, unsigned int cpu,
 	case EPERM:
 		/*
 		 * The module refuses a mapping with EPERM only when it exceeds
-		 * the locked-memory allowance (kmod/mlock.c, as perf does);
+		 * the locked-memory allowance (kmod/ring/mlock.c, as perf does);
 		 * permission itself was checked at open and gives EACCES.
 		 */
 		if (getrlimit(RLIMIT_MEMLOCK, &memlock) == 0) {

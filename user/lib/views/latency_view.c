@@ -208,6 +208,9 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 	}
 }
 
+/* A name escaped as the text stream escapes it: a row stays one line. */
+#define NAME_MAX_ESCAPED	(RT_PATH_MAX * RT_TEXT_ESCAPE_MAX + 1)
+
 const char *rt_view_file_name(const struct rt_latency_view *v,
 			      const struct rt_view_key *k, char *buf,
 			      size_t len)
@@ -234,6 +237,17 @@ const char *rt_view_cgroup_name(const struct rt_latency_view *v, uint64_t id,
 		return p;
 	snprintf(buf, len, "#%llu", (unsigned long long)id);
 	return buf;
+}
+
+/*
+ * @name for the text views: a path, a cgroup (anyone can put a newline
+ * in them) escaped into @esc (NAME_MAX_ESCAPED bytes). JSON escapes its
+ * own (latency_view_json.c).
+ */
+static const char *text_name(const char *name, char *esc)
+{
+	*rt_text_escape(esc, name, RT_PATH_MAX, NULL) = '\0';
+	return esc;
 }
 
 static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
@@ -302,7 +316,8 @@ const struct rt_view_entry **rt_view_sorted(const struct rt_view_table *t,
 static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
-	char name[96], esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	char name[64], path[NAME_MAX_ESCAPED];
+	char esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
 	uint32_t n;
 
 	list = rt_view_sorted(&v->keyed, &n);
@@ -317,8 +332,9 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 					 (unsigned long long)v->keyed.overflow);
 		} else if (v->by == RT_HIST_BY_CGROUP) {
 			rt_outbuf_printf(ob, "\n@[cgroup %s]\n",
-					 rt_view_cgroup_name(v, e->key.cgroup_id,
-							     name, sizeof(name)));
+					 text_name(rt_view_cgroup_name(v,
+						   e->key.cgroup_id, name,
+						   sizeof(name)), path));
 		} else if (v->by == RT_HIST_BY_PID) {
 			*rt_text_escape(esc, e->comm, sizeof(e->comm), NULL) = '\0';
 			rt_outbuf_printf(ob, "\n@[pid %u, %s]\n", e->key.pid, esc);
@@ -329,8 +345,8 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 					 "lock " : "", esc);
 		} else {
 			rt_outbuf_printf(ob, "\n@[%s]\n",
-					 rt_view_file_name(v, &e->key, name,
-							   sizeof(name)));
+					 text_name(rt_view_file_name(v, &e->key,
+						   name, sizeof(name)), path));
 		}
 		print_entry_hists(ob, e, &v->keyed.locks[e - v->keyed.entries]);
 	}
@@ -340,8 +356,9 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
-	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1], name[96];
-	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32], cg[32];
+	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	char name[64], path[NAME_MAX_ESCAPED], cg[64], cg_path[NAME_MAX_ESCAPED];
+	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32];
 	/* issue 22: only when some read's off-CPU time was measured. */
 	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
@@ -383,12 +400,13 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		/* issue 24: where the records say which cgroup. */
 		if (v->cgroups)
 			rt_outbuf_printf(ob, "%-23s ", other ? "-" :
-					 rt_view_cgroup_name(v,
-							     e->key.cgroup_id,
-							     cg, sizeof(cg)));
+					 text_name(rt_view_cgroup_name(v,
+						   e->key.cgroup_id, cg,
+						   sizeof(cg)), cg_path));
 		rt_outbuf_printf(ob, "%s\n", other ? "(table full)" :
-				 rt_view_file_name(v, &e->key, name,
-						   sizeof(name)));
+				 text_name(rt_view_file_name(v, &e->key, name,
+							     sizeof(name)),
+					   path));
 	}
 	free(list);
 }
@@ -402,7 +420,8 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 		rt_outbuf_printf(ob, "@[all]\n");
 		print_entry_hists(ob, &v->total, &v->total_locks);
 		if (!any)
-			rt_outbuf_printf(ob, "  (no vfs_read or lock events)\n");
+			rt_outbuf_printf(ob, "  (no %s events)\n", v->kinds ?
+					 v->kinds : "vfs_read, lock or offcpu");
 		if (v->keyed.entries)
 			print_keyed(v, ob);
 	}

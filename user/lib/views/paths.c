@@ -196,3 +196,18 @@ unsigned int rt_paths_scan_pid(struct rt_paths *p, int pid)
 	closedir(fds);
 	return added;
 }
+
+const char *rt_path_class(const char *path, char *buf, size_t len)
+{
+	size_t kind = strspn(path, "abcdefghijklmnopqrstuvwxyz_");
+	size_t digits;
+
+	/* "KIND:[DIGITS]" and nothing else: a pseudo file of that kind. */
+	if (!kind || strncmp(path + kind, ":[", 2))
+		return path;
+	digits = strspn(path + kind + 2, "0123456789");
+	if (!digits || strcmp(path + kind + 2 + digits, "]"))
+		return path;
+	snprintf(buf, len, "%.*s:[*]", (int)kind, path);
+	return buf;
+}

@@ -152,12 +152,25 @@ static int add_stack(struct rt_report *r, const struct rt_folded *f,
 {
 	char buf[RT_FRAME_NAME_MAX + 8];
 	struct rt_report_row *row;
-	uint64_t serial = ++r->stacks;
+	uint64_t serial = ++r->serial;
 
 	r->total += st->count;
-	if (r->by == RT_REPORT_BY_COMM || !st->nr) {
+	/*
+	 * A vfs_read without a stack weighs on its file, as in the flame
+	 * graph: the file is its only frame; it is in no binary.
+	 */
+	if (r->by == RT_REPORT_BY_COMM || !st->nr ||
+	    (st->file && r->by == RT_REPORT_BY_DSO)) {
 		row = row_of(r, r->by == RT_REPORT_BY_COMM ?
 			     (st->comm[0] ? st->comm : "-") : "[no stack]");
+		if (!row)
+			return -ENOMEM;
+		row->self += st->count;
+		row->children += st->count;
+		return 0;
+	}
+	if (st->file) {
+		row = row_of(r, rt_folded_file(f, st, buf, sizeof(buf)));
 		if (!row)
 			return -ENOMEM;
 		row->self += st->count;
@@ -191,11 +204,20 @@ static int by_weight(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+static void count_line(void *arg, const char *line, size_t len)
+{
+	(void)line;
+	(void)len;
+	++*(uint64_t *)arg;
+}
+
 int rt_report_build(struct rt_report *r, const struct rt_folded *f,
 		    struct rt_frame_names *names, enum rt_report_by by)
 {
 	memset(r, 0, sizeof(*r));
 	r->by = by;
+	/* The stacks as --folded and the flame graph count them: its lines. */
+	rt_folded_foreach(f, names->ksyms, count_line, &r->stacks);
 	for (uint32_t i = 0, seen = 0;
 	     i < RT_FOLDED_MAX_STACKS && seen < f->nr_stacks; i++) {
 		if (!f->stacks[i].count)
@@ -223,11 +245,15 @@ void rt_report_fini(struct rt_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* "52.01": @part of @whole in hundredths of a percent, truncated. */
+/*
+ * "52.01": @part of @whole in hundredths of a percent, rounded to the
+ * nearest (half up), as the flame graph and perf report print them.
+ */
 static void pct(char *out, size_t len, uint64_t part, uint64_t whole)
 {
-	uint64_t h = whole ? (uint64_t)((unsigned __int128)part * 10000 /
-					whole) : 0;
+	uint64_t h = whole ? (uint64_t)(((unsigned __int128)part * 20000 +
+					 whole) / (2 * (unsigned __int128)whole)) :
+			     0;
 
 	snprintf(out, len, "%llu.%02llu", (unsigned long long)(h / 100),
 		 (unsigned long long)(h % 100));

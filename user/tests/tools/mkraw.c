@@ -25,6 +25,11 @@
  * stacks, having left CPU 1; preempted, without either); on CPU 1 locker's acquisition carries a task_ext of the root
  * cgroup.
  *
+ * mkraw --names FILE: the default file, plus names that would break a
+ * line: on CPU 1 a thread named "two\nlines" reads a file whose path holds
+ * a newline, a tab and a backslash, in a cgroup whose path holds a
+ * newline (tests/views.sh: every view keeps one row a line).
+ *
  * mkraw --ksyms FILE KALLSYMS: see main().
  */
 #include <fcntl.h>
@@ -245,6 +250,19 @@ static void ext_records(uint64_t t, uint64_t t1)
 	task_ext(cpu1, &len1, rec, 1, 7300, 7301);
 }
 
+/* mkraw --names: names with a newline, after CPU 1's @t1. */
+static void odd_names(uint64_t t1)
+{
+	size_t rec;
+
+	path(cpu1, &len1, t1 + 6000, 33, "/tmp/new\nline\tand\\back");
+	cgroup(cpu1, &len1, t1 + 6000, 0x3003, "/odd\ncgroup");
+	rec = len1;
+	vfs(cpu1, &len1, t1 + 6000, 1, 400, 400, "two\nlines", 33, 100, 100,
+	    7000);
+	task_ext(cpu1, &len1, rec, 0x3003, 400, 400);
+}
+
 static void lost(uint64_t ts, uint64_t n)
 {
 	struct ringtrace_lost_record r;
@@ -421,6 +439,7 @@ int main(int argc, char **argv)
 {
 	bool v2 = argc == 3 && !strcmp(argv[1], "--v2");
 	bool ext = argc == 3 && !strcmp(argv[1], "--ext");
+	bool names = argc == 3 && !strcmp(argv[1], "--names");
 	struct rt_raw_header h;
 	struct rt_outbuf ob;
 	uint64_t t = BASE_NS, t0;
@@ -439,12 +458,12 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mkraw: %s\n", err);
 		return n < 0;
 	}
-	if (v2 || ext) {
+	if (v2 || ext || names) {
 		argc--;
 		argv++;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: mkraw [--v2|--ext] FILE | "
+		fprintf(stderr, "usage: mkraw [--v2|--ext|--names] FILE | "
 			"--ksyms FILE KALLSYMS\n");
 		return 2;
 	}
@@ -507,6 +526,8 @@ int main(int argc, char **argv)
 	vfs(cpu1, &len1, t + 2000, 1, 100, 102, "cat", 11, 4096, 4096, 1500000);
 	if (ext)
 		ext_records(t0, t + 2000);
+	if (names)
+		odd_names(t + 2000);
 	if (v2)
 		write_v2(&ob);
 	chunk(&ob, 0, cpu0, len0);

@@ -37,8 +37,8 @@
 #include <linux/static_call.h>
 #include <linux/uaccess.h>
 
-#include "compat.h"
 #include "direct_call.h"
+#include "lib/compat.h"
 
 #ifdef RT_HAVE_DIRECT
 

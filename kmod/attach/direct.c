@@ -18,8 +18,8 @@
 #include <linux/module.h>
 #include <linux/ringtrace.h>
 
-#include "direct_call.h"
-#include "vfs_read.h"
+#include "direct/direct_call.h"
+#include "events/vfs_read.h"
 
 #ifdef RT_HAVE_DIRECT
 

@@ -7,9 +7,9 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 
+#include "lib/stack.h"
 #include "lock_events.h"
-#include "session.h"
-#include "stack.h"
+#include "session/session.h"
 #include "tracked_lock.h"
 
 /*

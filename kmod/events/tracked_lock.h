@@ -44,7 +44,7 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 
-#include "compat.h"
+#include "lib/compat.h"
 
 struct module;
 

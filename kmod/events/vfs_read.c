@@ -12,10 +12,10 @@
 #include <linux/percpu.h>
 #include <linux/timekeeping.h>
 
+#include "emit/path_cache.h"
+#include "lib/stack.h"
 #include "offcpu.h"
-#include "path_cache.h"
-#include "session.h"
-#include "stack.h"
+#include "session/session.h"
 #include "vfs_read.h"
 
 static DEFINE_PER_CPU(u64, rt_vfs_read_hits_pcpu);

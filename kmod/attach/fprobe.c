@@ -11,8 +11,8 @@
 #include <linux/rcupdate.h>
 #include <linux/ringtrace.h>
 
-#include "compat.h"
-#include "vfs_read.h"
+#include "events/vfs_read.h"
+#include "lib/compat.h"
 
 #ifdef RT_HAVE_FPROBE
 

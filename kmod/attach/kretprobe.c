@@ -9,7 +9,7 @@
 #include <linux/ptrace.h>
 #include <linux/ringtrace.h>
 
-#include "vfs_read.h"
+#include "events/vfs_read.h"
 
 static struct kretprobe rt_kretprobe;
 

@@ -34,9 +34,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "lib/percpu_buf.h"
 #include "path_cache.h"
-#include "percpu_buf.h"
-#include "session.h"
+#include "session/session.h"
 
 /* Slots a file may use, from its hash on: bounds the work per lookup. */
 #define RT_PATH_PROBES		16

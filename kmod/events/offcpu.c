@@ -53,9 +53,9 @@
 #include <linux/vmalloc.h>
 #include <linux/ringtrace.h>
 
+#include "lib/stack.h"
 #include "offcpu.h"
-#include "session.h"
-#include "stack.h"
+#include "session/session.h"
 #include "vfs_read.h"
 
 #define RT_OFFCPU_PROBES	16

@@ -13,12 +13,12 @@
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 
-#include "compat.h"
-#include "lock_events.h"
-#include "offcpu.h"
-#include "probes.h"
+#include "attach/probes.h"
+#include "events/lock_events.h"
+#include "events/offcpu.h"
+#include "events/tracked_lock.h"
+#include "lib/compat.h"
 #include "session.h"
-#include "tracked_lock.h"
 
 #define RT_DEFAULT_FLUSH_MS	100
 /* Deeper process trees than this are not followed by the pid filter. */

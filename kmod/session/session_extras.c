@@ -8,9 +8,9 @@
 #include <linux/ringtrace.h>
 #include <linux/slab.h>
 
-#include "path_cache.h"
+#include "emit/path_cache.h"
+#include "lib/stack.h"
 #include "session.h"
-#include "stack.h"
 
 /* Events whose records can carry a stack trailer. */
 #define RT_STACK_EVENTS	(RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK | \

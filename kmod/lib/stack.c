@@ -55,9 +55,9 @@
 #include <linux/ringtrace.h>
 
 #include "compat.h"
-#include "direct_call.h"
 #include "percpu_buf.h"
 #include "stack.h"
+#include "version.h"
 
 /* Frames of our handler and the probe machinery under the probed call. */
 #define RT_STACK_SLACK		24

@@ -23,9 +23,9 @@
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 
-#include "compat.h"
+#include "lib/compat.h"
 #include "path_cache.h"
-#include "session.h"
+#include "session/session.h"
 
 /* Without cgroups there is nothing to name (compat.h). */
 #ifdef CONFIG_CGROUPS

@@ -22,8 +22,7 @@
 #include <linux/types.h>
 
 #include "direct_tramp.h"
-
-#define RT_DIRECT_MODULE	"ringtrace_direct"
+#include "lib/version.h"
 
 /* The handlers' part of each call's slot in the trampoline's frame. */
 #define RT_DIRECT_DATA_SIZE	sizeof_field(struct rt_direct_slot, data)

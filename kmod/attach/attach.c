@@ -19,8 +19,8 @@
 #include <linux/ringtrace.h>
 #include <linux/string.h>
 
+#include "events/vfs_read.h"
 #include "probes.h"
-#include "vfs_read.h"
 
 /*
  * Every mechanism, cheapest first: the names the parameter accepts and

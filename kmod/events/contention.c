@@ -29,7 +29,7 @@
 #include <linux/vmalloc.h>
 
 #include "lock_events.h"
-#include "session.h"
+#include "session/session.h"
 
 /* include/trace/events/lock.h: the kind of lock that was contended. */
 #define RT_LCB_F_SPIN	BIT(0)

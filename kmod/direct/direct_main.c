@@ -7,8 +7,8 @@
  */
 #include <linux/init.h>
 #include <linux/module.h>
-#include "chardev.h"	/* RINGTRACE_VERSION */
 #include "direct_call.h"
+#include "lib/version.h"
 
 static int __init rt_direct_init(void)
 {

@@ -6,8 +6,8 @@
 #include <linux/errno.h>
 #include <linux/ringtrace.h>
 
-#include "lock_events.h"
-#include "offcpu.h"
+#include "events/lock_events.h"
+#include "events/offcpu.h"
 #include "probes.h"
 
 u64 rt_probes_available(void)

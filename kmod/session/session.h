@@ -21,7 +21,7 @@
 #include <linux/wait.h>
 #include <linux/ringtrace.h>
 
-#include "ring.h"
+#include "ring/ring.h"
 
 /* ---- ABI 2: path records and stacks (session_extras.c) ---- */
 struct rt_path_cache;
