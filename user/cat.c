@@ -34,6 +34,7 @@
 #include "ringtrace/output.h"
 #include "ringtrace/parse.h"
 #include "ringtrace/perf_session.h"
+#include "ringtrace/pidwatch.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 #include "ringtrace/stream.h"
@@ -668,6 +669,41 @@ static void note_filter_ranges(const struct options *o,
 	fputc('\n', stderr);
 }
 
+/*
+ * -p PID,...: the run ends once the processes named have exited, as perf
+ * record -p does (it ran on to the end of -d, tracing nothing). A pid
+ * that does not exist is refused. Not for --snapshot: a flight recorder
+ * outlives the crash it is kept for.
+ */
+static int watch_pids(const struct options *o, struct rt_session *s,
+		      struct rt_pidwatch *w)
+{
+	const uint32_t *pids = o->filter.pids;
+	uint32_t n = o->filter.nr_pids, one, missing = 0;
+	int ret;
+
+	if (!o->pid_given || o->command)
+		return 0;
+	if (n <= 1) {	/* the module follows it: not in the filter */
+		one = (uint32_t)(o->per_thread_pid ? o->per_thread_pid :
+				 o->session.pid);
+		pids = &one;
+		n = 1;
+	}
+	ret = rt_pidwatch_open(w, pids, n, s->epfd, &missing);
+	if (ret == -ESRCH)
+		cat_error("no process with pid %u", missing);
+	else if (ret && ret != -ENOSYS)	/* ENOSYS: runs until stopped */
+		cat_error("cannot watch the processes of -p: %s",
+			  strerror(-ret));
+	return ret && ret != -ENOSYS ? -1 : 0;
+}
+
+static bool pids_exited(void *arg)
+{
+	return rt_pidwatch_all_exited(arg);
+}
+
 /* --raw with no -o (or -o -): the recording is standard output. */
 static bool raw_on_stdout(const struct options *o)
 {
@@ -702,6 +738,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	/* issue 9: --stats, --snapshot, per-ring health in the summary */
 	struct cat_stats stats;
 	bool stats_on = false;
+	struct rt_pidwatch watch = { .nr = 0, .epfd = -1 };
 	struct ringtrace_ring_stats *ring_stats = NULL;
 	sigset_t wait_set = *stop_set;
 	uint64_t snapshots = 0;
@@ -775,6 +812,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->verbose)
 		note_filter_ranges(o, &s);
+	if (!o->snapshot && watch_pids(o, &s, &watch))
+		goto out;
+	if (watch.nr) {
+		st.done = pids_exited;
+		st.done_arg = &watch;
+	}
 	if (use_views) {
 		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
 			rt_command_abort(&cmd);
@@ -841,6 +884,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		struct cat_raw_header rh = {
 			write_snapshot_header, &s, &perf,
 			o->symbols && o->session.stack_user_depth,
+			trace_start_mono, trace_start_real,
 		};
 
 		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
@@ -900,6 +944,7 @@ reap:
 			code = rt_command_exit_code(&cmd);
 	}
 out:
+	rt_pidwatch_close(&watch);
 	if (stats_on)
 		cat_stats_fini(&stats);
 	free(ring_stats);

@@ -310,7 +310,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 
 	for (;;) {
 		now = rt_sys.now_ns();
-		if (*st->stop || (deadline && now >= deadline))
+		if (*st->stop || (deadline && now >= deadline) ||
+		    (st->done && st->done(st->done_arg)))
 			break;
 		next_tick = 0;
 		if (st->hooks && st->hooks->tick)
