@@ -260,20 +260,16 @@ static int decode_file(struct options *o)
 	}
 	st.out = &ob;
 	if (o->raw) {
-		uint64_t kept, dropped;
+		struct rt_source_counts written;
 
-		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &kept,
-							 &dropped), &ob);
+		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &written),
+					&ob);
 		if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
 			code = EXIT_DATA;
 		if (!o->quiet && code == EXIT_OK)
-			fprintf(stderr, PROG ": %llu events of %llu written to "
-				"%s (with the path records, LOST records and "
-				"perf's thread and mapping records)\n",
-				(unsigned long long)kept,
-				(unsigned long long)(kept + dropped),
-				o->output && strcmp(o->output, "-") ?
-				o->output : "standard output");
+			cat_rewrite_report(stderr, &f, &written,
+					   o->output && strcmp(o->output, "-") ?
+					   o->output : "standard output");
 		close_output(o, &ob);
 		rt_raw_close(&f);
 		return code;
@@ -302,7 +298,20 @@ static int decode_file(struct options *o)
 		cat_views_use_file(&views, &f);
 	}
 	code = stream_exit_code(&st, rt_stream_file(&st, &f), &ob);
+	/* f.srcs: ringtrace's rings, then perf's, then the counters */
+	sum.srcs = f.srcs;
+	sum.nr_srcs = f.nr_srcs - f.nr_perf_srcs - f.nr_counter_srcs;
+	sum.perf_srcs = f.srcs + sum.nr_srcs;
+	sum.nr_perf_srcs = f.nr_perf_srcs;
+	sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
+	sum.nr_counter_srcs = f.nr_counter_srcs;
+	sum.lost_pending = st.lost_pending;
+	sum.elapsed_ns = RT_SUMMARY_NO_TIME;
 	if (use_views) {
+		struct rt_source_counts t = rt_summary_totals(&sum);
+
+		/* What the views lack, -q or not: said in each view. */
+		cat_views_stream_ended(&views, &t, st.lost_pending, &f);
 		if (code == EXIT_OK && cat_views_finish(&views))
 			code = EXIT_FAIL;
 		cat_views_fini(&views);
@@ -311,18 +320,8 @@ static int decode_file(struct options *o)
 	/* After what was read: damage and truncation make a replay fail. */
 	if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
 		code = EXIT_DATA;
-	if (!o->quiet) {
-		/* f.srcs: ringtrace's rings, then perf's, then the counters */
-		sum.srcs = f.srcs;
-		sum.nr_srcs = f.nr_srcs - f.nr_perf_srcs - f.nr_counter_srcs;
-		sum.perf_srcs = f.srcs + sum.nr_srcs;
-		sum.nr_perf_srcs = f.nr_perf_srcs;
-		sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
-		sum.nr_counter_srcs = f.nr_counter_srcs;
-		sum.lost_pending = st.lost_pending;
-		sum.elapsed_ns = RT_SUMMARY_NO_TIME;
+	if (!o->quiet)
 		rt_summary_print(stderr, &sum);
-	}
 	close_output(o, &ob);
 	rt_raw_close(&f);
 	return code;
@@ -885,6 +884,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		struct cat_raw_header rh = {
 			write_snapshot_header, &s, &perf,
 			o->symbols && o->session.stack_user_depth,
+			trace_start_mono, trace_start_real,
 		};
 
 		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
@@ -904,22 +904,27 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	status = rt_stream_live(&st, &s);
 	code = stream_exit_code(&st, status, &ob);
-	if (use_views && status == RT_STREAM_OK && cat_views_finish(&views))
-		code = EXIT_FAIL;
+	sum.srcs = s.srcs;
+	sum.nr_srcs = s.nr_rings;
+	/* Counted as on replay: samples and snapshots in the line. */
+	if (use_perf && perf.has_sampler) {
+		sum.perf_srcs = perf.sampler.srcs;
+		sum.nr_perf_srcs = perf.sampler.nr_rings;
+	}
+	if (use_perf && perf.has_snapshots) {
+		sum.counter_srcs = &perf.snapshots.src;
+		sum.nr_counter_srcs = 1;
+	}
+	sum.lost_pending = st.lost_pending;
+	sum.elapsed_ns = st.end_ns - st.start_ns;
+	if (use_views && status == RT_STREAM_OK) {
+		struct rt_source_counts t = rt_summary_totals(&sum);
+
+		cat_views_stream_ended(&views, &t, st.lost_pending, NULL);
+		if (cat_views_finish(&views))
+			code = EXIT_FAIL;
+	}
 	if (!o->quiet) {
-		sum.srcs = s.srcs;
-		sum.nr_srcs = s.nr_rings;
-		/* Counted as on replay: samples and snapshots in the line. */
-		if (use_perf && perf.has_sampler) {
-			sum.perf_srcs = perf.sampler.srcs;
-			sum.nr_perf_srcs = perf.sampler.nr_rings;
-		}
-		if (use_perf && perf.has_snapshots) {
-			sum.counter_srcs = &perf.snapshots.src;
-			sum.nr_counter_srcs = 1;
-		}
-		sum.lost_pending = st.lost_pending;
-		sum.elapsed_ns = st.end_ns - st.start_ns;
 		if (!rt_session_stats(&s, &kstats))
 			sum.kernel = &kstats;
 		cat_summary_rings(&s, &sum, &ring_stats);
