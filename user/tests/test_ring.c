@@ -3,10 +3,11 @@
  * The ring cursor on well-formed rings: iteration in order, records that
  * wrap the end come back whole (through the bounce buffer), data_tail is
  * written only by release (once per batch), a reader resumes at the
- * existing tail, and perf's control page works the same way. rt_ring_skip
- * consumes plain records (wrapped ones too) without handing them out and
- * stops before LOST and unknown types; rt_ring_skip_to stops at the first
- * record boundary at or past its position, also across the wrap.
+ * existing tail, and perf's control page works the same way.
+ * rt_ring_skip_same consumes the records with a peeked one's header
+ * (wrapped ones too) without handing them out, and stops before any
+ * other header; rt_ring_skip_same_to also at the first record at or past
+ * its position, across the wrap too.
  */
 #include "test.h"
 
@@ -247,62 +248,88 @@ static void test_legacy_perf_layout(void **state)
 	free(map);
 }
 
-static void test_skip_plain_records(void **state)
+/*
+ * rt_ring_skip_same(): the records after a peeked one with its header are
+ * consumed (the wrapped ones too, not bounced); it stops before the first
+ * header that differs in type, size or misc flags, which a peek then
+ * returns.
+ */
+static void test_skip_same_header(void **state)
 {
 	struct ringtrace_event_header odd = { .type = 77, .size = 16 };
+	struct ringtrace_vfs_read_record flagged;
 	struct ringtrace_lost_record lost;
 	struct fake_ring fr;
 	struct rt_ring r;
 	struct rt_record rec;
+	struct ringtrace_event_header like;
 	uint64_t n, total = 0;
 	unsigned char blank[16] = { 0 };
 
 	(void)state;
-	/* 512 bytes: 96-byte records wrap the end. */
+	/* 512 bytes: 120-byte records wrap the end. */
 	fake_ring_init(&fr, 512, 0);
 	attach(&r, &fr);
 	for (int round = 0; round < 20; round++) {
 		for (int i = 0; i < 4; i++)
 			assert_true(fake_ring_vfs_read(&fr, 1));
 		assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
-		assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
-				 RT_RING_EMPTY);
-		assert_int_equal(n, 4);
-		total += n;
+		assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+		memcpy(&like, rec.data, sizeof(like));
+		rt_ring_advance(&r);
+		assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_EMPTY);
+		assert_int_equal(n, 3);
+		total += n + 1;
 		assert_int_equal(r.pos, fr.head);
 		rt_ring_release(&r);
 	}
 	assert_int_equal(total, 80);
 
-	/* vfs_read, LOST, vfs_read, type 77: stops before LOST and 77. */
+	/*
+	 * vfs_read, vfs_read, the same with another misc flag, LOST,
+	 * type 77: one skipped, then a stop before each different header.
+	 */
 	make_lost(&lost, 5, 3);
+	make_vfs_read(&flagged, 2, 0, 100, 101, "reader");
+	flagged.header.misc ^= RINGTRACE_MISC_OFFCPU;
 	memcpy(blank, &odd, sizeof(odd));
 	assert_true(fake_ring_vfs_read(&fr, 1));
-	assert_true(fake_ring_write(&fr, &lost, sizeof(lost)));
 	assert_true(fake_ring_vfs_read(&fr, 1));
+	assert_true(fake_ring_write(&fr, &flagged, sizeof(flagged)));
+	assert_true(fake_ring_write(&fr, &lost, sizeof(lost)));
 	assert_true(fake_ring_write(&fr, blank, sizeof(blank)));
 	assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
-	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n), RT_RING_OK);
+	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+	memcpy(&like, rec.data, sizeof(like));
+	rt_ring_advance(&r);
+	assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_OK);
 	assert_int_equal(n, 1);
+	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+	assert_int_equal(rec.type, RINGTRACE_RECORD_VFS_READ);
+	memcpy(&like, rec.data, sizeof(like));
+	assert_int_equal(like.misc, flagged.header.misc);
+	rt_ring_advance(&r);
+	assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_OK);
+	assert_int_equal(n, 0);
 	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
 	assert_int_equal(rec.type, RINGTRACE_RECORD_LOST);
 	rt_ring_advance(&r);
-	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n), RT_RING_OK);
-	assert_int_equal(n, 1);
 	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
 	assert_int_equal(rec.type, 77);
+	memcpy(&like, rec.data, sizeof(like));
 	rt_ring_advance(&r);
-	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
-			 RT_RING_EMPTY);
+	assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_EMPTY);
 	assert_int_equal(n, 0);
 	rt_ring_fini(&r);
 	fake_ring_free(&fr);
 }
 
-static void test_skip_to_stops_at_boundary(void **state)
+static void test_skip_same_to_stops_at_position(void **state)
 {
 	const uint64_t sz = sizeof(struct ringtrace_vfs_read_record);
+	struct ringtrace_event_header like;
 	struct fake_ring fr;
+	struct rt_record rec;
 	struct rt_ring r;
 	uint64_t n, start;
 
@@ -313,26 +340,28 @@ static void test_skip_to_stops_at_boundary(void **state)
 	for (int i = 0; i < 30; i++)
 		assert_true(fake_ring_vfs_read(&fr, 1));
 	assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
-	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
-			 RT_RING_EMPTY);
+	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+	memcpy(&like, rec.data, sizeof(like));
+	rt_ring_advance(&r);
+	assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_EMPTY);
 	rt_ring_release(&r);
 	for (int i = 0; i < 30; i++)
 		assert_true(fake_ring_vfs_read(&fr, 1));
 	assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
 	start = r.pos;
 
-	/* Inside the third record: it is consumed whole, then stop. */
-	assert_int_equal(rt_ring_skip_to(&r, RINGTRACE_RECORD_MAX,
-					 start + 2 * sz + 8, &n), RT_RING_EMPTY);
+	/* A stop inside the third record: it is consumed whole, then stop. */
+	assert_int_equal(rt_ring_skip_same_to(&r, &like, start + 2 * sz + 8,
+					      &n), RT_RING_EMPTY);
 	assert_int_equal(n, 3);
 	assert_int_equal(r.pos, start + 3 * sz);
-	/* On a boundary: nothing more. */
-	assert_int_equal(rt_ring_skip_to(&r, RINGTRACE_RECORD_MAX,
-					 start + 3 * sz, &n), RT_RING_EMPTY);
+	/* On a record boundary: nothing more. */
+	assert_int_equal(rt_ring_skip_same_to(&r, &like, start + 3 * sz, &n),
+			 RT_RING_EMPTY);
 	assert_int_equal(n, 0);
 	/* Past the head: the rest, and no further. */
-	assert_int_equal(rt_ring_skip_to(&r, RINGTRACE_RECORD_MAX,
-					 fr.head + 4096, &n), RT_RING_EMPTY);
+	assert_int_equal(rt_ring_skip_same_to(&r, &like, fr.head + 4096, &n),
+			 RT_RING_EMPTY);
 	assert_int_equal(n, 27);
 	assert_int_equal(r.pos, fr.head);
 	rt_ring_fini(&r);
@@ -351,8 +380,8 @@ int main(void)
 		cmocka_unit_test(test_resumes_at_existing_tail),
 		cmocka_unit_test(test_reads_perf_layout),
 		cmocka_unit_test(test_legacy_perf_layout),
-		cmocka_unit_test(test_skip_plain_records),
-		cmocka_unit_test(test_skip_to_stops_at_boundary),
+		cmocka_unit_test(test_skip_same_header),
+		cmocka_unit_test(test_skip_same_to_stops_at_position),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,6 +105,13 @@ struct rt_stream {
 	 * (placement.h). Off: the reader stays where the scheduler puts it.
 	 */
 	bool			follow_rings;
+	/*
+	 * Live only: asked at each iteration, after each wake-up; true ends
+	 * the run as *stop does (ringtrace-cat -p: the processes it named
+	 * have exited, pidwatch.h). NULL: never.
+	 */
+	bool			(*done)(void *arg);
+	void			*done_arg;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */
