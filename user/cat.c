@@ -169,7 +169,7 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
 	char when[64] = "unknown", events[64];
 	struct tm tm;
-	/* The architecture: files before 0.4 lack it (all were x86-64). */
+	/* The architecture: shorter headers lack it (all were x86-64). */
 	const char *machine = h->header_size >= offsetof(struct rt_raw_header,
 							 machine) +
 					       sizeof(h->machine) &&
@@ -193,7 +193,7 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 events : "(none)",
 			 h->page_size, h->nr_cpu_ids,
 			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
-	/* The command line, with its options: files before 0.3 lack it. */
+	/* The command line, with its options: shorter headers lack it. */
 	rt_outbuf_printf(ob, "command line:   %s\n",
 			 h->header_size >= offsetof(struct rt_raw_header,
 						    cmdline) +
@@ -691,12 +691,19 @@ static int watch_pids(const struct options *o, struct rt_session *s,
 		n = 1;
 	}
 	ret = rt_pidwatch_open(w, pids, n, s->epfd, &missing);
+	/*
+	 * No pidfd_open (ENOSYS), or a thread's id that is not its
+	 * process's (EINVAL; ENOENT since Linux 6.9): runs until stopped,
+	 * as before.
+	 */
+	if (ret == -ENOSYS || ret == -EINVAL || ret == -ENOENT)
+		return 0;
 	if (ret == -ESRCH)
 		cat_error("no process with pid %u", missing);
-	else if (ret && ret != -ENOSYS)	/* ENOSYS: runs until stopped */
+	else if (ret)
 		cat_error("cannot watch the processes of -p: %s",
 			  strerror(-ret));
-	return ret && ret != -ENOSYS ? -1 : 0;
+	return ret ? -1 : 0;
 }
 
 static bool pids_exited(void *arg)

@@ -86,17 +86,17 @@ struct rt_raw_header {
 	uint64_t	start_mono_ns;		/* CLOCK_MONOTONIC at enable */
 	uint64_t	start_real_ns;		/* CLOCK_REALTIME at the same time */
 	char		module_version[32];
-	/* since 0.2 (header_size tells): where it was recorded */
+	/* header_size >= 216: where it was recorded */
 	char		host[64];		/* uname nodename */
 	char		kernel[64];		/* uname release */
 	/*
-	 * since 0.3 (header_size tells): the recording's command line, the
+	 * header_size >= 728: the recording's command line, the
 	 * tool's arguments joined by spaces, quoted as a shell would need,
 	 * NUL-terminated, cut at 511 bytes ("..." ends a cut one)
 	 */
 	char		cmdline[512];
 	/*
-	 * since 0.4 (header_size tells): the recording machine's
+	 * header_size >= 744: the recording machine's
 	 * architecture, uname's machine (x86_64, aarch64), NUL-terminated.
 	 * The layout is the same on every 64-bit little-endian machine
 	 * (fixed-size fields, explicit padding): a file replays on another
