@@ -707,12 +707,19 @@ static int watch_pids(const struct options *o, struct rt_session *s,
 		n = 1;
 	}
 	ret = rt_pidwatch_open(w, pids, n, s->epfd, &missing);
+	/*
+	 * No pidfd_open (ENOSYS), or a thread's id that is not its
+	 * process's (EINVAL; ENOENT since Linux 6.9): runs until stopped,
+	 * as before.
+	 */
+	if (ret == -ENOSYS || ret == -EINVAL || ret == -ENOENT)
+		return 0;
 	if (ret == -ESRCH)
 		cat_error("no process with pid %u", missing);
-	else if (ret && ret != -ENOSYS)	/* ENOSYS: runs until stopped */
+	else if (ret)
 		cat_error("cannot watch the processes of -p: %s",
 			  strerror(-ret));
-	return ret && ret != -ENOSYS ? -1 : 0;
+	return ret ? -1 : 0;
 }
 
 static bool pids_exited(void *arg)

@@ -3,10 +3,13 @@
  * ringtrace-cat -p PID stops when PID has exited (pidwatch.h), as perf
  * record -p does: a watched process that runs is not done, one that
  * exited is, and its exit wakes an epoll set; several are done only when
- * all have exited; a pid that does not exist is named. Real processes
- * (fork), real pidfds.
+ * all have exited; a pid that does not exist is named; a thread that
+ * leads no process is not watched (EINVAL, ENOENT since Linux 6.9: the
+ * run goes on as before).
+ * Real processes (fork), real pidfds.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/wait.h>
@@ -103,9 +106,49 @@ static void test_no_such_process(void **state)
 	assert_false(rt_pidwatch_all_exited(&w));	/* nothing watched */
 }
 
+static pid_t thread_tid;
+static int up[2], down[2];	/* thread to test, test to thread */
+
+static void *thread_main(void *arg)
+{
+	char c;
+
+	(void)arg;
+	thread_tid = gettid();
+	if (write(up[1], "t", 1) != 1 || read(down[0], &c, 1) != 1)
+		return NULL;
+	return NULL;
+}
+
+static void test_thread_is_not_a_process(void **state)
+{
+	struct rt_pidwatch w;
+	pthread_t t;
+	uint32_t tid, missing = 0;
+	int ret;
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe(up), 0);
+	assert_int_equal(pipe(down), 0);
+	assert_int_equal(pthread_create(&t, NULL, thread_main, NULL), 0);
+	assert_int_equal(read(up[0], &c, 1), 1);
+	tid = (uint32_t)thread_tid;
+	ret = rt_pidwatch_open(&w, &tid, 1, -1, &missing);
+	assert_true(ret == -EINVAL || ret == -ENOENT);
+	assert_int_equal(w.nr, 0);
+	assert_int_equal(write(down[1], "x", 1), 1);
+	pthread_join(t, NULL);
+	for (int i = 0; i < 2; i++) {
+		close(up[i]);
+		close(down[i]);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_one_process),
 	    cmocka_unit_test(test_all_of_several),
-	    cmocka_unit_test(test_no_such_process));
+	    cmocka_unit_test(test_no_such_process),
+	    cmocka_unit_test(test_thread_is_not_a_process));
 }

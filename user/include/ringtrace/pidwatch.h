@@ -30,8 +30,9 @@ struct rt_pidwatch {
 /*
  * Watch @pids (@n of them, at most RT_PIDWATCH_MAX), waking @epfd (-1:
  * none) when one exits. 0; -ESRCH with *@missing set when one does not
- * exist; -ENOSYS when the kernel has no pidfd_open (nothing is watched:
- * the run ends as before); another -errno.
+ * exist; -ENOSYS when the kernel has no pidfd_open, -EINVAL (-ENOENT
+ * since Linux 6.9) for a thread that leads no process (nothing is
+ * watched either way); another -errno.
  */
 int rt_pidwatch_open(struct rt_pidwatch *w, const uint32_t *pids, uint32_t n,
 		     int epfd, uint32_t *missing);
