@@ -18,8 +18,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "emit/path_cache.h"
 #include "lib/compat.h"
+#include "path_cache.h"
 #include "session.h"
 
 /* Cgroups a session remembers having named (RINGTRACE_CFG_CGROUPS). */
