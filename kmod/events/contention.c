@@ -13,8 +13,7 @@
  * context. A full table drops the contention and counts it.
  *
  * The tracepoints are not exported to modules; they are found by name
- * with for_each_kernel_tracepoint() and attached with
- * tracepoint_probe_register(), both exported.
+ * (lib/tracepoint.c) and attached with tracepoint_probe_register().
  */
 #include <linux/ctype.h>
 #include <linux/hash.h>
@@ -29,6 +28,7 @@
 #include <linux/vmalloc.h>
 
 #include "lib/compat.h"
+#include "lib/tracepoint.h"
 #include "lock_events.h"
 #include "session/active.h"
 #include "session/producer.h"
@@ -238,14 +238,6 @@ static void rt_contention_end(void *data, void *lock, int ret)
 	preempt_enable_notrace();
 }
 
-static void rt_cont_find(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "contention_begin"))
-		rt_tp_begin = tp;
-	else if (!strcmp(tp->name, "contention_end"))
-		rt_tp_end = tp;
-}
-
 static bool rt_contention_available(void)
 {
 	return rt_tp_begin && rt_tp_end;
@@ -325,7 +317,8 @@ struct rt_producer rt_contention_producer = {
 int rt_contention_init(void)
 {
 	get_random_bytes(&rt_cont_key, sizeof(rt_cont_key));
-	for_each_kernel_tracepoint(rt_cont_find, NULL);
+	rt_tp_begin = rt_tracepoint_find("contention_begin");
+	rt_tp_end = rt_tracepoint_find("contention_end");
 	if (!rt_contention_available())
 		pr_info("lock:contention_begin/end not found: kernel lock contention unavailable\n");
 	return 0;

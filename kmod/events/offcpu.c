@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Off-CPU intervals (issue 22). sched:sched_switch is found by name with
- * for_each_kernel_tracepoint() and attached with tracepoint_probe_register()
- * (both exported; the tracepoint itself is not, as for the contention
- * tracepoints), only while a session asks for RINGTRACE_EVENT_OFFCPU: with
- * none, a context switch runs no code of ours.
+ * Off-CPU intervals. sched:sched_switch is found by name
+ * (lib/tracepoint.c) and attached with tracepoint_probe_register() only
+ * while a session asks for RINGTRACE_EVENT_OFFCPU: with none, a context
+ * switch runs no code of ours.
  *
  * At a switch the probe runs in __schedule() with the runqueue's raw lock
  * held and interrupts off, on PREEMPT_RT too: nothing here sleeps,
@@ -55,6 +54,7 @@
 
 #include "emit/emit.h"
 #include "lib/stack.h"
+#include "lib/tracepoint.h"
 #include "offcpu.h"
 #include "session/active.h"
 #include "session/producer.h"
@@ -108,15 +108,9 @@ static unsigned int rt_offcpu_users;
 static u32 rt_offcpu_gen;
 static DEFINE_PER_CPU(u64, rt_offcpu_missed_pcpu);
 
-static void rt_offcpu_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		rt_tp_switch = tp;
-}
-
 void rt_offcpu_init(void)
 {
-	for_each_kernel_tracepoint(rt_offcpu_find_tp, NULL);
+	rt_tp_switch = rt_tracepoint_find("sched_switch");
 	if (!rt_tp_switch)
 		pr_info("sched:sched_switch not found: offcpu events unavailable\n");
 	if (!is_power_of_2(rt_offcpu_tasks) || rt_offcpu_tasks < RT_OFFCPU_PROBES) {

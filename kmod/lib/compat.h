@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Differences between the kernels ringtrace builds against (Debian's 6.1,
- * 6.12 and sid's 7.2, with and without PREEMPT_RT, x86-64 and arm64),
+ * 6.12 and sid's 7.2, with and without PREEMPT_RT, on x86-64 and arm64),
  * kept in one place and keyed on what the kernel provides, so the rest of
  * the module reads like code for the newest kernel. The assembly of
  * direct/ includes it too: what it needs comes first, the C after.
@@ -174,13 +174,15 @@ typedef int (*rt_ops_func_ip_t)(struct ftrace_ops *op, unsigned long ip,
  * Cgroups. A kernel without CONFIG_CGROUPS (the allnoconfig-based debug
  * kernels of scripts/debug-kernel) declares none of these: the cgroup
  * filter and task_ext are refused there before any lookup
- * (rt_cgroup_features() is 0), so the stubs are never reached, but the
- * module must still build. Callers of the task and id helpers run with
+ * (rt_cgroup_features() is 0 without RT_HAVE_CGROUPS), so the stubs are
+ * never reached, but the module must still build. Callers of the task and id helpers run with
  * preemption disabled (the task's css_set is RCU-protected).
  */
 #include <linux/cgroup.h>
 #include <linux/err.h>
 #include <linux/kernfs.h>
+
+#define RT_HAVE_CGROUPS		IS_ENABLED(CONFIG_CGROUPS)
 #include <linux/rcupdate.h>
 #include <linux/string.h>
 

@@ -27,7 +27,7 @@
 
 u64 rt_cgroup_features(void)
 {
-	return IS_ENABLED(CONFIG_CGROUPS) ?
+	return RT_HAVE_CGROUPS ?
 	       RINGTRACE_FEAT_CGROUP | RINGTRACE_FEAT_CGROUP_IDS : 0;
 }
 
