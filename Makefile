@@ -33,7 +33,7 @@ all: module user
 module:
 	@test -d "$(KDIR)" || { echo "ringtrace: no kernel headers at $(KDIR);" \
 		"run scripts/install-deps (or set KDIR)" >&2; exit 1; }
-	scripts/kbuild-fold-btf $(KVER) $(MAKE) -C $(KDIR) M=$(CURDIR) W=1 modules
+	scripts/kbuild-module $(MAKE) modules
 
 user:
 	$(MAKE) -C user
@@ -73,7 +73,7 @@ dkms-remove:
 	scripts/dkms remove
 
 clean:
-	-test -d "$(KDIR)" && $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-scripts/kbuild-module $(MAKE) clean
 	$(MAKE) -C user clean
 	rm -rf build
 

@@ -34,6 +34,7 @@
 #include "ringtrace/output.h"
 #include "ringtrace/parse.h"
 #include "ringtrace/perf_session.h"
+#include "ringtrace/pidwatch.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 #include "ringtrace/stream.h"
@@ -168,7 +169,7 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
 	char when[64] = "unknown", events[64];
 	struct tm tm;
-	/* The architecture: files before 0.4 lack it (all were x86-64). */
+	/* The architecture: shorter headers lack it (all were x86-64). */
 	const char *machine = h->header_size >= offsetof(struct rt_raw_header,
 							 machine) +
 					       sizeof(h->machine) &&
@@ -192,7 +193,7 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 			 events : "(none)",
 			 h->page_size, h->nr_cpu_ids,
 			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
-	/* The command line, with its options: files before 0.3 lack it. */
+	/* The command line, with its options: shorter headers lack it. */
 	rt_outbuf_printf(ob, "command line:   %s\n",
 			 h->header_size >= offsetof(struct rt_raw_header,
 						    cmdline) +
@@ -259,20 +260,16 @@ static int decode_file(struct options *o)
 	}
 	st.out = &ob;
 	if (o->raw) {
-		uint64_t kept, dropped;
+		struct rt_source_counts written;
 
-		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &kept,
-							 &dropped), &ob);
+		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &written),
+					&ob);
 		if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
 			code = EXIT_DATA;
 		if (!o->quiet && code == EXIT_OK)
-			fprintf(stderr, PROG ": %llu events of %llu written to "
-				"%s (with the path records, LOST records and "
-				"perf's thread and mapping records)\n",
-				(unsigned long long)kept,
-				(unsigned long long)(kept + dropped),
-				o->output && strcmp(o->output, "-") ?
-				o->output : "standard output");
+			cat_rewrite_report(stderr, &f, &written,
+					   o->output && strcmp(o->output, "-") ?
+					   o->output : "standard output");
 		close_output(o, &ob);
 		rt_raw_close(&f);
 		return code;
@@ -301,7 +298,20 @@ static int decode_file(struct options *o)
 		cat_views_use_file(&views, &f);
 	}
 	code = stream_exit_code(&st, rt_stream_file(&st, &f), &ob);
+	/* f.srcs: ringtrace's rings, then perf's, then the counters */
+	sum.srcs = f.srcs;
+	sum.nr_srcs = f.nr_srcs - f.nr_perf_srcs - f.nr_counter_srcs;
+	sum.perf_srcs = f.srcs + sum.nr_srcs;
+	sum.nr_perf_srcs = f.nr_perf_srcs;
+	sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
+	sum.nr_counter_srcs = f.nr_counter_srcs;
+	sum.lost_pending = st.lost_pending;
+	sum.elapsed_ns = RT_SUMMARY_NO_TIME;
 	if (use_views) {
+		struct rt_source_counts t = rt_summary_totals(&sum);
+
+		/* What the views lack, -q or not: said in each view. */
+		cat_views_stream_ended(&views, &t, st.lost_pending, &f);
 		if (code == EXIT_OK && cat_views_finish(&views))
 			code = EXIT_FAIL;
 		cat_views_fini(&views);
@@ -310,18 +320,8 @@ static int decode_file(struct options *o)
 	/* After what was read: damage and truncation make a replay fail. */
 	if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
 		code = EXIT_DATA;
-	if (!o->quiet) {
-		/* f.srcs: ringtrace's rings, then perf's, then the counters */
-		sum.srcs = f.srcs;
-		sum.nr_srcs = f.nr_srcs - f.nr_perf_srcs - f.nr_counter_srcs;
-		sum.perf_srcs = f.srcs + sum.nr_srcs;
-		sum.nr_perf_srcs = f.nr_perf_srcs;
-		sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
-		sum.nr_counter_srcs = f.nr_counter_srcs;
-		sum.lost_pending = st.lost_pending;
-		sum.elapsed_ns = RT_SUMMARY_NO_TIME;
+	if (!o->quiet)
 		rt_summary_print(stderr, &sum);
-	}
 	close_output(o, &ob);
 	rt_raw_close(&f);
 	return code;
@@ -669,6 +669,48 @@ static void note_filter_ranges(const struct options *o,
 	fputc('\n', stderr);
 }
 
+/*
+ * -p PID,...: the run ends once the processes named have exited, as perf
+ * record -p does (it ran on to the end of -d, tracing nothing). A pid
+ * that does not exist is refused. Not for --snapshot: a flight recorder
+ * outlives the crash it is kept for.
+ */
+static int watch_pids(const struct options *o, struct rt_session *s,
+		      struct rt_pidwatch *w)
+{
+	const uint32_t *pids = o->filter.pids;
+	uint32_t n = o->filter.nr_pids, one, missing = 0;
+	int ret;
+
+	if (!o->pid_given || o->command)
+		return 0;
+	if (n <= 1) {	/* the module follows it: not in the filter */
+		one = (uint32_t)(o->per_thread_pid ? o->per_thread_pid :
+				 o->session.pid);
+		pids = &one;
+		n = 1;
+	}
+	ret = rt_pidwatch_open(w, pids, n, s->epfd, &missing);
+	/*
+	 * No pidfd_open (ENOSYS), or a thread's id that is not its
+	 * process's (EINVAL; ENOENT since Linux 6.9): runs until stopped,
+	 * as before.
+	 */
+	if (ret == -ENOSYS || ret == -EINVAL || ret == -ENOENT)
+		return 0;
+	if (ret == -ESRCH)
+		cat_error("no process with pid %u", missing);
+	else if (ret)
+		cat_error("cannot watch the processes of -p: %s",
+			  strerror(-ret));
+	return ret ? -1 : 0;
+}
+
+static bool pids_exited(void *arg)
+{
+	return rt_pidwatch_all_exited(arg);
+}
+
 /* --raw with no -o (or -o -): the recording is standard output. */
 static bool raw_on_stdout(const struct options *o)
 {
@@ -703,6 +745,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	/* issue 9: --stats, --snapshot, per-ring health in the summary */
 	struct cat_stats stats;
 	bool stats_on = false;
+	struct rt_pidwatch watch = { .nr = 0, .epfd = -1 };
 	struct ringtrace_ring_stats *ring_stats = NULL;
 	sigset_t wait_set = *stop_set;
 	uint64_t snapshots = 0;
@@ -776,6 +819,12 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	if (o->verbose)
 		note_filter_ranges(o, &s);
+	if (!o->snapshot && watch_pids(o, &s, &watch))
+		goto out;
+	if (watch.nr) {
+		st.done = pids_exited;
+		st.done_arg = &watch;
+	}
 	if (use_views) {
 		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
 			rt_command_abort(&cmd);
@@ -842,6 +891,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		struct cat_raw_header rh = {
 			write_snapshot_header, &s, &perf,
 			o->symbols && o->session.stack_user_depth,
+			trace_start_mono, trace_start_real,
 		};
 
 		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
@@ -861,22 +911,27 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	}
 	status = rt_stream_live(&st, &s);
 	code = stream_exit_code(&st, status, &ob);
-	if (use_views && status == RT_STREAM_OK && cat_views_finish(&views))
-		code = EXIT_FAIL;
+	sum.srcs = s.srcs;
+	sum.nr_srcs = s.nr_rings;
+	/* Counted as on replay: samples and snapshots in the line. */
+	if (use_perf && perf.has_sampler) {
+		sum.perf_srcs = perf.sampler.srcs;
+		sum.nr_perf_srcs = perf.sampler.nr_rings;
+	}
+	if (use_perf && perf.has_snapshots) {
+		sum.counter_srcs = &perf.snapshots.src;
+		sum.nr_counter_srcs = 1;
+	}
+	sum.lost_pending = st.lost_pending;
+	sum.elapsed_ns = st.end_ns - st.start_ns;
+	if (use_views && status == RT_STREAM_OK) {
+		struct rt_source_counts t = rt_summary_totals(&sum);
+
+		cat_views_stream_ended(&views, &t, st.lost_pending, NULL);
+		if (cat_views_finish(&views))
+			code = EXIT_FAIL;
+	}
 	if (!o->quiet) {
-		sum.srcs = s.srcs;
-		sum.nr_srcs = s.nr_rings;
-		/* Counted as on replay: samples and snapshots in the line. */
-		if (use_perf && perf.has_sampler) {
-			sum.perf_srcs = perf.sampler.srcs;
-			sum.nr_perf_srcs = perf.sampler.nr_rings;
-		}
-		if (use_perf && perf.has_snapshots) {
-			sum.counter_srcs = &perf.snapshots.src;
-			sum.nr_counter_srcs = 1;
-		}
-		sum.lost_pending = st.lost_pending;
-		sum.elapsed_ns = st.end_ns - st.start_ns;
 		if (!rt_session_stats(&s, &kstats))
 			sum.kernel = &kstats;
 		cat_summary_rings(&s, &sum, &ring_stats);
@@ -896,6 +951,7 @@ reap:
 			code = rt_command_exit_code(&cmd);
 	}
 out:
+	rt_pidwatch_close(&watch);
 	if (stats_on)
 		cat_stats_fini(&stats);
 	free(ring_stats);

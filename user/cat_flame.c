@@ -86,13 +86,19 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 {
 	const struct options *o = v->o;
 	const char *unit = cat_flame_unit(o->flame_weight);
+	struct rt_missing m = v->missing;
 	struct rt_outbuf ob;
 	struct rt_flame fl;
-	char title[128];
+	char title[128], missing[512];
 	int fd, ret = 0;
 
 	if (rt_flame_init(&fl))
 		return -1;
+	/* What the graph lacks is in it, under the title. */
+	m.stacks_dropped = v->folded.dropped;
+	cat_views_missing_line(&m, missing, sizeof(missing));
+	if (missing[0])
+		fl.subtitle = missing;
 	/* flamegraph.pl --color=io's palette for time off CPU. */
 	fl.io_palette = o->flame_weight == FLAME_OFFCPU;
 	cat_flame_lines(v, ksyms, add_folded_line, &fl);
@@ -115,6 +121,8 @@ static int write_flamegraph(struct cat_views *v, const struct rt_ksyms *ksyms)
 				"frames end in one \"%s\" frame\n",
 				(unsigned long long)fl.capped,
 				RT_FLAME_MAX_DEPTH, RT_FLAME_DEEPER);
+		if (missing[0])
+			fprintf(stderr, PROG ": flame graph %s\n", missing);
 	}
 	if (fd != STDOUT_FILENO)
 		rt_sys.close(fd);
@@ -127,6 +135,8 @@ static void write_folded(struct cat_views *v, const struct rt_ksyms *ksyms)
 {
 	const struct options *o = v->o;
 	uint32_t lines = rt_folded_write(&v->folded, ksyms, v->out);
+	struct rt_missing m = v->missing;
+	char missing[512];
 
 	/* The lines printed: stacks that name alike are one line. */
 	if (!o->quiet)
@@ -135,12 +145,21 @@ static void write_folded(struct cat_views *v, const struct rt_ksyms *ksyms)
 			cat_flame_records(o->flame_weight),
 			v->folded.dropped ? ", some dropped: the stack table "
 			"is full" : "");
+	/*
+	 * Every folded line is data: what they lack is said here, -q or
+	 * not (nothing else would say it).
+	 */
+	m.stacks_dropped = v->folded.dropped;
+	cat_views_missing_line(&m, missing, sizeof(missing));
+	if (missing[0])
+		fprintf(stderr, PROG ": folded stacks %s\n", missing);
 }
 
 /* perf report's table of the same stacks, one symbol a row. */
 static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 {
 	const struct options *o = v->o;
+	struct rt_missing m = v->missing;
 	struct rt_frame_names names;
 	struct rt_report r;
 	int ret;
@@ -148,7 +167,9 @@ static int write_report(struct cat_views *v, const struct rt_ksyms *ksyms)
 	if (rt_frame_names_init(&names, ksyms, v->usyms_on ? &v->usyms : NULL))
 		goto nomem;
 	names.bare = true;
+	m.stacks_dropped = v->folded.dropped;
 	ret = rt_report_build(&r, &v->folded, &names, o->report_by);
+	r.missing = &m;
 	if (ret) {
 		rt_frame_names_fini(&names);
 		goto nomem;

@@ -8,6 +8,7 @@
 
 #include "cat_errors.h"
 #include "cat_flight.h"
+#include "cat_trigger.h"
 #include "cat_views.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/snapshot.h"
@@ -51,6 +52,44 @@ void cat_stats_print(void *arg, uint64_t now_ns)
 	}
 }
 
+int cat_raw_dump_open(struct cat_raw_dump *d, const struct options *o,
+		      const char *path, const struct cat_raw_header *raw)
+{
+	uint64_t events = o->session.events ? o->session.events :
+					     RINGTRACE_EVENT_VFS_READ;
+
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	d->fd = cat_create_file(path, NULL);
+	if (d->fd < 0)
+		return -1;
+	if (rt_outbuf_init(&d->ob, d->fd, RT_OUTBUF_DEFAULT_SIZE)) {
+		cat_error("out of memory");
+		rt_sys.close(d->fd);
+		d->fd = -1;
+		return -1;
+	}
+	raw->write(&d->ob, raw->session, raw->perf, events, raw->maps);
+	return 0;
+}
+
+int cat_raw_dump_close(struct cat_raw_dump *d, const struct options *o)
+{
+	int ret = rt_outbuf_flush(&d->ob);
+
+	if (ret)
+		cat_error("writing %s: %s", d->path, strerror(d->ob.error));
+	rt_outbuf_fini(&d->ob);
+	if (rt_sys.close(d->fd) && !ret) {
+		cat_error("closing %s: %s", d->path, strerror(errno));
+		ret = -1;
+	}
+	d->fd = -1;
+	/* Its kernel frames' symbols, as a live --raw --stack file keeps. */
+	if (!ret)
+		cat_save_ksyms(o, d->path);
+	return ret ? -1 : 0;
+}
+
 /*
  * --raw: snapshot N is the file OUTPUT.N, a raw file of its own (read it
  * with -i): the header, then one RECORDS chunk per ring holding its kept
@@ -60,40 +99,21 @@ static int write_raw_snapshot(const struct options *o,
 			      const struct rt_snapshot *sn,
 			      const struct cat_raw_header *raw)
 {
-	uint64_t events = o->session.events ? o->session.events :
-					     RINGTRACE_EVENT_VFS_READ;
+	struct cat_raw_dump d;
 	char path[4096];
-	struct rt_outbuf ob;
-	int fd, ret;
 
 	snprintf(path, sizeof(path), "%s.%" PRIu64, o->output, sn->number);
-	fd = cat_create_file(path, NULL);
-	if (fd < 0)
+	if (cat_raw_dump_open(&d, o, path, raw))
 		return -1;
-	if (rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
-		cat_error("out of memory");
-		rt_sys.close(fd);
+	rt_snapshot_write_raw(sn, &d.ob);
+	if (cat_raw_dump_close(&d, o))
 		return -1;
-	}
-	raw->write(&ob, raw->session, raw->perf, events, raw->maps);
-	rt_snapshot_write_raw(sn, &ob);
-	ret = rt_outbuf_flush(&ob);
-	if (ret)
-		cat_error("writing %s: %s", path, strerror(ob.error));
-	rt_outbuf_fini(&ob);
-	if (rt_sys.close(fd) && !ret) {
-		cat_error("closing %s: %s", path, strerror(errno));
-		ret = -1;
-	}
-	/* Its kernel frames' symbols, as a live --raw --stack file keeps. */
-	if (!ret)
-		cat_save_ksyms(o, path);
-	if (!ret && !o->quiet)
+	if (!o->quiet)
 		fprintf(stderr, PROG ": snapshot %" PRIu64 ": %s (%zu records, "
 			"%zu older not shown, %" PRIu64 " overwritten since the "
 			"previous snapshot)\n", sn->number, path,
 			sn->nr_shown, sn->nr_not_shown, sn->overwritten);
-	return ret ? -1 : 0;
+	return 0;
 }
 
 void cat_save_ksyms(const struct options *o, const char *path)
@@ -131,10 +151,15 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 	enum rt_format format = o->json ? RT_FORMAT_JSON : RT_FORMAT_TEXT;
 	uint64_t now = rt_sys.now_ns(), deadline = 0, next_stats = 0;
 	int code = EXIT_OK, ret, timeout;
+	struct cat_trigger trig;
 	sigset_t old;
 
 	if (rt_snapshot_init(&sn, s)) {
 		cat_error("out of memory");
+		return EXIT_FAIL;
+	}
+	if (o->trigger && cat_trigger_init(&trig, o, s, raw)) {
+		rt_snapshot_fini(&sn);
 		return EXIT_FAIL;
 	}
 	if (o->duration_ns)
@@ -147,7 +172,13 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 		/* A snapshot asked for before a stop is still taken. */
 		if (!*snap && (*stop || (deadline && now >= deadline)))
 			break;
-		if (*snap) {
+		if (o->trigger) {
+			code = cat_trigger_run(&trig, s, &sn, now, snapshots);
+			if (code)
+				break;
+		}
+		/* SIGUSR2 waits for a dump's --post records: they are its. */
+		if (*snap && !(o->trigger && cat_trigger_pending(&trig))) {
 			*snap = 0;
 			ret = rt_snapshot_take(&sn, s, now);
 			if (ret < 0) {
@@ -192,6 +223,11 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 		if (next_stats && (timeout < 0 ||
 				   timeout > ms_until(next_stats, now)))
 			timeout = ms_until(next_stats, now);
+		/* --trigger: the next look at the rings, or a dump's end. */
+		if (o->trigger && cat_trigger_when(&trig) != UINT64_MAX &&
+		    (timeout < 0 ||
+		     timeout > ms_until(cat_trigger_when(&trig), now)))
+			timeout = ms_until(cat_trigger_when(&trig), now);
 		ret = rt_session_wait(s, timeout, &old);
 		if (ret < 0 && ret != -EINTR) {
 			cat_error("waiting: %s", strerror(-ret));
@@ -200,10 +236,19 @@ int cat_snapshot_run(const struct options *o, struct rt_session *s,
 		}
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	/* A dump waiting for its --post records gets what there is. */
+	if (o->trigger) {
+		ret = cat_trigger_stop(&trig, s, &sn, rt_sys.now_ns(),
+				       snapshots);
+		if (ret && code == EXIT_OK)
+			code = ret;
+	}
 	if (s->enabled && rt_session_disable(s)) {
 		cat_error("%s", s->errmsg);
 		code = EXIT_FAIL;
 	}
+	if (o->trigger)
+		cat_trigger_fini(&trig);
 	rt_snapshot_fini(&sn);
 	return code;
 }

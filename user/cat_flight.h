@@ -38,7 +38,29 @@ struct cat_raw_header {
 	const void	*session;
 	const void	*perf;
 	bool		maps;	/* with the processes' mappings (MAPS) */
+	/* When tracing started: names a triggered dump by its time. */
+	uint64_t	start_mono_ns;
+	uint64_t	start_real_ns;
 };
+
+/*
+ * A raw file of snapshots being written: SIGUSR2's PREFIX.N, or a
+ * triggered dump, which gets the records after its trigger too.
+ */
+struct cat_raw_dump {
+	char			path[4096];
+	int			fd;
+	struct rt_outbuf	ob;
+};
+
+/*
+ * Create @path (an existing one kept as PATH.old) and write the header,
+ * started by @raw. 0, or -1 with the reason printed.
+ */
+int cat_raw_dump_open(struct cat_raw_dump *d, const struct options *o,
+		      const char *path, const struct cat_raw_header *raw);
+/* Write what is buffered, close, append the kernel symbols. 0 or -1. */
+int cat_raw_dump_close(struct cat_raw_dump *d, const struct options *o);
 
 /*
  * issue 21: a raw file of kernel frames (--stack, --sample) keeps the

@@ -118,6 +118,8 @@ void cat_check_unused(const struct options *o);
  */
 #define MAX_DURATION_NS		(365 * 86400 * NS_PER_S)	/* -d, --interval */
 #define MAX_WINDOW_NS		(60 * NS_PER_S)	/* records wait in the rings */
+/* --trigger-gap's default: at most one triggered dump every 10s. */
+#define CAT_TRIGGER_GAP_NS	(10 * NS_PER_S)
 #define MIN_FLUSH_NS		NS_PER_MS
 #define MAX_FLUSH_NS		(60000 * NS_PER_MS)
 

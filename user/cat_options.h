@@ -79,6 +79,13 @@ struct options {
 	bool			snapshot;	/* --snapshot */
 	uint64_t		snapshot_size;	/* --snapshot-size; 0: all */
 	uint64_t		snapshot_time_ns; /* --snapshot-time; 0: all */
+	/* triggered snapshots (cat_trigger.c) */
+	struct rt_expr		*trigger;	/* --trigger EXPR; NULL: none */
+	const char		*trigger_text;
+	uint64_t		trigger_max;	/* --trigger-max; 0: no limit */
+	uint64_t		trigger_gap_ns;	/* --trigger-gap */
+	bool			trigger_gap_given;
+	uint64_t		post_ns;	/* --post */
 	uint64_t		stats_ns;	/* --stats INTERVAL; 0: none */
 	/* issue 24: --cgroup PATH, resolved to ids the module filters by */
 	const char		*cgroup_paths[RINGTRACE_MAX_CGROUPS];

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* -i FILE --raw -o OUT (see cat_rewrite.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,7 @@ struct rewrite {
 	const struct rt_source	*srcs;
 	struct pending		*pending;	/* [nr] */
 	uint32_t		nr;
-	uint64_t		kept, dropped;
+	struct rt_source_counts	written;	/* as a replay of the copy counts */
 	int			error;
 };
 
@@ -40,11 +41,17 @@ static void flush_source(struct rewrite *rw, uint32_t i)
 	p->len = 0;
 }
 
-/* Bookkeeping that later records need, whatever the filters say. */
+/*
+ * What names or qualifies other records, whatever the filters say: path
+ * and cgroup records (a kept record's file and cgroup may have been named
+ * on another CPU's ring, or before --time's start), LOST records, perf's
+ * COMM, FORK and MMAP2 (not OK: skipped by the decoder), and records of
+ * a type this build does not know.
+ */
 static bool always_kept(int ret, const struct rt_event *ev)
 {
 	return ret != RT_DECODE_OK || ev->kind == RT_EVENT_PATH ||
-	       ev->kind == RT_EVENT_LOST;
+	       ev->kind == RT_EVENT_CGROUP || ev->kind == RT_EVENT_LOST;
 }
 
 static int on_record(void *arg, const struct rt_source *src,
@@ -57,13 +64,10 @@ static int on_record(void *arg, const struct rt_source *src,
 
 	if (ret == RT_DECODE_ERR_SHORT)
 		return 0;		/* malformed: counted, not copied */
-	if (!always_kept(ret, ev)) {
-		if (rw->filter && !rt_filter_pass(rw->filter, ev)) {
-			rw->dropped++;
-			return 0;
-		}
-		rw->kept++;
-	}
+	if (!always_kept(ret, ev) && rw->filter &&
+	    !rt_filter_pass(rw->filter, ev))
+		return 0;
+	rt_counts_add(&rw->written, ret, ev);
 	if (p->len + rec->size > p->cap) {
 		size_t cap = p->cap ? p->cap : CHUNK_BYTES;
 		unsigned char *n;
@@ -120,7 +124,7 @@ static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
 }
 
 int cat_rewrite(const struct options *o, struct rt_stream *st,
-		struct rt_raw_file *f, uint64_t *kept, uint64_t *dropped)
+		struct rt_raw_file *f, struct rt_source_counts *written)
 {
 	struct rewrite rw = {
 		.out = st->out, .srcs = f->srcs, .nr = f->nr_srcs,
@@ -169,7 +173,34 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 		rt_raw_write_pending(st->out, 0, f->pending_lost);
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
-	*kept = rw.kept;
-	*dropped = rw.dropped;
+	*written = rw.written;
 	return status;
+}
+
+void cat_rewrite_report(FILE *out, const struct rt_raw_file *f,
+			const struct rt_source_counts *w, const char *to)
+{
+	struct rt_source_counts in = { 0 };
+
+	for (uint32_t i = 0; i < f->nr_srcs; i++) {
+		in.records += f->srcs[i].counts.records;
+		in.samples += f->srcs[i].counts.samples;
+		in.counters += f->srcs[i].counts.counters;
+		in.malformed += f->srcs[i].counts.malformed;
+	}
+	fprintf(out, PROG ": %llu of %llu records", (unsigned long long)w->records,
+		(unsigned long long)in.records);
+	if (in.samples)
+		fprintf(out, ", %llu of %llu samples",
+			(unsigned long long)w->samples,
+			(unsigned long long)in.samples);
+	if (in.counters)
+		fprintf(out, ", %llu of %llu counter snapshots",
+			(unsigned long long)w->counters,
+			(unsigned long long)in.counters);
+	fprintf(out, " written to %s (with every path, cgroup and LOST record, "
+		"and perf's thread and mapping records)\n", to);
+	if (in.malformed)
+		fprintf(out, PROG ": %llu malformed records not copied\n",
+			(unsigned long long)in.malformed);
 }

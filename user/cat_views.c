@@ -97,6 +97,21 @@ static void names_notes(const struct cat_views *v)
 {
 	const struct options *o = v->o;
 
+	/*
+	 * -q or not: a --kallsyms FILE that names most of the frames it is
+	 * asked for as nothing is not the recording's (a file recorded
+	 * before its machine and symbols were kept cannot be checked
+	 * otherwise).
+	 */
+	if (v->names_on && o->kallsyms && !v->ksyms_warned &&
+	    v->names.kernel_resolved &&
+	    v->names.kernel_unnamed * 2 > v->names.kernel_resolved)
+		fprintf(stderr, PROG ": warning: --kallsyms %s names no function "
+			"for %llu of the %llu kernel addresses of the recording: "
+			"it is not of the recording's boot, kernel or "
+			"architecture\n", o->kallsyms,
+			(unsigned long long)v->names.kernel_unnamed,
+			(unsigned long long)v->names.kernel_resolved);
 	if (!v->names_on || o->quiet)
 		return;
 	if (o->verbose)
@@ -263,12 +278,84 @@ static void ctf_env_of_file(struct rt_ctf_env *e, const struct rt_raw_file *f)
 	e->wall_offset_ns = (int64_t)(h->start_real_ns - h->start_mono_ns);
 }
 
+/* Whether @k has a symbol named @name at @addr (aliases share one). */
+static bool has_sym_at(const struct rt_ksyms *k, const char *name,
+		       uint64_t addr)
+{
+	const struct rt_ksym *s = rt_ksyms_lookup(k, addr);
+
+	if (!s || s->addr != addr)
+		return false;
+	/* The lookup gives the last of the aliases: the others precede it. */
+	for (size_t i = (size_t)(s - k->syms) + 1; i-- > 0 &&
+	     k->syms[i].addr == addr;)
+		if (!strcmp(k->syms[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * A --kallsyms FILE names a replay's kernel frames only if it is the
+ * recording boot's: another architecture's, another boot's (KASLR moves
+ * every address) or another build's names every frame after a wrong
+ * symbol, or none. What the recording knows of its own: its machine
+ * (header) and the symbols its frames fall in, _text among them (KSYMS
+ * chunk). Said once, -q or not: every name printed depends on it.
+ */
+static void check_kallsyms_file(struct cat_views *v, const struct rt_ksyms *k)
+{
+	const char *path = v->o->kallsyms, *arch = rt_ksyms_arch(k);
+	const struct rt_raw_file *f = v->file;
+	const char *machine;
+	struct rt_ksyms rec;
+	uint64_t here, there;
+	uint32_t moved = 0;
+	char err[256];
+
+	if (!path || !f || v->ksyms_checked)
+		return;
+	v->ksyms_checked = true;
+	machine = f->hdr.machine;
+	if (arch && machine[0] && strcmp(arch, machine)) {
+		fprintf(stderr, PROG ": warning: --kallsyms %s is an %s kernel's, "
+			"the recording is of %s: its frames cannot be named from "
+			"it\n", path, arch, machine);
+		v->ksyms_warned = true;
+		return;
+	}
+	if (rt_raw_read_ksyms(f, &rec, err, sizeof(err)) <= 0) {
+		rt_ksyms_free(&rec);
+		return;
+	}
+	here = rt_ksyms_addr_of(k, "_text");
+	there = rt_ksyms_addr_of(&rec, "_text");
+	for (uint32_t i = 0; i < rec.nr; i++)
+		moved += !has_sym_at(k, rec.syms[i].name, rec.syms[i].addr);
+	v->ksyms_warned = (here && there && here != there) || moved;
+	if (here && there && here != there)
+		fprintf(stderr, PROG ": warning: --kallsyms %s is not of the "
+			"recording's boot: _text is at %#llx in it, at %#llx in "
+			"the recording (another boot's KASLR offset, or another "
+			"kernel): the frames it names are named wrong\n", path,
+			(unsigned long long)here, (unsigned long long)there);
+	else if (moved)
+		fprintf(stderr, PROG ": warning: --kallsyms %s does not match "
+			"the recording: %u of the %u symbols its frames fall in "
+			"are not where it puts them (another boot or kernel "
+			"build): the frames it names may be named wrong\n", path,
+			moved, rec.nr);
+	rt_ksyms_free(&rec);
+}
+
 void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
 {
 	uint32_t bad;
 
+	v->file = f;
 	if (v->ctf_on)
 		ctf_env_of_file(&v->ctf.env, f);
+	if (v->stream_ksyms_on)
+		check_kallsyms_file(v, &v->stream_ksyms);
 
 	if (!v->usyms_on)
 		return;
@@ -344,6 +431,8 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 		v->filtered++;
 		return;
 	}
+	rt_missing_add(&v->missing, ev);
+	rt_missing_add(&v->missing_block, ev);
 	if (v->print)
 		v->print(v->out, ev);
 	if (v->lat_on)
@@ -478,13 +567,57 @@ static void interval_heading(struct cat_views *v, uint64_t now_ns,
 				 from ? " (CLOCK_MONOTONIC)" : "");
 }
 
-/* --hist and --summary, in the run's format (paired printers). */
+void cat_views_stream_ended(struct cat_views *v,
+			    const struct rt_source_counts *counts,
+			    uint64_t lost_pending, const struct rt_raw_file *f)
+{
+	struct rt_missing *m[] = { &v->missing, &v->missing_block };
+
+	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
+		m[i]->lost_pending = lost_pending;
+		m[i]->malformed = counts->malformed;
+		m[i]->unknown = counts->unknown;
+		if (f) {
+			m[i]->damaged_bytes = f->damaged_bytes;
+			m[i]->truncated = f->truncated;
+		}
+	}
+}
+
+void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len)
+{
+	int n;
+
+	buf[0] = '\0';
+	if (!rt_missing_any(m))
+		return;
+	n = snprintf(buf, len, "missing: ");
+	if (n > 0 && (size_t)n < len)
+		rt_missing_line(m, buf + n, len - (size_t)n);
+}
+
+/*
+ * --hist and --summary, in the run's format (paired printers), with what
+ * their block is missing: under the text, as "missing":{...} in the JSON
+ * object (always there: zeros when nothing is).
+ */
 static void print_latency(struct cat_views *v, const char *members)
 {
-	if (v->format == RT_FORMAT_JSON)
-		rt_latency_view_print_json(&v->lat, v->out, members);
-	else
+	const struct options *o = v->o;
+	uint64_t keyed = o->hist && o->hist_by ? v->lat.keyed.overflow : 0;
+	uint64_t rows = o->summary ? v->lat.rows.overflow : 0;
+	char all[RT_MISSING_JSON_MAX + 160], *p;
+
+	v->missing_block.other = keyed > rows ? keyed : rows;
+	if (v->format != RT_FORMAT_JSON) {
 		rt_latency_view_print(&v->lat, v->out);
+		rt_missing_print(&v->missing_block, v->out, "");
+		return;
+	}
+	p = all + snprintf(all, 160, "%.120s%s\"missing\":", members,
+			   *members ? "," : "");
+	*rt_missing_json(p, &v->missing_block) = '\0';
+	rt_latency_view_print_json(&v->lat, v->out, all);
 }
 
 void cat_views_interval(void *arg, uint64_t now_ns)
@@ -497,6 +630,7 @@ void cat_views_interval(void *arg, uint64_t now_ns)
 	interval_heading(v, now_ns, members, sizeof(members));
 	print_latency(v, members);
 	rt_latency_view_reset(&v->lat);
+	memset(&v->missing_block, 0, sizeof(v->missing_block));
 }
 
 static int by_u32(const void *a, const void *b)
@@ -589,6 +723,8 @@ int cat_views_finish(struct cat_views *v)
 		named = cat_views_load_ksyms(&ksyms, o, &failed);
 		if (failed)
 			ret = -1;
+		if (named)
+			check_kallsyms_file(v, &ksyms);
 	}
 	members[0] = '\0';
 	if (v->lat_on && v->intervals)
@@ -601,6 +737,13 @@ int cat_views_finish(struct cat_views *v)
 		usyms_notes(v);
 	names_notes(v);
 	if (v->perfetto_on) {
+		if (rt_missing_any(&v->missing)) {
+			char line[512], json[RT_MISSING_JSON_MAX];
+
+			cat_views_missing_line(&v->missing, line, sizeof(line));
+			*rt_missing_json(json, &v->missing) = '\0';
+			rt_perfetto_note(&v->perfetto, line, json);
+		}
 		rt_perfetto_finish(&v->perfetto);
 		v->perfetto_on = false;
 		if (rt_outbuf_flush(&v->perfetto_out)) {

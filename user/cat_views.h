@@ -17,6 +17,7 @@
 #include "ringtrace/folded.h"
 #include "ringtrace/frame_names.h"
 #include "ringtrace/latency_view.h"
+#include "ringtrace/missing.h"
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/perfetto.h"
@@ -37,6 +38,9 @@ struct cat_views {
 	struct rt_usyms		usyms;
 	bool			usyms_on;
 	uint32_t		file_maps;	/* replay: MAPS chunks */
+	const struct rt_raw_file *file;		/* replay: the recording */
+	bool			ksyms_checked;	/* --kallsyms FILE against it */
+	bool			ksyms_warned;	/* and found it did not match */
 	/* issue 21: the stream's frames named (frame_names.h) */
 	struct rt_ksyms		stream_ksyms;
 	bool			stream_ksyms_on;
@@ -48,6 +52,12 @@ struct cat_views {
 	struct rt_ctf		ctf;
 	bool			ctf_on;
 	uint64_t		filtered;	/* events the filters dropped */
+	/*
+	 * What the views are missing: over the run, and since the last
+	 * --interval block (each block says its own).
+	 */
+	struct rt_missing	missing;
+	struct rt_missing	missing_block;
 	char			kinds[64];	/* -e's, for an empty --hist */
 	/* --interval: blocks printed so far, and when the last one ended */
 	uint32_t		intervals;
@@ -96,6 +106,19 @@ void cat_views_interval(void *arg, uint64_t now_ns);
  */
 bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 			  bool *failed);
+
+/*
+ * The stream ended: what no view got, from its counts (@counts: every
+ * source's, as the summary adds them) and @lost_pending (losses no LOST
+ * record reported); @f the raw file replayed, or NULL live. Before
+ * cat_views_finish().
+ */
+void cat_views_stream_ended(struct cat_views *v,
+			    const struct rt_source_counts *counts,
+			    uint64_t lost_pending, const struct rt_raw_file *f);
+
+/* "missing: 19497 records lost (97.5%), ..." of @m, or "" when nothing is. */
+void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len);
 
 /* Write the end-of-run views; 0, or -1 if one could not be written. */
 int cat_views_finish(struct cat_views *v);

@@ -163,13 +163,42 @@ copy_module_sources() {
 		-o -name 'Module.symvers' \) -delete
 }
 
+# Kbuild's make cannot take every path as M=: a space splits it in two,
+# and its Makefile refuses ':' and '%'. kbuild_safe PATH: true when M=PATH
+# works.
+kbuild_safe() {
+	[[ $1 != *[[:space:]:%]* ]]
+}
+
+# kbuild_scratch NAME: a directory for module builds of this checkout's
+# sources, made if missing: build/NAME, or, when kbuild cannot build
+# under the checkout's path (kbuild_safe), NAME in a directory of this
+# user's for this checkout, under $TMPDIR (or /tmp).
+kbuild_scratch() {
+	local name=$1 base h
+	if kbuild_safe "$RINGTRACE_ROOT"; then
+		mkdir -p "$RINGTRACE_ROOT/build/$name"
+		echo "$RINGTRACE_ROOT/build/$name"
+		return
+	fi
+	h=$(printf '%s' "$RINGTRACE_ROOT" | sha256sum | cut -c1-12)
+	base=${TMPDIR:-/tmp}
+	kbuild_safe "$base" || base=/tmp
+	base=$base/ringtrace-kbuild-$EUID-$h
+	# Ours alone: a directory of that name someone else made is refused.
+	[[ -d $base ]] || mkdir -m 0700 "$base"
+	[[ -O $base && ! -L $base ]] || die "$base is not this user's directory"
+	mkdir -p "$base/$name"
+	echo "$base/$name"
+}
+
 # kbuild_fold_btf KVER COMMAND...: run a module build with its output
 # passed through, but for kbuild's "Skipping BTF generation for M due to
 # unavailability of vmlinux", a line per module where the headers ship no
 # vmlinux (Debian's 6.1) that newcomers read as errors: those become one
 # line, at the end, saying what they mean. Every other line, warnings
 # included, comes through as it was, on its stream. Returns COMMAND's
-# status. (scripts/kbuild-fold-btf runs it for the Makefile.)
+# status. (scripts/kbuild-module runs it for the Makefile.)
 kbuild_fold_btf() {
 	local kver=$1
 	shift

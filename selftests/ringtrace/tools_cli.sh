@@ -3,7 +3,8 @@
 #
 # The tools as a user runs them, against the real module: ringtrace-cat
 # (-- COMMAND with its exit status, exact JSON keys, raw file round trip,
-# SIGINT/SIGTERM stop cleanly with a summary, bad options and values out of
+# SIGINT/SIGTERM stop cleanly with a summary, -p PID stops when PID has
+# exited, bad options and values out of
 # range, a corrupt raw file named with the offset, --per-thread (one thread's
 # ring, nothing of another), a CPU brought online while tracing,
 # --snapshot --raw, module missing, --load,
@@ -17,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 33
+tap_plan 35
 
 head -c 10000 /dev/zero >"$work/file"
 # Records carry the task_ext (host_pid, host_tid, cgroup_id; issue 24)
@@ -139,6 +140,39 @@ for sig in INT TERM; do
 		grep -q -E '[0-9]+ records?\b' "$work/live.$sig.err"
 	tap_ok $? "SIG$sig stops a live trace cleanly (exit $rc, records and summary)"
 done
+
+# -p PID: the trace ends once PID has exited, as perf record -p does (it
+# ran on to the end of -d). PID waits at a FIFO until tracing is on.
+mkfifo "$work/pgate"
+(read -r _ <"$work/pgate" && exec dd if="$work/file" of=/dev/null bs=1000 status=none) &
+w=$!
+set -m
+"$cat" -p "$w" -d 600 -o "$work/p.txt" 2>"$work/p.err" &
+pid=$!
+set +m
+sleep 2
+echo go >"$work/pgate"
+wait "$w"
+# It stops by itself: a minute at most (a bound, not a timing; -d is 600 s).
+for ((i = 0; i < 600; i++)); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+stopped=yes
+if kill -0 "$pid" 2>/dev/null; then
+	stopped=no
+	kill -INT "$pid"
+fi
+wait "$pid"
+rc=$?
+[[ $stopped == yes && $rc -eq 0 ]] && grep -q "ino=$ino .*count=1000 " "$work/p.txt" &&
+	grep -q -E '[0-9]+ records?\b' "$work/p.err"
+tap_ok $? "-p PID stops once PID has exited, its reads traced (exit $rc, by itself: $stopped)" ||
+	{ tap_diag <"$work/p.err"; tail -n 3 "$work/p.txt" | tap_diag; }
+"$cat" -p 4194311 -d 5 >/dev/null 2>"$work/nopid.err"
+rc=$?
+[[ $rc -eq 1 ]] && grep -q "no process with pid 4194311" "$work/nopid.err"
+tap_ok $? "-p with no such process: exit 1 ($(head -n1 "$work/nopid.err"))"
 
 # --per-thread: one ring for the selected thread, nothing of another
 # reader running at the same time. Both wait at a FIFO (a read begun
@@ -288,7 +322,7 @@ tap_ok $? "--header: the recorded command line ($got)" || tap_diag <<<"want: $wa
 "$ctl" unload >/dev/null 2>&1
 "$cat" -d 1 >/dev/null 2>"$work/nomod.err"
 rc=$?
-[[ $rc -eq 1 ]] && grep -q "module not loaded" "$work/nomod.err"
+[[ $rc -eq 1 ]] && grep -q "module not loaded.*sudo ringtrace-ctl load. (or ringtrace-cat --load)" "$work/nomod.err"
 tap_ok $? "module missing: a clear message, exit 1 ($(head -n1 "$work/nomod.err"))"
 # --load takes the module next to the binary: only when it is this kernel's.
 if [[ $ko == "$top" ]]; then

@@ -131,15 +131,30 @@ static void drain_raw(struct rt_outbuf *ob, bool copy)
 		rt_ring_refresh(r, NULL);
 		from = r->pos;
 		if (copy) {
-			/* The path before rt_ring_skip(): a peek per record. */
+			/* The path before rt_ring_skip_same(): a peek per record. */
 			while (rt_ring_peek(r, &rec) == RT_RING_OK) {
 				records += rec.type != RINGTRACE_RECORD_LOST;
 				rt_ring_advance(r);
 			}
 		} else {
-			/* Only vfs_read records here: one skip does it all. */
-			rt_ring_skip(r, RINGTRACE_RECORD_MAX, &n);
-			records += n;
+			/*
+			 * Only vfs_read records of one header here: the first
+			 * decoded, the run of the same header counted.
+			 */
+			while (rt_ring_peek(r, &rec) == RT_RING_OK) {
+				struct rt_event ev;
+				const void *hdr = rec.data;
+
+				records += rt_decode(rec.data, rec.size,
+						     srcs[i].cpu, &ev) ==
+					   RT_DECODE_OK;
+				rt_ring_advance(r);
+				if (rt_ring_skip_same(r, hdr, &n) != RT_RING_OK) {
+					records += n;
+					break;
+				}
+				records += n;
+			}
 		}
 		if (copy)
 			rt_raw_write_ring(ob, srcs[i].cpu, r, from, r->pos);

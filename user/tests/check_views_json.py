@@ -8,9 +8,10 @@ check_views_json.py TEXT JSON
     object per block). The text is drawn again from the JSON, with the
     rules of the text printers (lib/views/hist.c, latency_view.c): row
     ranges, counts and bars, count, average, percentiles and max, keys,
-    summary rows, interval headings. The drawing must equal TEXT byte for
-    byte (the note under the percentiles aside, which holds no number):
-    so every number the text prints is in the JSON, and equal.
+    summary rows, interval headings, what each block is missing. The
+    drawing must equal TEXT byte for byte (the note under the percentiles
+    aside, which holds no number): so every number the text prints is in
+    the JSON, and equal.
 """
 import json
 import sys
@@ -105,6 +106,35 @@ def draw_summary(s):
     return ''.join(out)
 
 
+# What a block is missing (missing.c), as its text says it under it.
+CAUSES = [
+    ('malformed', 'records skipped: malformed'),
+    ('unknown', 'records skipped: of a type this version does not know'),
+    ('damaged_bytes', 'bytes of the file skipped: damaged'),
+    ('kernel_stacks_cut', 'kernel stacks cut at the depth limit'),
+    ('user_stacks_cut', 'user stacks cut at the depth limit'),
+    ('user_stacks_fault', 'user stacks cut at a frame that could not be read'),
+    ('user_stacks_loop', 'user stacks cut at a frame-pointer loop'),
+    ('unnamed_files', 'vfs_reads of files never named (shown as dev:ino)'),
+    ('unnamed_cgroups', 'events in cgroups never named (shown as #ID)'),
+    ('other', 'events under [other]: the table was full'),
+    ('stacks_dropped', 'stacks left out: the stack table was full'),
+]
+
+
+def draw_missing(m):
+    lines = []
+    lost, every = m['lost'], m['lost'] + m['events']
+    if lost:
+        tenths = (lost * 1000 + every // 2) // every
+        lines.append('  %d records lost (%d.%d%% of the %d written or lost)\n'
+                     % (lost, tenths // 10, tenths % 10, every))
+    lines += ['  %d %s\n' % (m[k], text) for k, text in CAUSES if m[k]]
+    if m['truncated']:
+        lines.append('  the records after the point where the file was cut\n')
+    return '\nmissing from this view:\n' + ''.join(lines) if lines else ''
+
+
 def ts(ns):
     return '%d.%09d' % (ns // 1000000000, ns % 1000000000)
 
@@ -126,6 +156,7 @@ def draw_block(b):
         out.append(draw_hist(b['hist']))
     if 'summary' in b:
         out.append(draw_summary(b['summary']))
+    out.append(draw_missing(b['missing']))
     return ''.join(out)
 
 

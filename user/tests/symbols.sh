@@ -15,7 +15,10 @@
 #    does when it ends): replay names kernel frames without --kallsyms
 #    exactly as with it, --header counts them, -i F --raw -o G keeps them,
 #    a cut chunk names what it holds (nothing wrongly) and says where it
-#    stopped, --kallsyms overrides it.
+#    stopped, --kallsyms overrides it;
+#  - a --kallsyms FILE of another architecture or boot names nothing
+#    wrongly and is warned about (the machine, _text, the symbols moved,
+#    or frames in no function).
 # User frames are named only where this machine's binaries are the
 # recorded ones (build-ids): that is tests/test_frame_names.c's and the VM
 # selftest's, not asserted here.
@@ -200,13 +203,17 @@ ksyms_rewrite() {
 		"$cat_bin" -q -i "$tmp/tar.raw" | grep -q 'kstack=ksys_read+0x6b,'
 }
 check "-i F --raw -o G carries the KSYMS chunk over" ksyms_rewrite
-# A --kallsyms FILE overrides the chunk: a one-line file names one symbol.
-printf 'ffffffff81000000 T one_symbol_for_all\n' > "$tmp/one.ks"
+# A --kallsyms FILE overrides the chunk: a one-line file (ksys_read's
+# line, renamed) names the frames in that one function, and no other
+# frame: those stay hex, never named after it.
+sed -n 's/ ksys_read$/ one_symbol/p' "$ks" > "$tmp/one.ks"
 # shellcheck disable=SC2317  # called through check
 ksyms_override() {
-	"$cat_bin" -q -i "$tmp/ks.raw" --kallsyms "$tmp/one.ks" > "$tmp/one.text" &&
-		grep -q 'kstack=one_symbol_for_all+0x' "$tmp/one.text" &&
-		! grep -q 'ksys_read' "$tmp/one.text"
+	"$cat_bin" -q -i "$tmp/ks.raw" --kallsyms "$tmp/one.ks" > "$tmp/one.text" 2>/dev/null &&
+		grep -q 'kstack=[^ ]*one_symbol+0x' "$tmp/one.text" &&
+		! grep -q 'ksys_read' "$tmp/one.text" &&
+		! grep -Eq 'one_symbol\+0x[0-9a-f]{4}' "$tmp/one.text" &&
+		grep -q 'kstack=0xffffffff' "$tmp/one.text"
 }
 check "--kallsyms FILE overrides the KSYMS chunk" ksyms_override
 # Cut inside the chunk: entries before the cut name their frames, the
@@ -228,5 +235,56 @@ ksyms_cut() {
 		! grep -q 'partial record' "$tmp/cut.err"
 }
 check "a cut KSYMS chunk names what it holds and says where it stopped" ksyms_cut
+
+# A --kallsyms FILE that is not the recording's: its frames are never
+# named after a symbol they are not in, and it is said, -q or not.
+# Another architecture's (the arm64 VM's symbols for this x86-64
+# recording; the file records no machine: its frames say it).
+# shellcheck disable=SC2317  # called through check
+ksyms_other_arch() {
+	rc --kallsyms "$here/data/vm-arm64.kallsyms" > "$tmp/oa.text" 2> "$tmp/oa.err"
+	awk '{ print $3 "+0x" }' "$here/data/vm-arm64.kallsyms" > "$tmp/oa.names"
+	! grep -Fq -f "$tmp/oa.names" "$tmp/oa.text" && grep -q 'kstack=0xffffffff' "$tmp/oa.text" &&
+		grep -q "warning: --kallsyms $here/data/vm-arm64.kallsyms names no function for [0-9]* of the [0-9]* kernel addresses" "$tmp/oa.err"
+}
+check "--kallsyms of another architecture: frames hex, and a warning" ksyms_other_arch
+# The recording says its machine (vm-arm64.raw): that is checked first.
+# shellcheck disable=SC2317  # called through check
+ksyms_machine() {
+	"$cat_bin" -q -i "$here/data/vm-arm64.raw" --kallsyms "$ks" --folded > /dev/null 2> "$tmp/om.err"
+	grep -q "warning: --kallsyms $ks is an x86_64 kernel's, the recording is of aarch64" "$tmp/om.err"
+}
+check "--kallsyms of x86-64 for an arm64 recording: a warning naming both" ksyms_machine
+# Another boot: the same kernel's symbols, KASLR 2 MiB further. The KSYMS
+# chunk keeps _text and the frames' symbols, which say where they were.
+{ echo 'ffffffff81000000 T _text'; cat "$ks"; } > "$tmp/text.ks"
+cp "$raw" "$tmp/kt.raw"
+"$mkraw" --ksyms "$tmp/kt.raw" "$tmp/text.ks" || not_ok "mkraw --ksyms with _text"
+python3 -c '
+import sys
+for line in open(sys.argv[1]):
+    addr, rest = line.split(" ", 1)
+    sys.stdout.write("%016x %s" % (int(addr, 16) + 0x200000, rest))
+' "$tmp/text.ks" > "$tmp/moved.ks"
+# shellcheck disable=SC2317  # called through check
+ksyms_other_boot() {
+	"$cat_bin" -q -i "$tmp/kt.raw" --kallsyms "$tmp/moved.ks" > /dev/null 2> "$tmp/ob.err"
+	grep -q "warning: --kallsyms $tmp/moved.ks is not of the recording's boot: _text is at 0xffffffff81200000 in it, at 0xffffffff81000000 in the recording" "$tmp/ob.err"
+}
+check "--kallsyms of another boot: _text moved, said" ksyms_other_boot
+sed '/ _text$/d' "$tmp/moved.ks" > "$tmp/moved-no-text.ks"
+# shellcheck disable=SC2317  # called through check
+ksyms_moved() {
+	"$cat_bin" -q -i "$tmp/kt.raw" --kallsyms "$tmp/moved-no-text.ks" --folded > /dev/null 2> "$tmp/mv.err"
+	grep -q "warning: --kallsyms $tmp/moved-no-text.ks does not match the recording: [0-9]* of the [0-9]* symbols its frames fall in are not where it puts them" "$tmp/mv.err"
+}
+check "--kallsyms without _text whose symbols moved: said" ksyms_moved
+# shellcheck disable=SC2317  # called through check
+ksyms_own() {
+	"$cat_bin" -q -i "$tmp/kt.raw" --kallsyms "$tmp/text.ks" > /dev/null 2> "$tmp/own.err" &&
+		"$cat_bin" -q -i "$tmp/kt.raw" --kallsyms "$tmp/text.ks" --folded > /dev/null 2>> "$tmp/own.err" &&
+		! grep -q warning "$tmp/own.err"
+}
+check "the recording's own --kallsyms: no warning" ksyms_own
 
 tap_end

@@ -5,7 +5,9 @@
  * kallsyms with "_[k]" (hex when no symbol covers them), user frames hex;
  * without a chain the ip alone; names cannot break the format (';' and
  * ' ' replaced); lines sorted; a full table drops and counts; kallsyms
- * parsing keeps text symbols only, module ones too.
+ * parsing keeps text symbols only, module ones too, each ending where its
+ * owner's next function (or, for the last, its data or a short extent)
+ * begins, so that another layout's addresses stay hex.
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -73,6 +75,55 @@ static void test_ksyms(void **state)
 	/* kptr_restrict: every address 0, nothing usable. */
 	assert_int_equal(rt_ksyms_parse(&k, "0000000000000000 T _stext\n"), 0);
 	assert_int_equal(k.nr, 0);
+	rt_ksyms_free(&k);
+}
+
+/*
+ * A function ends where the next one of its owner starts; the last one of
+ * the kernel's text or of a module ends at its owner's next symbol (its
+ * data) or RT_KSYM_LAST_EXTENT past it: an address beyond is not named
+ * after it (another boot's or machine's addresses: "arch_prepare_kprobe
+ * +0x3876f81998af", "cleanup_module+0xf2f6 [9p]").
+ */
+static void test_ksyms_extents(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81001000 T last_fn\n"
+		"ffffffff81001800 D after_text\n"
+		"ffffffffc0100000 t p9_fn\t[9p]\n"
+		"ffffffffc0100400 t cleanup_module\t[9p]\n"
+		"ffffffffc0200000 t other_fn\t[other]\n";
+	static const char arm64[] =
+		"ffffc78888000000 T _text\n"
+		"ffffc788890eaec0 T arch_prepare_kprobe\n";
+	struct rt_ksyms k;
+
+	(void)state;
+	assert_int_equal(rt_ksyms_parse(&k, text), 0);
+	assert_string_equal(rt_ksyms_find(&k, 0xffffffff81000ff0ull), "_stext");
+	assert_string_equal(rt_ksyms_find(&k, 0xffffffff810017f8ull), "last_fn");
+	/* Past the last function, its owner's data bounds it. */
+	assert_null(rt_ksyms_find(&k, 0xffffffff81001800ull));
+	assert_string_equal(rt_ksyms_find(&k, 0xffffffffc01003f0ull), "p9_fn");
+	assert_string_equal(rt_ksyms_find(&k, 0xffffffffc0100410ull),
+			    "cleanup_module");
+	/* A module's last function: RT_KSYM_LAST_EXTENT, not up to the next module. */
+	assert_null(rt_ksyms_find(&k, 0xffffffffc0100400ull + RT_KSYM_LAST_EXTENT));
+	assert_null(rt_ksyms_find(&k, 0xffffffffc010f6f6ull));
+	assert_null(rt_ksyms_find(&k, 0xffffffffffff0000ull));
+	assert_int_equal(rt_ksyms_addr_of(&k, "_text"), 0xffffffff81000000ull);
+	assert_int_equal(rt_ksyms_addr_of(&k, "no_such"), 0);
+	assert_string_equal(rt_ksyms_arch(&k), "x86_64");
+	rt_ksyms_free(&k);
+
+	/* arm64's layout, asked for an x86-64 frame: not named at all. */
+	assert_int_equal(rt_ksyms_parse(&k, arm64), 0);
+	assert_string_equal(rt_ksyms_arch(&k), "aarch64");
+	assert_null(rt_ksyms_find(&k, 0xffffffff81234567ull));
+	assert_string_equal(rt_ksyms_find(&k, 0xffffc788890eaf00ull),
+			    "arch_prepare_kprobe");
 	rt_ksyms_free(&k);
 }
 
@@ -195,6 +246,7 @@ static void test_load_through_seam(void **state)
 int main(void)
 {
 	RUN(cmocka_unit_test(test_ksyms),
+	    cmocka_unit_test(test_ksyms_extents),
 	    cmocka_unit_test(test_stacks),
 	    cmocka_unit_test(test_full_table_drops),
 	    cmocka_unit_test(test_same_stack_two_pids_one_line),

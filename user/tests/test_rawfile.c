@@ -4,16 +4,17 @@
  * records in timestamp order across CPUs; chunks of unknown kinds are
  * skipped; a file cut mid-record keeps its whole records and says how much
  * was dropped; wrong magic, byte order, version and misaligned chunk sizes
- * are refused with messages; a corrupt record's message names the file
- * and its offset in the file. Version 2 (perf rings, counter snapshots):
+ * are refused with messages. A damaged record inside a chunk is reported
+ * with its file offset and what was skipped, and its ring's later chunks
+ * are read (resynchronised at the next chunk header). Version 2 (perf rings, counter snapshots):
  * a version 1 file's chunks of those kinds are skipped as before; perf
  * records decode with the file's perf format and thread names; a corrupt
  * descriptor, or records before their descriptor, are refused with the
- * file and the offset; a corrupt perf record names its file offset.
+ * file and the offset; a damaged perf record names its file offset.
  * Version 3 (issue 21): per-thread rings' chunks, named by thread id,
  * read back as one source per thread (tid set, no CPU) merged with the
  * rest, their PENDING counted; older versions skip those kinds; a thread
- * chunk's id 0 is a damaged header; a corrupt record names its thread.
+ * chunk's id 0 is a damaged header; a damaged record names its thread.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -120,20 +121,28 @@ static void merged_are(struct rt_raw_file *f, const uint64_t *want,
 		assert_memory_equal(got, want, n * sizeof(*want));
 }
 
-/* Streaming @f as text fails on corrupt data; its message in @msg. */
-static void stream_corrupt(struct rt_raw_file *f, char *msg, size_t len)
+/*
+ * Streaming @f as text goes past a damaged record to the end; what
+ * rt_raw_report_damage() says then is in @msg.
+ */
+static void stream_damaged(struct rt_raw_file *f, char *msg, size_t len)
 {
 	struct rt_stream st = { .format = RT_FORMAT_TEXT };
 	struct rt_outbuf out;
 	int devnull = open("/dev/null", O_WRONLY);
+	FILE *fp;
 
 	assert_true(devnull >= 0);
 	rt_outbuf_init(&out, devnull, 0);
 	st.out = &out;
-	assert_int_equal(rt_stream_file(&st, f), RT_STREAM_ERR_DATA);
-	snprintf(msg, len, "%s", st.errmsg);
+	assert_int_equal(rt_stream_file(&st, f), RT_STREAM_OK);
 	rt_outbuf_fini(&out);
 	close(devnull);
+	memset(msg, 0, len);
+	fp = fmemopen(msg, len - 1, "w");
+	assert_non_null(fp);
+	assert_true(rt_raw_report_damage(f, fp, "prog"));
+	fclose(fp);
 }
 
 static void test_chunks_merge_across_cpus(void **state)
@@ -419,52 +428,93 @@ static void test_short_file_and_directory_named(void **state)
 	rt_raw_close(&f);
 }
 
-/* Corrupt records inside a chunk are caught by the same ring checks. */
-static void test_corrupt_record_in_chunk(void **state)
+/*
+ * A damaged record inside a chunk (its size 8 too many: the next header
+ * is read from inside a record) is caught by the ring's checks there; the
+ * chunk's records before it are read, the rest of that chunk is skipped,
+ * and the same CPU's later chunks are read, as the other CPUs' are.
+ */
+static void test_damaged_record_reads_later_chunks(void **state)
 {
-	struct ringtrace_vfs_read_record r;
+	static const uint64_t want[] = { 1, 2, 4, 5, 6, 7 };
+	struct ringtrace_vfs_read_record a[3], b[2], c;
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	struct rt_merge_result res;
+	size_t at, next;
 
 	(void)state;
 	begin(&ob);
-	vfs(&r, 1);
-	r.header.size = sizeof(r) + 8;	/* runs past the record's chunk */
-	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	vfs(&a[0], 1);
+	vfs(&a[1], 2);
+	vfs(&a[2], 3);
+	a[1].header.size += 8;	/* its end is record 3's timestamp */
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, a, sizeof(a));
+	make_vfs_read(&c, 4, 1, 4, 4, "f");
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 1, &c, sizeof(c));
+	vfs(&b[0], 5);
+	vfs(&b[1], 6);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, b, sizeof(b));
+	make_vfs_read(&c, 7, 1, 7, 7, "f");
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 1, &c, sizeof(c));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);
-	merge_all(&f, &res);
-	assert_int_equal(res.error, RT_RING_ERR_SIZE_TRUNCATED);
-	assert_int_equal(nr_got, 0);
+	assert_int_equal(f.nr_damage, 0);	/* the chunk headers are fine */
+	merged_are(&f, want, 6);
+	assert_int_equal(f.nr_damage, 1);
+	assert_true(f.damage[0].record);
+	assert_string_equal(f.damage[0].where, "record of CPU 0");
+	/* The bad header: 8 bytes into record 3, past record 2's 128. */
+	at = sizeof(struct rt_raw_header) + sizeof(struct rt_raw_chunk) +
+	     sizeof(a[0]) + sizeof(a[1]) + 8;
+	assert_int_equal(f.damage[0].offset, at);
+	assert_int_equal(f.damage[0].skipped, sizeof(a[2]) - 8);
+	next = sizeof(struct rt_raw_header) + 2 * sizeof(struct rt_raw_chunk) +
+	       sizeof(a) + sizeof(c);
+	assert_int_equal(f.damage[0].resume, next);
 	rt_raw_close(&f);
 	unlink(path);
 }
 
 /*
- * Decoding a corrupt file says which file and where in it, not "ring of
- * CPU 0 ... at position 0": a user opens the file at that offset.
+ * A record of size 0 (the cursor cannot step over it): the report says
+ * which file, where the damage is, what it is, how much was skipped and
+ * where reading went on, in file offsets a user can open the file at.
  */
-static void test_corrupt_record_error_names_file_offset(void **state)
+static void test_damaged_record_report_names_file_offsets(void **state)
 {
-	struct ringtrace_vfs_read_record r[2];
+	static const uint64_t want[] = { 1, 3 };
+	struct ringtrace_vfs_read_record r[2], later;
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	char where[128], msg[512];
+	char where[256], msg[1024];
 
 	(void)state;
 	begin(&ob);
-	vfs(&r[0], 1);
-	vfs(&r[1], 2);
+	make_vfs_read(&r[0], 1, 3, 1, 1, "f");
+	make_vfs_read(&r[1], 2, 3, 2, 2, "f");
 	r[1].header.size = 0;		/* the second record of CPU 3 */
 	chunk(&ob, RT_RAW_CHUNK_RECORDS, 3, r, sizeof(r));
+	make_vfs_read(&later, 3, 3, 3, 3, "f");
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 3, &later, sizeof(later));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);
-	stream_corrupt(&f, msg, sizeof(msg));
-	snprintf(where, sizeof(where), "corrupt raw file %s: record of CPU 3 "
-		 "at file offset %zu ", path, sizeof(struct rt_raw_header) +
-		 sizeof(struct rt_raw_chunk) + sizeof(r[0]));
-	if (!strstr(msg, where) || !strstr(msg, "size is 0"))
+	merged_are(&f, want, 2);
+	rt_raw_close(&f);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	stream_damaged(&f, msg, sizeof(msg));
+	assert_int_equal(f.srcs[0].counts.records, 2);
+	snprintf(where, sizeof(where), "prog: corrupt raw file %s: record of "
+		 "CPU 3 at offset %zu: record size is 0; ", path,
+		 sizeof(struct rt_raw_header) + sizeof(struct rt_raw_chunk) +
+		 sizeof(r[0]));
+	if (!strstr(msg, where))
+		fail_msg("'%s' lacks '%s'", msg, where);
+	snprintf(where, sizeof(where), "skipped the %zu bytes to the end of "
+		 "its chunk, read on from its ring's next chunk at offset %zu\n",
+		 sizeof(r[1]), sizeof(struct rt_raw_header) +
+		 sizeof(struct rt_raw_chunk) + sizeof(r));
+	if (!strstr(msg, where))
 		fail_msg("'%s' lacks '%s'", msg, where);
 	rt_raw_close(&f);
 	unlink(path);
@@ -735,13 +785,16 @@ static void test_corrupt_descriptors_refused(void **state)
 	expect_bad_v2(too_many_counters, "25 counters");
 }
 
-/* A perf record cut short in its chunk: the file and its offset. */
-static void test_corrupt_perf_record_names_file_offset(void **state)
+/*
+ * A damaged perf record, in its ring's last chunk: the file and its
+ * offset, and that nothing of that ring came after.
+ */
+static void test_damaged_perf_record_names_file_offset(void **state)
 {
 	struct perf_sample p[2];
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
-	char where[160], msg[512];
+	char where[256], msg[1024];
 	size_t off;
 
 	(void)state;
@@ -753,13 +806,13 @@ static void test_corrupt_perf_record_names_file_offset(void **state)
 	chunk(&ob, RT_RAW_CHUNK_PERF_RECORDS, 1, p, sizeof(p));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);
-	stream_corrupt(&f, msg, sizeof(msg));
+	stream_damaged(&f, msg, sizeof(msg));
 	off = sizeof(struct rt_raw_header) + sizeof(struct rt_raw_chunk) +
 	      sizeof(struct rt_raw_perf_format) + sizeof(struct rt_raw_chunk) +
 	      sizeof(p[0]);
 	snprintf(where, sizeof(where), "corrupt raw file %s: perf record of "
-		 "CPU 1 at file offset %zu ", path, off);
-	if (!strstr(msg, where) || !strstr(msg, "size is 0"))
+		 "CPU 1 at offset %zu: record size is 0; ", path, off);
+	if (!strstr(msg, where) || !strstr(msg, "its ring's last"))
 		fail_msg("'%s' lacks '%s'", msg, where);
 	rt_raw_close(&f);
 	unlink(path);
@@ -884,8 +937,8 @@ static void test_thread_corrupt_record_names_thread(void **state)
 	thread_chunk(&ob, 4242, &r, sizeof(r));
 	finish(&ob, 0);
 	assert_int_equal(rt_raw_open(&f, path), 0);
-	stream_corrupt(&f, msg, sizeof(msg));
-	if (!strstr(msg, "record of thread 4242 at file offset"))
+	stream_damaged(&f, msg, sizeof(msg));
+	if (!strstr(msg, "record of thread 4242 at offset"))
 		fail_msg("'%s' does not name the thread", msg);
 	rt_raw_close(&f);
 	unlink(path);
@@ -901,14 +954,14 @@ int main(void)
 	    cmocka_unit_test(test_oversized_chunk_resynchronises),
 	    cmocka_unit_test(test_cut_at_record_boundary_is_truncated),
 	    cmocka_unit_test(test_short_file_and_directory_named),
-	    cmocka_unit_test(test_corrupt_record_in_chunk),
-	    cmocka_unit_test(test_corrupt_record_error_names_file_offset),
+	    cmocka_unit_test(test_damaged_record_reads_later_chunks),
+	    cmocka_unit_test(test_damaged_record_report_names_file_offsets),
 	    cmocka_unit_test(test_perf_chunks_decode),
 	    cmocka_unit_test(test_version_1_skips_new_kinds),
 	    cmocka_unit_test(test_maps_chunk_round_trip),
 	    cmocka_unit_test(test_maps_chunk_malformed),
 	    cmocka_unit_test(test_corrupt_descriptors_refused),
-	    cmocka_unit_test(test_corrupt_perf_record_names_file_offset),
+	    cmocka_unit_test(test_damaged_perf_record_names_file_offset),
 	    cmocka_unit_test(test_thread_chunks_round_trip),
 	    cmocka_unit_test(test_thread_chunks_need_version_3),
 	    cmocka_unit_test(test_thread_chunk_bad_tid_is_damage),

@@ -3,9 +3,10 @@
  * The ring cursor on well-formed rings: iteration in order, records that
  * wrap the end come back whole (through the bounce buffer), data_tail is
  * written only by release (once per batch), a reader resumes at the
- * existing tail, and perf's control page works the same way. rt_ring_skip
- * consumes plain records (wrapped ones too) without handing them out and
- * stops before LOST and unknown types.
+ * existing tail, and perf's control page works the same way.
+ * rt_ring_skip_same consumes the records with a peeked one's header
+ * (wrapped ones too) without handing them out, and stops before any
+ * other header.
  */
 #include "test.h"
 
@@ -246,53 +247,77 @@ static void test_legacy_perf_layout(void **state)
 	free(map);
 }
 
-static void test_skip_plain_records(void **state)
+/*
+ * rt_ring_skip_same(): the records after a peeked one with its header are
+ * consumed (the wrapped ones too, not bounced); it stops before the first
+ * header that differs in type, size or misc flags, which a peek then
+ * returns.
+ */
+static void test_skip_same_header(void **state)
 {
 	struct ringtrace_event_header odd = { .type = 77, .size = 16 };
+	struct ringtrace_vfs_read_record flagged;
 	struct ringtrace_lost_record lost;
 	struct fake_ring fr;
 	struct rt_ring r;
 	struct rt_record rec;
+	struct ringtrace_event_header like;
 	uint64_t n, total = 0;
 	unsigned char blank[16] = { 0 };
 
 	(void)state;
-	/* 512 bytes: 96-byte records wrap the end. */
+	/* 512 bytes: 120-byte records wrap the end. */
 	fake_ring_init(&fr, 512, 0);
 	attach(&r, &fr);
 	for (int round = 0; round < 20; round++) {
 		for (int i = 0; i < 4; i++)
 			assert_true(fake_ring_vfs_read(&fr, 1));
 		assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
-		assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
-				 RT_RING_EMPTY);
-		assert_int_equal(n, 4);
-		total += n;
+		assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+		memcpy(&like, rec.data, sizeof(like));
+		rt_ring_advance(&r);
+		assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_EMPTY);
+		assert_int_equal(n, 3);
+		total += n + 1;
 		assert_int_equal(r.pos, fr.head);
 		rt_ring_release(&r);
 	}
 	assert_int_equal(total, 80);
 
-	/* vfs_read, LOST, vfs_read, type 77: stops before LOST and 77. */
+	/*
+	 * vfs_read, vfs_read, the same with another misc flag, LOST,
+	 * type 77: one skipped, then a stop before each different header.
+	 */
 	make_lost(&lost, 5, 3);
+	make_vfs_read(&flagged, 2, 0, 100, 101, "reader");
+	flagged.header.misc ^= RINGTRACE_MISC_OFFCPU;
 	memcpy(blank, &odd, sizeof(odd));
 	assert_true(fake_ring_vfs_read(&fr, 1));
-	assert_true(fake_ring_write(&fr, &lost, sizeof(lost)));
 	assert_true(fake_ring_vfs_read(&fr, 1));
+	assert_true(fake_ring_write(&fr, &flagged, sizeof(flagged)));
+	assert_true(fake_ring_write(&fr, &lost, sizeof(lost)));
 	assert_true(fake_ring_write(&fr, blank, sizeof(blank)));
 	assert_int_equal(rt_ring_refresh(&r, NULL), RT_RING_OK);
-	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n), RT_RING_OK);
+	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+	memcpy(&like, rec.data, sizeof(like));
+	rt_ring_advance(&r);
+	assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_OK);
 	assert_int_equal(n, 1);
+	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
+	assert_int_equal(rec.type, RINGTRACE_RECORD_VFS_READ);
+	memcpy(&like, rec.data, sizeof(like));
+	assert_int_equal(like.misc, flagged.header.misc);
+	rt_ring_advance(&r);
+	assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_OK);
+	assert_int_equal(n, 0);
 	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
 	assert_int_equal(rec.type, RINGTRACE_RECORD_LOST);
 	rt_ring_advance(&r);
-	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n), RT_RING_OK);
-	assert_int_equal(n, 1);
 	assert_int_equal(rt_ring_peek(&r, &rec), RT_RING_OK);
 	assert_int_equal(rec.type, 77);
+	memcpy(&like, rec.data, sizeof(like));
 	rt_ring_advance(&r);
-	assert_int_equal(rt_ring_skip(&r, RINGTRACE_RECORD_MAX, &n),
-			 RT_RING_EMPTY);
+	assert_int_equal(rt_ring_skip_same(&r, &like, &n), RT_RING_EMPTY);
 	assert_int_equal(n, 0);
 	rt_ring_fini(&r);
 	fake_ring_free(&fr);
@@ -310,7 +335,7 @@ int main(void)
 		cmocka_unit_test(test_resumes_at_existing_tail),
 		cmocka_unit_test(test_reads_perf_layout),
 		cmocka_unit_test(test_legacy_perf_layout),
-		cmocka_unit_test(test_skip_plain_records),
+		cmocka_unit_test(test_skip_same_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
  * size and every bad head stops the cursor with its own error code and a
  * message, before anything past the header is read; the error is sticky
  * (no loop, no crash), and bad control-page layouts are refused at attach.
- * rt_ring_skip() (the raw path's walk) stops on every bad size the same way.
+ * rt_ring_skip_same() (the raw path's walk) stops before a bad size, which the
+ * next peek reports.
  */
 #include "test.h"
 
@@ -173,7 +174,11 @@ static void test_good_records_before_the_fault(void **state)
 			 2 * sizeof(struct ringtrace_vfs_read_record));
 }
 
-/* rt_ring_skip: the same errors as peek, after the good records. */
+/*
+ * rt_ring_skip_same walks past the records like a peeked one and stops
+ * before a bad header without judging it: the next peek reports it, at
+ * its position, after the good records.
+ */
 static void test_skip_stops_like_peek(void **state)
 {
 	static const struct {
@@ -191,6 +196,8 @@ static void test_skip_stops_like_peek(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct ringtrace_event_header h = { .type = 2, .size = bad[i].size };
+		struct ringtrace_event_header like;
+		struct rt_record rec;
 		struct fixture *f;
 		char msg[256];
 		uint64_t n = 99;
@@ -201,18 +208,20 @@ static void test_skip_stops_like_peek(void **state)
 		fake_ring_poke(&f->fr, f->fr.head, &h, sizeof(h));
 		fake_ring_set_head(&f->fr, f->fr.head + 64);
 		assert_int_equal(rt_ring_refresh(&f->r, NULL), RT_RING_OK);
-		assert_int_equal(rt_ring_skip(&f->r, RINGTRACE_RECORD_MAX, &n),
-				 bad[i].err);
-		assert_int_equal(n, 2);
+		assert_int_equal(rt_ring_peek(&f->r, &rec), RT_RING_OK);
+		memcpy(&like, rec.data, sizeof(like));
+		rt_ring_advance(&f->r);
+		assert_int_equal(rt_ring_skip_same(&f->r, &like, &n), RT_RING_OK);
+		assert_int_equal(n, 1);
 		assert_int_equal(f->r.pos,
 				 2 * sizeof(struct ringtrace_vfs_read_record));
+		assert_int_equal(rt_ring_peek(&f->r, &rec), bad[i].err);
 		assert_int_equal(f->r.error_pos,
 				 2 * sizeof(struct ringtrace_vfs_read_record));
 		rt_ring_describe_error(&f->r, msg, sizeof(msg));
 		assert_non_null(strstr(msg, bad[i].words));
 		/* Sticky for both walks. */
-		assert_int_equal(rt_ring_skip(&f->r, RINGTRACE_RECORD_MAX, &n),
-				 bad[i].err);
+		assert_int_equal(rt_ring_skip_same(&f->r, &like, &n), bad[i].err);
 		teardown((void **)&f);
 	}
 }

@@ -42,11 +42,20 @@ static void test_open_messages(void **state)
 {
 	(void)state;
 	expect_open_error(ENOENT, "ringtrace module not loaded",
-			  "`sudo insmod kmod/ringtrace.ko` or `ringtrace-ctl load`");
+			  "`sudo ringtrace-ctl load` (or ringtrace-cat --load)");
 	expect_open_error(ENODEV, "module not loaded", "ringtrace-ctl load");
 	expect_open_error(EACCES, "permission denied", "sudo");
 	expect_open_error(EPERM, "permission denied", "root");
 	expect_open_error(EMFILE, "cannot open /dev/ringtrace", "files");
+	/* Not insmod: it loads neither the direct-call module nor from PATH. */
+	{
+		struct rt_session s;
+
+		fk.open_errno = ENOENT;
+		assert_int_equal(rt_session_open(&s, NULL), -ENOENT);
+		assert_null(strstr(s.errmsg, "insmod"));
+		rt_session_close(&s);
+	}
 }
 
 static void test_not_a_ringtrace_device(void **state)

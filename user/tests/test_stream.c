@@ -7,8 +7,9 @@
  * CPU, a closed output (EPIPE) stops it, -d ends it, output is written in
  * large chunks (no write per record), durations and windows near 2^64 ns
  * neither stop the run at once nor make it spin, raw output records what the
- * rings held, pending losses included, and an interval callback runs once
- * per interval of the (fake) clock, after the records before it.
+ * rings held, pending losses included, an interval callback runs once
+ * per interval of the (fake) clock, after the records before it, and a
+ * done callback (-p's processes exited) ends the run with what they wrote.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -273,6 +274,40 @@ static void test_interval_callback(void **state)
 	}
 }
 
+/* Records, then the traced process exits (the second wait's wake-up). */
+static bool exited;
+
+static void produce_then_exit(struct fake_kernel *k)
+{
+	if (k->waits == 1)
+		write_at(0, k->now - 1 * MS, 5);	/* inside the window */
+	if (k->waits == 2)
+		exited = true;
+}
+
+static bool is_done(void *arg)
+{
+	(*(unsigned int *)arg)++;
+	return exited;
+}
+
+/* -p PID: the run ends when it has exited, its last records drained. */
+static void test_done_ends_run(void **state)
+{
+	struct fixture *f = *state;
+	unsigned int asked = 0;
+
+	exited = false;
+	fk.on_wait = produce_then_exit;
+	f->st.done = is_done;
+	f->st.done_arg = &asked;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_int_equal(fk.waits, 2);
+	assert_int_equal(asked, 3);	/* before each wait, then done */
+	assert_non_null(strstr(fk.out, "      5/5"));
+	assert_int_equal(fk.disable_calls, 1);
+}
+
 static void produce_with_loss(struct fake_kernel *k)
 {
 	struct ringtrace_lost_record lost;
@@ -362,5 +397,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_interval_callback, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_raw_round_trip, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_done_ends_run, setup,
 					    teardown));
 }

@@ -55,6 +55,8 @@ struct rt_frame_names {
 	uint64_t		unnamed;	/* of which nothing named */
 	uint64_t		full;		/* not kept: table or arena full */
 	uint64_t		kernel_hex;	/* kernel frames, no kallsyms */
+	uint64_t		kernel_resolved; /* distinct kernel frames asked */
+	uint64_t		kernel_unnamed;	/* of which in no function */
 };
 
 int rt_frame_names_init(struct rt_frame_names *n,

@@ -87,14 +87,16 @@ struct rt_source {
 	 * NULL for live rings: new data is seen at the next round only.
 	 */
 	int			(*refill)(struct rt_source *src);
-	void			*ctx;		/* owner's data */
 	/*
-	 * Optional: the whole message for this source's ring error, where
-	 * "<label> CPU n: ... at position p" would not say where (a raw
-	 * file's records: the file and the file offset).
+	 * Optional, for such sources: after a ring error in a segment (a
+	 * damaged record), note it, skip what is left of that segment and
+	 * load the next; RT_RING_OK if one was loaded, RT_RING_EMPTY if the
+	 * source has no more. The source then goes on (or ends) without
+	 * failing: the owner says what was skipped. NULL: the error fails
+	 * the source (live rings: nothing after it can be trusted).
 	 */
-	void			(*describe_error)(const struct rt_source *src,
-						  char *buf, size_t len);
+	int			(*recover)(struct rt_source *src);
+	void			*ctx;		/* owner's data */
 	struct rt_source_counts	counts;
 	/* Raw output's chunk kind for this ring (rawfile.h); 0: RECORDS. */
 	uint32_t		raw_kind;
@@ -170,5 +172,12 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
  * records + paths + samples + counters.
  */
 void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev);
+
+/*
+ * The same count into @c, for a consumer that counts what it writes (a
+ * rewritten raw file: its replay counts what this counted). No forced.
+ */
+void rt_counts_add(struct rt_source_counts *c, int ret,
+		   const struct rt_event *ev);
 
 #endif /* RINGTRACE_MERGE_H */

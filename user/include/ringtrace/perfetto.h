@@ -51,12 +51,19 @@ struct rt_perfetto {
 	uint64_t		unnamed;
 	uint64_t		events;
 	uint64_t		counters_said;	/* bit i: counter i without track */
+	uint64_t		last_ts;	/* of the newest event written */
 	int			first;		/* nothing written yet */
 };
 
 int rt_perfetto_init(struct rt_perfetto *p, struct rt_outbuf *out);
 /* Write one event (streaming). */
 void rt_perfetto_add(struct rt_perfetto *p, const struct rt_event *ev);
+/*
+ * A global instant event named @name at the newest event's time, its args
+ * the JSON object @args (what the trace is missing: missing.h).
+ */
+void rt_perfetto_note(struct rt_perfetto *p, const char *name,
+		      const char *args);
 /* Close the array; frees the set. */
 void rt_perfetto_finish(struct rt_perfetto *p);
 

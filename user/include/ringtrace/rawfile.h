@@ -86,17 +86,17 @@ struct rt_raw_header {
 	uint64_t	start_mono_ns;		/* CLOCK_MONOTONIC at enable */
 	uint64_t	start_real_ns;		/* CLOCK_REALTIME at the same time */
 	char		module_version[32];
-	/* since 0.2 (header_size tells): where it was recorded */
+	/* header_size >= 216: where it was recorded */
 	char		host[64];		/* uname nodename */
 	char		kernel[64];		/* uname release */
 	/*
-	 * since 0.3 (header_size tells): the recording's command line, the
+	 * header_size >= 728: the recording's command line, the
 	 * tool's arguments joined by spaces, quoted as a shell would need,
 	 * NUL-terminated, cut at 511 bytes ("..." ends a cut one)
 	 */
 	char		cmdline[512];
 	/*
-	 * since 0.4 (header_size tells): the recording machine's
+	 * header_size >= 744: the recording machine's
 	 * architecture, uname's machine (x86_64, aarch64), NUL-terminated.
 	 * The layout is the same on every 64-bit little-endian machine
 	 * (fixed-size fields, explicit padding): a file replays on another
@@ -327,14 +327,20 @@ struct rt_raw_file {
 	uint32_t		truncated_kind;	/* of that chunk, 0: cut in
 						 * its header */
 	/*
-	 * Damaged chunk headers: the reader skips to the next valid chunk
-	 * (rawfile.c, find_chunk()) and keeps the first RT_RAW_MAX_DAMAGE of
-	 * them to report; nr_damage counts them all.
+	 * Damage: a chunk header (found when the file is opened: the reader
+	 * skips to the next valid chunk, rawfile.c next_valid_chunk()), or a
+	 * record (found when it is read: the rest of its chunk is skipped,
+	 * and its ring goes on at its next chunk, raw_recover()). The first
+	 * RT_RAW_MAX_DAMAGE are kept to report; nr_damage counts them all.
 	 */
 	struct rt_raw_damage {
-		uint64_t	offset;		/* of the damaged chunk header */
+		uint64_t	offset;		/* of the damaged header or record */
 		uint64_t	skipped;	/* bytes skipped from there */
+		uint64_t	resume;		/* where reading went on (a chunk
+						 * header's offset); 0: nowhere */
 		bool		to_end;		/* no valid chunk after it */
+		bool		record;		/* a record, not a chunk header */
+		char		where[40];	/* "chunk header", "record of CPU 1" */
 		char		what[96];	/* what is wrong with it */
 	}			damage[RT_RAW_MAX_DAMAGE];
 	uint32_t		nr_damage;
@@ -379,9 +385,11 @@ bool rt_raw_has_samples(const struct rt_raw_file *f);
 
 /*
  * Say on @fp (each line prefixed "@prog: ") what was wrong with the file
- * beyond its records: damaged chunk headers (where, what, how much was
- * skipped) and a truncation (where, how many bytes are missing). Returns
- * whether there was anything: such a file was not read whole.
+ * beyond its records: damaged chunk headers and records (where, what, how
+ * much was skipped, where reading went on) and a truncation (where, how
+ * many bytes are missing). Returns whether there was anything: such a
+ * file was not read whole. Records are found damaged as they are read:
+ * call it after the stream.
  */
 bool rt_raw_report_damage(const struct rt_raw_file *f, FILE *fp,
 			  const char *prog);

@@ -27,6 +27,7 @@
 
 #include "ringtrace/folded.h"
 #include "ringtrace/frame_names.h"
+#include "ringtrace/missing.h"
 #include "ringtrace/outbuf.h"
 
 enum rt_report_by {
@@ -52,6 +53,8 @@ struct rt_report {
 	uint64_t		stacks;		/* --folded's lines: stacks that
 						 * name alike are one */
 	uint64_t		serial;		/* stacks of the table read */
+	/* What the stacks lack (missing.h): said under the table; NULL: none. */
+	const struct rt_missing	*missing;
 };
 
 /* "sym", "comm" or "dso"; -1 for anything else. */
@@ -70,14 +73,16 @@ void rt_report_fini(struct rt_report *r);
 /*
  * The table, @top rows at most (0: all), its weight in @unit ("samples",
  * "ns in vfs_read"...): a heading, "# Children Self Children(w) Self(w)
- * Symbol" (percentages, then the weights), and one row a line.
+ * Symbol" (percentages, then the weights), and one row a line; then,
+ * when something is missing, "# missing from this view:" and its lines.
  */
 void rt_report_print(const struct rt_report *r, const char *unit,
 		     uint32_t top, struct rt_outbuf *ob);
 /*
  * The same as one JSON object: {"report":"sym","unit":..,"total":..,
  * "rows":[{"key":..,"self":..,"children":..,"self_pct":..,
- * "children_pct":..}]} (percentages with two decimals).
+ * "children_pct":..}]} (percentages with two decimals), with
+ * "missing":{...} (rt_missing_json()) when missing is set.
  */
 void rt_report_print_json(const struct rt_report *r, const char *unit,
 			  uint32_t top, struct rt_outbuf *ob);

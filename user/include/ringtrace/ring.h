@@ -113,13 +113,17 @@ void rt_ring_advance(struct rt_ring *r);
 
 /*
  * Consume, without handing them out, the records below the head seen at
- * the last refresh whose type is plain (not LOST, not 0, below @nr_types):
- * each header checked as rt_ring_peek() does, a wrapped record not bounced.
- * For a consumer that only needs the bytes (raw output). *@skipped gets
- * the number consumed. RT_RING_OK: stopped before a record that is not
- * plain (peek at it); RT_RING_EMPTY: consumed everything; or the error.
+ * the last refresh whose 8-byte header is the same as @like's (the header
+ * of a record rt_ring_peek() returned): as long, of the same type, with
+ * the same misc flags, so that each decodes as that one did when no part
+ * of it but its header decides how (no stack trailer, no name). A
+ * consumer that only needs the bytes and the counts (raw output) decodes
+ * the first record of such a run and counts the rest. A wrapped record is
+ * not bounced. *@skipped gets the number consumed. RT_RING_OK: stopped
+ * before a record with another header (peek at it); RT_RING_EMPTY:
+ * consumed everything; or the ring's error.
  */
-int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped);
+int rt_ring_skip_same(struct rt_ring *r, const void *like, uint64_t *skipped);
 
 /* (D) Publish the local position as data_tail, if it moved. */
 void rt_ring_release(struct rt_ring *r);

@@ -99,6 +99,13 @@ struct rt_stream {
 	uint64_t		stats_ns;
 	void			(*on_stats)(void *arg, uint64_t now_ns);
 	void			*stats_arg;
+	/*
+	 * Live only: asked at each iteration, after each wake-up; true ends
+	 * the run as *stop does (ringtrace-cat -p: the processes it named
+	 * have exited, pidwatch.h). NULL: never.
+	 */
+	bool			(*done)(void *arg);
+	void			*done_arg;
 
 	/* results */
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */

@@ -400,11 +400,53 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static bool same_owner(const struct rt_ksym *a, const struct rt_ksym *b)
+{
+	return a->module == b->module ||
+	       (a->module && b->module && !strcmp(a->module, b->module));
+}
+
+/*
+ * Each function's end: where the next function of its owner (the kernel,
+ * or its module) starts. The last one of its owner ends at the next
+ * symbol of that owner of any type (its data, when it follows the text),
+ * RT_KSYM_LAST_EXTENT past it at most. @syms sorted by address, their
+ * end set to whether they are functions.
+ */
+static void set_ends(struct rt_ksym *syms, uint32_t n)
+{
+	uint64_t next_text = 0, next_any = 0;
+	bool group_text = false;	/* a function at this address */
+
+	for (uint32_t i = n; i-- > 0;) {
+		struct rt_ksym *s = &syms[i], *after = i + 1 < n ? s + 1 : NULL;
+
+		group_text = group_text || s->end != 0;
+		if (after && !same_owner(s, after)) {
+			next_text = 0;
+			next_any = 0;
+		}
+		s->end = next_text;
+		if (!next_text) {
+			s->end = s->addr + RT_KSYM_LAST_EXTENT;
+			if (next_any && next_any < s->end)
+				s->end = next_any;
+		}
+		/* For the symbols below it (aliases at its address excepted). */
+		if (i && syms[i - 1].addr < s->addr) {
+			next_any = s->addr;
+			if (group_text)
+				next_text = s->addr;
+			group_text = false;
+		}
+	}
+}
+
 int rt_ksyms_parse(struct rt_ksyms *k, const char *text)
 {
 	size_t len = strlen(text), lines = 0;
-	uint32_t n = 0;
-	char *p;
+	uint32_t n = 0, kept = 0;
+	char *p, *types;
 
 	memset(k, 0, sizeof(*k));
 	for (size_t i = 0; i < len; i++)
@@ -436,18 +478,35 @@ int rt_ksyms_parse(struct rt_ksyms *k, const char *text)
 				mod[strcspn(mod, "]")] = '\0';
 			}
 			*sep = '\0';
-			if (addr && strchr("tTwW", type))
-				k->syms[n++] = (struct rt_ksym){ addr, name,
-								 mod };
-			else if (!addr)
+			/*
+			 * Every symbol bounds the one before it; only the
+			 * functions are kept (the type, in end, until then).
+			 */
+			if (addr)
+				k->syms[n++] = (struct rt_ksym){
+					addr, name, mod,
+					strchr("tTwW", type) != NULL };
+			else
 				k->nr_hidden++;
 		}
 		if (!nl)
 			break;
 		p = nl + 1;
 	}
-	k->nr = n;
 	qsort(k->syms, n, sizeof(*k->syms), by_addr);
+	types = malloc(n + 1);
+	if (!types) {
+		rt_ksyms_free(k);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		types[i] = (char)k->syms[i].end;
+	set_ends(k->syms, n);
+	for (uint32_t i = 0; i < n; i++)
+		if (types[i])
+			k->syms[kept++] = k->syms[i];
+	free(types);
+	k->nr = kept;
 	return 0;
 }
 
@@ -490,6 +549,26 @@ const char *rt_ksyms_find(const struct rt_ksyms *k, uint64_t addr)
 	const struct rt_ksym *s = rt_ksyms_lookup(k, addr);
 
 	return s ? s->name : NULL;
+}
+
+uint64_t rt_ksyms_addr_of(const struct rt_ksyms *k, const char *name)
+{
+	for (uint32_t i = 0; i < k->nr; i++)
+		if (!strcmp(k->syms[i].name, name))
+			return k->syms[i].addr;
+	return 0;
+}
+
+const char *rt_ksyms_arch(const struct rt_ksyms *k)
+{
+	uint64_t at = rt_ksyms_addr_of(k, "_text");
+
+	if (!k->nr)
+		return NULL;
+	/* The kernel's own text when it is there, else any symbol. */
+	if (!at)
+		at = k->syms[0].addr;
+	return at >= 0xffffffff80000000ull ? "x86_64" : "aarch64";
 }
 
 const struct rt_ksym *rt_ksyms_lookup(const struct rt_ksyms *k, uint64_t addr)

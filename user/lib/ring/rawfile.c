@@ -85,44 +85,6 @@ static int raw_refill(struct rt_source *src)
 	return RT_RING_OK;
 }
 
-/*
- * A corrupt record: which file, where in it, and what is wrong. The
- * chunk's "ring" starts at position 0, so the ring position of the error
- * is its offset in the chunk's payload.
- */
-static void raw_describe_error(const struct rt_source *src, char *buf,
-			       size_t len)
-{
-	const struct rt_raw_cursor *cur = src->ctx;
-	const struct rt_raw_chunk_ref *c = &cur->file->chunks[cur->cur];
-	const struct rt_ring *r = &src->ring;
-	unsigned long long at = c->offset + r->error_pos;
-
-	const char *what = src->raw_kind == RT_RAW_CHUNK_PERF_RECORDS ?
-			   "perf " : src->raw_kind == RT_RAW_CHUNK_COUNTERS ?
-			   "counters " : "";
-	int n;
-
-	n = snprintf(buf, len, "corrupt raw file %s: %srecord of %s %u at "
-		     "file offset %llu (chunk payload at %llu, %llu bytes): %s",
-		     cur->file->path, what, src->tid ? "thread" : "CPU",
-		     src->tid ? src->tid : src->cpu, at,
-		     (unsigned long long)c->offset,
-		     (unsigned long long)c->size, rt_ring_strerror(r->error));
-	if (n < 0 || (size_t)n >= len)
-		return;
-	switch (r->error) {
-	case RT_RING_ERR_SIZE_ZERO:
-	case RT_RING_ERR_SIZE_SHORT:
-	case RT_RING_ERR_SIZE_UNALIGNED:
-	case RT_RING_ERR_SIZE_TRUNCATED:
-	case RT_RING_ERR_SIZE_TOO_BIG:
-		snprintf(buf + n, len - (size_t)n, " (size %llu)",
-			 (unsigned long long)r->error_value);
-		break;
-	}
-}
-
 /* Whole records at the start of @p (a chunk cut short by the file's end). */
 static uint64_t whole_records(const unsigned char *p, uint64_t len)
 {
@@ -350,13 +312,17 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 	return c.size != 0;		/* MAPS: entries checked when read */
 }
 
-/* Note a damaged chunk header at @off and the @skipped bytes after it. */
-static void note_damage(struct rt_raw_file *f, uint64_t off, uint64_t skipped,
-			const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/*
+ * Note damage at @off, of what @where says ("chunk header", "record of
+ * CPU 1"), the @skipped bytes after it, and @resume, the chunk header
+ * where reading went on (0: nowhere, the damage runs to the end).
+ */
+static void note_damage(struct rt_raw_file *f, const char *where, uint64_t off,
+			uint64_t skipped, uint64_t resume, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 
-static void note_damage(struct rt_raw_file *f, uint64_t off, uint64_t skipped,
-			const char *fmt, ...)
+static void note_damage(struct rt_raw_file *f, const char *where, uint64_t off,
+			uint64_t skipped, uint64_t resume, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -365,13 +331,76 @@ static void note_damage(struct rt_raw_file *f, uint64_t off, uint64_t skipped,
 
 		d->offset = off;
 		d->skipped = skipped;
-		d->to_end = skipped && off + skipped == f->len;
+		d->resume = resume;
+		d->to_end = !resume;
+		d->record = strcmp(where, "chunk header") != 0;
+		snprintf(d->where, sizeof(d->where), "%s", where);
 		va_start(ap, fmt);
 		vsnprintf(d->what, sizeof(d->what), fmt, ap);
 		va_end(ap);
 	}
 	f->nr_damage++;
 	f->damaged_bytes += skipped;
+}
+
+/* A ring error's words, with the size that caused it where it is one. */
+static void ring_error_words(const struct rt_ring *r, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s", rt_ring_strerror(r->error));
+
+	if (n < 0 || (size_t)n >= len)
+		return;
+	switch (r->error) {
+	case RT_RING_ERR_SIZE_SHORT:
+	case RT_RING_ERR_SIZE_UNALIGNED:
+	case RT_RING_ERR_SIZE_TRUNCATED:
+	case RT_RING_ERR_SIZE_TOO_BIG:
+		snprintf(buf + n, len - (size_t)n, " (size %llu)",
+			 (unsigned long long)r->error_value);
+		break;
+	}
+}
+
+/* "record of CPU 1", "perf record of thread 1234"... */
+static void record_of(const struct rt_source *src, char *buf, size_t len)
+{
+	const char *what = src->raw_kind == RT_RAW_CHUNK_PERF_RECORDS ?
+			   "perf " : src->raw_kind == RT_RAW_CHUNK_COUNTERS ?
+			   "counters " : "";
+
+	snprintf(buf, len, "%srecord of %s %u", what,
+		 src->tid ? "thread" : "CPU", src->tid ? src->tid : src->cpu);
+}
+
+/*
+ * A damaged record in the chunk being read (a size of 0, or one that
+ * runs past the chunk, or that put the next header inside a record): the
+ * records before it were read. The chunk's records after it cannot be
+ * found (a record says where the next starts, and nothing else does), but
+ * the ring's next chunk starts where its header says: note the damage,
+ * skip the rest of this chunk, and go on there, as a damaged chunk
+ * header does.
+ */
+static int raw_recover(struct rt_source *src)
+{
+	struct rt_raw_cursor *cur = src->ctx;
+	struct rt_raw_file *f = cur->file;
+	const struct rt_raw_chunk_ref *c = &f->chunks[cur->cur];
+	const struct rt_ring *r = &src->ring;
+	uint64_t at = c->offset + r->error_pos, resume = 0;
+	char where[40], why[80];
+
+	if (cur->next != NO_CHUNK)
+		resume = f->chunks[cur->next].offset - sizeof(struct rt_raw_chunk);
+	record_of(src, where, sizeof(where));
+	ring_error_words(r, why, sizeof(why));
+	note_damage(f, where, at, c->size - r->error_pos, resume, "%s", why);
+	if (cur->next == NO_CHUNK) {
+		load_chunk(src, NO_CHUNK);
+		return RT_RING_EMPTY;
+	}
+	load_chunk(src, cur->next);
+	return RT_RING_OK;
 }
 
 /*
@@ -434,17 +463,20 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 		if (c.size % 8 || !chunk_id_valid(&c)) {
 			uint64_t next = next_valid_chunk(f, off);
 
+			uint64_t at = next < f->len ? next : 0;
+
 			if (c.size % 8)
-				note_damage(f, off, next - off, "size %llu, not "
-					    "a multiple of 8",
+				note_damage(f, "chunk header", off, next - off,
+					    at, "size %llu, not a multiple of 8",
 					    (unsigned long long)c.size);
 			else if (thread_kind(c.kind))
-				note_damage(f, off, next - off, "thread id %u, "
-					    "not one (1 to %u)", c.tid,
-					    RT_RAW_MAX_TID - 1);
+				note_damage(f, "chunk header", off, next - off,
+					    at, "thread id %u, not one (1 to %u)",
+					    c.tid, RT_RAW_MAX_TID - 1);
 			else
-				note_damage(f, off, next - off, "CPU %u, more "
-					    "than %u", c.cpu, RT_MAX_CPUS - 1);
+				note_damage(f, "chunk header", off, next - off,
+					    at, "CPU %u, more than %u", c.cpu,
+					    RT_MAX_CPUS - 1);
 			off = next;
 			continue;
 		}
@@ -465,11 +497,12 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 				 * starts: the size is damaged, not the file
 				 * cut. Keep the records, go on from there.
 				 */
-				note_damage(f, off - sizeof(c), 0, "size %llu, "
-					    "more than the %llu bytes left",
+				resume = off + keep;
+				note_damage(f, "chunk header", off - sizeof(c),
+					    0, resume, "size %llu, more than the "
+					    "%llu bytes left",
 					    (unsigned long long)c.size,
 					    (unsigned long long)left);
-				resume = off + keep;
 			} else {
 				/* Stopped or cut mid-chunk: keep whole records. */
 				f->truncated = true;
@@ -605,23 +638,35 @@ bool rt_raw_report_damage(const struct rt_raw_file *f, FILE *fp,
 	for (uint32_t i = 0; i < shown; i++) {
 		const struct rt_raw_damage *d = &f->damage[i];
 
-		if (d->skipped)
-			fprintf(fp, "%s: corrupt raw file %s: chunk header at "
-				"offset %llu: %s; skipped %llu bytes %s\n", prog,
-				f->path, (unsigned long long)d->offset, d->what,
-				(unsigned long long)d->skipped, d->to_end ?
-				"to the end of the file" :
-				"to the next valid chunk");
+		fprintf(fp, "%s: corrupt raw file %s: %s at offset %llu: %s; ",
+			prog, f->path, d->where, (unsigned long long)d->offset,
+			d->what);
+		if (!d->skipped)
+			fprintf(fp, "its whole records were read, then the "
+				"chunk at offset %llu\n",
+				(unsigned long long)d->resume);
+		else if (d->record && d->to_end)
+			fprintf(fp, "skipped the %llu bytes to the end of its "
+				"chunk, its ring's last\n",
+				(unsigned long long)d->skipped);
+		else if (d->record)
+			fprintf(fp, "skipped the %llu bytes to the end of its "
+				"chunk, read on from its ring's next chunk at "
+				"offset %llu\n", (unsigned long long)d->skipped,
+				(unsigned long long)d->resume);
+		else if (d->to_end)
+			fprintf(fp, "skipped %llu bytes to the end of the "
+				"file\n", (unsigned long long)d->skipped);
 		else
-			fprintf(fp, "%s: corrupt raw file %s: chunk header at "
-				"offset %llu: %s; its whole records were read\n",
-				prog, f->path, (unsigned long long)d->offset,
-				d->what);
+			fprintf(fp, "skipped %llu bytes, read on from the "
+				"chunk at offset %llu\n",
+				(unsigned long long)d->skipped,
+				(unsigned long long)d->resume);
 	}
 	if (f->nr_damage > shown)
 		fprintf(fp, "%s: corrupt raw file %s: %u more damaged chunk "
-			"headers; %llu bytes skipped in all\n", prog, f->path,
-			f->nr_damage - shown,
+			"headers or records; %llu bytes skipped in all\n", prog,
+			f->path, f->nr_damage - shown,
 			(unsigned long long)f->damaged_bytes);
 	if (f->truncated)
 		fprintf(fp, "%s: truncated raw file %s: the chunk at offset "
@@ -680,7 +725,7 @@ static void make_source(struct rt_raw_file *f, int stream, uint32_t cpu,
 	if (stream == STREAM_THREAD)
 		src->tid = cpu;
 	src->refill = raw_refill;
-	src->describe_error = raw_describe_error;
+	src->recover = raw_recover;
 	src->ctx = &f->cursors[f->nr_srcs++];
 	f->cursors[src - f->srcs].file = f;
 	if (stream == STREAM_PERF) {
@@ -780,7 +825,7 @@ int rt_raw_open(struct rt_raw_file *f, const char *path)
 
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
-	/* Corrupt-record errors name the file (rt_raw_describe_error). */
+	/* Damage reports name the file (rt_raw_report_damage). */
 	f->path = strdup(strcmp(path, "-") ? path : "standard input");
 	if (!f->path)
 		return raw_error(f, ENOMEM, "out of memory");

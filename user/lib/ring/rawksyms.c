@@ -147,8 +147,8 @@ static size_t build_chunk(const struct marks *m, unsigned char **buf,
 		if (!m->used[i])
 			continue;
 		e.size = (uint32_t)((sizeof(e) + nl + ml + 7) & ~(size_t)7);
-		/* The extent --kallsyms would give it: up to the next one. */
-		e.len = i + 1 < m->k->nr ? m->k->syms[i + 1].addr - s->addr : 0;
+		/* The extent --kallsyms gives it (rt_ksyms_parse()). */
+		e.len = s->end > s->addr ? s->end - s->addr : 0;
 		memcpy(*buf + at, &e, sizeof(e));
 		memcpy(*buf + at + sizeof(e), s->name, nl);
 		if (s->module)
@@ -187,6 +187,13 @@ int rt_raw_append_ksyms(const char *path, const char *kallsyms, char *err,
 		return -ENOMEM;
 	}
 	ret = mark_file(path, &m, err, len);
+	/*
+	 * _text too, frames or not: a --kallsyms FILE given on replay is
+	 * checked against it (another boot's KASLR offset moves it).
+	 */
+	for (uint32_t i = 0; !ret && i < k.nr; i++)
+		if (!strcmp(k.syms[i].name, "_text"))
+			m.used[i] = 1;
 	size = ret ? 0 : build_chunk(&m, &buf, &nr);
 	if (!ret && !size) {
 		snprintf(err, len, "out of memory");

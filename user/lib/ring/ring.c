@@ -144,7 +144,7 @@ int rt_ring_refresh(struct rt_ring *r, uint64_t *avail)
 /*
  * The checks of one record's size, read once from the header at r->pos
  * with @avail bytes published from there: RT_RING_OK or the sticky error.
- * One definition for rt_ring_peek() and rt_ring_skip().
+ * rt_ring_peek()'s checks.
  */
 static inline int check_size(struct rt_ring *r, uint16_t size, uint64_t avail)
 {
@@ -205,64 +205,39 @@ void rt_ring_advance(struct rt_ring *r)
 }
 
 /*
- * After a record of @size passed every check: the records that follow it
- * with the same size and a plain type, up to the first that differs. The
- * checks are check_size()'s, settled once for the run (@size is valid,
- * and each record ends before head_seen). The next header's address comes
- * from @size, in a register, not from the header just loaded: the loads
- * of consecutive headers overlap instead of each waiting for the last,
- * which is what bounds a walk whose next address is the previous load.
+ * The records after a peeked one with the same header. Its checks
+ * (check_size()) hold for each of them: the same size, and each ends
+ * before head_seen. The next header's address comes from the size, in a
+ * register, not from the header just loaded: the loads of consecutive
+ * headers overlap instead of each waiting for the last, which is what
+ * bounds a walk whose next address is the previous load. A header never
+ * wraps (8 bytes at an 8-byte aligned offset): it is read in place.
  */
-static inline uint64_t skip_run(const struct rt_ring *r, uint64_t pos,
-				uint16_t size, uint32_t nr_types, uint64_t *n)
+int rt_ring_skip_same(struct rt_ring *r, const void *like, uint64_t *skipped)
 {
-	struct ringtrace_event_header hdr;
-	uint64_t end = r->head_seen, k = 0;
+	struct ringtrace_event_header want;
+	uint64_t pos = r->pos, end = r->head_seen, k = 0, h, w;
 
-	while (end - pos >= size) {
-		memcpy(&hdr, r->data + (pos & r->mask), sizeof(hdr));
-		if (hdr.size != size || hdr.type == RINGTRACE_RECORD_LOST ||
-		    !hdr.type || hdr.type >= nr_types)
-			break;
-		pos += size;
-		k++;
-	}
-	*n += k;
-	return pos;
-}
-
-int rt_ring_skip(struct rt_ring *r, uint32_t nr_types, uint64_t *skipped)
-{
-	struct ringtrace_event_header hdr;
-	uint64_t pos = r->pos, n = 0;
-	int ret = RT_RING_EMPTY;
-
+	*skipped = 0;
 	if (r->error)
 		return r->error;
-	while (pos != r->head_seen) {
-		/*
-		 * A header never wraps (8 bytes at an 8-byte aligned offset):
-		 * read it in place, once.
-		 */
-		memcpy(&hdr, r->data + (pos & r->mask), sizeof(hdr));
-		if (hdr.type == RINGTRACE_RECORD_LOST || !hdr.type ||
-		    hdr.type >= nr_types) {
-			ret = RT_RING_OK;
+	memcpy(&want, like, sizeof(want));
+	memcpy(&w, like, sizeof(w));
+	/* Only a header a peek accepted: anything else is peek's to judge. */
+	if (!want.size || want.size % RINGTRACE_RECORD_ALIGN ||
+	    want.size > r->size)
+		return pos == end ? RT_RING_EMPTY : RT_RING_OK;
+	while (end - pos >= want.size) {
+		memcpy(&h, r->data + (pos & r->mask), sizeof(h));
+		if (h != w)
 			break;
-		}
-		r->pos = pos;	/* where check_size() reports a fault */
-		ret = check_size(r, hdr.size, r->head_seen - pos);
-		if (ret)
-			break;
-		pos += hdr.size;
-		n++;
-		ret = RT_RING_EMPTY;
-		pos = skip_run(r, pos, hdr.size, nr_types, &n);
+		pos += want.size;
+		k++;
 	}
 	r->pos = pos;
 	r->last_size = 0;
-	*skipped = n;
-	return ret;
+	*skipped = k;
+	return pos == end ? RT_RING_EMPTY : RT_RING_OK;
 }
 
 void rt_ring_release(struct rt_ring *r)

@@ -22,8 +22,9 @@
 #include "ringtrace/session.h"
 #include "ringtrace/sys.h"
 
+/* The tools load it as it should be (the direct-call module first). */
 #define NOT_LOADED_HINT \
-	"run `sudo insmod kmod/ringtrace.ko` or `ringtrace-ctl load`"
+	"load it with `sudo ringtrace-ctl load` (or ringtrace-cat --load)"
 #define NOT_ROOT_HINT \
 	"tracing the kernel needs root (CAP_PERFMON): run it with sudo"
 

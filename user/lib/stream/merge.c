@@ -168,6 +168,11 @@ static bool fetch(struct rt_source *s, struct rt_merge_result *res)
 		if (st == RT_RING_EMPTY && s->refill &&
 		    s->refill(s) == RT_RING_OK)
 			continue;
+		if (st < 0 && s->recover) {
+			if (s->recover(s) == RT_RING_OK)
+				continue;
+			st = RT_RING_EMPTY;
+		}
 		if (st < 0)
 			note_failure(s, st, res);
 		s->has_cur = false;
@@ -234,17 +239,15 @@ void rt_merge_round(struct rt_merge *m, uint64_t now_ns, bool drain,
 		rt_ring_release(&m->srcs[i]->ring);
 }
 
-/* See merge.h. */
-void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev)
+/* See merge.h. Whether the record was counted at all. */
+static bool count(struct rt_source_counts *c, int ret, const struct rt_event *ev)
 {
-	struct rt_source_counts *c = &src->counts;
-
 	if (ret == RT_DECODE_SKIP)
-		return;		/* perf's COMM, MMAP2, THROTTLE... */
+		return false;	/* perf's COMM, MMAP2, THROTTLE... */
 	if (ret == RT_DECODE_OK && ev->kind == RT_EVENT_LOST) {
 		c->lost += ev->u.lost.count;
 		c->lost_records++;
-		return;
+		return false;
 	}
 	if (ret == RT_DECODE_UNKNOWN) {
 		c->records++;
@@ -265,6 +268,17 @@ void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev)
 		c->records++;
 		c->fp_loops += !!(ev->stack.flags & RINGTRACE_STACK_USER_LOOP);
 	}
-	if (src->emit_forced)
-		c->forced++;
+	return true;
+}
+
+void rt_counts_add(struct rt_source_counts *c, int ret,
+		   const struct rt_event *ev)
+{
+	count(c, ret, ev);
+}
+
+void rt_source_count(struct rt_source *src, int ret, const struct rt_event *ev)
+{
+	if (count(&src->counts, ret, ev) && src->emit_forced)
+		src->counts.forced++;
 }

@@ -34,66 +34,43 @@ struct emit_ctx {
 };
 
 /*
- * Count a record the raw path writes without decoding it: one that
- * rt_ring_skip() stopped at (LOST, a path record, or a type this build
- * does not know).
- */
-static void count_raw(struct rt_source *src, const struct rt_record *rec)
-{
-	struct rt_event ev;
-
-	if (rec->type != RINGTRACE_RECORD_LOST &&
-	    rec->type != RINGTRACE_RECORD_PATH &&
-	    rec->type != RINGTRACE_RECORD_CGROUP) {
-		rt_source_count(src, !rec->type || rec->type >= RINGTRACE_RECORD_MAX ?
-			     RT_DECODE_UNKNOWN : RT_DECODE_OK, &ev);
-		return;
-	}
-	rt_source_count(src, rt_decode(rec->data, rec->size, src->cpu, &ev), &ev);
-}
-
-/*
- * Walk the ring's new records for the raw path: headers checked, records
- * counted, nothing copied. Plain event records (below the path record's
- * type) in one tight loop; the others one by one. RT_RING_EMPTY when all
- * is consumed, or the ring's error.
+ * Walk the ring's new records for the raw path: nothing copied, every
+ * record counted as a replay of the file counts it (rt_source_count() of
+ * its decoding: a LOST record's count, path and cgroup records, samples,
+ * malformed ones, user stacks cut at a frame-pointer loop), so that the
+ * live summary and the replay's agree. A record whose header alone
+ * decides its decoding (a vfs_read, lock or offcpu record without a stack
+ * trailer) is decoded once for the run of records with its header, which
+ * are counted without being read further: the walk of the common case
+ * stays one header compare per record. Perf rings and counter snapshots
+ * are decoded one by one (their own decoder). RT_RING_EMPTY when all is
+ * consumed, or the ring's error.
  */
 static int walk_raw(struct rt_source *src)
 {
+	struct ringtrace_event_header hdr;
 	struct rt_record rec;
+	struct rt_event ev;
 	uint64_t n;
-	int ret;
+	int ret, dec;
 
 	for (;;) {
-		ret = rt_ring_skip(&src->ring, RINGTRACE_RECORD_PATH, &n);
+		ret = rt_ring_peek(&src->ring, &rec);
+		if (ret != RT_RING_OK)
+			return ret;
+		dec = rt_source_decode(src, &rec, &ev);
+		rt_source_count(src, dec, &ev);
+		memcpy(&hdr, rec.data, sizeof(hdr));
+		rt_ring_advance(&src->ring);
+		if (src->raw_kind || dec != RT_DECODE_OK ||
+		    (hdr.misc & RINGTRACE_MISC_STACK) ||
+		    (ev.kind != RT_EVENT_VFS_READ && ev.kind != RT_EVENT_LOCK &&
+		     ev.kind != RT_EVENT_OFFCPU))
+			continue;
+		ret = rt_ring_skip_same(&src->ring, &hdr, &n);
 		src->counts.records += n;
 		if (ret != RT_RING_OK)
 			return ret;
-		ret = rt_ring_peek(&src->ring, &rec);
-		if (ret != RT_RING_OK)
-			return ret;
-		count_raw(src, &rec);
-		rt_ring_advance(&src->ring);
-	}
-}
-
-/*
- * The same for a perf ring or the counter snapshots: their record types
- * are not ringtrace's, so each is decoded (no copy, no system call) only
- * to count it as the merge would: the perf summary's samples and losses.
- */
-static int walk_raw_foreign(struct rt_source *src)
-{
-	struct rt_record rec;
-	struct rt_event ev;
-	int ret;
-
-	for (;;) {
-		ret = rt_ring_peek(&src->ring, &rec);
-		if (ret != RT_RING_OK)
-			return ret;
-		rt_source_count(src, rt_source_decode(src, &rec, &ev), &ev);
-		rt_ring_advance(&src->ring);
 	}
 }
 
@@ -135,10 +112,6 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
 {
 	char why[160];
 
-	if (src->describe_error) {
-		src->describe_error(src, st->errmsg, sizeof(st->errmsg));
-		return RT_STREAM_ERR_DATA;
-	}
 	rt_ring_describe_error(&src->ring, why, sizeof(why));
 	if (src->tid)	/* issue 9: a per-thread ring */
 		snprintf(st->errmsg, sizeof(st->errmsg), "ring of thread %u: %s",
@@ -187,8 +160,7 @@ static int raw_round(struct rt_stream *st, struct rt_merge *m,
 		ret = rt_ring_refresh(&src->ring, NULL);
 		from = src->ring.pos;
 		if (ret == RT_RING_OK)
-			ret = src->raw_kind ? walk_raw_foreign(src) :
-					      walk_raw(src);
+			ret = walk_raw(src);
 		rt_raw_source_chunk(src, &kind, &id);
 		rt_raw_batch_add_chunk(&b, kind, id, &src->ring, from,
 				       src->ring.pos);
@@ -338,7 +310,8 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 
 	for (;;) {
 		now = rt_sys.now_ns();
-		if (*st->stop || (deadline && now >= deadline))
+		if (*st->stop || (deadline && now >= deadline) ||
+		    (st->done && st->done(st->done_arg)))
 			break;
 		next_tick = 0;
 		if (st->hooks && st->hooks->tick)

@@ -144,8 +144,10 @@ const char *rt_frame_name(struct rt_frame_names *n, bool kernel, uint32_t pid,
 		return NULL;
 	}
 	n->resolved++;
+	n->kernel_resolved += kernel;
 	if (!resolve(n, kernel, pid, comm, ip, buf, sizeof(buf))) {
 		n->unnamed++;
+		n->kernel_unnamed += kernel;
 		buf[0] = '\0';
 	}
 	len = (uint32_t)strlen(buf) + 1;

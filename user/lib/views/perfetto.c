@@ -256,8 +256,22 @@ static void counters(struct rt_perfetto *p, const struct rt_event *ev)
 	}
 }
 
+void rt_perfetto_note(struct rt_perfetto *p, const char *name,
+		      const char *args)
+{
+	char esc[256 * 6 + 1];
+
+	*rt_json_escape(esc, name, 256) = '\0';
+	begin(p);
+	rt_outbuf_printf(p->out, "{\"ph\":\"i\",\"s\":\"g\",\"name\":\"%s\","
+			 "\"pid\":0,\"tid\":0,\"ts\":" US_FMT ",\"args\":%s}",
+			 esc, US(p->last_ts), args);
+}
+
 void rt_perfetto_add(struct rt_perfetto *p, const struct rt_event *ev)
 {
+	if (ev->ts_ns > p->last_ts)
+		p->last_ts = ev->ts_ns;
 	switch (ev->kind) {
 	case RT_EVENT_VFS_READ:
 		name_task(p, ev);

@@ -289,6 +289,8 @@ void rt_report_print(const struct rt_report *r, const char *unit,
 	}
 	if (n < r->nr)
 		rt_outbuf_printf(ob, "# %u more rows (-v: all)\n", r->nr - n);
+	if (r->missing)
+		rt_missing_print(r->missing, ob, "# ");
 }
 
 void rt_report_print_json(const struct rt_report *r, const char *unit,
@@ -331,7 +333,12 @@ void rt_report_print_json(const struct rt_report *r, const char *unit,
 		*p++ = '}';
 		rt_outbuf_commit(ob, p);
 	}
-	p = rt_outbuf_reserve(ob, 64);
-	p = RT_FMT_LIT(p, "]}\n");
+	p = rt_outbuf_reserve(ob, RT_MISSING_JSON_MAX + 64);
+	*p++ = ']';
+	if (r->missing) {
+		p = RT_FMT_LIT(p, ",\"missing\":");
+		p = rt_missing_json(p, r->missing);
+	}
+	p = RT_FMT_LIT(p, "}\n");
 	rt_outbuf_commit(ob, p);
 }
