@@ -49,6 +49,7 @@ int rt_session_enable(struct rt_session *s)
 	if (err)
 		goto unlock;
 	rt_session_start(s);
+	rt_producers_start(s);
 
 	WRITE_ONCE(s->enabled, true);
 	tracked_spin_lock(&rt_sessions_lock);

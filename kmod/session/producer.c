@@ -75,6 +75,15 @@ unwind:
 	return err;
 }
 
+void rt_producers_start(const struct rt_session *s)
+{
+	struct rt_producer *p;
+
+	list_for_each_entry(p, &rt_producers, node)
+		if ((s->events & p->events) && p->start)
+			p->start(s);
+}
+
 void rt_producers_put(const struct rt_session *s)
 {
 	struct rt_producer *p;
@@ -91,4 +100,23 @@ void rt_producers_stats(struct ringtrace_stats *st)
 	list_for_each_entry(p, &rt_producers, node)
 		if (p->stats)
 			p->stats(st);
+}
+
+void rt_producers_session_stats(struct rt_session *s,
+				struct ringtrace_stats *st)
+{
+	const struct rt_producer *p;
+
+	list_for_each_entry(p, &rt_producers, node)
+		if (p->session_stats)
+			p->session_stats(s, st);
+}
+
+void rt_producers_release(struct rt_session *s)
+{
+	const struct rt_producer *p;
+
+	list_for_each_entry(p, &rt_producers, node)
+		if (p->release)
+			p->release(s);
 }

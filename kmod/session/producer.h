@@ -31,8 +31,22 @@ struct rt_producer {
 	 */
 	int		(*get)(const struct rt_session *s);
 	void		(*put)(const struct rt_session *s);
+	/*
+	 * NULL, or: @s's rings are started and it is about to be listed
+	 * (a producer with probes of the session's own, which write to it
+	 * without the list, starts them here). Process context, s->lock.
+	 */
+	void		(*start)(const struct rt_session *s);
 	/* Its module-wide counts into GET_STATS' answer; NULL: none. */
 	void		(*stats)(struct ringtrace_stats *st);
+	/* NULL, or its counts of session @s, under s->lock. */
+	void		(*session_stats)(struct rt_session *s,
+					 struct ringtrace_stats *st);
+	/*
+	 * NULL, or: @s, disabled, is being freed: let go of what the
+	 * producer keeps in it (its configuration of the producer).
+	 */
+	void		(*release)(struct rt_session *s);
 
 	struct list_head node;		/* on the registry (producer.c) */
 };
@@ -50,7 +64,12 @@ u64 rt_producers_events(void);
 u64 rt_producers_features(void);
 /* Every producer of @s's events, or none (EOPNOTSUPP: one not offered). */
 int rt_producers_get(const struct rt_session *s);
+void rt_producers_start(const struct rt_session *s);
 void rt_producers_put(const struct rt_session *s);
+/* Module-wide counts, then @s's own (under s->lock). */
 void rt_producers_stats(struct ringtrace_stats *st);
+void rt_producers_session_stats(struct rt_session *s,
+				struct ringtrace_stats *st);
+void rt_producers_release(struct rt_session *s);
 
 #endif /* _RINGTRACE_PRODUCER_H */

@@ -140,6 +140,7 @@ void rt_session_destroy(struct rt_session *s)
 	rt_session_extras_destroy(s);
 	rt_threads_release(&s->threads);
 	rt_cgroups_release(&s->cgroups);
+	rt_producers_release(s);
 	free_percpu(s->thread_not_task);
 	put_pid(s->pid);
 	put_pid(s->self);
@@ -357,6 +358,7 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 		st->lost += c.lost;
 		st->bytes += c.bytes;
 	}
+	rt_producers_session_stats(s, st);
 	mutex_unlock(&s->lock);
 	st->produced = st->records + st->lost;
 	rt_producers_stats(st);		/* their module-wide counts */
