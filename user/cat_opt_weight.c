@@ -11,50 +11,37 @@
 
 #include "cat_flame.h"
 
+/* The kinds of @events (RINGTRACE_EVENT_*, RT_FILTER_EVENT_SAMPLE). */
+static unsigned int kinds_of(uint64_t events)
+{
+	return (events & RT_FILTER_EVENT_SAMPLE ? CAT_FLAME_SAMPLES : 0) |
+	       (events & RINGTRACE_EVENT_VFS_READ ? CAT_FLAME_READS : 0) |
+	       (events & RINGTRACE_EVENT_OFFCPU ? CAT_FLAME_OFFCPU : 0);
+}
+
 unsigned int cat_flame_live_kinds(const struct options *o)
 {
 	uint64_t module = o->session.events & ~RT_FILTER_PERF_EVENTS;
-	unsigned int kinds = o->perf.sample ? CAT_FLAME_SAMPLES : 0;
 
 	/* Nothing named: vfs_read. Perf kinds alone: the module's are hidden. */
 	if (!o->events_given)
 		module = RINGTRACE_EVENT_VFS_READ;
-	if (module & RINGTRACE_EVENT_VFS_READ)
-		kinds |= CAT_FLAME_READS;
-	if (module & RINGTRACE_EVENT_OFFCPU)
-		kinds |= CAT_FLAME_OFFCPU;
-	return kinds;
+	return kinds_of(module) | (o->perf.sample ? CAT_FLAME_SAMPLES : 0);
 }
 
 unsigned int cat_flame_file_kinds(const struct rt_raw_file *f)
 {
-	uint64_t events = f->hdr.events;
-	unsigned int kinds = rt_raw_has_samples(f) ? CAT_FLAME_SAMPLES : 0;
-
 	/* A header that does not say: whatever its records are. */
-	if (!events)
-		return kinds | CAT_FLAME_READS | CAT_FLAME_OFFCPU;
-	if (events & RINGTRACE_EVENT_VFS_READ)
-		kinds |= CAT_FLAME_READS;
-	if (events & RINGTRACE_EVENT_OFFCPU)
-		kinds |= CAT_FLAME_OFFCPU;
-	return kinds;
+	uint64_t events = f->hdr.events ? f->hdr.events :
+			  RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_OFFCPU;
+
+	return kinds_of(events & ~RT_FILTER_PERF_EVENTS) |
+	       (rt_raw_has_samples(f) ? CAT_FLAME_SAMPLES : 0);
 }
 
 unsigned int cat_flame_selected(const struct options *o)
 {
-	uint64_t e = o->filter.events;
-	unsigned int kinds = 0;
-
-	if (!e)
-		return CAT_FLAME_ALL;
-	if (e & RT_FILTER_EVENT_SAMPLE)
-		kinds |= CAT_FLAME_SAMPLES;
-	if (e & RINGTRACE_EVENT_VFS_READ)
-		kinds |= CAT_FLAME_READS;
-	if (e & RINGTRACE_EVENT_OFFCPU)
-		kinds |= CAT_FLAME_OFFCPU;
-	return kinds;
+	return o->filter.events ? kinds_of(o->filter.events) : CAT_FLAME_ALL;
 }
 
 static const struct {

@@ -609,6 +609,8 @@ static void print_latency(struct cat_views *v, const char *members)
 	char all[RT_MISSING_JSON_MAX + 160], *p;
 
 	v->missing_block.other = keyed > rows ? keyed : rows;
+	rt_latency_view_unnamed(&v->lat, &v->missing_block.unnamed_files,
+				&v->missing_block.unnamed_cgroups);
 	if (v->format != RT_FORMAT_JSON) {
 		rt_latency_view_print(&v->lat, v->out);
 		rt_missing_print(&v->missing_block, v->out, "");

@@ -83,7 +83,7 @@ cp "$work/raw" "$work/bad.raw"
 printf '\0\0' | dd of="$work/bad.raw" bs=1 seek=$((hsize + 16 + 6)) conv=notrunc status=none
 "$cat" -i "$work/bad.raw" >/dev/null 2>"$work/bad.raw.err"
 rc=$?
-[[ $rc -eq 3 ]] && grep -q "corrupt raw file $work/bad.raw: record of CPU [0-9]* at file offset $((hsize + 16)) " "$work/bad.raw.err"
+[[ $rc -eq 3 ]] && grep -q "corrupt raw file $work/bad.raw: record of CPU [0-9]* at offset $((hsize + 16)): " "$work/bad.raw.err"
 tap_ok $? "corrupt raw file: exit 3, file and offset named (exit $rc: $(head -n1 "$work/bad.raw.err"))"
 
 # Values near 2^64 ns used to wrap: refused, naming the bound.

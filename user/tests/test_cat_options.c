@@ -678,59 +678,36 @@ static void test_nothing_ignored(void **state)
  */
 static void test_live_flame_weight(void **state)
 {
+	static const struct {
+		const char		*args[8];
+		int			status;
+		enum flame_weight	weight;	/* when taken */
+		const char		*says;	/* when refused */
+	} cases[] = {
+		{ { "-e", "offcpu", "--stack", "--flamegraph", "x.svg", "-a" },
+		  0, FLAME_OFFCPU, NULL },
+		{ { "--stack", "--folded", "--flame-weight", "latency", "-a" },
+		  0, FLAME_LATENCY, NULL },
+		{ { "--stack", "--folded", "-a" }, 0, FLAME_LATENCY, NULL },
+		{ { "--sample", "cpu-clock", "-e", "vfs_read,sample", "--report",
+		    "-a" }, 0, FLAME_SAMPLES, NULL },
+		{ { "--flamegraph", "x.svg", "--flame-weight", "offcpu", "-a" },
+		  EXIT_USAGE, 0, "--flame-weight offcpu weighs offcpu "
+		  "intervals: trace them with -e offcpu" },
+		{ { "-e", "lock", "--folded", "-a" }, EXIT_USAGE, 0,
+		  "--folded weighs samples, vfs_read calls or offcpu "
+		  "intervals: -e traces none of them" },
+	};
 	struct outcome r;
 
 	(void)state;
-	{
-		const char *const a[] = { "-e", "offcpu", "--stack",
-					  "--flamegraph", "x.svg", "-a", NULL };
-
-		parsev(&r, a);
-		assert_int_equal(r.status, 0);
-		assert_int_equal(r.o.flame_weight, FLAME_OFFCPU);
-	}
-	{
-		const char *const a[] = { "--stack", "--folded", "--flame-weight",
-					  "latency", "-a", NULL };
-
-		parsev(&r, a);
-		assert_int_equal(r.status, 0);
-		assert_int_equal(r.o.flame_weight, FLAME_LATENCY);
-	}
-	{
-		const char *const a[] = { "--stack", "--folded", "-a", NULL };
-
-		parsev(&r, a);
-		assert_int_equal(r.status, 0);
-		assert_int_equal(r.o.flame_weight, FLAME_LATENCY);
-	}
-	{
-		const char *const a[] = { "--sample", "cpu-clock", "-e",
-					  "vfs_read,sample", "--report", "-a",
-					  NULL };
-
-		parsev(&r, a);
-		assert_int_equal(r.status, 0);
-		assert_int_equal(r.o.flame_weight, FLAME_SAMPLES);
-	}
-	{
-		const char *const a[] = { "--flamegraph", "x.svg", "--flame-weight",
-					  "offcpu", "-a", NULL };
-
-		parsev(&r, a);
-		assert_int_equal(r.status, EXIT_USAGE);
-		if (!strstr(r.err, "--flame-weight offcpu weighs offcpu "
-			    "intervals: trace them with -e offcpu"))
-			fail_msg("offcpu without -e offcpu: %s", r.err);
-	}
-	{
-		const char *const a[] = { "-e", "lock", "--folded", "-a", NULL };
-
-		parsev(&r, a);
-		assert_int_equal(r.status, EXIT_USAGE);
-		if (!strstr(r.err, "--folded weighs samples, vfs_read calls or "
-			    "offcpu intervals: -e traces none of them"))
-			fail_msg("-e lock --folded: %s", r.err);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		parsev(&r, cases[i].args);
+		if (r.status != cases[i].status ||
+		    (!r.status && r.o.flame_weight != cases[i].weight) ||
+		    (r.status && !strstr(r.err, cases[i].says)))
+			fail_msg("case %zu: exit %d, weight %d, '%s'", i,
+				 r.status, (int)r.o.flame_weight, r.err);
 	}
 }
 

@@ -58,16 +58,22 @@ struct fixture {
 	struct rt_frame_names	n;
 };
 
+/* An empty table, kallsyms and names without offsets. */
+static void start(struct fixture *x)
+{
+	assert_int_equal(rt_folded_init(&x->f), 0);
+	assert_int_equal(rt_ksyms_parse(&x->k, kallsyms), 0);
+	assert_int_equal(rt_frame_names_init(&x->n, &x->k, NULL), 0);
+	x->n.bare = true;
+}
+
 static void build(struct fixture *x)
 {
 	const uint64_t a[] = { VFS, KSYS, ENTRY };
 	const uint64_t b[] = { EXT4, VFS, KSYS, ENTRY };
 	const uint64_t c[] = { REC, REC, REC, ENTRY };
 
-	assert_int_equal(rt_folded_init(&x->f), 0);
-	assert_int_equal(rt_ksyms_parse(&x->k, kallsyms), 0);
-	assert_int_equal(rt_frame_names_init(&x->n, &x->k, NULL), 0);
-	x->n.bare = true;
+	start(x);
 	add(&x->f, "cat", a, 3, 50);
 	add(&x->f, "tar", b, 4, 30);
 	add(&x->f, "tar", c, 4, 15);
@@ -181,10 +187,7 @@ static void test_rounded(void **state)
 	struct rt_report r;
 
 	(void)state;
-	assert_int_equal(rt_folded_init(&x.f), 0);
-	assert_int_equal(rt_ksyms_parse(&x.k, kallsyms), 0);
-	assert_int_equal(rt_frame_names_init(&x.n, &x.k, NULL), 0);
-	x.n.bare = true;
+	start(&x);
 	add(&x.f, "cat", a, 3, 2);
 	add(&x.f, "tar", b, 2, 1);
 	assert_int_equal(rt_report_build(&r, &x.f, &x.n, RT_REPORT_BY_COMM), 0);
@@ -209,10 +212,7 @@ static void test_stacks_are_folded_lines(void **state)
 	struct rt_report r;
 
 	(void)state;
-	assert_int_equal(rt_folded_init(&x.f), 0);
-	assert_int_equal(rt_ksyms_parse(&x.k, kallsyms), 0);
-	assert_int_equal(rt_frame_names_init(&x.n, &x.k, NULL), 0);
-	x.n.bare = true;
+	start(&x);
 	add(&x.f, "cat", a, 3, 2);
 	add(&x.f, "cat", b, 3, 1);
 	assert_int_equal(x.f.nr_stacks, 2);
@@ -234,10 +234,7 @@ static void test_file_frames(void **state)
 	(void)state;
 	assert_int_equal(rt_paths_init(&paths), 0);
 	rt_paths_set(&paths, 8, 1, 42, "/etc/services", 13);
-	assert_int_equal(rt_folded_init(&x.f), 0);
-	assert_int_equal(rt_ksyms_parse(&x.k, kallsyms), 0);
-	assert_int_equal(rt_frame_names_init(&x.n, &x.k, NULL), 0);
-	x.n.bare = true;
+	start(&x);
 	x.f.paths = &paths;
 	memset(&ev, 0, sizeof(ev));
 	ev.kind = RT_EVENT_VFS_READ;

@@ -113,6 +113,16 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob);
 void rt_latency_view_print_json(struct rt_latency_view *v,
 				struct rt_outbuf *ob, const char *members);
 
+/*
+ * The events of the tables that print names whose name is not known now,
+ * as they are printed (missing.h): vfs_reads in --summary's rows or
+ * --hist-by file's keys whose file is not named, events in --summary's
+ * rows or --hist-by cgroup's keys whose cgroup is not; the larger of the
+ * two tables' counts, [other] aside.
+ */
+void rt_latency_view_unnamed(const struct rt_latency_view *v,
+			     uint64_t *files, uint64_t *cgroups);
+
 /* Forget every event counted so far (--interval: each print starts anew). */
 void rt_latency_view_reset(struct rt_latency_view *v);
 

@@ -5,8 +5,9 @@
  * and what the records it got lack (stacks cut short, files and cgroups
  * never named, events folded into a full table's [other] or left out of
  * a full stack table). One struct, filled as the view is fed
- * (rt_missing_add(), event by event, after the filters) and at the end
- * (the stream's counts); printed by paired printers, text and JSON, so
+ * (rt_missing_add(), event by event, after the filters), at the end (the
+ * stream's counts) and as a table is printed (what it names: files may
+ * be named late, live); printed by paired printers, text and JSON, so
  * that each view says it in its own format: a histogram, a summary or a
  * report under its table, a flame graph in its subtitle, a Perfetto trace
  * as a global event, folded stacks (whose lines are all data) on
@@ -34,8 +35,9 @@ struct rt_missing {
 	uint64_t	user_cut;	/* user stacks cut at the depth */
 	uint64_t	user_fault;	/* user stacks cut at an unreadable frame */
 	uint64_t	user_loop;	/* user stacks cut at a frame-pointer loop */
-	uint64_t	unnamed_files;	/* vfs_reads of files never named */
-	uint64_t	unnamed_cgroups; /* events in cgroups never named */
+	uint64_t	unnamed_files;	/* vfs_reads of files never named, */
+	uint64_t	unnamed_cgroups; /* events in cgroups never named:
+					 * where a table names them */
 	uint64_t	other;		/* events in a full table's [other] */
 	uint64_t	stacks_dropped;	/* stacks a full stack table left out */
 };

@@ -239,6 +239,62 @@ const char *rt_view_cgroup_name(const struct rt_latency_view *v, uint64_t id,
 	return buf;
 }
 
+static bool named_file(const struct rt_latency_view *v,
+		       const struct rt_view_key *k)
+{
+	return rt_paths_get(v->paths, k->dev_major, k->dev_minor, k->ino);
+}
+
+static bool named_cgroup(const struct rt_latency_view *v, uint64_t id)
+{
+	return !id || rt_paths_get(v->paths, RT_PATHS_CGROUP_DEV,
+				   RT_PATHS_CGROUP_DEV, id);
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+void rt_latency_view_unnamed(const struct rt_latency_view *v,
+			     uint64_t *files, uint64_t *cgroups)
+{
+	const struct rt_view_table *t = &v->keyed;
+	uint64_t f = 0, c = 0;
+
+	*files = 0;
+	*cgroups = 0;
+	if (v->summary && v->rows.entries) {
+		for (uint32_t i = 0; i < v->rows.nr; i++) {
+			const struct rt_view_entry *e = &v->rows.entries[i];
+
+			f += named_file(v, &e->key) ? 0 : e->read.n;
+			c += v->cgroups && !named_cgroup(v, e->key.cgroup_id) ?
+			     e->read.n : 0;
+		}
+	}
+	*files = f;
+	*cgroups = c;
+	if (!t->entries || (v->by != RT_HIST_BY_FILE &&
+			    v->by != RT_HIST_BY_CGROUP))
+		return;
+	f = 0;
+	c = 0;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct rt_view_entry *e = &t->entries[i];
+		const struct rt_view_locks *l = &t->locks[i];
+
+		if (v->by == RT_HIST_BY_FILE && !e->key.is_lock &&
+		    !named_file(v, &e->key))
+			f += e->read.n;
+		if (v->by == RT_HIST_BY_CGROUP &&
+		    !named_cgroup(v, e->key.cgroup_id))
+			c += e->read.n + l->wait.n + l->offcpu.n;
+	}
+	*files = max_u64(*files, f);
+	*cgroups = max_u64(*cgroups, c);
+}
+
 /*
  * @name for the text views: a path, a cgroup (anyone can put a newline
  * in them) escaped into @esc (NAME_MAX_ESCAPED bytes). JSON escapes its

@@ -25,10 +25,6 @@ void rt_missing_add(struct rt_missing *m, const struct rt_event *ev)
 	m->user_cut += !!(f & RINGTRACE_STACK_USER_TRUNCATED);
 	m->user_fault += !!(f & RINGTRACE_STACK_USER_FAULT);
 	m->user_loop += !!(f & RINGTRACE_STACK_USER_LOOP);
-	if (ev->kind == RT_EVENT_VFS_READ && !ev->u.vfs_read.path)
-		m->unnamed_files++;
-	if (ev->ext.present && !ev->ext.cgroup)
-		m->unnamed_cgroups++;
 }
 
 uint64_t rt_missing_lost(const struct rt_missing *m)
