@@ -13,13 +13,15 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "attach/probes.h"
+#include "attach/attach.h"
 #include "chardev.h"
-#include "events/lock_events.h"
-#include "events/vfs_read.h"
+#include "enable.h"
+#include "ioctl_struct.h"
 #include "lib/version.h"
 #include "lock_stats.h"
 #include "mmap.h"
+#include "ring_stats.h"
+#include "session/producer.h"
 #include "session/session.h"
 
 #define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
@@ -57,44 +59,13 @@ static int rt_open(struct inode *inode, struct file *file)
 
 static int rt_release(struct inode *inode, struct file *file)
 {
-	if (file->private_data)
-		rt_session_destroy(file->private_data);
+	struct rt_session *s = file->private_data;
+
+	if (s) {
+		rt_session_disable(s);
+		rt_session_destroy(s);
+	}
 	return 0;
-}
-
-/*
- * The size field (first __u32) of an extensible ioctl structure: at least
- * the first published size, at most a page (E2BIG, as clone3() and
- * openat2() do), so that checking a newer caller's tail for zeroes is
- * bounded.
- */
-int rt_get_struct_size(const void __user *uarg, u32 min_size, u32 *usize)
-{
-	if (get_user(*usize, (const u32 __user *)uarg))
-		return -EFAULT;
-	if (*usize < min_size)
-		return -EINVAL;
-	if (*usize > PAGE_SIZE)
-		return -E2BIG;
-	return 0;
-}
-
-/*
- * Copy an extensible output structure (first field: __u32 size) back to
- * userspace: as much as both sides know, with size telling how much that was.
- */
-static int rt_copy_struct_out(void __user *uarg, void *kbuf, u32 ksize,
-			      u32 min_size)
-{
-	u32 usize;
-	int err;
-
-	err = rt_get_struct_size(uarg, min_size, &usize);
-	if (err)
-		return err;
-	usize = min(usize, ksize);
-	*(u32 *)kbuf = usize;
-	return copy_to_user(uarg, kbuf, usize) ? -EFAULT : 0;
 }
 
 static long rt_ioctl_get_info(void __user *uarg)
@@ -104,9 +75,8 @@ static long rt_ioctl_get_info(void __user *uarg)
 		.compat_version	= RINGTRACE_ABI_COMPAT_VERSION,
 		.page_size	= PAGE_SIZE,
 		.nr_cpu_ids	= nr_cpu_ids,
-		.events		= rt_probes_available(),
-		.features	= (rt_contention_available() ?
-				   RINGTRACE_FEAT_LOCK_CONTENTION : 0) |
+		.events		= rt_producers_events(),
+		.features	= rt_producers_features() |
 				  rt_extras_features() |
 				  RINGTRACE_FEAT_PER_THREAD |
 				  /* issue 9: flight recorder, ring health */
@@ -187,7 +157,7 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 		return -EINVAL;
 	if (!cfg->events)
 		return -EINVAL;
-	if (cfg->events & ~rt_probes_available())
+	if (cfg->events & ~rt_producers_events())
 		return -EOPNOTSUPP;
 	if (cfg->pid < -1 || cfg->pid == 0)
 		return -EINVAL;

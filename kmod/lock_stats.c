@@ -21,9 +21,9 @@
 #include <linux/uaccess.h>
 #include <linux/ringtrace.h>
 
-#include "chardev.h"
 #include "events/lock_events.h"
 #include "events/tracked_lock.h"
+#include "ioctl_struct.h"
 #include "lock_stats.h"
 
 #define RT_LOCK_STATS_MAX	65536	/* entries one query may ask for */

@@ -12,9 +12,16 @@
  * pins: the mapping never outlives its pages.
  */
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 
 #include "lib/compat.h"
 #include "mmap.h"
+#include "session/session.h"
+
+unsigned int rt_max_ring_pages = 16384;	/* 64 MiB with 4 KiB pages */
+module_param_named(max_ring_pages, rt_max_ring_pages, uint, 0444);
+MODULE_PARM_DESC(max_ring_pages,
+		 "Largest ring a mapping may ask for, in data pages (a power of two)");
 
 static unsigned long rt_vma_ring_page(const struct vm_fault *vmf)
 {

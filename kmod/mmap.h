@@ -4,7 +4,10 @@
 
 #include <linux/mm_types.h>
 
-#include "session/session.h"
+struct rt_session;
+
+/* Largest ring a mapping may ask for, in data pages (module parameter). */
+extern unsigned int rt_max_ring_pages;
 
 int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma);
 

@@ -11,7 +11,8 @@
 #include <linux/stddef.h>
 #include <linux/uaccess.h>
 
-#include "chardev.h"
+#include "ioctl_struct.h"
+#include "ring_stats.h"
 #include "session/session.h"
 
 /* The three input fields of a SIZE_VER2 caller, copied in. */

@@ -4,7 +4,7 @@
  * enable attaches, through the mechanism it asks for, or the one the
  * vfs_read_attach parameter forces, or else the cheapest one this kernel
  * offers that shares vfs_read with every other tool; the last one to stop
- * detaches. The mechanisms themselves are in attach_*.c.
+ * detaches. The mechanisms themselves are fprobe.c, kretprobe.c, direct.c.
  *
  * A good neighbour: a mechanism that locks other tools out of vfs_read
  * while attached (->excludes: the direct call, ftrace's one direct
@@ -19,13 +19,15 @@
 #include <linux/ringtrace.h>
 #include <linux/string.h>
 
+#include "attach.h"
 #include "events/vfs_read.h"
-#include "probes.h"
+#include "session/producer.h"
+#include "session/session.h"
 
 /*
  * Every mechanism, cheapest first: the names the parameter accepts and
  * the order auto tries the shared ones in. The direct call is offered
- * while ringtrace_direct.ko is loaded (attach_direct.c), and only on
+ * while ringtrace_direct.ko is loaded (direct.c), and only on
  * request.
  */
 static const struct rt_attach_ops *const rt_attach_all[] = {
@@ -178,12 +180,14 @@ static int rt_attach_first(const struct rt_attach_ops *want)
 }
 
 /*
- * A session starts tracing vfs_read with mechanism @attach
- * (RINGTRACE_ATTACH_*; 0: whichever). One mechanism serves every session:
- * while others trace, asking for another one is EBUSY.
+ * Session @s starts tracing vfs_read with the mechanism it asks for
+ * (vfs_read_attach, RINGTRACE_ATTACH_*; 0: whichever). One mechanism
+ * serves every session: while others trace, asking for another one is
+ * EBUSY.
  */
-int rt_vfs_read_get(u32 attach)
+static int rt_vfs_read_get(const struct rt_session *s)
 {
+	u32 attach = s->vfs_read_attach;
 	const struct rt_attach_ops *want = NULL;
 	int err = 0;
 
@@ -203,7 +207,7 @@ int rt_vfs_read_get(u32 attach)
 	return err;
 }
 
-void rt_vfs_read_put(void)
+static void rt_vfs_read_put(const struct rt_session *s)
 {
 	mutex_lock(&rt_attach_mutex);
 	if (!WARN_ON_ONCE(rt_attach_users == 0) && --rt_attach_users == 0) {
@@ -214,15 +218,24 @@ void rt_vfs_read_put(void)
 	mutex_unlock(&rt_attach_mutex);
 }
 
-void rt_vfs_read_counts(u64 *hits, u64 *missed)
+/* vfs_read calls seen since load, and those no mechanism could follow. */
+static void rt_vfs_read_stats(struct ringtrace_stats *st)
 {
-	*hits = rt_vfs_read_hits();
+	st->vfs_read_hits = rt_vfs_read_hits();
 	mutex_lock(&rt_attach_mutex);
-	*missed = rt_attach_missed_earlier;
+	st->vfs_read_missed = rt_attach_missed_earlier;
 	if (rt_attach_cur)
-		*missed += rt_attach_cur->missed();
+		st->vfs_read_missed += rt_attach_cur->missed();
 	mutex_unlock(&rt_attach_mutex);
 }
+
+struct rt_producer rt_vfs_read_producer = {
+	.name		= "vfs_read",
+	.events		= RINGTRACE_EVENT_VFS_READ,
+	.get		= rt_vfs_read_get,
+	.put		= rt_vfs_read_put,
+	.stats		= rt_vfs_read_stats,
+};
 
 u32 rt_vfs_read_attach_id(void)
 {

@@ -18,6 +18,7 @@
 #include <linux/module.h>
 #include <linux/ringtrace.h>
 
+#include "attach.h"
 #include "direct/direct_call.h"
 #include "events/vfs_read.h"
 

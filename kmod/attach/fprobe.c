@@ -11,6 +11,7 @@
 #include <linux/rcupdate.h>
 #include <linux/ringtrace.h>
 
+#include "attach.h"
 #include "events/vfs_read.h"
 #include "lib/compat.h"
 

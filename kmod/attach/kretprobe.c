@@ -9,6 +9,7 @@
 #include <linux/ptrace.h>
 #include <linux/ringtrace.h>
 
+#include "attach.h"
 #include "events/vfs_read.h"
 
 static struct kretprobe rt_kretprobe;

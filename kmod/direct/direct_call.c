@@ -4,7 +4,7 @@
  * our trampoline (direct_tramp_x86_64.S), calling its user's handlers, and
  * keeping the code sleeping calls return through alive. Built into
  * ringtrace_direct.ko (direct_main.c), whose user is ringtrace.ko
- * (attach_direct.c), and into the benchmark's floor module.
+ * (attach/direct.c), and into the benchmark's floor module.
  *
  * Lifetime of this code. A traced call that sleeps in vfs_read has the
  * trampoline's .Lreturned on its stack until it wakes, however long after

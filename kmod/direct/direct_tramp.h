@@ -14,13 +14,8 @@
 #ifndef _RINGTRACE_DIRECT_TRAMP_H
 #define _RINGTRACE_DIRECT_TRAMP_H
 
-#include <linux/version.h>
-
-/* x86-64 kernels whose ftrace can call a trampoline of ours directly. */
-#if defined(CONFIG_X86_64) && \
-	defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
-#define RT_HAVE_DIRECT	1
-#endif
+/* RT_HAVE_DIRECT: x86-64 kernels with ftrace direct calls. */
+#include "lib/compat.h"
 
 /* The frame below the trampoline's saved %rbp. */
 #define RT_DIRECT_SLOT_SIZE	64	/* rt_direct_enter()'s per-call slot */

@@ -57,23 +57,14 @@
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>
-#include <linux/version.h>
 #include <asm/ibt.h>
 #include <asm/nospec-branch.h>
 #include <asm/unwind_hints.h>
-#if __has_include(<linux/annotate.h>)
-#include <linux/annotate.h>
-#endif
 
+/* RT_HAVE_DIRECT, RT_CALL_DEPTH_ACCOUNT: compat.h, through it. */
 #include "direct_tramp.h"
 
 #ifdef RT_HAVE_DIRECT
-
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define RT_CALL_DEPTH_ACCOUNT	CALL_DEPTH_ACCOUNT
-#else
-#define RT_CALL_DEPTH_ACCOUNT
-#endif
 
 	.text
 SYM_CODE_START(rt_direct_tramp)

@@ -13,8 +13,7 @@
  * context. A full table drops the contention and counts it.
  *
  * The tracepoints are not exported to modules; they are found by name
- * with for_each_kernel_tracepoint() and attached with
- * tracepoint_probe_register(), both exported.
+ * (lib/tracepoint.c) and attached with tracepoint_probe_register().
  */
 #include <linux/ctype.h>
 #include <linux/hash.h>
@@ -28,8 +27,11 @@
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
 
+#include "lib/compat.h"
+#include "lib/tracepoint.h"
 #include "lock_events.h"
-#include "session/session.h"
+#include "session/active.h"
+#include "session/producer.h"
 
 /* include/trace/events/lock.h: the kind of lock that was contended. */
 #define RT_LCB_F_SPIN	BIT(0)
@@ -50,8 +52,8 @@
 #define RT_CONT_QUEUED	BIT(30)
 
 /*
- * With CONFIG_DEBUG_LOCK_ALLOC, mutex_lock() has no fast path: every
- * acquisition enters __mutex_lock_common(), which reports a begin with
+ * Where mutex_lock() has no fast path (RT_MUTEX_NO_FASTPATH: lockdep
+ * kernels, compat.h), every acquisition enters __mutex_lock_common(), which reports a begin with
  * LCB_F_SPIN and, when its trylock succeeds, an end, although nobody held
  * the lock. A mutex wait that never queued is indistinguishable from such
  * an uncontended acquisition there, so it is not reported (lockdep
@@ -60,7 +62,7 @@
  */
 static bool rt_cont_uncontended(unsigned int flags)
 {
-	return IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC) &&
+	return RT_MUTEX_NO_FASTPATH &&
 	       (flags & (RT_LCB_F_MUTEX | RT_LCB_F_RT | RT_CONT_QUEUED)) ==
 	       RT_LCB_F_MUTEX;
 }
@@ -236,29 +238,12 @@ static void rt_contention_end(void *data, void *lock, int ret)
 	preempt_enable_notrace();
 }
 
-static void rt_cont_find(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "contention_begin"))
-		rt_tp_begin = tp;
-	else if (!strcmp(tp->name, "contention_end"))
-		rt_tp_end = tp;
-}
-
-int rt_contention_init(void)
-{
-	get_random_bytes(&rt_cont_key, sizeof(rt_cont_key));
-	for_each_kernel_tracepoint(rt_cont_find, NULL);
-	if (!rt_contention_available())
-		pr_info("lock:contention_begin/end not found: kernel lock contention unavailable\n");
-	return 0;
-}
-
-bool rt_contention_available(void)
+static bool rt_contention_available(void)
 {
 	return rt_tp_begin && rt_tp_end;
 }
 
-int rt_contention_get(void)
+static int rt_contention_get(const struct rt_session *s)
 {
 	int err = 0;
 
@@ -294,7 +279,7 @@ unlock:
 	return err;
 }
 
-void rt_contention_put(void)
+static void rt_contention_put(const struct rt_session *s)
 {
 	mutex_lock(&rt_cont_mutex);
 	if (!WARN_ON_ONCE(!rt_cont_users) && !--rt_cont_users) {
@@ -308,12 +293,33 @@ void rt_contention_put(void)
 	mutex_unlock(&rt_cont_mutex);
 }
 
-u64 rt_contention_missed(void)
+/* Contentions not followed: the table was full. Module-wide. */
+static void rt_contention_stats(struct ringtrace_stats *st)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(rt_cont_missed, cpu);
-	return sum;
+	st->contention_missed = sum;
+}
+
+struct rt_producer rt_contention_producer = {
+	.name		= "lock_contention",
+	.events		= RINGTRACE_EVENT_LOCK_CONTENTION,
+	.features	= RINGTRACE_FEAT_LOCK_CONTENTION,
+	.available	= rt_contention_available,
+	.get		= rt_contention_get,
+	.put		= rt_contention_put,
+	.stats		= rt_contention_stats,
+};
+
+int rt_contention_init(void)
+{
+	get_random_bytes(&rt_cont_key, sizeof(rt_cont_key));
+	rt_tp_begin = rt_tracepoint_find("contention_begin");
+	rt_tp_end = rt_tracepoint_find("contention_end");
+	if (!rt_contention_available())
+		pr_info("lock:contention_begin/end not found: kernel lock contention unavailable\n");
+	return 0;
 }

@@ -7,9 +7,10 @@
 #include <linux/preempt.h>
 #include <linux/string.h>
 
-#include "lib/stack.h"
+#include "emit/emit.h"
 #include "lock_events.h"
-#include "session/session.h"
+#include "session/active.h"
+#include "session/producer.h"
 #include "tracked_lock.h"
 
 /*
@@ -22,14 +23,15 @@ EXPORT_SYMBOL_GPL(tracked_lock_events_users);
 
 static DEFINE_MUTEX(rt_lock_events_mutex);
 
-void rt_lock_events_get(void)
+static int rt_lock_events_get(const struct rt_session *s)
 {
 	mutex_lock(&rt_lock_events_mutex);
 	WRITE_ONCE(tracked_lock_events_users, tracked_lock_events_users + 1);
 	mutex_unlock(&rt_lock_events_mutex);
+	return 0;	/* tracked locks call us: only listeners are counted */
 }
 
-void rt_lock_events_put(void)
+static void rt_lock_events_put(const struct rt_session *s)
 {
 	mutex_lock(&rt_lock_events_mutex);
 	if (!WARN_ON_ONCE(tracked_lock_events_users <= 0))
@@ -48,25 +50,44 @@ static bool rt_lock_over_threshold(const struct rt_session *s, u64 wait,
 	       (s->lock_min_hold_ns && hold >= s->lock_min_hold_ns);
 }
 
-static void rt_lock_fill(const struct rt_session *s,
-			 struct ringtrace_lock_record *rec, unsigned int size,
-			 u16 misc, u64 ts, int cpu, u64 lock_id,
-			 const char *name, u64 wait, u64 hold, u32 flags)
+/* One record into @s's ring, the task's cgroup named first (emit.h). */
+static __always_inline void rt_lock_write(struct rt_session *s, int cpu,
+					  u64 event, u64 ts, u64 lock_id,
+					  const char *name, u64 wait, u64 hold,
+					  u32 flags)
 {
+	struct ringtrace_lock_record *rec;
+	struct rt_stack st;
+	struct rt_emit e = {
+		.s		= s,
+		.task		= current,
+		.ts		= ts,
+		.cpu		= cpu,
+		.slot		= rt_session_slot(s, cpu),
+		.type		= RINGTRACE_RECORD_LOCK,
+		.fixed		= sizeof(*rec),
+		/* Our own frames cut (no anchor). */
+		.stack_event	= event,
+		.st		= &st,
+		/* Maybe holding the very lock a name would take. */
+		.in_lock	= true,
+	};
+
 	/* Every byte written: no hole, padding zeroed. */
 	BUILD_BUG_ON(sizeof(*rec) != 112);
 	BUILD_BUG_ON(TRACKED_LOCK_NAME_LEN != RINGTRACE_LOCK_NAME_LEN);
+	RT_EMIT_CHECK(struct ringtrace_lock_record);
 
-	rec->header.type = RINGTRACE_RECORD_LOCK;
-	rec->header.misc = misc;
-	rec->header.size = size;
-	rt_fill_task_ctx(s, &rec->task, ts, cpu);
-	rec->lock_id = lock_id;
-	rec->wait_ns = wait;
-	rec->hold_ns = hold;
-	rec->flags = flags;
-	rec->__pad = 0;
-	strscpy_pad(rec->name, name, sizeof(rec->name));
+	rec = rt_emit_begin(&e);
+	if (rec) {
+		rec->lock_id = lock_id;
+		rec->wait_ns = wait;
+		rec->hold_ns = hold;
+		rec->flags = flags;
+		rec->__pad = 0;
+		strscpy_pad(rec->name, name, sizeof(rec->name));
+	}
+	rt_emit_end(&e, rec);
 }
 
 void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
@@ -74,14 +95,7 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 {
 	const u64 event = flags & RINGTRACE_LOCK_KERNEL ?
 			  RINGTRACE_EVENT_LOCK_CONTENTION : RINGTRACE_EVENT_LOCK;
-	struct ringtrace_lock_record *rec;
 	struct rt_session *s;
-	struct rt_ring *ring;
-	struct cgroup *cgrp = NULL;
-	struct rt_stack st;
-	unsigned int size, ext;
-	bool stack;
-	u16 misc;
 	int cpu;
 
 	/* Also the RCU read-side section for the session walk. */
@@ -92,44 +106,18 @@ void rt_lock_emit(u64 ts, u64 lock_id, const char *name, u64 wait_ns,
 		    !rt_lock_over_threshold(s, wait_ns, hold_ns) ||
 		    !rt_session_wants_task(s, current))
 			continue;
-		ext = rt_task_ext_size(s);
-		size = sizeof(*rec) + ext;
-		stack = false;
-		misc = 0;
-		/* issue 24: the task's cgroup, named first (cgroup_names.c). */
-		if (ext) {
-			cgrp = rt_current_cgroup();
-			rt_cgroup_before_record(s, rt_session_slot(s, cpu), ts,
-						cgrp, true);
-			misc |= RINGTRACE_MISC_TASK_EXT;
-		}
-		/* ABI 2: a stack trailer (stack.c); our own frames cut. */
-		if (unlikely(s->stack_events & event)) {
-			stack = rt_stack_get(&st, s->stack_kernel_depth,
-					     s->stack_user_depth, 0);
-			if (stack) {
-				size += rt_stack_size(&st);
-				misc |= RINGTRACE_MISC_STACK;
-			} else {
-				this_cpu_inc(s->xcounts->stack_missed);
-			}
-		}
-		rec = rt_session_reserve(s, cpu, size, ts, &ring);
-		if (rec) {
-			rt_lock_fill(s, rec, size, misc, ts, cpu, lock_id,
-				     name, wait_ns, hold_ns, flags);
-			if (ext)
-				rt_fill_task_ext((void *)(rec + 1), cgrp,
-						 current);
-			if (stack)
-				rt_stack_write((char *)(rec + 1) + ext, &st);
-			rt_ring_commit(ring);
-		}
-		if (stack)
-			rt_stack_put(&st);
+		rt_lock_write(s, cpu, event, ts, lock_id, name, wait_ns,
+			      hold_ns, flags);
 	}
 	preempt_enable_notrace();
 }
+
+struct rt_producer rt_lock_producer = {
+	.name		= "lock",
+	.events		= RINGTRACE_EVENT_LOCK,
+	.get		= rt_lock_events_get,
+	.put		= rt_lock_events_put,
+};
 
 /* Called by tracked unlocks (tracked_lock.h) when a session listens. */
 void __tracked_lock_emit(const struct tracked_lock_sample *s)

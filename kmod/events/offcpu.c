@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Off-CPU intervals (issue 22). sched:sched_switch is found by name with
- * for_each_kernel_tracepoint() and attached with tracepoint_probe_register()
- * (both exported; the tracepoint itself is not, as for the contention
- * tracepoints), only while a session asks for RINGTRACE_EVENT_OFFCPU: with
- * none, a context switch runs no code of ours.
+ * Off-CPU intervals. sched:sched_switch is found by name
+ * (lib/tracepoint.c) and attached with tracepoint_probe_register() only
+ * while a session asks for RINGTRACE_EVENT_OFFCPU: with none, a context
+ * switch runs no code of ours.
  *
  * At a switch the probe runs in __schedule() with the runqueue's raw lock
  * held and interrupts off, on PREEMPT_RT too: nothing here sleeps,
@@ -37,7 +36,7 @@
  *
  * With RINGTRACE_CFG_CGROUPS the record carries the task's task_ext
  * (issue 24) and its cgroup is named first, under the same rule as lock
- * records: never by a walk that would take a lock (cgroup_names.c).
+ * records: never by a walk that would take a lock (emit/cgroup_record.c).
  */
 #include <linux/atomic.h>
 #include <linux/hash.h>
@@ -53,9 +52,12 @@
 #include <linux/vmalloc.h>
 #include <linux/ringtrace.h>
 
+#include "emit/emit.h"
 #include "lib/stack.h"
+#include "lib/tracepoint.h"
 #include "offcpu.h"
-#include "session/session.h"
+#include "session/active.h"
+#include "session/producer.h"
 #include "vfs_read.h"
 
 #define RT_OFFCPU_PROBES	16
@@ -106,15 +108,9 @@ static unsigned int rt_offcpu_users;
 static u32 rt_offcpu_gen;
 static DEFINE_PER_CPU(u64, rt_offcpu_missed_pcpu);
 
-static void rt_offcpu_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sched_switch"))
-		rt_tp_switch = tp;
-}
-
 void rt_offcpu_init(void)
 {
-	for_each_kernel_tracepoint(rt_offcpu_find_tp, NULL);
+	rt_tp_switch = rt_tracepoint_find("sched_switch");
 	if (!rt_tp_switch)
 		pr_info("sched:sched_switch not found: offcpu events unavailable\n");
 	if (!is_power_of_2(rt_offcpu_tasks) || rt_offcpu_tasks < RT_OFFCPU_PROBES) {
@@ -124,19 +120,20 @@ void rt_offcpu_init(void)
 	}
 }
 
-bool rt_offcpu_available(void)
+static bool rt_offcpu_available(void)
 {
 	return rt_tp_switch;
 }
 
-u64 rt_offcpu_missed(void)
+/* Switches not followed: the table of tasks was full. Module-wide. */
+static void rt_offcpu_stats(struct ringtrace_stats *st)
 {
 	u64 sum = 0;
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(rt_offcpu_missed_pcpu, cpu);
-	return sum;
+	st->offcpu_missed = sum;
 }
 
 /* @task's entry, or -1. */
@@ -305,53 +302,40 @@ static void rt_offcpu_write(struct rt_session *s,
 {
 	const struct rt_offcpu_task *e = &t->tasks[idx];
 	struct ringtrace_offcpu_record *rec;
-	unsigned int ext = rt_task_ext_size(s);
-	unsigned int size = sizeof(*rec) + ext;
-	struct cgroup *cgrp = NULL;
-	struct rt_ring *ring;
 	struct rt_stack st;
-	bool stack;
-	u16 misc = 0;
-	int slot = cpu;
+	struct rt_emit em = {
+		.s		= s,
+		.task		= next,
+		.ts		= now,
+		.cpu		= cpu,
+		.slot		= cpu,
+		.type		= RINGTRACE_RECORD_OFFCPU,
+		.fixed		= sizeof(*rec),
+		.st		= &st,
+		/*
+		 * Under the runqueue's raw lock: naming that would take a
+		 * lock is left to a vfs_read (emit/cgroup_record.c).
+		 */
+		.in_lock	= true,
+	};
 
 	BUILD_BUG_ON(sizeof(*rec) != RINGTRACE_OFFCPU_SIZE_VER0);
+	RT_EMIT_CHECK(struct ringtrace_offcpu_record);
 	/* A thread's ring: written by whoever runs it, never concurrently. */
 	if (unlikely(s->threads.nr)) {
-		slot = rt_thread_slot(s, next);
-		if (slot < 0)
+		em.slot = rt_thread_slot(s, next);
+		if (em.slot < 0)
 			return;
 	}
-	/*
-	 * issue 24: @next's cgroup, named first on the same ring. We hold
-	 * the runqueue's raw lock: naming that would take a lock is left to
-	 * a vfs_read (cgroup_names.c), as for lock records.
-	 */
-	if (ext) {
-		cgrp = rt_task_cgroup(next);
-		rt_cgroup_before_record(s, slot, now, cgrp, true);
-		misc |= RINGTRACE_MISC_TASK_EXT;
+	/* The frames taken when it left, not now's. */
+	em.stack_kept = rt_offcpu_stack_for(s, t, idx, &st);
+	rec = rt_emit_begin(&em);
+	if (rec) {
+		rec->offcpu_ns = dur;
+		rec->cpu_out = e->out_cpu;
+		rec->state = e->state;
 	}
-	stack = rt_offcpu_stack_for(s, t, idx, &st);
-	if (stack) {
-		size += rt_stack_size(&st);
-		misc |= RINGTRACE_MISC_STACK;
-	}
-	rec = rt_session_reserve_slot(s, slot, size, now, &ring);
-	if (!rec)
-		return;
-	rec->header.type = RINGTRACE_RECORD_OFFCPU;
-	rec->header.misc = misc;
-	rec->header.size = size;
-	rt_fill_task_ctx_of(s, &rec->task, next, now, cpu);
-	rec->offcpu_ns = dur;
-	rec->cpu_out = e->out_cpu;
-	rec->state = e->state;
-	/* The task_ext ends the fixed part, right before any frames. */
-	if (ext)
-		rt_fill_task_ext((void *)(rec + 1), cgrp, next);
-	if (stack)
-		rt_stack_write((char *)(rec + 1) + ext, &st);
-	rt_ring_commit(ring);
+	rt_emit_end(&em, rec);
 }
 
 /* @next runs again on @cpu. */
@@ -509,8 +493,9 @@ static int rt_offcpu_frames_get(struct rt_offcpu_table *t)
 	return 0;
 }
 
-int rt_offcpu_get(bool stacks)
+static int rt_offcpu_get(const struct rt_session *s)
 {
+	bool stacks = s->stack_events & RINGTRACE_EVENT_OFFCPU;
 	struct rt_offcpu_table *t;
 	int err = 0;
 
@@ -551,7 +536,7 @@ unlock:
 	return err;
 }
 
-void rt_offcpu_put(void)
+static void rt_offcpu_put(const struct rt_session *s)
 {
 	struct rt_offcpu_table *t;
 
@@ -571,3 +556,12 @@ void rt_offcpu_put(void)
 unlock:
 	mutex_unlock(&rt_offcpu_mutex);
 }
+
+struct rt_producer rt_offcpu_producer = {
+	.name		= "offcpu",
+	.events		= RINGTRACE_EVENT_OFFCPU,
+	.available	= rt_offcpu_available,
+	.get		= rt_offcpu_get,
+	.put		= rt_offcpu_put,
+	.stats		= rt_offcpu_stats,
+};

@@ -13,19 +13,17 @@
 #include "vfs_read.h"
 
 struct rt_offcpu_table;
+struct rt_producer;
 
-/* Look for sched:sched_switch at load; without it, no offcpu event. */
-void rt_offcpu_init(void);
-bool rt_offcpu_available(void);
 /*
- * A session asking for offcpu records is enabled (@stacks: with stacks)
- * or disabled. Process context; the first get attaches to sched_switch,
- * the last put detaches and waits for every probe to have left.
+ * Look for sched:sched_switch at load; without it, no offcpu event. The
+ * producer (session/producer.h): the first session asking for offcpu
+ * records attaches to sched_switch, the last one detaches and waits for
+ * every probe to have left; its count is the switches not followed (the
+ * table of tasks was full).
  */
-int rt_offcpu_get(bool stacks);
-void rt_offcpu_put(void);
-/* Switches not followed: the table of tasks was full. Module-wide. */
-u64 rt_offcpu_missed(void);
+void rt_offcpu_init(void);
+extern struct rt_producer rt_offcpu_producer;
 
 /* What a vfs_read call spent off CPU, for its record. */
 struct rt_offcpu_span {

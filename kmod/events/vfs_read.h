@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vfs_read events, split in two: what a call records (probe_vfs_read.c:
- * the filters, the fields, the record) and how the module gets called at
- * the function's entry and return (attach_*.c, one file per mechanism).
+ * vfs_read events, split in two: what a call records (vfs_read.c: the
+ * filters, the fields, the record) and how the module gets called at the
+ * function's entry and return (attach/, one file per mechanism).
  * Every mechanism hands the same two functions the same arguments, so the
  * records and the filters are the same whichever one is in use.
  */
@@ -25,10 +25,10 @@ struct rt_vfs_read_call {
 	s64	pos;
 	/*
 	 * The file's device as a dev_t, not two u32s: the direct call's slot
-	 * holds 56 bytes (direct_tramp.h) and issue 22 needed 12 more.
+	 * holds 56 bytes (direct_tramp.h) and the off-CPU fields needed 12 more.
 	 */
 	u32	dev;
-	/* issue 22 (offcpu.c): the table generation at entry, 0: not followed. */
+	/* offcpu.c's table generation at entry, 0: not followed. */
 	u32	offcpu_gen;
 	u64	offcpu_total;	/* the caller's off-CPU total at entry */
 };
@@ -52,34 +52,5 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 
 /* vfs_read calls seen since load, every mechanism together. */
 u64 rt_vfs_read_hits(void);
-
-/*
- * One way of attaching to vfs_read. attach() and detach() are called under
- * the attach mutex (attach.c), at most one mechanism attached at a time;
- * detach() returns once no handler of this mechanism runs any more.
- */
-struct rt_attach_ops {
-	const char	*name;		/* the module parameter's value */
-	u32		id;		/* RINGTRACE_ATTACH_* */
-	bool		(*available)(void);
-	int		(*attach)(unsigned int maxactive);
-	void		(*detach)(void);
-	/* Calls the current attachment could not follow (no free slot). */
-	u64		(*missed)(void);
-	/*
-	 * NULL: shares vfs_read with every other tool. Else what it locks
-	 * out while attached, for the kernel log ("which ..."); auto never
-	 * picks such a mechanism.
-	 */
-	const char	*excludes;
-};
-
-extern const struct rt_attach_ops rt_attach_kretprobe;
-extern const struct rt_attach_ops rt_attach_fprobe;
-extern const struct rt_attach_ops rt_attach_direct;
-
-/* attach.c: which mechanism is in use, or would be used next. */
-u32 rt_vfs_read_attach_id(void);
-u32 rt_vfs_read_attach_mask(void);
 
 #endif /* _RINGTRACE_VFS_READ_H */

@@ -1,13 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Differences between the kernels ringtrace builds against (Debian's 6.1,
- * 6.12 and sid's 7.2), kept in one place so the rest of the module reads
- * like code for the newest kernel.
+ * 6.12 and sid's 7.2, with and without PREEMPT_RT, on x86-64 and arm64),
+ * kept in one place and keyed on what the kernel provides, so the rest of
+ * the module reads like code for the newest kernel. The assembly of
+ * direct/ includes it too: what it needs comes first, the C after.
  */
 #ifndef _RINGTRACE_COMPAT_H
 #define _RINGTRACE_COMPAT_H
 
 #include <linux/version.h>
+
+/*
+ * ftrace's direct calls to a trampoline of ours (direct/): x86-64
+ * kernels built with them. Elsewhere ringtrace_direct.ko is built empty
+ * and the direct call is not offered.
+ */
+#if defined(CONFIG_X86_64) && \
+	defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+#define RT_HAVE_DIRECT	1
+#endif
+
+#ifdef __ASSEMBLY__
+/*
+ * The trampoline's annotations: 7.x moved ANNOTATE_NOENDBR and its kin
+ * into <linux/annotate.h>; 6.2 added call-depth tracking (retbleed=stuff),
+ * whose accounting an entry reached by a CALL that is not accounted does
+ * itself.
+ */
+#if __has_include("linux/annotate.h")
+#include <linux/annotate.h>
+#endif
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define RT_CALL_DEPTH_ACCOUNT	CALL_DEPTH_ACCOUNT
+#else
+#define RT_CALL_DEPTH_ACCOUNT
+#endif
+#else /* !__ASSEMBLY__ */
+
 #include <linux/mm.h>
 #include <linux/timer.h>
 
@@ -64,7 +94,7 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
  * fprobe with an exit handler and per-call entry data. Debian 6.1 has no
  * CONFIG_FPROBE. 6.2 gave the entry handler a return value (non-zero: no
  * exit handler for this call) and entry data, 6.5 passed the return
- * address: from there on the handlers have the shape attach_fprobe.c
+ * address: from there on the handlers have the shape attach/fprobe.c
  * uses, which a typedef does not let the preprocessor see, hence the
  * version. 6.14 moved fprobe from ftrace + rethook onto fgraph: the
  * handlers get ftrace_regs instead of pt_regs, and <linux/fprobe.h>
@@ -94,7 +124,7 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
- * ftrace direct calls (attach_direct.c). 6.5 removed the single-function
+ * ftrace direct calls (direct/direct_call.c). 6.5 removed the single-function
  * register_ftrace_direct(ip, addr) and renamed the ops-based
  * *_ftrace_direct_multi() to *_ftrace_direct(), whose unregister frees
  * the filter when asked; on 6.1 we free it ourselves.
@@ -132,19 +162,6 @@ typedef int (*rt_ops_func_ip_t)(struct ftrace_ops *op, unsigned long ip,
 #endif
 
 /*
- * issue 24: a cgroup's name in probe context. 6.15 made kernfs node names
- * and parents RCU-protected (freed after a grace period on rename), so a
- * walk under rcu_read_lock() needs no lock; before, kernfs_path_from_node()
- * takes kernfs_rename_lock, a spinlock, which sleeps on PREEMPT_RT, where
- * a cgroup record then goes out unresolved.
- */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
-#define RT_KERNFS_RCU_NAME	1
-#elif !IS_ENABLED(CONFIG_PREEMPT_RT)
-#define RT_KERNFS_PATH_LOCKED	1
-#endif
-
-/*
  * 7.x's compiler context analysis replaced sparse's __cond_lock() with
  * __cond_acquires() on the function; where it is gone, a conditional
  * acquire is just its condition (what non-sparse builds always had).
@@ -154,13 +171,21 @@ typedef int (*rt_ops_func_ip_t)(struct ftrace_ops *op, unsigned long ip,
 #endif
 
 /*
- * A kernel without CONFIG_CGROUPS (the allnoconfig-based debug kernels of
- * scripts/debug-kernel) declares neither: the cgroup filter is refused
- * there before any lookup (rt_cgroup_features() is 0), so these are
- * never reached, but the module must still build.
+ * Cgroups. A kernel without CONFIG_CGROUPS (the allnoconfig-based debug
+ * kernels of scripts/debug-kernel) declares none of these: the cgroup
+ * filter and task_ext are refused there before any lookup
+ * (rt_cgroup_features() is 0 without RT_HAVE_CGROUPS), so the stubs are
+ * never reached, but the module must still build. Callers of the task and id helpers run with
+ * preemption disabled (the task's css_set is RCU-protected).
  */
 #include <linux/cgroup.h>
 #include <linux/err.h>
+#include <linux/kernfs.h>
+
+#define RT_HAVE_CGROUPS		IS_ENABLED(CONFIG_CGROUPS)
+#include <linux/rcupdate.h>
+#include <linux/string.h>
+
 static inline struct cgroup *rt_cgroup_get_from_id(u64 id)
 {
 #ifdef CONFIG_CGROUPS
@@ -177,6 +202,126 @@ static inline void rt_cgroup_put(struct cgroup *cgrp)
 #endif
 }
 
+/* @task's cgroup v2. */
+static __always_inline struct cgroup *rt_task_dfl_cgroup(struct task_struct *task)
+{
+#ifdef CONFIG_CGROUPS
+	return task_dfl_cgroup(task);
+#else
+	return NULL;
+#endif
+}
+
+static __always_inline u64 rt_cgroup_id(struct cgroup *cgrp)
+{
+#ifdef CONFIG_CGROUPS
+	return cgroup_id(cgrp);
+#else
+	return 0;
+#endif
+}
+
+/* Pointer compares only: @cgrp's ancestor array. */
+static __always_inline bool rt_cgroup_is_descendant(struct cgroup *cgrp,
+						    struct cgroup *ancestor)
+{
+#ifdef CONFIG_CGROUPS
+	return cgroup_is_descendant(cgrp, ancestor);
+#else
+	return false;
+#endif
+}
+
+/*
+ * A cgroup's path in probe context, into @buf (@max + 1 bytes): its
+ * length, not NUL-terminated, at most @max (*truncated then says whether
+ * it lost its first components), or -1 when it cannot be built here.
+ *
+ * 6.15 made kernfs node names and parents RCU-protected (freed after a
+ * grace period on rename), so a walk up the ancestors under
+ * rcu_read_lock() needs no lock, and keeps the last names when the path
+ * is too long. Before, kernfs_path_from_node() takes kernfs_rename_lock, a
+ * spinlock with interrupts off: fine in a probe, unless the probe runs
+ * holding that lock or the runqueue's (RT_CGROUP_PATH_LOCKS: such callers
+ * must not name), and a sleeping lock on PREEMPT_RT, where no name can be
+ * built at all.
+ */
+#if !IS_ENABLED(CONFIG_CGROUPS)
+#define RT_CGROUP_PATH_LOCKS	0
+static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
+				 bool *truncated)
+{
+	return -1;
+}
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+#define RT_CGROUP_PATH_LOCKS	0
+static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
+				 bool *truncated)
+{
+	char *end = buf + max + 1, *p = end;
+	const char *name;
+	size_t n;
+
+	rcu_read_lock();
+	for (; cgroup_parent(cgrp); cgrp = cgroup_parent(cgrp)) {
+		name = rcu_dereference(cgrp->kn->name);
+		n = strnlen(name, max);
+		if (n + 1 > (size_t)(p - buf)) {
+			*truncated = true;
+			break;
+		}
+		p -= n;
+		memcpy(p, name, n);
+		*--p = '/';
+	}
+	rcu_read_unlock();
+	if (p == end)
+		*--p = '/';	/* the root */
+	n = end - p;
+	memmove(buf, p, n);
+	return n;
+}
+#elif !IS_ENABLED(CONFIG_PREEMPT_RT)
+#define RT_CGROUP_PATH_LOCKS	1
+static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
+				 bool *truncated)
+{
+	int len = kernfs_path_from_node(cgrp->kn, NULL, buf, max + 1);
+
+	if (len < 0)
+		return -1;
+	if (len > max) {
+		*truncated = true;
+		len = max;
+	}
+	return len;
+}
+#else
+#define RT_CGROUP_PATH_LOCKS	0
+static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
+				 bool *truncated)
+{
+	return -1;
+}
+#endif
+
+/*
+ * A file's path in probe context (lib/path.c). d_path() walks under RCU
+ * with rename_lock's and mount_lock's seqcounts and takes them as
+ * spinlocks when a rename or a mount change raced that pass; d_dname
+ * methods may take spinlocks of their own (dma-buf). On PREEMPT_RT those
+ * are sleeping locks, which a probe must not take: there the path is
+ * built by a lockless walk of our own.
+ */
+#define RT_D_PATH_SLEEPS	IS_ENABLED(CONFIG_PREEMPT_RT)
+
+/*
+ * With CONFIG_DEBUG_LOCK_ALLOC, mutex_lock() has no fast path: every
+ * acquisition enters the slow path, which reports lock contention
+ * tracepoints even when the lock was free (events/contention.c).
+ */
+#define RT_MUTEX_NO_FASTPATH	IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC)
+
 /*
  * arm64's user stack walk (stack.c) strips the pointer authentication code
  * from saved return addresses. 6.4 renamed ptrauth_strip_insn_pac() (an
@@ -191,5 +336,7 @@ static inline void rt_cgroup_put(struct cgroup *cgrp)
 #define ptrauth_strip_user_insn_pac(ptr)	ptrauth_strip_insn_pac(ptr)
 #endif
 #endif
+
+#endif /* !__ASSEMBLY__ */
 
 #endif /* _RINGTRACE_COMPAT_H */

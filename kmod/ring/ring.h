@@ -79,9 +79,6 @@ struct rt_ring {
 	struct rt_mlock	mlock;		/* locked memory charged for it */
 };
 
-/* Largest ring a mapping may ask for, in data pages (module parameter). */
-extern unsigned int rt_max_ring_pages;
-
 struct rt_ring *rt_ring_alloc(int cpu, unsigned int nr_pages,
 			      struct rt_readers *readers);
 void rt_ring_free(struct rt_ring *ring);

@@ -18,8 +18,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "emit/path_cache.h"
 #include "lib/compat.h"
+#include "path_cache.h"
 #include "session.h"
 
 /* Cgroups a session remembers having named (RINGTRACE_CFG_CGROUPS). */
@@ -27,7 +27,7 @@
 
 u64 rt_cgroup_features(void)
 {
-	return IS_ENABLED(CONFIG_CGROUPS) ?
+	return RT_HAVE_CGROUPS ?
 	       RINGTRACE_FEAT_CGROUP | RINGTRACE_FEAT_CGROUP_IDS : 0;
 }
 

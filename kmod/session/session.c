@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Session lifetime, configuration, enable/disable and the list of enabled
- * sessions the probes walk.
+ * Session lifetime, configuration and rings, and the list of enabled
+ * sessions the probes walk (session/active.h; ENABLE and DISABLE, which
+ * put sessions on it and take them off, are ../enable.c).
  */
 #include <linux/jiffies.h>
 #include <linux/nospec.h>
@@ -13,33 +14,17 @@
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 
-#include "attach/probes.h"
-#include "events/lock_events.h"
-#include "events/offcpu.h"
-#include "events/tracked_lock.h"
+#include "active.h"
 #include "lib/compat.h"
+#include "producer.h"
 #include "session.h"
 
 #define RT_DEFAULT_FLUSH_MS	100
 /* Deeper process trees than this are not followed by the pid filter. */
 #define RT_MAX_ANCESTRY		128
 
+/* ../enable.c writes it, the producers walk it (active.h). */
 LIST_HEAD(rt_active_sessions);
-/*
- * Writers of rt_active_sessions (the probes read it under RCU). A tracked
- * lock, so ringtrace's own contention shows up in its lock statistics.
- */
-static struct tracked_spinlock rt_sessions_lock;
-
-void rt_session_list_init(void)
-{
-	tracked_spin_lock_init(&rt_sessions_lock, "ringtrace_sessions");
-}
-
-void rt_session_list_exit(void)
-{
-	tracked_spin_lock_destroy(&rt_sessions_lock);
-}
 
 bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor)
 {
@@ -82,7 +67,7 @@ static void rt_session_flush(struct timer_list *t)
 			break;
 		}
 	}
-	rt_session_threads_update(s);	/* issue 9: exited threads */
+	rt_session_threads_update(s);	/* exited threads */
 	if (READ_ONCE(s->enabled))
 		mod_timer(&s->flush_timer,
 			  jiffies + msecs_to_jiffies(s->flush_ms));
@@ -96,7 +81,7 @@ struct rt_session *rt_session_create(void)
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 
-	/* issue 9: room for either mode (session_thread.c). */
+	/* Room for either mode (session_thread.c). */
 	s->rings = kcalloc(rt_session_capacity(), sizeof(*s->rings),
 			   GFP_KERNEL_ACCOUNT);
 	if (!s->rings)
@@ -119,7 +104,7 @@ struct rt_session *rt_session_create(void)
 	cpumask_copy(s->cpus, cpu_possible_mask);
 	s->self = get_pid(task_tgid(current));
 	s->exclude = s->self;
-	/* issue 24: a reader in a container sees its own pids. */
+	/* A reader in a container sees its own pids. */
 	if (task_active_pid_ns(current) != &init_pid_ns)
 		s->pidns = get_pid_ns(task_active_pid_ns(current));
 	s->flush_ms = RT_DEFAULT_FLUSH_MS;
@@ -142,22 +127,25 @@ err_session:
 	return ERR_PTR(-ENOMEM);
 }
 
-/* The last reference (fd and every mapping) is gone. */
+/*
+ * The last reference (fd and every mapping) is gone, and the session was
+ * disabled: no probe can see it.
+ */
 void rt_session_destroy(struct rt_session *s)
 {
 	unsigned int i;
 
-	rt_session_disable(s);
 	for (i = 0; i < s->nr_slots; i++)
 		rt_ring_free(s->rings[i]);
-	rt_session_extras_destroy(s);	/* ABI 2 */
-	rt_threads_release(&s->threads);	/* issue 9 */
-	rt_cgroups_release(&s->cgroups);	/* issue 24 */
+	rt_session_extras_destroy(s);
+	rt_threads_release(&s->threads);
+	rt_cgroups_release(&s->cgroups);
+	rt_producers_release(s);
 	free_percpu(s->thread_not_task);
 	put_pid(s->pid);
 	put_pid(s->self);
 	if (s->pidns)
-		put_pid_ns(s->pidns);	/* issue 24 */
+		put_pid_ns(s->pidns);
 	free_cpumask_var(s->cpus);
 	free_percpu(s->no_ring);
 	kfree(s->rings);
@@ -293,89 +281,59 @@ unlock:
 	return ring;
 }
 
-static bool rt_session_has_rings(struct rt_session *s)
+/* Under s->lock: has a mapping made a ring yet? */
+bool rt_session_has_rings(struct rt_session *s)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&s->lock);
 	for (i = 0; i < s->nr_slots; i++)
 		if (s->rings[i])
 			return true;
 	return false;
 }
 
-int rt_session_enable(struct rt_session *s)
+/*
+ * ENABLE, under s->lock, once the producers the session asks for are
+ * attached and before it is listed for them: each enabled period starts
+ * anew.
+ */
+void rt_session_start(struct rt_session *s)
 {
 	struct rt_ring *ring;
 	unsigned int i;
-	int err = 0;
 
-	mutex_lock(&s->lock);
-	if (s->enabled)
-		goto unlock;
-	if (!s->events || !rt_session_has_rings(s)) {
-		err = -EINVAL;
-		goto unlock;
-	}
-	err = rt_probes_get(s->events, s->vfs_read_attach,
-			    s->stack_events & RINGTRACE_EVENT_OFFCPU);
-	if (err)
-		goto unlock;
-	/* issue 22: intervals that began earlier are not this session's. */
+	lockdep_assert_held(&s->lock);
+	/* Off-CPU intervals that began earlier are not this session's. */
 	s->offcpu_since = ktime_get_mono_fast_ns();
-	rt_session_extras_enable(s);	/* ABI 2 */
+	rt_session_extras_enable(s);
 	for (i = 0; i < s->nr_slots; i++) {
 		ring = s->rings[i];
 		if (ring)
 			rt_ring_start(ring, s->watermark ?: ring->size / 2,
 				      s->flags & RINGTRACE_CFG_OVERWRITE);
 	}
-
-	WRITE_ONCE(s->enabled, true);
-	tracked_spin_lock(&rt_sessions_lock);
-	list_add_tail_rcu(&s->node, &rt_active_sessions);
-	tracked_spin_unlock(&rt_sessions_lock);
-	/*
-	 * In overwrite mode too (issue 19): the timer also flags exited
-	 * threads within a flush period. It wakes no flight recorder's
-	 * reader, who sleeps until it wants a snapshot: rt_ring_has_unread()
-	 * is false for an overwrite ring.
-	 */
-	mod_timer(&s->flush_timer, jiffies + msecs_to_jiffies(s->flush_ms));
-unlock:
-	mutex_unlock(&s->lock);
-	return err;
 }
 
-int rt_session_disable(struct rt_session *s)
+/*
+ * DISABLE, under s->lock, once no probe can see the session: the rings
+ * report what they lost and their readers drain what is left.
+ */
+void rt_session_stop(struct rt_session *s)
 {
 	struct rt_ring *ring;
 	unsigned int i;
 	u64 now;
 
-	mutex_lock(&s->lock);
-	if (!s->enabled)
-		goto unlock;
-
-	WRITE_ONCE(s->enabled, false);
-	tracked_spin_lock(&rt_sessions_lock);
-	list_del_rcu(&s->node);
-	tracked_spin_unlock(&rt_sessions_lock);
-	/* Every probe that could still see the session has finished. */
-	synchronize_rcu();
-	rt_probes_put(s->events);
-	rt_timer_delete_sync(&s->flush_timer);
-
+	lockdep_assert_held(&s->lock);
 	now = ktime_get_mono_fast_ns();
 	for (i = 0; i < s->nr_slots; i++) {
 		ring = s->rings[i];
 		if (ring)
 			rt_ring_stop(ring, now);
 	}
-	rt_session_threads_update(s);	/* issue 9 */
+	rt_session_threads_update(s);
 	rt_readers_wake(&s->readers);
-unlock:
-	mutex_unlock(&s->lock);
-	return 0;
 }
 
 void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
@@ -400,12 +358,11 @@ void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st)
 		st->lost += c.lost;
 		st->bytes += c.bytes;
 	}
+	rt_producers_session_stats(s, st);
 	mutex_unlock(&s->lock);
 	st->produced = st->records + st->lost;
-	rt_vfs_read_counts(&st->vfs_read_hits, &st->vfs_read_missed);
-	st->contention_missed = rt_contention_missed();
-	st->offcpu_missed = rt_offcpu_missed();	/* issue 22 */
-	rt_session_extras_stats(s, st);	/* ABI 2 */
+	rt_producers_stats(st);		/* their module-wide counts */
+	rt_session_extras_stats(s, st);
 }
 
 /*

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A session's ABI 2 options: path records (path_cache.c) and stack
- * trailers (stack.c). Their configuration, the buffers they need while a
+ * A session's ABI 2 options: path records (emit/path_record.c) and stack
+ * trailers (lib/stack.c). Their configuration, the buffers they need while a
  * session is configured for them, and their counters.
  */
 #include <linux/percpu.h>
 #include <linux/ringtrace.h>
 #include <linux/slab.h>
 
-#include "emit/path_cache.h"
+#include "lib/path.h"
 #include "lib/stack.h"
+#include "path_cache.h"
 #include "session.h"
 
 /* Events whose records can carry a stack trailer. */
@@ -27,7 +28,7 @@ int rt_session_extras_init(struct rt_session *s)
 				      GFP_KERNEL_ACCOUNT);
 	if (!s->xcounts)
 		return -ENOMEM;
-	/* issue 19: here, never in a probe (PREEMPT_RT: no allocation). */
+	/* The names memo: here, never in a probe (PREEMPT_RT: no allocation). */
 	s->memo = kvcalloc(rt_session_capacity(), sizeof(*s->memo),
 			   GFP_KERNEL_ACCOUNT);
 	if (!s->memo) {
@@ -129,8 +130,8 @@ err_path_buffers:
 void rt_session_extras_enable(struct rt_session *s)
 {
 	rt_path_cache_reset(s->paths);
-	rt_path_cache_reset(s->cgroups.names);	/* issue 24 */
-	rt_names_memo_reset(s);			/* issue 19, with the tables */
+	rt_path_cache_reset(s->cgroups.names);
+	rt_names_memo_reset(s);		/* with the tables it remembers */
 }
 
 /*
@@ -159,6 +160,6 @@ void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st)
 		st->path_unresolved += c->path_unresolved;
 		st->path_races += c->path_races;
 		st->stack_missed += c->stack_missed;
-		st->vfs_read_filtered += c->vfs_read_filtered;	/* issue 21 */
+		st->vfs_read_filtered += c->vfs_read_filtered;
 	}
 }

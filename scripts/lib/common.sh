@@ -170,6 +170,15 @@ kbuild_safe() {
 	[[ $1 != *[[:space:]:%]* ]]
 }
 
+# A directory for temporary files whose path kbuild can take: $TMPDIR's,
+# or /tmp when kbuild cannot take that.
+kbuild_tmp() {
+	local base=${TMPDIR:-/tmp}
+
+	kbuild_safe "$base" || base=/tmp
+	echo "$base"
+}
+
 # kbuild_scratch NAME: a directory for module builds of this checkout's
 # sources, made if missing: build/NAME, or, when kbuild cannot build
 # under the checkout's path (kbuild_safe), NAME in a directory of this
@@ -182,9 +191,7 @@ kbuild_scratch() {
 		return
 	fi
 	h=$(printf '%s' "$RINGTRACE_ROOT" | sha256sum | cut -c1-12)
-	base=${TMPDIR:-/tmp}
-	kbuild_safe "$base" || base=/tmp
-	base=$base/ringtrace-kbuild-$EUID-$h
+	base=$(kbuild_tmp)/ringtrace-kbuild-$EUID-$h
 	# Ours alone: a directory of that name someone else made is refused.
 	[[ -d $base ]] || mkdir -m 0700 "$base"
 	[[ -O $base && ! -L $base ]] || die "$base is not this user's directory"
