@@ -315,12 +315,22 @@ arm64_root_dir() {
 	} | sha256sum | cut -c1-16)
 	echo "$ARM64_DIR/root/$h"
 }
+# arm64_root_whole ROOT: ROOT is a finished guest root with what stage 1
+# mounts on and runs (a root a killed prune or unpack left half removed
+# keeps its .ready: the guest then fails to mount /dev, exit 126).
+arm64_root_whole() {
+	local d
+	[[ -f $1/.ready ]] || return 1
+	for d in etc dev proc sys root usr/bin/bash etc/passwd; do
+		[[ -e $1/$d ]] || return 1
+	done
+}
 arm64_ensure_root() {
 	local root tmp deb p
 	root=$(arm64_root_dir)
-	[[ -f $root/.ready ]] && return 0
+	arm64_root_whole "$root" && return 0
 	arm64_lock
-	if [[ ! -f $root/.ready ]]; then
+	if ! arm64_root_whole "$root"; then
 		arm64_update_once
 		tmp=$root.tmp
 		arm64_download_debs "$tmp" "arm64 guest root" "${ARM64_ROOT_PKGS[@]}"
@@ -400,7 +410,11 @@ arm64_prune_roots() {
 			exec 5<"$old/.ready"
 			if flock -xn 5 && ! pgrep -f -- "path=$old," >/dev/null; then
 				note "removing the arm64 guest root ${old##*/} (made for another list or version)"
-				as_root rm -rf "$old"
+				# Renamed first: a removal cut short leaves a
+				# .tmp, which the next prune finishes, never a
+				# half root that still says it is ready.
+				as_root mv "$old" "$old.tmp" &&
+					as_root rm -rf "$old.tmp"
 			fi
 			exec 5<&-
 		done
