@@ -110,6 +110,24 @@ raced:
 	return NULL;
 }
 
+/*
+ * The name a pseudo file's d_dname method would give, without calling
+ * it: pipes and sockets, the pseudo files a read most often meets, by
+ * the prefix their methods print ("pipe:[INO]", "socket:[INO]"), so that
+ * a filter or trigger on "pipe:*" means the same on every kernel; any
+ * other by its filesystem's name.
+ */
+static const char *rt_path_pseudo_prefix(const struct dentry *dentry)
+{
+	const char *fs = dentry->d_sb->s_type->name;
+
+	if (!strcmp(fs, "pipefs"))
+		return "pipe";
+	if (!strcmp(fs, "sockfs"))
+		return "socket";
+	return fs;
+}
+
 void rt_path_resolve(struct rt_path_call *c)
 {
 	static const char deleted[] = " (deleted)";
@@ -123,7 +141,7 @@ void rt_path_resolve(struct rt_path_call *c)
 	if (pseudo && RT_D_PATH_SLEEPS) {
 		/* d_dname methods may take spinlocks (dma-buf): our own name. */
 		c->len = scnprintf(buf, RT_PATH_BUF, "%s:[%llu]",
-				   dentry->d_sb->s_type->name, c->ino);
+				   rt_path_pseudo_prefix(dentry), c->ino);
 		c->name = buf;
 		c->flags = RINGTRACE_PATH_PSEUDO;
 		return;
