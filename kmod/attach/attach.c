@@ -123,6 +123,8 @@ static const struct kernel_param_ops rt_attach_param_ops = {
 	.get	= rt_attach_param_get,
 };
 module_param_cb(vfs_read_attach, &rt_attach_param_ops, NULL, 0644);
+/* module_param_cb() declares no type: modinfo and ringtrace-ctl want one. */
+__MODULE_PARM_TYPE(vfs_read_attach, "string");
 MODULE_PARM_DESC(vfs_read_attach,
 		 "How to attach vfs_read: auto (the default: fprobe where the kernel has it, else kretprobe; both share vfs_read with other tools), fprobe, kretprobe or direct (needs ringtrace_direct.ko; locks BPF fentry/fexit/LSM programs out of vfs_read while attached); applies from the next attach");
 

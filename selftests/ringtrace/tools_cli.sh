@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
 
 [[ -x $cat && -x $lockstat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 35
+tap_plan 36
 
 head -c 10000 /dev/zero >"$work/file"
 # Records carry the task_ext (host_pid, host_tid, cgroup_id; issue 24)
@@ -348,6 +348,13 @@ rc=$?
 [[ $rc -eq 1 ]] && ! grep -q '^ringtrace ' /proc/modules &&
 	grep -q "has no parameter 'bogus_param=1' (its parameters: .*mlock_kb" "$work/bogus.err"
 tap_ok $? "load with an unknown parameter: refused, nothing loaded (exit $rc: $(head -n1 "$work/bogus.err"))"
+# vfs_read_attach is a module_param_cb(), as --help and the man page show it.
+"$ctl" load "$ko/kmod/ringtrace.ko" vfs_read_attach=kretprobe >/dev/null 2>"$work/attach.err"
+rc=$?
+[[ $rc -eq 0 ]] &&
+	grep -q '^kretprobe' /sys/module/ringtrace/parameters/vfs_read_attach
+tap_ok $? "load vfs_read_attach=kretprobe: loaded with it (exit $rc: $(head -n1 "$work/attach.err"))"
+"$ctl" unload >/dev/null 2>&1
 "$ctl" load "$ko/kmod/ringtrace.ko" >/dev/null
 tap_ok $? "ringtrace-ctl loads it back"
 # Issue 21: loaded, a writable parameter is applied, a read-only one refused.

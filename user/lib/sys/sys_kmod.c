@@ -2,6 +2,7 @@
 /* The real libkmod calls behind the seam (see sys_kmod.h). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -37,7 +38,27 @@ static int probe_insert(struct kmod_module *mod, const char *options)
 					       NULL);
 }
 
-/* "parmtype" entries are "NAME:TYPE": every module_param() has one. */
+/*
+ * "parmtype" entries are "NAME:TYPE" (every module_param() has one) and
+ * "parm" entries "NAME:DESCRIPTION": a parameter of module_param_cb()
+ * has only the second unless its module declares a type. Each name once.
+ */
+/* Whether NAME (@n bytes at @name) is a word of @buf's first @used. */
+static bool param_listed(const char *buf, size_t used, const char *name,
+			 size_t n)
+{
+	size_t i = 0;
+
+	while (i < used) {
+		size_t w = strcspn(buf + i, " ");
+
+		if (w == n && !memcmp(buf + i, name, n))
+			return true;
+		i += w + 1;
+	}
+	return false;
+}
+
 static int params(const struct kmod_module *mod, char *buf, size_t len)
 {
 	struct kmod_list *info = NULL, *l;
@@ -52,9 +73,13 @@ static int params(const struct kmod_module *mod, char *buf, size_t len)
 		const char *v = kmod_module_info_get_value(l);
 		size_t n;
 
-		if (strcmp(kmod_module_info_get_key(l), "parmtype") || !v)
+		const char *key = kmod_module_info_get_key(l);
+
+		if ((strcmp(key, "parmtype") && strcmp(key, "parm")) || !v)
 			continue;
 		n = strcspn(v, ":");
+		if (param_listed(buf, used, v, n))
+			continue;
 		if (used + n + 2 > len) {
 			ret = -ENAMETOOLONG;
 			break;
