@@ -77,7 +77,8 @@ struct rt_offcpu_task {
 	u64	max_ts;		/* when that interval ended */
 	u32	out_cpu;
 	u16	state;		/* RINGTRACE_OFFCPU_* */
-	u16	reads;		/* traced vfs_read calls in progress */
+	u16	reads;		/* traced vfs_read calls in progress... */
+	u32	reads_gen;	/* ...counted under this table gen */
 	u16	nr_kernel;	/* frames taken when it left */
 	u16	nr_user;
 	u32	stack_flags;	/* RINGTRACE_STACK_* */
@@ -91,8 +92,24 @@ struct rt_offcpu_table {
 	/* RT_OFFCPU_FRAMES per entry; NULL until a session wants stacks. */
 	unsigned long		*frames;
 	unsigned int		mask;		/* entries - 1 */
-	u32			gen;		/* never 0 */
+	/*
+	 * Never 0. A new one for each table, and again each time vfs_read is
+	 * detached (rt_offcpu_reads_forget()): a call that entered before a
+	 * detach never runs its exit, so the reads it counted belong to a
+	 * gen that is no longer the table's and pin nothing.
+	 */
+	u32			gen;
 };
+
+/* Does a vfs_read in progress hold @e (counted under @t's gen)? */
+static bool rt_offcpu_reading(const struct rt_offcpu_table *t,
+			      const struct rt_offcpu_task *e)
+{
+	return e->reads && e->reads_gen == READ_ONCE(t->gen);
+}
+
+/* A gen for a new table or a detach, never 0. Under rt_offcpu_mutex. */
+static u32 rt_offcpu_next_gen(void);
 
 static struct tracepoint *rt_tp_switch;
 /*
@@ -370,7 +387,7 @@ static void rt_offcpu_in(struct rt_offcpu_table *t, struct task_struct *next,
 			continue;
 		rt_offcpu_write(s, t, idx, next, now, cpu, dur);
 	}
-	if (!e->reads)
+	if (!rt_offcpu_reading(t, e))
 		rt_offcpu_release(t, idx);
 }
 
@@ -409,6 +426,7 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 {
 	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
 	struct rt_offcpu_task *e;
+	u32 gen;
 	int idx;
 
 	call->offcpu_gen = 0;
@@ -418,12 +436,18 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 	if (idx < 0)
 		return;
 	e = &t->tasks[idx];
+	/* Reads counted before a detach will never be uncounted: drop them. */
+	gen = READ_ONCE(t->gen);
+	if (e->reads_gen != gen) {
+		e->reads = 0;
+		e->reads_gen = gen;
+	}
 	e->reads++;
 	/* A nested read restarts the outer one's longest interval. */
 	e->max_ns = 0;
 	e->max_ts = 0;
 	call->offcpu_total = e->total_ns;
-	call->offcpu_gen = t->gen;
+	call->offcpu_gen = gen;
 }
 
 bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
@@ -433,7 +457,7 @@ bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 	struct rt_offcpu_task *e;
 	int idx;
 
-	if (!call->offcpu_gen || !t || t->gen != call->offcpu_gen)
+	if (!call->offcpu_gen || !t || READ_ONCE(t->gen) != call->offcpu_gen)
 		return false;
 	idx = rt_offcpu_find(t, current);
 	if (WARN_ON_ONCE(idx < 0))
@@ -473,8 +497,28 @@ static struct rt_offcpu_table *rt_offcpu_table_alloc(void)
 	}
 	t->mask = rt_offcpu_tasks - 1;
 	/* Calls that entered under a previous table never match this one. */
-	t->gen = ++rt_offcpu_gen ?: ++rt_offcpu_gen;
+	t->gen = rt_offcpu_next_gen();
 	return t;
+}
+
+static u32 rt_offcpu_next_gen(void)
+{
+	lockdep_assert_held(&rt_offcpu_mutex);
+	return ++rt_offcpu_gen ?: ++rt_offcpu_gen;
+}
+
+void rt_offcpu_reads_forget(void)
+{
+	mutex_lock(&rt_offcpu_mutex);
+	/*
+	 * No vfs_read handler runs now (the detach waited for them and the
+	 * next attach waits for the caller's lock); the switch probe reads
+	 * the gen with READ_ONCE() and sees either: both mean "not reading"
+	 * for the calls of the gone attachment once their task runs again.
+	 */
+	if (rt_offcpu_own)
+		WRITE_ONCE(rt_offcpu_own->gen, rt_offcpu_next_gen());
+	mutex_unlock(&rt_offcpu_mutex);
 }
 
 /* The frames table, for sessions asking for stacks. Under the mutex. */

@@ -43,6 +43,13 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call);
 bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 			   struct rt_offcpu_span *span);
 
+/*
+ * vfs_read was detached (the caller's lock keeps it so until we return):
+ * the calls still inside it never run their exit, so the reads they
+ * counted no longer pin their tasks' entries.
+ */
+void rt_offcpu_reads_forget(void);
+
 /* Non-NULL while sched_switch is followed (offcpu.c says when). */
 extern struct rt_offcpu_table __rcu *rt_offcpu_tbl;
 
