@@ -40,6 +40,7 @@ struct exporter {
 };
 
 static volatile sig_atomic_t stop_requested;
+static const sigset_t *stop_signals;
 
 static void on_stop_signal(int sig)
 {
@@ -236,15 +237,19 @@ static struct MHD_Daemon *start_http(struct exporter *x)
 	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d;
 	char host[NI_MAXHOST], port[NI_MAXSERV];
+	sigset_t old;
 
 	if (resolve_listen(x->o->listen, &sa, &len))
 		return NULL;
 	if (sa.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* Its thread inherits a mask with SIGINT and SIGTERM blocked. */
+	pthread_sigmask(SIG_BLOCK, stop_signals, &old);
 	d = MHD_start_daemon(flags, 0, NULL, NULL, handle, x,
 			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 			     MHD_OPTION_CONNECTION_TIMEOUT, 30u,
 			     MHD_OPTION_END);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!d) {
 		fprintf(stderr, PROG ": cannot listen on %s: %s\n",
 			x->o->listen, strerror(errno ? errno : EADDRINUSE));
@@ -291,7 +296,7 @@ static int replay(struct exporter *x, struct rt_stream *st)
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* Serves from once the session is set up (no port bound without one). */
+/* Serves from once the session traces (no port bound without one). */
 static int trace(struct exporter *x, struct rt_stream *st,
 		 struct MHD_Daemon **d)
 {
@@ -304,17 +309,18 @@ static int trace(struct exporter *x, struct rt_stream *st,
 		rt_session_close(&s);
 		return EXIT_FAILURE;
 	}
+	if (rt_session_enable(&s)) {
+		fprintf(stderr, PROG ": %s\n", s.errmsg);
+		rt_session_close(&s);
+		return EXIT_FAILURE;
+	}
+	/* "serving ..." once it traces: a caller may start its workload. */
 	if (x->o->listen) {
 		*d = start_http(x);
 		if (!*d) {
 			rt_session_close(&s);
 			return EXIT_FAILURE;
 		}
-	}
-	if (rt_session_enable(&s)) {
-		fprintf(stderr, PROG ": %s\n", s.errmsg);
-		rt_session_close(&s);
-		return EXIT_FAILURE;
 	}
 	if (x->o->textfile) {
 		st->interval_ns = x->o->textfile_ns;
@@ -347,7 +353,7 @@ int main(int argc, char **argv)
 		.follow_rings = true,
 	};
 	struct MHD_Daemon *d = NULL;
-	sigset_t stop_set, wait_mask;
+	sigset_t stop_set, old_mask;
 	struct sigaction sa;
 	int code;
 
@@ -361,16 +367,14 @@ int main(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	/*
-	 * Blocked from here on (the HTTP thread inherits the mask, so the
-	 * signals come to this thread); the stream and the wait below
-	 * unblock them atomically while they sleep.
+	 * The stream blocks them around its check of stop_requested and
+	 * unblocks them atomically while it sleeps (stream.h); the HTTP
+	 * thread never takes them (start_http()).
 	 */
 	sigemptyset(&stop_set);
 	sigaddset(&stop_set, SIGINT);
 	sigaddset(&stop_set, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop_set, &wait_mask);
-	sigdelset(&wait_mask, SIGINT);
-	sigdelset(&wait_mask, SIGTERM);
+	stop_signals = &stop_set;
 	st.stop_signals = &stop_set;
 
 	if (pthread_getcpuclockid(pthread_self(), &x.reader_clock))
@@ -399,8 +403,11 @@ int main(int argc, char **argv)
 		d = start_http(&x);
 		if (!d)
 			code = EXIT_FAILURE;
+		/* Checked blocked, slept unblocked: no signal slips between. */
+		sigprocmask(SIG_BLOCK, &stop_set, &old_mask);
 		while (d && !stop_requested)
-			sigsuspend(&wait_mask);
+			sigsuspend(&old_mask);
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	}
 	if (d)
 		MHD_stop_daemon(d);

@@ -119,8 +119,19 @@ static void rt_contention_begin(void *data, void *lock, unsigned int flags)
 {
 	struct rt_contention *c;
 	unsigned int i;
+	bool want;
 
-	if (!rt_sessions_want(RINGTRACE_EVENT_LOCK_CONTENTION, current))
+	/*
+	 * 7.x calls tracepoint probes under SRCU-fast with preemption
+	 * enabled, and a rwsem or percpu_rwsem waiter begins preemptible:
+	 * the walk's RCU-sched section is ours to make, or a walker
+	 * preempted on a session reads it after DISABLE's
+	 * rt_sessions_synchronize() let it be freed.
+	 */
+	preempt_disable_notrace();
+	want = rt_sessions_want(RINGTRACE_EVENT_LOCK_CONTENTION, current);
+	preempt_enable_notrace();
+	if (!want)
 		return;
 	/*
 	 * A mutex reports several begins per wait (before spinning, before

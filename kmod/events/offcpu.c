@@ -99,7 +99,7 @@ static struct tracepoint *rt_tp_switch;
  * Published once sched_switch is attached, cleared before it is detached:
  * vfs_read probes (which run without our tracepoint) see a table only
  * while every switch is followed. Read with preemption disabled; freed
- * after tracepoint_synchronize_unregister(), which waits for them too.
+ * after tracepoint_synchronize_unregister() and synchronize_rcu().
  */
 struct rt_offcpu_table __rcu *rt_offcpu_tbl;
 static struct rt_offcpu_table *rt_offcpu_own;	/* under rt_offcpu_mutex */
@@ -548,10 +548,13 @@ static void rt_offcpu_put(const struct rt_session *s)
 	RCU_INIT_POINTER(rt_offcpu_tbl, NULL);
 	tracepoint_probe_unregister(rt_tp_switch, rt_offcpu_switch, NULL);
 	/*
-	 * No switch probe is still running, and no vfs_read probe that saw
-	 * the table (an RCU-sched reader): synchronize_rcu() is part of it.
+	 * Two kinds of readers, each waited for by what protects it: the
+	 * switch probe (a tracepoint probe: SRCU-fast on 7.x, RCU-sched
+	 * before), and the vfs_read probes that saw the table (RCU-sched
+	 * readers: preemption disabled), whatever the first wait implies.
 	 */
 	tracepoint_synchronize_unregister();
+	synchronize_rcu();
 	rt_offcpu_table_free(t);
 unlock:
 	mutex_unlock(&rt_offcpu_mutex);

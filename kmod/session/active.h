@@ -26,13 +26,31 @@
 
 /*
  * The enabled sessions. Written by ENABLE and DISABLE (../enable.c) under
- * their lock; walked by the producers with preemption disabled, which
- * kprobe, kretprobe and tracepoint handlers already are (and the others
- * disable it themselves): that is an RCU read-side critical section
- * (RCU-sched), which rt_sessions_synchronize() waits for, so the hot
- * paths need no rcu_read_lock() call, which PREEMPT_RCU kernels make out
- * of line. rt_sessions_walk_held() says so to lockdep: every walk checks
- * it (kernels with CONFIG_PROVE_RCU; nothing elsewhere).
+ * their lock; walked by the producers with preemption disabled: that is
+ * an RCU read-side critical section (RCU-sched), which
+ * rt_sessions_synchronize() waits for before DISABLE lets a session go,
+ * so the hot paths need no rcu_read_lock() call, which PREEMPT_RCU
+ * kernels make out of line. rt_sessions_walk_held() says so to lockdep:
+ * every walk checks it (kernels with CONFIG_PROVE_RCU; nothing
+ * elsewhere). Who walks, and what disables preemption there:
+ *
+ *   vfs_read entry, exit  kprobe/kretprobe handlers (kprobe context);
+ *                         fprobe's entry (an ftrace callback) and its exit,
+ *                         which attach/fprobe.c wraps itself; the direct
+ *                         call's trampoline (direct_call.c)
+ *   lock_contention       tracepoint probes: RCU-sched on 6.1 and 6.12,
+ *                         but SRCU-fast and preemptible on 7.x, where a
+ *                         rwsem waiter's begin comes preemptible: begin
+ *                         disables preemption around its walk, end
+ *                         around its emit (events/contention.c)
+ *   offcpu                sched_switch, called by the scheduler with
+ *                         preemption and interrupts disabled
+ *   tracked locks         events/lock_events.c disables it itself
+ *
+ * A probe's unregistration waits for the probe's own readers
+ * (tracepoint_synchronize_unregister(), unregister_kprobe() and
+ * unregister_fprobe() do); a session's removal waits only for the walks,
+ * with rt_sessions_synchronize(), never through those.
  */
 extern struct list_head rt_active_sessions;
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ringtrace-exporter live: it traces, then serves /metrics on a port of the
+# kernel's choice; a dd renamed rtexpdd reads /dev/zero 50 times 4096
+# bytes, started only once the exporter says it serves (it traces by
+# then), and a scrape shows exactly those calls and bytes in its
+# (comm, class="device") series, no record lost, the reader's CPU time
+# counted; promtool check metrics passes; --textfile is written on its
+# interval; SIGTERM ends it with exit 0 (its HTTP thread takes no signal).
+# Needs root and ringtrace.ko loaded (the runner does it).
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
+
+exporter=$top/user/ringtrace-exporter
+[[ -x $exporter ]] || tap_skip_all "ringtrace-exporter not built (make -C user)"
+tap_plan 6
+
+ip link set lo up 2>/dev/null
+cp "$(command -v dd)" "$work/rtexpdd"
+"$exporter" --listen 127.0.0.1:0 -e vfs_read --textfile "$work/t.prom" \
+	--textfile-interval 200ms 2>"$work/exp.err" &
+pid=$!
+url=
+for _ in $(seq 300); do
+	url=$(grep -o 'http://127.0.0.1:[0-9]*/metrics' "$work/exp.err")
+	[[ -n $url ]] && break
+	sleep 0.1
+done
+[[ -n $url ]]
+tap_ok $? "it traces and serves $url" || tap_diag <"$work/exp.err"
+
+"$work/rtexpdd" if=/dev/zero of=/dev/null bs=4096 count=50 2>/dev/null
+sel='{cgroup="/",comm="rtexpdd",class="device"}'
+got=
+for _ in $(seq 100); do
+	curl -sf "$url" -o "$work/m.txt" &&
+		got=$(grep -F "ringtrace_vfs_read_duration_seconds_count$sel " "$work/m.txt")
+	[[ $got == *" 50" ]] && break
+	sleep 0.1
+done
+[[ $got == *" 50" ]] &&
+	grep -qxF "ringtrace_vfs_read_bytes_total$sel 204800" "$work/m.txt" &&
+	grep -qxF "ringtrace_vfs_read_duration_seconds_bucket${sel%\}},le=\"+Inf\"} 50" "$work/m.txt"
+tap_ok $? "rtexpdd's 50 reads of /dev/zero: count 50, 204800 bytes, +Inf bucket 50" ||
+	grep rtexpdd "$work/m.txt" | grep -v _bucket | tap_diag
+
+grep -qx 'ringtrace_exporter_lost_records_total 0' "$work/m.txt" &&
+	grep -Eq '^ringtrace_exporter_reader_cpu_seconds_total [0-9]+\.[0-9]{9}$' "$work/m.txt" &&
+	! grep -qx 'ringtrace_exporter_reader_cpu_seconds_total 0.000000000' "$work/m.txt"
+tap_ok $? "health: nothing lost, the reader's CPU time counted" ||
+	grep ^ringtrace_exporter "$work/m.txt" | tap_diag
+
+promtool check metrics <"$work/m.txt" >"$work/lint" 2>&1
+tap_ok $? "promtool check metrics passes on the live scrape" || tap_diag <"$work/lint"
+
+sleep 0.5
+grep -qF "ringtrace_vfs_read_bytes_total$sel 204800" "$work/t.prom" &&
+	[[ ! -e $work/t.prom.tmp ]]
+tap_ok $? "--textfile-interval 200ms rewrote the textfile whole" || tap_diag <"$work/exp.err"
+
+kill -TERM "$pid"
+rc=
+for _ in $(seq 100); do
+	if ! kill -0 "$pid" 2>/dev/null; then
+		wait "$pid"
+		rc=$?
+		break
+	fi
+	sleep 0.1
+done
+[[ $rc == 0 ]]
+tap_ok $? "SIGTERM ends it, exit ${rc:-none (still running)}" || {
+	kill -KILL "$pid" 2>/dev/null
+	tap_diag <"$work/exp.err"
+}
+tap_done
