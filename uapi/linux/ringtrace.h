@@ -394,7 +394,8 @@ struct ringtrace_task_ext {
 /* ringtrace_cgroup_record.flags */
 /*
  * Longer than RINGTRACE_CGROUP_PATH_MAX: path holds its last components
- * (6.15 and later) or its first bytes.
+ * (6.15 and later; a single name longer than that, its last bytes) or its
+ * first bytes (before 6.15). path_len is at most RINGTRACE_CGROUP_PATH_MAX.
  */
 #define RINGTRACE_CGROUP_TRUNCATED	(1U << 0)
 /* No name could be had in the probe (PREEMPT_RT before 6.15): path_len 0. */
