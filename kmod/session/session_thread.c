@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-thread sessions (RINGTRACE_CFG_PER_THREAD): one ring per
+ * Per-thread sessions (issue 9, RINGTRACE_CFG_PER_THREAD): one ring per
  * selected thread instead of one per CPU. This file turns the config's
  * thread ids into pid references, installs them in the session, checks
  * which ring slots exist and keeps each thread ring's control page saying
@@ -155,7 +155,7 @@ void rt_session_thread_ring_init(struct rt_session *s, struct rt_ring *ring,
 }
 
 /*
- * Whether the thread @pid names has exited: its task is gone,
+ * Whether the thread @pid names has exited (issue 19): its task is gone,
  * or it is a zombie. A zombie still hangs on its struct pid (a group
  * leader until the rest of its group is gone, any process until it is
  * reaped), so "the pid has a task" is not the test: exit_state is, set by
