@@ -346,6 +346,7 @@ static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
 static inline bool rt_task_on_cpu_acquire(struct task_struct *task)
 {
 #ifdef CONFIG_SMP
+	/* Pairs with finish_task_switch()'s release of prev->on_cpu. */
 	return smp_load_acquire(&task->on_cpu);
 #else
 	return task == current;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-thread sessions (issue 9, RINGTRACE_CFG_PER_THREAD): one ring per
+ * Per-thread sessions (RINGTRACE_CFG_PER_THREAD): one ring per
  * selected thread instead of one per CPU. This file turns the config's
  * thread ids into pid references, installs them in the session, checks
  * which ring slots exist and keeps each thread ring's control page saying
