@@ -35,7 +35,7 @@
  * stacks is enabled), and copied into the record when it runs again.
  *
  * With RINGTRACE_CFG_CGROUPS the record carries the task's task_ext
- * (issue 24) and its cgroup is named first, under the same rule as lock
+ * and its cgroup is named first, under the same rule as lock
  * records: never by a walk that would take a lock (emit/cgroup_record.c).
  */
 #include <linux/atomic.h>
@@ -77,8 +77,8 @@ struct rt_offcpu_task {
 	u64	max_ts;		/* when that interval ended */
 	u32	out_cpu;
 	u16	state;		/* RINGTRACE_OFFCPU_* */
-	u16	reads;		/* traced vfs_read calls in progress... */
-	u32	reads_gen;	/* ...counted under this table gen */
+	u16	reads;		/* traced vfs_read calls in progress */
+	u32	reads_epoch;	/* rt_vfs_read_epoch when they entered */
 	u16	nr_kernel;	/* frames taken when it left */
 	u16	nr_user;
 	u32	stack_flags;	/* RINGTRACE_STACK_* */
@@ -92,24 +92,8 @@ struct rt_offcpu_table {
 	/* RT_OFFCPU_FRAMES per entry; NULL until a session wants stacks. */
 	unsigned long		*frames;
 	unsigned int		mask;		/* entries - 1 */
-	/*
-	 * Never 0. A new one for each table, and again each time vfs_read is
-	 * detached (rt_offcpu_reads_forget()): a call that entered before a
-	 * detach never runs its exit, so the reads it counted belong to a
-	 * gen that is no longer the table's and pin nothing.
-	 */
-	u32			gen;
+	u32			gen;		/* never 0 */
 };
-
-/* Does a vfs_read in progress hold @e (counted under @t's gen)? */
-static bool rt_offcpu_reading(const struct rt_offcpu_table *t,
-			      const struct rt_offcpu_task *e)
-{
-	return e->reads && e->reads_gen == READ_ONCE(t->gen);
-}
-
-/* A gen for a new table or a detach, never 0. Under rt_offcpu_mutex. */
-static u32 rt_offcpu_next_gen(void);
 
 static struct tracepoint *rt_tp_switch;
 /*
@@ -356,6 +340,16 @@ static void rt_offcpu_write(struct rt_session *s,
 }
 
 /* @next runs again on @cpu. */
+/*
+ * Whether @e's task is inside traced vfs_read calls whose exits will come:
+ * calls of an earlier attachment (rt_vfs_read_epoch moved on) never
+ * reach it, and must not pin the entry until the task dies.
+ */
+static bool rt_offcpu_reading(const struct rt_offcpu_task *e)
+{
+	return e->reads && e->reads_epoch == READ_ONCE(rt_vfs_read_epoch);
+}
+
 static void rt_offcpu_in(struct rt_offcpu_table *t, struct task_struct *next,
 			 u64 now, int cpu)
 {
@@ -387,7 +381,7 @@ static void rt_offcpu_in(struct rt_offcpu_table *t, struct task_struct *next,
 			continue;
 		rt_offcpu_write(s, t, idx, next, now, cpu, dur);
 	}
-	if (!rt_offcpu_reading(t, e))
+	if (!rt_offcpu_reading(e))
 		rt_offcpu_release(t, idx);
 }
 
@@ -426,7 +420,7 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 {
 	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
 	struct rt_offcpu_task *e;
-	u32 gen;
+	u32 epoch;
 	int idx;
 
 	call->offcpu_gen = 0;
@@ -436,18 +430,18 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 	if (idx < 0)
 		return;
 	e = &t->tasks[idx];
-	/* Reads counted before a detach will never be uncounted: drop them. */
-	gen = READ_ONCE(t->gen);
-	if (e->reads_gen != gen) {
+	epoch = READ_ONCE(rt_vfs_read_epoch);
+	/* Calls of an earlier attachment: their exits will not come. */
+	if (e->reads_epoch != epoch) {
 		e->reads = 0;
-		e->reads_gen = gen;
+		e->reads_epoch = epoch;
 	}
 	e->reads++;
 	/* A nested read restarts the outer one's longest interval. */
 	e->max_ns = 0;
 	e->max_ts = 0;
 	call->offcpu_total = e->total_ns;
-	call->offcpu_gen = gen;
+	call->offcpu_gen = t->gen;
 }
 
 bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
@@ -457,7 +451,7 @@ bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 	struct rt_offcpu_task *e;
 	int idx;
 
-	if (!call->offcpu_gen || !t || READ_ONCE(t->gen) != call->offcpu_gen)
+	if (!call->offcpu_gen || !t || t->gen != call->offcpu_gen)
 		return false;
 	idx = rt_offcpu_find(t, current);
 	if (WARN_ON_ONCE(idx < 0))
@@ -468,7 +462,7 @@ bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 	span->max_ts = e->max_ts;
 	if (e->reads)
 		e->reads--;
-	if (!e->reads)
+	if (!rt_offcpu_reading(e))
 		rt_offcpu_release(t, idx);
 	return true;
 }
@@ -497,28 +491,8 @@ static struct rt_offcpu_table *rt_offcpu_table_alloc(void)
 	}
 	t->mask = rt_offcpu_tasks - 1;
 	/* Calls that entered under a previous table never match this one. */
-	t->gen = rt_offcpu_next_gen();
+	t->gen = ++rt_offcpu_gen ?: ++rt_offcpu_gen;
 	return t;
-}
-
-static u32 rt_offcpu_next_gen(void)
-{
-	lockdep_assert_held(&rt_offcpu_mutex);
-	return ++rt_offcpu_gen ?: ++rt_offcpu_gen;
-}
-
-void rt_offcpu_reads_forget(void)
-{
-	mutex_lock(&rt_offcpu_mutex);
-	/*
-	 * No vfs_read handler runs now (the detach waited for them and the
-	 * next attach waits for the caller's lock); the switch probe reads
-	 * the gen with READ_ONCE() and sees either: both mean "not reading"
-	 * for the calls of the gone attachment once their task runs again.
-	 */
-	if (rt_offcpu_own)
-		WRITE_ONCE(rt_offcpu_own->gen, rt_offcpu_next_gen());
-	mutex_unlock(&rt_offcpu_mutex);
 }
 
 /* The frames table, for sessions asking for stacks. Under the mutex. */

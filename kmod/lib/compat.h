@@ -338,6 +338,22 @@ static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
 #define RT_D_PATH_SLEEPS	IS_ENABLED(CONFIG_PREEMPT_RT)
 
 /*
+ * Whether @task still runs on a CPU (its last switch not finished), read
+ * with acquire: pairs with finish_task_switch()'s smp_store_release() of
+ * prev->on_cpu, which exists on SMP kernels only (a UP kernel has no
+ * other CPU to be running it on).
+ */
+static inline bool rt_task_on_cpu_acquire(struct task_struct *task)
+{
+#ifdef CONFIG_SMP
+	/* Pairs with finish_task_switch()'s release of prev->on_cpu. */
+	return smp_load_acquire(&task->on_cpu);
+#else
+	return task == current;
+#endif
+}
+
+/*
  * With CONFIG_DEBUG_LOCK_ALLOC, mutex_lock() has no fast path: every
  * acquisition enters the slow path, which reports lock contention
  * tracepoints even when the lock was free (events/contention.c).

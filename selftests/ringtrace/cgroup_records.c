@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Records that say which cgroup (issue 24, RINGTRACE_CFG_CGROUPS): two
+ * Records that say which cgroup (RINGTRACE_CFG_CGROUPS): two
  * workloads in sibling cgroups; every one of their vfs_read records
  * carries a task_ext with its cgroup's id and its host pid and tid, each
  * cgroup is named by a cgroup record with its path, on the same ring and
