@@ -112,8 +112,6 @@ static void rt_func_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 
 static int rt_func_register(struct rt_func_probe *p, const char *name)
 {
-	const char *syms[] = { name };
-
 	BUILD_BUG_ON(sizeof(struct rt_func_call) > RT_FPROBE_DATA_MAX);
 	p->fp = (struct fprobe) {
 		.entry_handler		= rt_func_fprobe_entry,
@@ -121,7 +119,7 @@ static int rt_func_register(struct rt_func_probe *p, const char *name)
 		.entry_data_size	= sizeof(struct rt_func_call),
 	};
 	rt_fprobe_set_maxactive(&p->fp, RT_FUNC_MAXACTIVE);
-	return register_fprobe_syms(&p->fp, syms, 1);
+	return register_fprobe_syms(&p->fp, &name, 1);
 }
 
 /* Returns once no handler of it runs. */
@@ -185,6 +183,20 @@ static const char *const rt_func_mechanism = "kretprobe";
 
 #endif /* RT_HAVE_FPROBE */
 
+/* Why a probe was refused, for the kernel log. */
+static const char *rt_func_refusal(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "no such function, or one ftrace cannot hook (notrace, inlined)";
+	case -EINVAL:
+		return "the kernel refuses to probe it (kprobe blacklist, not a function entry)";
+	case -EBUSY:
+		return "another probe holds it exclusively";
+	}
+	return "refused";
+}
+
 static void rt_func_detach(struct rt_func_attach *a)
 {
 	unsigned int i;
@@ -224,10 +236,7 @@ static int rt_func_get(const struct rt_session *s)
 		if (err) {
 			pr_notice("cannot trace %s with %s: %s (%d)\n",
 				  f->name[i], rt_func_mechanism,
-				  err == -ENOENT ? "no such function, or one ftrace cannot hook (notrace, inlined)" :
-				  err == -EINVAL ? "the kernel refuses to probe it (kprobe blacklist, not a function entry)" :
-				  err == -EBUSY ? "another probe holds it exclusively" :
-				  "refused", err);
+				  rt_func_refusal(err), err);
 			rt_func_detach(a);
 			return err;
 		}
