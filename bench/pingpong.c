@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The off-CPU benchmark's workload (issue 22): two processes pinned to the
+ * The off-CPU benchmark's workload: two processes pinned to the
  * same CPU pass a byte back and forth over two pipes. Each round trip is
  * two context switches (each side blocks in read() until the other
  * writes, and only one of them can run), so the time per switch is the

@@ -72,7 +72,7 @@ VM_ROWS = [
 ]
 PEERS = ["ftrace_reader", "perf", "bpftrace_printf"]
 
-# issue 19: the same configurations with the workload unpinned (readloop
+# the same configurations with the workload unpinned (readloop
 # -u, vmbench's "_unpinned" names), each against baseline_unpinned and,
 # where it was run, its floor unpinned too.
 UNPINNED = "_unpinned"
@@ -88,7 +88,7 @@ def all_rows(vm):
             rows.append((name + UNPINNED, what.strip() + ", unpinned", uf))
     return rows
 
-# issue 22: bench/pingpong, ns per context switch, against pp_baseline.
+# bench/pingpong, ns per context switch, against pp_baseline.
 PP_ROWS = [
     ("pp_baseline", "no tracing"),
     ("pp_rt_lock", "ringtrace-cat -a -e lock: no session wants offcpu"),
@@ -135,7 +135,7 @@ def fastest(r):
 
 
 def per_round_ratios(vm):
-    """issue 19: each round's added cost over bpftrace count-only's added
+    """Each round's added cost over bpftrace count-only's added
     cost in the same round (pinned rows against bpftrace pinned, unpinned
     against unpinned): median and range over the rounds where bpftrace's
     was above zero, and the same from each run's fastest repetition."""
@@ -159,7 +159,7 @@ def per_round_ratios(vm):
     if not lines:
         return []
     return (["== Ratios to bpftrace fentry/fexit count-only, round by round "
-             "(issue 19) ==",
+             " ==",
              "  %-32s %6s  %-12s %3s   %s" % ("config", "median", "range",
                                               "n", "best-rep ratio")]
             + lines +
@@ -467,7 +467,7 @@ def fullrate_table(vm, host_load):
 
 
 def pp_table(vm):
-    """issue 22: cost per context switch, and the ratio to bpftrace's."""
+    """Cost per context switch, and the ratio to bpftrace's."""
     bt = vm.get("pp_bpftrace_offcpu")
     lines = ["== In the VM: context switches (bench/pingpong: two processes "
              "on CPU 0, a pipe hop each) =="]
@@ -524,7 +524,7 @@ def targets(vm, ring, cons, meta=None):
             out.append({"target": "ringtrace added cost <= 0.6x the cheapest "
                                   "recording peer (%s)" % who,
                         "value": round(rt / cheapest, 2), "met": rt / cheapest <= 0.6})
-    # Issue 10: per mechanism, against its own floor and BPF's cheapest.
+    # Per mechanism, against its own floor and BPF's cheapest.
     # A denominator at or below 0 is noise (a run faster than its
     # baselines): no ratio then.
     bpf = added("bpftrace_fentry_count")
@@ -546,7 +546,7 @@ def targets(vm, ring, cons, meta=None):
         if a is not None:
             against_floor_and_bpf("ringtrace (%s)" % mech, a, floor,
                                   "its mechanism's floor")
-    # Issue 19: the direct call is opt-in (it excludes BPF trampolines);
+    # The direct call is opt-in (it excludes BPF trampolines);
     # worth asking for only if clearly cheaper than BPF's count-only.
     a = added("rt_direct")
     if a is not None and bpf:
@@ -556,7 +556,7 @@ def targets(vm, ring, cons, meta=None):
         else:
             t.update(value="n/a (%+.0f ns: noise)" % bpf, met=False)
         out.append(t)
-    # Issue 19: the workload is pinned to CPU 0 and the reader runs on
+    # The workload is pinned to CPU 0 and the reader runs on
     # CPU 1, so in the parallel TCG model (and on hardware with an idle
     # CPU) the reader's work is free; on a busy machine every CPU is
     # taken and some workload pays it. Count it per record (one per
@@ -582,7 +582,7 @@ def targets(vm, ring, cons, meta=None):
             if a is not None:
                 against_floor_and_bpf("default ringtrace (auto: %s), %s," % (auto, how),
                                       a, MECH_FLOOR[auto], "its floor")
-    # Issue 19: the same ratios with the workload unpinned (sharing its
+    # The same ratios with the workload unpinned (sharing its
     # CPUs with the reader), against bpftrace unpinned.
     ubpf = added("bpftrace_fentry_count" + UNPINNED)
     for row, label, limit in (("ringtrace", "default ringtrace, reader running", 1.0),
@@ -606,7 +606,7 @@ def targets(vm, ring, cons, meta=None):
                                   "buffer, %s" % label,
                         "value": "%d lost of %d" % (lost, lost + rec),
                         "met": lost == 0})
-    # Issue 24: the cgroup id on every record (a 16-byte task_ext) against
+    # The cgroup id on every record (a 16-byte task_ext) against
     # the same reader without it, round by round (each config ran after
     # its own baseline in the same round, so host drift hits both).
     for row, what in (("drain_cgroupid", "the cgroup id on every record"),

@@ -11,7 +11,7 @@
  *   rtdrain -o STARTED [-p] [-k DEPTH] [-u DEPTH] [-b DATA_PAGES]
  *           [-c] [-g CGROUP]
  *
- * -c: RINGTRACE_CFG_CGROUPS (issue 24: a task_ext on every record, each
+ * -c: RINGTRACE_CFG_CGROUPS (a task_ext on every record, each
  * cgroup named once); -g: only tasks in CGROUP (as ringtrace-cat --cgroup:
  * a directory under /sys/fs/cgroup or relative to it; /sys/fs/cgroup
  * itself for every task), the module's cgroup filter.

@@ -93,13 +93,13 @@ static FILE *results;
 static int seq;
 static int nr_cpus;
 /*
- * issue 22: the workload is bench/pingpong (ns per context switch) instead
+ * the workload is bench/pingpong (ns per context switch) instead
  * of readloop (ns per read), for the pp_* configurations.
  */
 static bool pingpong;
 static long pp_calls = 20000;	/* round trips per repetition */
 /*
- * issue 19: the workload unpinned (readloop -u), so that a reader shares
+ * the workload unpinned (readloop -u), so that a reader shares
  * its CPUs as on a busy machine; every configuration's name then ends in
  * this suffix, its baseline's too ("baseline_unpinned").
  */
@@ -1024,7 +1024,7 @@ static const char bt_fentry_count[] =
 	"kfunc:vfs_read { @entries = count(); }\n"
 	"kretfunc:vfs_read { @calls = count(); }\n";
 
-/* issue 19: the trampoline and two empty programs, no map. */
+/* the trampoline and two empty programs, no map. */
 static const char bt_fentry_empty[] =
 	"kfunc:vfs_read { }\n"
 	"kretfunc:vfs_read { }\n";
@@ -1094,7 +1094,7 @@ static void bpftrace_config(const char *config, const char *prog, int round,
 }
 
 /*
- * issue 22: bpftrace's offcputime-style program on the same tracepoint:
+ * bpftrace's offcputime-style program on the same tracepoint:
  * when a task leaves, its time and kernel stack; when it comes back, the
  * time it was away summed per stack.
  */
@@ -1135,7 +1135,7 @@ static void pp_perf_config(const char *config, int round)
 }
 
 /*
- * issue 22: the cost per context switch, pingpong's two processes on CPU
+ * the cost per context switch, pingpong's two processes on CPU
  * 0. pp_rt_lock: a session that does not ask for offcpu (sched_switch is
  * not hooked: should cost nothing per switch); pp_rt_offcpu_1ms: the hook
  * and the table, almost no record (every interval is shorter); pp_rt_offcpu
@@ -1229,7 +1229,7 @@ static void load_ringtrace(void)
 }
 
 /*
- * issue 24: a cgroup v2 the workload is not in, for --cgroup: what the
+ * a cgroup v2 the workload is not in, for --cgroup: what the
  * filter costs the tasks it rejects. cgroup2 is mounted if the guest has
  * not. NULL if there is none to be had.
  */
@@ -1259,11 +1259,11 @@ static void read_round(int k)
 	char *minlat[] = { "--min-latency", "1ms", NULL };
 	char *cgroup[] = { "--cgroup", OTHER_CGROUP, NULL };
 	char *big[] = { "--buffer-size", "8M", NULL };
-	/* issue 22: each read's off-CPU time (the switch hook on too). */
+	/* each read's off-CPU time (the switch hook on too). */
 	char *readoff[] = { "-e", "vfs_read,offcpu", NULL };
 	/* The reader left where the scheduler puts it, at its nice. */
 	char *plain[] = { "--reader", "plain", NULL };
-	/* issue 19: no path or cgroup records, the cheapest records. */
+	/* no path or cgroup records, the cheapest records. */
 	char *bare[] = { "--no-paths", "--no-cgroup-names", NULL };
 	/* ABI 2 options, through rtdrain (path records, stack trailers). */
 	char *paths[] = { "-p", NULL };
@@ -1271,7 +1271,7 @@ static void read_round(int k)
 	char *ustack[] = { "-u", "16", NULL };
 	char *kustack[] = { "-p", "-k", "16", "-u", "16", NULL };
 	/*
-	 * issue 24: the cgroup id (a task_ext) on every record, next to
+	 * the cgroup id (a task_ext) on every record, next to
 	 * "drain" in each round; then with the filter on the root cgroup
 	 * (--cgroup /sys/fs/cgroup), which every task passes.
 	 */
@@ -1349,7 +1349,7 @@ static void read_round(int k)
 	if (wanted("bpftrace_fentry_count"))
 		bpftrace_config("bpftrace_fentry_count", bt_fentry_count,
 				k, 1);
-	/* issue 19: what a BPF trampoline costs with nothing to run. */
+	/* what a BPF trampoline costs with nothing to run. */
 	if (wanted("bpftrace_fentry_empty"))
 		bpftrace_config("bpftrace_fentry_empty", bt_fentry_empty,
 				k, 1);
@@ -1395,8 +1395,8 @@ int main(int argc, char **argv)
 		usage();
 	signal(SIGPIPE, SIG_IGN);
 	/*
-	 * 136-byte records (120 since issue 22's off-CPU fields, and
-	 * ringtrace-cat's task_ext, issue 24): every timed and warm-up
+	 * 136-byte records (120 since the off-CPU fields, and
+	 * ringtrace-cat's task_ext): every timed and warm-up
 	 * call, and some slack.
 	 */
 	need = (uint64_t)calls * ((uint64_t)reps + 1) * 136 + (1u << 20);
@@ -1418,7 +1418,7 @@ int main(int argc, char **argv)
 		die("%s: %s", path, strerror(errno));
 	load_ringtrace();
 	record_auto_attach();
-	bpftrace_headers();	/* issue 22: the sched_switch program */
+	bpftrace_headers();	/* the sched_switch program */
 	say("%d CPUs, %ld calls x %d repetitions per run, %d rounds",
 	    nr_cpus, calls, reps, rounds);
 
@@ -1432,7 +1432,7 @@ int main(int argc, char **argv)
 	for (int k = 0; k < rounds; k++) {
 		read_round(k);
 		/*
-		 * issue 19: the same round with the workload unpinned, for
+		 * the same round with the workload unpinned, for
 		 * the configurations named with the suffix, interleaved with
 		 * the pinned ones so both see the same host.
 		 */
@@ -1461,7 +1461,7 @@ int main(int argc, char **argv)
 		profile_config("profile", 0);
 	reps /= 3;
 	baseline(rounds, 1);
-	pingpong_configs();	/* issue 22 */
+	pingpong_configs();
 
 	fprintf(results, "done=1 wall_s=%.1f\n", (double)(now_ns() - t0) / 1e9);
 	fclose(results);

@@ -79,11 +79,11 @@ static long rt_ioctl_get_info(void __user *uarg)
 		.features	= rt_producers_features() |
 				  rt_extras_features() |
 				  RINGTRACE_FEAT_PER_THREAD |
-				  /* issue 9: flight recorder, ring health */
+				  /* flight recorder, ring health */
 				  RINGTRACE_FEAT_OVERWRITE |
 				  RINGTRACE_FEAT_RING_STATS |
 				  rt_cgroup_features() |
-				  /* issue 21: ret and count ranges */
+				  /* ret and count ranges */
 				  RINGTRACE_FEAT_VFS_READ_VALUES,
 		.max_ring_pages	= rt_max_ring_pages,
 		.vfs_read_attach	= rt_vfs_read_attach_id(),
@@ -101,7 +101,7 @@ static long rt_ioctl_get_stats(struct rt_session *s, void __user *uarg)
 	struct ringtrace_stats st = {};
 	int err;
 
-	/* issue 9: per-ring entries, if the caller asks (ring_stats.c). */
+	/* per-ring entries, if the caller asks (ring_stats.c). */
 	err = rt_ring_stats_request(s, uarg, &st);
 	if (err)
 		return err;
@@ -163,10 +163,10 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 		return -EINVAL;
 	if (cfg->flush_ms > RT_MAX_FLUSH_MS)
 		return -EINVAL;
-	/* issue 9: a thread list with the per-thread flag, and only then. */
+	/* a thread list with the per-thread flag, and only then. */
 	if (cfg->__pad_threads || cfg->__pad_attach)
 		return -EINVAL;
-	/* issue 19: a mechanism by name; offered or not is for ENABLE. */
+	/* a mechanism by name; offered or not is for ENABLE. */
 	if (cfg->vfs_read_attach > RINGTRACE_ATTACH_DIRECT)
 		return -EINVAL;
 	if (cfg->flags & RINGTRACE_CFG_PER_THREAD) {
@@ -177,7 +177,7 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	} else if (cfg->nr_tids || cfg->tids_ptr) {
 		return -EINVAL;
 	}
-	/* issue 21: vfs_read's value ranges, each non-empty when asked. */
+	/* vfs_read's value ranges, each non-empty when asked. */
 	if (cfg->__pad_values ||
 	    (cfg->vfs_read_values & ~(RINGTRACE_VFS_READ_RET |
 				      RINGTRACE_VFS_READ_COUNT)))
@@ -195,7 +195,7 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	if (!(cfg->vfs_read_values & RINGTRACE_VFS_READ_COUNT) &&
 	    (cfg->vfs_read_count_min || cfg->vfs_read_count_max))
 		return -EINVAL;
-	err = rt_cgroups_check(cfg);	/* issue 24 */
+	err = rt_cgroups_check(cfg);
 	if (err)
 		return err;
 	err = rt_funcs_check(cfg);	/* any kernel function */
@@ -226,11 +226,11 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	if (err)
 		return err;
 
-	/* issue 9: the thread ids, copied and resolved before any lock. */
+	/* the thread ids, copied and resolved before any lock. */
 	err = rt_threads_from_user(&cfg, &threads);
 	if (err)
 		return err;
-	/* issue 24: the cgroups, resolved before any lock too. */
+	/* the cgroups, resolved before any lock too. */
 	err = rt_cgroups_from_user(&cfg, &cgroups);
 	if (err)
 		goto out_threads;

@@ -64,7 +64,7 @@ int rt_mmap_ring(struct rt_session *s, struct vm_area_struct *vma)
 {
 	const unsigned long cpu_shift = RINGTRACE_MMAP_CPU_SHIFT - PAGE_SHIFT;
 	unsigned long nr_pages = vma_pages(vma);
-	/* A CPU, or in a per-thread session a thread's index (issue 9). */
+	/* A CPU, or in a per-thread session a thread's index. */
 	unsigned long slot = vma->vm_pgoff >> cpu_shift;
 	struct rt_ring *ring;
 

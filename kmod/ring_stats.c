@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * issue 9: buffer health through GET_STATS. Besides the session totals,
+ * buffer health through GET_STATS. Besides the session totals,
  * a caller that knows RINGTRACE_STATS_SIZE_HEALTH may pass an array for one
  * struct ringtrace_ring_stats per ring: records, lost, high-water fill and
  * wake-ups of each ring, from the kernel's own counters.

@@ -60,7 +60,7 @@ static void on_stop_signal(int sig)
 	stop_requested = 1;
 }
 
-/* issue 9: --snapshot's SIGUSR2 asks for a snapshot. */
+/* --snapshot's SIGUSR2 asks for a snapshot. */
 static volatile sig_atomic_t snapshot_requested;
 
 static void on_snapshot_signal(int sig)
@@ -337,12 +337,12 @@ static uint64_t realtime_ns(void)
 
 /*
  * When tracing was enabled: a raw file's "started". A snapshot's file is
- * written later than its records were (issue 21: its header said it
+ * written later than its records were (its header said it
  * started after them), so it takes this time, not the time it is written.
  */
 static uint64_t trace_start_mono, trace_start_real;
 
-/* The command line a raw file's header keeps (issue 21: --header shows it). */
+/* The command line a raw file's header keeps (--header shows it). */
 static char recorded_cmdline[sizeof(((struct rt_raw_header *)0)->cmdline)];
 
 /* Append @s to @buf (@len bytes, *@used so far), keeping room for the NUL. */
@@ -406,7 +406,7 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	h.header_size = sizeof(h);
 	/*
 	 * Files of ringtrace's per-CPU rings alone stay readable by older
-	 * tools; per-thread rings (issue 21) need a reader that knows them.
+	 * tools; per-thread rings need a reader that knows them.
 	 */
 	h.format_version = s->nr_rings && s->srcs[0].tid ?
 			   RT_RAW_FORMAT_THREADS :
@@ -437,7 +437,7 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 }
 
 /*
- * issue 21: a raw file of kernel frames keeps the symbols they fall in
+ * a raw file of kernel frames keeps the symbols they fall in
  * (KSYMS chunk), so that a replay elsewhere or after a reboot names them.
  * Done once the file is whole: it is read back (the writer copies ring
  * bytes and looks at no record). Standard output cannot be read back;
@@ -505,7 +505,7 @@ static int open_perf(struct options *o, struct rt_session *s,
 		return -1;
 	if (o->session.nr_tids) {
 		/*
-		 * --per-thread (issue 21): the threads of the rings, each
+		 * --per-thread: the threads of the rings, each
 		 * alone, as the module traces them.
 		 */
 		t.tids = o->thread_ids;
@@ -545,7 +545,7 @@ static int open_perf(struct options *o, struct rt_session *s,
 }
 
 /*
- * --per-thread -p PID (issue 9): the threads PID has now, one ring each.
+ * --per-thread -p PID: the threads PID has now, one ring each.
  * Threads it starts later are not traced (perf's --per-thread does the
  * same); -t names them explicitly.
  */
@@ -626,7 +626,7 @@ static void note_attach(struct rt_session *s, uint64_t events)
 }
 
 /*
- * issue 21: the part of --filter the module can decide before any ring
+ * the part of --filter the module can decide before any ring
  * work (ret and count ranges of vfs_read). The user-space filter still
  * runs on every record: it is the exact one.
  */
@@ -759,7 +759,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 	bool use_views = cat_views_wanted(o);
 	char err[256], title[512];
 	int code = EXIT_FAIL, status;
-	/* issue 9: --stats, --snapshot, per-ring health in the summary */
+	/* --stats, --snapshot, per-ring health in the summary */
 	struct cat_stats stats;
 	bool stats_on = false;
 	struct rt_pidwatch watch = { .nr = 0, .epfd = -1 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* issue 9: ringtrace-cat --snapshot and --stats (see cat_flight.h). */
+/* ringtrace-cat --snapshot and --stats (see cat_flight.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * issue 9: ringtrace-cat's flight recorder (--snapshot: sleep, print the
+ * ringtrace-cat's flight recorder (--snapshot: sleep, print the
  * newest records on each SIGUSR2) and buffer health (--stats lines, the
  * end-of-run advice on --buffer-size).
  */
@@ -63,7 +63,7 @@ int cat_raw_dump_open(struct cat_raw_dump *d, const struct options *o,
 int cat_raw_dump_close(struct cat_raw_dump *d, const struct options *o);
 
 /*
- * issue 21: a raw file of kernel frames (--stack, --sample) keeps the
+ * a raw file of kernel frames (--stack, --sample) keeps the
  * symbols they fall in (KSYMS chunk), so that a replay elsewhere or after
  * a reboot names them: appended to the whole file at @path, read back.
  * Said on standard error when it could not be (not an error).

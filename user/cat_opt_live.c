@@ -21,7 +21,7 @@ CAT_SET_FLAG(set_include_self, session.include_self)
 CAT_SET_FLAG(set_load, load)
 
 /*
- * issue 19: the lowest cost per record. Without path records the stream
+ * the lowest cost per record. Without path records the stream
  * and the views give files as dev:ino; without cgroup records the task's
  * cgroup as its id (#ID), still recorded.
  */
@@ -105,7 +105,7 @@ const struct cat_opt cat_live_opts[] = {
 };
 
 /*
- * --per-thread (issue 9): the module selects the threads, one ring each.
+ * --per-thread: the module selects the threads, one ring each.
  * From -t LIST, or from -p PID's threads when tracing starts (cat.c).
  */
 static void check_per_thread(struct options *o)
@@ -118,7 +118,7 @@ static void check_per_thread(struct options *o)
 	if (o->system_wide)
 		cat_usage_error("--per-thread selects threads: not with -a");
 	/*
-	 * --raw, --sample and --counters (issue 21) record beside per-thread
+	 * --raw, --sample and --counters record beside per-thread
 	 * rings: the perf events count and sample the threads alone.
 	 */
 	if (o->filter.nr_tids && o->pid_given)
@@ -171,7 +171,7 @@ static void live_events(struct options *o)
 		o->filter.events = perf;
 }
 
-/* issue 24: each --cgroup PATH to the id the module selects it by. */
+/* each --cgroup PATH to the id the module selects it by. */
 static void resolve_cgroups(struct options *o)
 {
 	struct rt_session_opts *so = &o->session;

@@ -41,7 +41,7 @@ static void replay_filters(struct options *o)
 	if (o->events_given)
 		o->filter.events = o->session.events;
 	o->filter.min_latency_ns = o->session.min_latency_ns;
-	/* issue 22: a replay keeps what the recording kept unless told. */
+	/* a replay keeps what the recording kept unless told. */
 	if (o->min_offcpu_given)
 		o->filter.min_offcpu_ns = o->session.min_offcpu_ns;
 }
@@ -53,7 +53,7 @@ static void check_replay(struct options *o)
 				"what the file holds", cat_mode_replay.name);
 	cat_check_views(o);
 	cat_check_outputs(o);
-	/* issue 21: --raw writes the filtered or time-sliced copy. */
+	/* --raw writes the filtered or time-sliced copy. */
 	if (o->raw && o->header)
 		cat_usage_error("--header prints the header: --raw does not "
 				"apply");

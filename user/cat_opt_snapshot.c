@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A snapshot, ringtrace-cat --snapshot (cat_opt.h), issue 9's flight
+ * A snapshot, ringtrace-cat --snapshot (cat_opt.h), the flight
  * recorder: the rings overwrite their oldest records and what they hold
  * is printed (or written to PREFIX.N with --raw, per-thread rings as
  * raw format version 3's thread chunks) on each SIGUSR2, and with

@@ -27,7 +27,7 @@ static void set_hist_by(struct options *o, const char *arg)
 	o->hist = true;
 }
 
-/* Issue 21: perf report's table (cat_views.c, report.h). */
+/* Perf report's table (cat_views.c, report.h). */
 CAT_SET_FLAG(set_report, report)
 
 static void set_report_by(struct options *o, const char *arg)
@@ -53,7 +53,7 @@ static void set_time(struct options *o, const char *arg)
 		cat_usage_error("--time %s: %s", arg, err);
 }
 
-/* issue 21: parsed once here, evaluated per record (filter_expr.h). */
+/* parsed once here, evaluated per record (filter_expr.h). */
 static void set_filter(struct options *o, const char *arg)
 {
 	char err[256];

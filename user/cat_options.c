@@ -171,7 +171,7 @@ int cat_flame_weight_parse(const char *s, enum flame_weight *w)
 	else if (!strcmp(s, "bytes"))
 		*w = FLAME_BYTES;
 	else if (!strcmp(s, "offcpu"))
-		*w = FLAME_OFFCPU;	/* issue 22 */
+		*w = FLAME_OFFCPU;
 	else
 		return -1;
 	return 0;
@@ -607,9 +607,9 @@ void cat_parse_options(int argc, char **argv, struct options *o)
 	o->window_ns = RT_DEFAULT_REORDER_WINDOW_NS;
 	o->symbols = true;
 	o->session.paths = true;	/* names for dev:ino, when the module can */
-	o->session.cgroups = true;	/* and for cgroups (issue 24) */
-	o->session.cgroup_names = true;	/* issue 19: --no-cgroup-names */
-	o->session.min_offcpu_ns = RT_DEFAULT_MIN_OFFCPU_NS;	/* issue 22 */
+	o->session.cgroups = true;	/* and for cgroups */
+	o->session.cgroup_names = true;	/* --no-cgroup-names */
+	o->session.min_offcpu_ns = RT_DEFAULT_MIN_OFFCPU_NS;
 
 	init_tables(&g);
 	add_mode(&g, mode);

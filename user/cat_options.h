@@ -30,7 +30,7 @@ struct options {
 	bool			system_wide;
 	bool			pid_given;
 	bool			events_given;
-	bool			min_offcpu_given;	/* --min-offcpu (issue 22) */
+	bool			min_offcpu_given;	/* --min-offcpu */
 	bool			json;
 	bool			raw;
 	bool			quiet;
@@ -59,7 +59,7 @@ struct options {
 		FLAME_SAMPLES,
 		FLAME_LATENCY,
 		FLAME_BYTES,
-		FLAME_OFFCPU,	/* issue 22: ns off CPU, offcpu records */
+		FLAME_OFFCPU,	/* ns off CPU, offcpu records */
 	}			flame_weight;	/* --flame-weight */
 	bool			flame_weight_given;
 	bool			file_classes;	/* --diff: pipes by kind */
@@ -69,14 +69,14 @@ struct options {
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
-	/* issue 21: what the module can decide of filter.exprs (cat.c) */
+	/* what the module can decide of filter.exprs (cat.c) */
 	struct rt_expr_ranges	filter_ranges;
 
-	/* issue 9: --per-thread, one ring per thread (cat.c fills the list) */
+	/* --per-thread, one ring per thread (cat.c fills the list) */
 	bool			per_thread;
 	int32_t			per_thread_pid;	/* -p PID: its threads; 0: -t */
 	int32_t			thread_ids[RT_FILTER_MAX_IDS];
-	/* issue 9: flight recorder and buffer health */
+	/* flight recorder and buffer health */
 	bool			snapshot;	/* --snapshot */
 	uint64_t		snapshot_size;	/* --snapshot-size; 0: all */
 	uint64_t		snapshot_time_ns; /* --snapshot-time; 0: all */
@@ -88,7 +88,7 @@ struct options {
 	bool			trigger_gap_given;
 	uint64_t		post_ns;	/* --post */
 	uint64_t		stats_ns;	/* --stats INTERVAL; 0: none */
-	/* issue 24: --cgroup PATH, resolved to ids the module filters by */
+	/* --cgroup PATH, resolved to ids the module filters by */
 	const char		*cgroup_paths[RINGTRACE_MAX_CGROUPS];
 	uint32_t		nr_cgroup_paths;
 	uint64_t		cgroup_ids[RINGTRACE_MAX_CGROUPS];

@@ -140,7 +140,7 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 		snprintf(st->errmsg, sizeof(st->errmsg), "out of memory");
 		return RT_STREAM_ERR_SYSTEM;
 	}
-	/* issue 21: --filter 'path ~ ...' names files as a replay does. */
+	/* --filter 'path ~ ...' names files as a replay does. */
 	if (rw.filter && rw.filter->nr_exprs && !st->paths) {
 		if (rt_paths_init(&paths)) {
 			free(rw.pending);

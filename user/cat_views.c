@@ -39,7 +39,7 @@ static struct rt_usyms *usyms_of(struct cat_views *v)
 }
 
 /*
- * Issue 21: text and JSON name their frames, as perf script does. Kernel
+ * Text and JSON name their frames, as perf script does. Kernel
  * symbols: live, /proc/kallsyms; on replay --kallsyms FILE, else those the
  * recording saved (the addresses are its machine's and boot's). Returns -1 when a
  * --kallsyms FILE is unusable.
@@ -446,7 +446,7 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 }
 
 /*
- * issue 21: the symbols the recording saved (KSYMS chunk); what a damaged
+ * the symbols the recording saved (KSYMS chunk); what a damaged
  * chunk still holds is used, and where it stopped is said.
  */
 static bool load_file_ksyms(struct rt_ksyms *k, const struct options *o)
@@ -476,7 +476,7 @@ static bool load_file_ksyms(struct rt_ksyms *k, const struct options *o)
 
 /*
  * Kernel frames from /proc/kallsyms, or the --kallsyms FILE given. What
- * went wrong names the file and the cause (issue 21: a file that is no
+ * went wrong names the file and the cause (a file that is no
  * kallsyms copy was blamed on /proc/kallsyms and kptr_restrict). Returns
  * whether @k was loaded; *@failed when a --kallsyms FILE was unusable.
  */
@@ -529,7 +529,7 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 
 /*
  * --interval's blocks say which interval they cover, the one printed at
- * the end included (issue 21: every block but the last was headed "the
+ * the end included (every block but the last was headed "the
  * last interval"). @now_ns: its end; 0 for the block at the end of the run.
  * JSON says it in the block's first members (@members), text in a line.
  */
@@ -681,7 +681,7 @@ static void print_ts(uint64_t ns)
 }
 
 /*
- * Issue 21: --time that matched nothing said nothing. Say what the range
+ * --time that matched nothing said nothing. Say what the range
  * was and what the events span, in the timestamps the output prints.
  */
 static void time_matched_nothing(const struct rt_filter *f)
@@ -783,7 +783,7 @@ int cat_views_finish(struct cat_views *v)
 	if (!o->quiet && v->filtered) {
 		uint64_t by_expr = v->filter ? v->filter->expr_dropped : 0;
 
-		/* issue 21: which part --filter turned away, when not all. */
+		/* which part --filter turned away, when not all. */
 		if (by_expr && by_expr < v->filtered)
 			fprintf(stderr, PROG ": %llu events filtered out, %llu "
 				"of them by --filter\n",

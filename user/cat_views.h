@@ -41,7 +41,7 @@ struct cat_views {
 	const struct rt_raw_file *file;		/* replay: the recording */
 	bool			ksyms_checked;	/* --kallsyms FILE against it */
 	bool			ksyms_warned;	/* and found it did not match */
-	/* issue 21: the stream's frames named (frame_names.h) */
+	/* the stream's frames named (frame_names.h) */
 	struct rt_ksyms		stream_ksyms;
 	bool			stream_ksyms_on;
 	struct rt_frame_names	names;

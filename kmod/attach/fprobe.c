@@ -19,7 +19,7 @@
 
 /*
  * A call that sleeps in vfs_read across a detach and an attach again must
- * not reach the second attachment's exit handler (issue 19, item 2).
+ * not reach the second attachment's exit handler.
  *
  * rethook (up to 6.13): unregister_fprobe() frees the fprobe's rethook,
  * whose handler it clears first; a pending call returns through its node

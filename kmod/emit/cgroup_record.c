@@ -25,7 +25,7 @@
 
 /* Names are built here; one per context level, so probes may nest. */
 struct rt_cgroup_buf {
-	char	path[RINGTRACE_CGROUP_PATH_MAX + 1];
+	char	path[RINGTRACE_CGROUP_PATH_MAX + 2];	/* rt_cgroup_path()'s */
 	bool	busy;
 };
 

@@ -35,7 +35,7 @@
  * stacks is enabled), and copied into the record when it runs again.
  *
  * With RINGTRACE_CFG_CGROUPS the record carries the task's task_ext
- * (issue 24) and its cgroup is named first, under the same rule as lock
+ * and its cgroup is named first, under the same rule as lock
  * records: never by a walk that would take a lock (emit/cgroup_record.c).
  */
 #include <linux/atomic.h>

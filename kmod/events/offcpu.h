@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Off-CPU intervals (issue 22): sched:sched_switch followed while a
+ * Off-CPU intervals: sched:sched_switch followed while a
  * session asks for RINGTRACE_EVENT_OFFCPU, offcpu records, and the
  * offcpu_* fields of vfs_read records. offcpu.c says how.
  */
@@ -49,7 +49,7 @@ extern struct rt_offcpu_table __rcu *rt_offcpu_tbl;
 /*
  * Every traced vfs_read call passes here, and almost none is followed:
  * the common "no table" and "not followed" cases are decided inline,
- * without two out-of-line calls per call (issue 19). The table pointer
+ * without two out-of-line calls per call. The table pointer
  * is only tested here; the out-of-line halves read it as before.
  */
 static __always_inline void rt_offcpu_read_enter(struct rt_vfs_read_call *call)

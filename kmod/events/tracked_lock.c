@@ -125,7 +125,7 @@ EXPORT_SYMBOL_GPL(__tracked_spin_trylock);
  * Visit every registered lock, under RCU: @fn must not sleep. Returns how
  * many locks were visited. @fn gets the lock's id as read here, once: a
  * lock rt_lock_del() took out of the list can still be reached by a
- * walker until the grace period ends, with its id already 0 (issue 19);
+ * walker until the grace period ends, with its id already 0;
  * such a lock has left the registry and is skipped, and a lock read with
  * a non-zero id is reported under that id even if it leaves meanwhile.
  */

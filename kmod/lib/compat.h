@@ -233,7 +233,7 @@ static __always_inline bool rt_cgroup_is_descendant(struct cgroup *cgrp,
 }
 
 /*
- * A cgroup's path in probe context, into @buf (@max + 1 bytes): its
+ * A cgroup's path in probe context, into @buf (@max + 2 bytes): its
  * length, not NUL-terminated, at most @max (*truncated then says whether
  * it lost its first components), or -1 when it cannot be built here.
  *
@@ -248,26 +248,34 @@ static __always_inline bool rt_cgroup_is_descendant(struct cgroup *cgrp,
  */
 #if !IS_ENABLED(CONFIG_CGROUPS)
 #define RT_CGROUP_PATH_LOCKS	0
-static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
-				 bool *truncated)
+static inline int rt_cgroup_path_of(struct cgroup *cgrp, char *buf, u32 max,
+				    bool *truncated)
 {
 	return -1;
 }
 #elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
 #define RT_CGROUP_PATH_LOCKS	0
-static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
-				 bool *truncated)
+/*
+ * Its last components that fit in @max bytes; a name alone too long for
+ * them, its last bytes.
+ */
+static inline int rt_cgroup_path_of(struct cgroup *cgrp, char *buf, u32 max,
+				    bool *truncated)
 {
-	char *end = buf + max + 1, *p = end;
+	char *end = buf + max, *p = end;
 	const char *name;
 	size_t n;
 
 	rcu_read_lock();
 	for (; cgroup_parent(cgrp); cgrp = cgroup_parent(cgrp)) {
 		name = rcu_dereference(cgrp->kn->name);
-		n = strnlen(name, max);
+		n = strlen(name);
 		if (n + 1 > (size_t)(p - buf)) {
 			*truncated = true;
+			if (p == end) {
+				p = buf;
+				memcpy(p, name + n - max, max);
+			}
 			break;
 		}
 		p -= n;
@@ -283,27 +291,41 @@ static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
 }
 #elif !IS_ENABLED(CONFIG_PREEMPT_RT)
 #define RT_CGROUP_PATH_LOCKS	1
-static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
-				 bool *truncated)
+/*
+ * Its first bytes. kernfs_path_from_node() answers with the whole path's
+ * length (strlcpy()) or, since its strscpy()/scnprintf() rewrite, which
+ * 6.1's stable updates took, with the bytes it wrote: a byte more room
+ * than a record keeps tells a path one byte too long in both.
+ */
+static inline int rt_cgroup_path_of(struct cgroup *cgrp, char *buf, u32 max,
+				    bool *truncated)
 {
-	int len = kernfs_path_from_node(cgrp->kn, NULL, buf, max + 1);
-
-	if (len < 0)
-		return -1;
-	if (len > max) {
-		*truncated = true;
-		len = max;
-	}
-	return len;
+	return kernfs_path_from_node(cgrp->kn, NULL, buf, max + 2);
 }
 #else
 #define RT_CGROUP_PATH_LOCKS	0
-static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
-				 bool *truncated)
+static inline int rt_cgroup_path_of(struct cgroup *cgrp, char *buf, u32 max,
+				    bool *truncated)
 {
 	return -1;
 }
 #endif
+
+/*
+ * @cgrp's path in @buf (@max + 2 bytes), at most @max bytes of it: the one
+ * bound every variant above answers to. The length, or -1: no name.
+ */
+static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
+				 bool *truncated)
+{
+	int len = rt_cgroup_path_of(cgrp, buf, max, truncated);
+
+	if (len > (int)max) {
+		*truncated = true;
+		len = max;
+	}
+	return len < 0 ? -1 : len;
+}
 
 /*
  * A file's path in probe context (lib/path.c). d_path() walks under RCU
@@ -314,6 +336,22 @@ static inline int rt_cgroup_path(struct cgroup *cgrp, char *buf, u32 max,
  * built by a lockless walk of our own.
  */
 #define RT_D_PATH_SLEEPS	IS_ENABLED(CONFIG_PREEMPT_RT)
+
+/*
+ * Whether @task still runs on a CPU (its last switch not finished), read
+ * with acquire: pairs with finish_task_switch()'s smp_store_release() of
+ * prev->on_cpu, which exists on SMP kernels only (a UP kernel has no
+ * other CPU to be running it on).
+ */
+static inline bool rt_task_on_cpu_acquire(struct task_struct *task)
+{
+#ifdef CONFIG_SMP
+	/* Pairs with finish_task_switch()'s release of prev->on_cpu. */
+	return smp_load_acquire(&task->on_cpu);
+#else
+	return task == current;
+#endif
+}
 
 /*
  * With CONFIG_DEBUG_LOCK_ALLOC, mutex_lock() has no fast path: every

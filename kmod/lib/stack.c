@@ -16,7 +16,7 @@
  * return slot. Another tool hooking the same return (a kretprobe, an
  * fexit program, a function_graph user) may have put its trampoline
  * there, while the unwinder shows the real caller (it translates those
- * trampolines back): the anchor is then not found (issue 19, item 6). We
+ * trampolines back): the anchor is then not found. We
  * then cut, besides this module's frames, those of ringtrace_direct.ko
  * (the direct call's trampoline and exit, which call us), the
  * trampoline's own return address into vfs_read's fentry site (the
@@ -28,7 +28,7 @@
  * trampoline, while arm64's unwinder lists fprobe_return and
  * ftrace_return_to_handler, called from return_to_handler, then
  * translates both trampolines back to the real caller; the stack started
- * at fprobe_return (issue 20). ringtrace_direct.ko and the trampolines
+ * at fprobe_return. ringtrace_direct.ko and the trampolines
  * have no exported address test, so those frames are named with
  * sprint_symbol(), only on this path, and only until the first frame that
  * is none of them.

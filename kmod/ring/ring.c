@@ -153,7 +153,7 @@ void rt_ring_put_counts(struct rt_ring *ring)
 	WRITE_ONCE(pg->lost, local64_read(&ring->lost));
 	WRITE_ONCE(pg->bytes, local64_read(&ring->bytes));
 	WRITE_ONCE(pg->lost_pending, local_read(&ring->lost_pending));
-	/* issue 9: buffer health */
+	/* buffer health */
 	WRITE_ONCE(pg->high_water, READ_ONCE(ring->high_water));
 	WRITE_ONCE(pg->wakeups, local64_read(&ring->wakeups));
 	WRITE_ONCE(pg->overwritten, local64_read(&ring->overwritten));
@@ -395,7 +395,7 @@ void rt_ring_stop(struct rt_ring *ring, u64 ts)
 /*
  * data_tail is untrusted: these only decide whether to wake a reader.
  *
- * issue 19: an overwrite-mode reader never writes data_tail (it copies
+ * an overwrite-mode reader never writes data_tail (it copies
  * from overwrite_tail to data_head, protocol.rst), so a head past the tail
  * says nothing there: such a ring is never "unread" by this measure, and
  * its reader is readable only through a wake-up poll() has not reported
@@ -412,7 +412,7 @@ bool rt_ring_past_watermark(const struct rt_ring *ring)
 {
 	unsigned long unread;
 
-	/* issue 9: overwrite mode never wakes the reader for a watermark. */
+	/* overwrite mode never wakes the reader for a watermark. */
 	if (ring->overwrite)
 		return false;
 	unread = READ_ONCE(ring->published) - READ_ONCE(ring->page->data_tail);

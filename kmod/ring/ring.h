@@ -57,7 +57,7 @@ struct rt_ring {
 	void		*data;		/* data pages, mapped twice in a row */
 	struct ringtrace_mmap_page *page;	/* control page (user-writable!) */
 
-	/* issue 9: flight recorder and buffer health (ring_overwrite.c) */
+	/* flight recorder and buffer health (ring_overwrite.c) */
 	bool		overwrite;	/* RINGTRACE_CFG_OVERWRITE; set once */
 	u8		tail_publishing;	/* inside rt_ring_publish_tail() */
 	local_t		otail;		/* overwrite: oldest intact record */
@@ -67,7 +67,7 @@ struct rt_ring {
 	local64_t	wakeups;	/* watermark wake-ups sent */
 	unsigned long	high_water;	/* most bytes held unread */
 	unsigned long	counts_head;	/* overwrite: head at last page refresh */
-	/* ---- end issue 9 ---- */
+	/* ---- end flight recorder and buffer health ---- */
 
 	/* Cold: set up once. */
 	struct irq_work	wakeup_work;
@@ -101,7 +101,7 @@ struct rt_ring_counts {
 
 void rt_ring_counts(const struct rt_ring *ring, struct rt_ring_counts *c);
 
-/* ---- issue 9: flight recorder and buffer health (ring_overwrite.c) ---- */
+/* ---- flight recorder and buffer health (ring_overwrite.c) ---- */
 void rt_ring_put_counts(struct rt_ring *ring);
 void rt_ring_set_overwrite(struct rt_ring *ring, bool overwrite);
 bool rt_ring_make_room(struct rt_ring *ring, unsigned long head);
@@ -121,6 +121,6 @@ static __always_inline void rt_ring_note_fill(struct rt_ring *ring,
 		WRITE_ONCE(ring->high_water, used);
 }
 
-/* ---- end issue 9 ---- */
+/* ---- end flight recorder and buffer health ---- */
 
 #endif /* _RINGTRACE_RING_H */

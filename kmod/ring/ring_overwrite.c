@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * issue 9: the flight recorder (RINGTRACE_CFG_OVERWRITE) and the per-ring
+ * the flight recorder (RINGTRACE_CFG_OVERWRITE) and the per-ring
  * health counters.
  *
  * In overwrite mode a ring never waits for its reader: the writer moves

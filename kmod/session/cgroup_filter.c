@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cgroup filter (issue 24, ringtrace_config.nr_cgroups): a session
+ * The cgroup filter (ringtrace_config.nr_cgroups): a session
  * records only tasks in one of its cgroups (cgroup v2) or below. The ids
  * userspace passes are turned into cgroup references here, at SET_CONFIG,
  * so that the probes compare pointers only: task_dfl_cgroup() of the task
@@ -50,7 +50,7 @@ int rt_cgroups_check(const struct ringtrace_config *cfg)
 	if (cfg->__pad_cgroup || !cfg->nr_cgroups != !cfg->cgroup_ids_ptr ||
 	    cfg->nr_cgroups > RINGTRACE_MAX_CGROUPS)
 		return -EINVAL;
-	/* issue 19: ids without names, of records that carry ids. */
+	/* ids without names, of records that carry ids. */
 	if ((cfg->flags & RINGTRACE_CFG_NO_CGROUP_NAMES) &&
 	    !(cfg->flags & RINGTRACE_CFG_CGROUPS))
 		return -EINVAL;

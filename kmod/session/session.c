@@ -168,8 +168,8 @@ static struct pid *rt_find_process(pid_t nr)
 }
 
 /*
- * @threads (issue 9): the per-thread selection rt_threads_from_user()
- * made, or none; @cgroups (issue 24) likewise from rt_cgroups_from_user(),
+ * @threads: the per-thread selection rt_threads_from_user()
+ * made, or none; @cgroups likewise from rt_cgroups_from_user(),
  * @funcs from rt_funcs_from_user().
  * On return they hold what the caller must release.
  */
@@ -193,7 +193,7 @@ int rt_session_configure(struct rt_session *s,
 		err = -EBUSY;
 		goto unlock;
 	}
-	/* issue 9: refused (EBUSY) if mapped rings belong to another mode. */
+	/* refused (EBUSY) if mapped rings belong to another mode. */
 	err = rt_session_threads_check(s, threads);
 	if (err)
 		goto unlock;
@@ -202,7 +202,7 @@ int rt_session_configure(struct rt_session *s,
 	if (err)
 		goto unlock;
 	rt_session_threads_install(s, threads);
-	swap(s->cgroups, *cgroups);	/* issue 24: the caller puts the old */
+	swap(s->cgroups, *cgroups);	/* the caller puts the old */
 	old_pid = s->pid;
 	s->pid = pid;
 	pid = old_pid;	/* put below */
@@ -213,8 +213,8 @@ int rt_session_configure(struct rt_session *s,
 	s->min_latency_ns = cfg->min_latency_ns;
 	s->lock_min_wait_ns = cfg->lock_min_wait_ns;
 	s->lock_min_hold_ns = cfg->lock_min_hold_ns;
-	s->min_offcpu_ns = cfg->min_offcpu_ns;	/* issue 22 */
-	/* issue 21: ranges checked by rt_check_config() */
+	s->min_offcpu_ns = cfg->min_offcpu_ns;
+	/* ranges checked by rt_check_config() */
 	s->vfs_read_values = cfg->vfs_read_values;
 	s->ret_min = cfg->vfs_read_ret_min;
 	s->ret_max = cfg->vfs_read_ret_max;
@@ -244,7 +244,7 @@ struct rt_ring *rt_session_get_ring(struct rt_session *s, unsigned long slot,
 	int cpu, err;
 
 	mutex_lock(&s->lock);
-	err = rt_session_slot_check(s, slot);	/* issue 9: mode-dependent */
+	err = rt_session_slot_check(s, slot);	/* mode-dependent */
 	if (err) {
 		ring = ERR_PTR(err);
 		goto unlock;

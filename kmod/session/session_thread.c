@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-thread sessions (issue 9, RINGTRACE_CFG_PER_THREAD): one ring per
+ * Per-thread sessions (RINGTRACE_CFG_PER_THREAD): one ring per
  * selected thread instead of one per CPU. This file turns the config's
  * thread ids into pid references, installs them in the session, checks
  * which ring slots exist and keeps each thread ring's control page saying
@@ -25,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "lib/compat.h"
 #include "session.h"
 
 /* rings[] entries a session allocates: enough for either mode. */
@@ -155,12 +156,16 @@ void rt_session_thread_ring_init(struct rt_session *s, struct rt_ring *ring,
 }
 
 /*
- * Whether the thread @pid names has exited (issue 19): its task is gone,
- * or it is a zombie. A zombie still hangs on its struct pid (a group
- * leader until the rest of its group is gone, any process until it is
- * reaped), so "the pid has a task" is not the test: exit_state is, set by
- * exit_notify() once the thread has run its last code that could raise
- * an event of ours. pid_task() under rcu_read_lock() takes no reference
+ * Whether the thread @pid names has exited for good: its task is gone, or
+ * it is dead and off its CPU. exit_state (a zombie) is too early: after
+ * exit_notify() the thread still releases itself (tasklist_lock: a lock
+ * contention record) and switches out for the last time (the runqueue
+ * lock), and the uapi promises nothing is written once the flag is set.
+ * TASK_DEAD is set by do_task_dead() before that last __schedule(); the
+ * CPU lets go of the task in finish_task_switch(), whose release store
+ * of prev->on_cpu our acquire pairs with: every record the thread wrote
+ * was committed before. A zombie group leader or an unreaped process is
+ * such a task too. pid_task() under rcu_read_lock() takes no reference
  * and no lock, never sleeps and allocates nothing: fine in the flush
  * timer's softirq, on PREEMPT_RT too (a task_struct is freed only after
  * a grace period, delayed_put_task_struct()).
@@ -172,7 +177,8 @@ static bool rt_thread_exited(struct pid *pid)
 
 	rcu_read_lock();
 	task = pid_task(pid, PIDTYPE_PID);
-	exited = !task || READ_ONCE(task->exit_state);
+	exited = !task || (READ_ONCE(task->__state) == TASK_DEAD &&
+			   !rt_task_on_cpu_acquire(task));
 	rcu_read_unlock();
 	return exited;
 }

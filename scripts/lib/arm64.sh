@@ -204,7 +204,7 @@ arm64_ensure_headers() {
 		# its own output directory) at /usr/src: point it here.
 		as_root sed -i "s|/usr/src/|$root/usr/src/|g" \
 			"$tmp/usr/src/linux-headers-$ver/Makefile"
-		as_root touch "$tmp/.ready"
+		printf '%s\n' "${ARM64_SYSROOT_PKGS[*]}" | as_root tee "$tmp/.ready" >/dev/null
 		as_root rm -rf "$root"
 		as_root mv "$tmp" "$root"
 	fi
@@ -266,12 +266,18 @@ arm64_download_debs() {
 # libdw/libelf and cmocka with their dependencies, resolved by the arm64
 # apt and unpacked (dpkg-deb -x) into $ARM64_DIR/sysroot, once; absolute
 # symbolic links made relative so that the tree works where it lies.
-ARM64_SYSROOT_PKGS=(libc6-dev libkmod-dev libdw-dev libcmocka-dev)
+# libmicrohttpd-dev: ringtrace-exporter. .ready holds the package list: a
+# sysroot made for another list is made again.
+ARM64_SYSROOT_PKGS=(libc6-dev libkmod-dev libdw-dev libcmocka-dev
+	libmicrohttpd-dev)
+arm64_sysroot_current() {
+	[[ -f $1/.ready && $(cat "$1/.ready") == "${ARM64_SYSROOT_PKGS[*]}" ]]
+}
 arm64_ensure_sysroot() {
 	local root=$ARM64_DIR/sysroot tmp l deb
-	[[ -f $root/.ready ]] && return 0
+	arm64_sysroot_current "$root" && return 0
 	arm64_lock
-	if [[ ! -f $root/.ready ]]; then
+	if ! arm64_sysroot_current "$root"; then
 		arm64_update_once
 		tmp=$root.tmp
 		arm64_download_debs "$tmp" "arm64 sysroot" "${ARM64_SYSROOT_PKGS[@]}"
@@ -283,7 +289,7 @@ arm64_ensure_sysroot() {
 			while IFS= read -r -d '' l; do
 				as_root ln -sfnr "$tmp$(readlink "$l")" "$l"
 			done
-		as_root touch "$tmp/.ready"
+		printf '%s\n' "${ARM64_SYSROOT_PKGS[*]}" | as_root tee "$tmp/.ready" >/dev/null
 		as_root rm -rf "$root"
 		as_root mv "$tmp" "$root"
 	fi
@@ -294,8 +300,8 @@ arm64_ensure_sysroot() {
 # and their runner use on x86-64 from the host (bash, coreutils,
 # util-linux and mount, kmod, procps, make: run lists the tests with it,
 # python3, bpftrace for neighbours_bpftrace, babeltrace2 and python3-bt2
-# for ctf_live), the host release's arm64 packages with their
-# dependencies, unpacked with dpkg-deb -x. This host has no binfmt_misc,
+# for ctf_live, libmicrohttpd12 for exporter_live), the host release's
+# arm64 packages with their dependencies, unpacked with dpkg-deb -x. This host has no binfmt_misc,
 # so no maintainer script (nor debootstrap's second stage) can run here,
 # and none is needed to run programs; what the scripts would have made
 # and the guest needs is made by hand: /etc/passwd and /etc/group from
@@ -306,7 +312,8 @@ arm64_ensure_sysroot() {
 # "The arm64 VM").
 ARM64_ROOT_PKGS=(base-files base-passwd bash coreutils dash diffutils
 	findutils grep gzip hostname libc-bin mawk sed tar util-linux mount
-	ncurses-base procps kmod make bpftrace python3 babeltrace2 python3-bt2)
+	ncurses-base procps kmod make bpftrace python3 babeltrace2 python3-bt2
+	libmicrohttpd12)
 arm64_root_dir() {
 	local h
 	h=$({
@@ -359,7 +366,7 @@ arm64_ensure_root() {
 			"$tmp/tmp" "$tmp/root" "$tmp/var/tmp" "$tmp/lib/modules"
 		printf 'root:x:0:\n' | as_root tee -a "$tmp/etc/gshadow" >/dev/null
 		echo ringtrace-arm64 | as_root tee "$tmp/etc/hostname" >/dev/null
-		as_root touch "$tmp/.ready"
+		printf '%s\n' "${ARM64_SYSROOT_PKGS[*]}" | as_root tee "$tmp/.ready" >/dev/null
 		as_root rm -rf "$root"
 		as_root mv "$tmp" "$root"
 	fi

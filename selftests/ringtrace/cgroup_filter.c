@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The cgroup filter (issue 24, ringtrace_config.nr_cgroups): workloads in
+ * The cgroup filter (ringtrace_config.nr_cgroups): workloads in
  * sibling cgroups, only the selected one (and its descendants) recorded;
  * a task moved between cgroups recorded only while inside; a traced
  * cgroup removed while the session runs; ANDed with the pid filter; the

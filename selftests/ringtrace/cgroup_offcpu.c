@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Offcpu records say which cgroup (issue 24 on issue 22's records): two
+ * Offcpu records say which cgroup (cgroups on off-CPU records): two
  * workloads in sibling cgroups A and B each read /dev/zero once, then
  * sleep NR_SLEEPS times; a session with RINGTRACE_CFG_CGROUPS and the
  * cgroup filter on A, vfs_read and offcpu with kernel stacks:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Records that say which cgroup (issue 24, RINGTRACE_CFG_CGROUPS): two
+ * Records that say which cgroup (RINGTRACE_CFG_CGROUPS): two
  * workloads in sibling cgroups; every one of their vfs_read records
  * carries a task_ext with its cgroup's id and its host pid and tid, each
  * cgroup is named by a cgroup record with its path, on the same ring and
@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -120,6 +121,62 @@ static struct seen run(uint32_t flags, uint64_t id_a, uint64_t id_b)
 	return s;
 }
 
+/* The cgroup records naming @arg's cgroup: their path_len and flags. */
+struct long_name {
+	uint64_t id;
+	int records, too_long, truncated;
+	char tail[16];		/* the last bytes kept */
+};
+
+static void long_record(const struct ringtrace_event_header *h, int cpu,
+			void *arg)
+{
+	const struct ringtrace_cgroup_record *r = (const void *)h;
+	struct long_name *l = arg;
+	size_t n;
+
+	(void)cpu;
+	if (h->type != RINGTRACE_RECORD_CGROUP || r->cgroup_id != l->id)
+		return;
+	l->records++;
+	l->too_long += r->path_len > RINGTRACE_CGROUP_PATH_MAX ||
+		       sizeof(*r) + r->path_len > h->size;
+	l->truncated += !!(r->flags & RINGTRACE_CGROUP_TRUNCATED);
+	n = r->path_len < sizeof(l->tail) - 1 ? r->path_len : sizeof(l->tail) - 1;
+	if (r->path_len <= RINGTRACE_CGROUP_PATH_MAX)
+		memcpy(l->tail, RINGTRACE_CGROUP_RECORD_PATH(r) + r->path_len - n, n);
+}
+
+/*
+ * A cgroup whose name is as long as a name may be (255 bytes) under the
+ * root: its path ("/" and the name) is one byte over what a record
+ * carries. Every kernel's record says so and keeps at most
+ * RINGTRACE_CGROUP_PATH_MAX bytes (the 6.15+ walk once kept 256).
+ */
+static void long_name(void)
+{
+	static char path[sizeof(RT_CGROUP_ROOT) + 256];
+	struct ringtrace_config cfg = st_config(RINGTRACE_EVENT_VFS_READ, -1);
+	const char *where[1] = { path };
+	struct long_name l = { .records = 0 };
+	struct st_child c[1];
+	pid_t pid[1];
+	int n;
+
+	n = snprintf(path, sizeof(path), "%s/", RT_CGROUP_ROOT);
+	memset(path + n, 'x', 254);
+	path[n + 254] = 'z';
+	path[n + 255] = '\0';
+	l.id = st_cgroup_make(path);
+	cfg.flags = RINGTRACE_CFG_CGROUPS;
+	st_cgroup_start(c, 1, reads, where, pid);
+	st_cgroup_trace(c, 1, &cfg, long_record, &l);
+	rmdir(path);
+	tap_ok(l.records >= 1 && !l.too_long && l.truncated == l.records,
+	       "a 255-byte cgroup name: %d record(s), each TRUNCATED and at most %d bytes (%d longer), ending '%s'",
+	       l.records, RINGTRACE_CGROUP_PATH_MAX, l.too_long, l.tail);
+}
+
 int main(void)
 {
 	uint64_t id_a, id_b;
@@ -128,7 +185,7 @@ int main(void)
 
 	st_require_features(RINGTRACE_FEAT_CGROUP, "cgroup records");
 	st_cgroup_mount();
-	tap_plan(7);
+	tap_plan(8);
 	id_a = st_cgroup_make(CG_A);
 	id_b = st_cgroup_make(CG_B);
 
@@ -170,5 +227,6 @@ int main(void)
 	}
 	rmdir(CG_A);
 	rmdir(CG_B);
+	long_name();
 	return tap_finish();
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The views of a two-cgroup recording (issue 24): ringtrace-cat --cgroup
+ * The views of a two-cgroup recording: ringtrace-cat --cgroup
  * A --cgroup B --raw records this program run as its COMMAND, which forks
  * one reader into A (N reads) and one into B (2N reads); replayed, the
  * raw file gives --hist-by cgroup one histogram per cgroup with exactly
@@ -219,7 +219,7 @@ int main(int argc, char **argv)
 	       count_lines(out, "(cgroup /rt_st_views_a)"),
 	       count_lines(out, "(cgroup /rt_st_views_b)"));
 
-	/* issue 24 on issue 22's records: A's sleeps, named; none of B's. */
+	/* cgroups on off-CPU records: A's sleeps, named; none of B's. */
 	snprintf(cmd, sizeof(cmd), CAT " -q --cgroup rt_st_views_a -e "
 		 "vfs_read,offcpu --raw -o %s/off.raw -- %s --sleep", dir,
 		 argv[0]);

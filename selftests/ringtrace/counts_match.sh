@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# One vocabulary for counts, live and on replay (issue 21): a recording of
+# One vocabulary for counts, live and on replay: a recording of
 # a command with stacks and perf samples says "N records, P path records,
 # S samples" when it is made, the replay of the file says the same, and
 # the replay's JSON has exactly that many record and sample lines (plus one

@@ -19,8 +19,7 @@
  * per-CPU counts. On a PREEMPT_RT kernel that lock sleeps: freeing with
  * preemption disabled there is "sleeping function called from invalid
  * context" (DEBUG_ATOMIC_SLEEP, the debug-rt kernel) or, contended,
- * "scheduling while atomic", which the runner's splat check fails
- * (issue 19, bug 1).
+ * "scheduling while atomic", which the runner's splat check fails.
  */
 #define _GNU_SOURCE
 #include <errno.h>

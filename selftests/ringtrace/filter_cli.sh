@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ringtrace-cat --filter EXPR live (issue 21). A workload (value_filter
+# ringtrace-cat --filter EXPR live. A workload (value_filter
 # --workload) makes 7 reads that fail (a directory: EISDIR), 5 of 8 KiB,
 # 3 of 16 bytes and 4 of a file named big.*; --filter 'ret < 0' prints
 # exactly the 7, 'count > 4096' exactly the 5, a path glob exactly the 4,

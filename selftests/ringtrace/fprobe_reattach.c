@@ -2,8 +2,8 @@
 /*
  * fprobe detached and attached again, without reloading the module, while
  * a traced read sleeps in vfs_read: the call that entered under the first
- * attachment must not run the second attachment's exit handler (issue 19,
- * item 2). On fgraph-based fprobe (6.14+) the return hook of that call
+ * attachment must not run the second attachment's exit handler.
+ * On fgraph-based fprobe (6.14+) the return hook of that call
  * stays on the task's shadow stack as long as some other fprobe with an
  * exit handler keeps fgraph's ops registered (here a tracefs fprobe event
  * on vfs_write's return), and it finds its fprobe by address: the module's

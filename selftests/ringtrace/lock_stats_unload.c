@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * LOCK_STATS while tracked locks go away (issue 19, bug 9): a lock that
+ * LOCK_STATS while tracked locks go away: a lock that
  * leaves the registry is still visited by statistics readers already
  * walking it until the grace period ends, and such a visit must not
  * report it with lock_id 0 (ids start at 1; 0 is "not registered"). A

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * issue 19: each ring remembers the file and the cgroup its last vfs_read
+ * each ring remembers the file and the cgroup its last vfs_read
  * record found named, and skips the session's tables while they stay the
  * same (kmod/session/session.h, struct rt_names_memo). That must not change what
  * is named: a child alternates between CPUs 0 and 1 and between two

@@ -138,7 +138,7 @@ static long bt_stop(char *why, size_t len)
 	 * event loop (epoll_wait() with a 100 ms timeout, again and again)
 	 * looks at only when a wait ends with EINTR: a SIGINT that lands
 	 * outside the wait (while it is still attaching, or between two
-	 * waits) is lost, and bpftrace then polls forever (issue 19: seen
+	 * waits) is lost, and bpftrace then polls forever (seen
 	 * on 6.12-rt in "direct, bpftrace first", where ringtrace's enable
 	 * fails at once and the SIGINT follows the attach closely; the
 	 * test then blocked in its read of bpftrace's output). A liveness

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# ringtrace-cat --no-paths and --no-cgroup-names (issue 19): a recording
+# ringtrace-cat --no-paths and --no-cgroup-names: a recording
 # made with them holds no path record (or no cgroup record), and its
 # replay still shows every read, files as dev= ino= without file=, and
 # the cgroup as cgroup=#ID; each option leaves the other's names alone,

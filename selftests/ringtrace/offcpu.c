@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Off-CPU intervals (issue 22, RINGTRACE_EVENT_OFFCPU), four scenarios:
+ * Off-CPU intervals (RINGTRACE_EVENT_OFFCPU), four scenarios:
  *
  * 1. nanosleep: a child sleeps 20 ms ten times. At least ten offcpu
  *    records in state S whose kernel stack holds do_nanosleep, together

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# issue 22 through ringtrace-cat, as a person would use it: record
+# Off-CPU time through ringtrace-cat, as a person would use it: record
 # `-e vfs_read,offcpu --stack --raw -- sh -c 'sleep 0.2 | cat; sleep 0.05'`
 # and replay it into every view. The sleeps block in nanosleep for at least
 # 50 ms; cat's reads wait on the pipe. Checked: JSON offcpu records and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * poll() on a flight recorder after DISABLE (issue 19, bug 4): an
+ * poll() on a flight recorder after DISABLE: an
  * overwrite-mode reader never writes data_tail (protocol.rst, "Flight
  * recorder"), so "unread" cannot mean "data_head past data_tail" there.
  * A held child makes reads into an overwrite session's per-CPU rings;

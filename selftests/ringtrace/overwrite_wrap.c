@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Flight recorder (issue 9): a one-page ring in overwrite mode wraps tens
+ * Flight recorder: a one-page ring in overwrite mode wraps tens
  * of thousands of times while a process on CPU 0 makes 200000 preads
  * (the offset is a sequence number) and the irqsrc module's hrtimer writes
  * lock records from hard IRQ on the same CPU (nested writers). A thread on

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ringtrace-cat --per-thread with --raw and --sample (issue 21). A child
+ * ringtrace-cat --per-thread with --raw and --sample. A child
  * process has two worker threads, both selected with -t; worker i makes
  * READS(i) preads whose offsets carry its index and a sequence number,
  * then spins for BURN_MS of its own CPU time; the child's main thread,

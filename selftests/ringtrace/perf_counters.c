@@ -7,7 +7,7 @@
  * <not supported>, with the kernel's errno and a reason, exactly when the
  * kernel refuses the event when this test opens it itself (x86-64's VM
  * has no PMU: all eight; arm64's -cpu max emulates a PMUv3 that counts
- * cycles, issue 20), and the ones it opens count: nonzero, at a sane rate
+ * cycles), and the ones it opens count: nonzero, at a sane rate
  * against task-clock, scaled as raw * enabled / running, never going back
  * between reads; the software ones count beside them; and ringtrace-cat
  * --counters prints the same in its perf-stat-like summary and in its

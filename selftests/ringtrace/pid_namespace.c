@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A reader in a child pid namespace (issue 24): a process that unshared
+ * A reader in a child pid namespace: a process that unshared
  * CLONE_NEWPID (and a mount namespace for its own /proc, as unshare
  * --pid --fork --mount-proc does) forks the namespace's init, which
  * mounts that /proc, opens /dev/ringtrace and

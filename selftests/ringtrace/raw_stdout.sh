@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# A recording on standard output holds nothing else (issue 21): with
+# A recording on standard output holds nothing else: with
 # `ringtrace-cat --raw -- COMMAND > FILE` and `--raw -o - -- COMMAND | ...
 # -i -`, the command's output goes to ringtrace-cat's standard error (as
 # perf record -o - does), which says so once, and the file replays; with

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Buffer health (issue 9): a child pinned to CPU 0 makes 2000 reads into
+ * Buffer health: a child pinned to CPU 0 makes 2000 reads into
  * a one-page ring nobody drains. The ring holds exactly as many 96-byte
  * vfs_read records as fit, the rest are lost, and GET_STATS' per-ring
  * entry (and the control page, refreshed at DISABLE) must say so: records,

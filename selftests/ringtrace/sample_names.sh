@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Perf samples name children from fork, as perf does (issue 21): a shell's
+# Perf samples name children from fork, as perf does: a shell's
 # subshell never execs, and its samples must bear the shell's name, not
 # ":TID"; a child that execs bears its new name; --comm selects by it, live
 # and on replay of a raw file (FORK and COMM records kept in it).

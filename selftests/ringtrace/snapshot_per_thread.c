@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ringtrace-cat --snapshot --per-thread -t TID,TID (issue 9): the flight
+ * ringtrace-cat --snapshot --per-thread -t TID,TID: the flight
  * recorder on per-thread rings. A child process has three worker threads
  * and selects two (the tool gets their ids); every thread, the main one
  * included, makes CALLS preads whose offsets carry its index and a
@@ -17,7 +17,7 @@
  * the kernel's totals). SIGTERM then ends the tool with status 0 and no
  * snapshot at exit.
  *
- * Then the same with --raw -o PREFIX (issue 21): snapshot 2 is the file
+ * Then the same with --raw -o PREFIX: snapshot 2 is the file
  * PREFIX.2 (raw format version 3, a thread chunk per ring), whose replay
  * (-i PREFIX.2 --json -v) prints the same reads, names each ring "thread
  * TID", and counts as many records as the tool said the file kept.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ringtrace-cat --snapshot (issue 9): the tool runs as a flight recorder
+ * ringtrace-cat --snapshot: the tool runs as a flight recorder
  * on a process pinned to CPU 0, with one-page rings. A first SIGUSR2 (once
  * the tool catches it) gives an empty snapshot, which also says tracing is
  * on; then the process makes 5000 preads whose offsets are sequence

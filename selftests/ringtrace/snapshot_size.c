@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ringtrace-cat --snapshot --snapshot-size (issue 9): the bound on what
+ * ringtrace-cat --snapshot --snapshot-size: the bound on what
  * one snapshot prints. The tool traces a process with rings large enough
  * that nothing is overwritten, bounded to KEEP and a half records' bytes
  * (record sizes as in the ring). A first SIGUSR2 gives an empty snapshot

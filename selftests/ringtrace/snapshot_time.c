@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ringtrace-cat --snapshot --snapshot-time (issue 9): a snapshot prints
+ * ringtrace-cat --snapshot --snapshot-time: a snapshot prints
  * only the records of the last DURATION before it is taken. The traced
  * process makes NR_OLD preads (offsets 0, 1, ...), sleeps GAP_S seconds
  * (no read), then makes NR_NEW preads (offsets NEW_BASE, NEW_BASE + 1,

@@ -2,6 +2,7 @@
 /* cgroup v2 helpers for the container tests (st_cgroup.h). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -39,7 +40,7 @@ uint64_t st_cgroup_make(const char *path)
 
 void st_cgroup_move(const char *path, pid_t pid)
 {
-	char file[256], text[32];
+	char file[PATH_MAX], text[32];
 	int err;
 
 	snprintf(file, sizeof(file), "%s/cgroup.procs", path);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cgroup v2 for the container tests (issue 24): cgroup2 mounted at
+ * cgroup v2 for the container tests: cgroup2 mounted at
  * /sys/fs/cgroup (the guest mounts none), cgroups made, tasks moved.
  */
 #ifndef RINGTRACE_SELFTEST_CGROUP_H

@@ -95,7 +95,7 @@ void st_snap_free(struct st_snap *sn);
 
 /*
  * The bytes of each vfs_read record ringtrace-cat's session writes: with
- * a task_ext when the module offers cgroup records (issue 24), which the
+ * a task_ext when the module offers cgroup records, which the
  * tool always asks for.
  */
 size_t st_cat_read_size(void);

@@ -2,11 +2,11 @@
 /*
  * Kernel stacks on vfs_read records while another tool hooks vfs_read's
  * return too (an ftrace kretprobe event): its trampoline's address then
- * sits in the return slot the module's stack capture used as its anchor
- * (issue 19, item 6). Each stack must still start at vfs_read's caller
+ * sits in the return slot the module's stack capture used as its anchor.
+ * Each stack must still start at vfs_read's caller
  * (the read system call: ksys_read or __x64_sys_read) and hold no frame of
  * ringtrace's modules, of kprobes or of a return trampoline (nor of what
- * a trampoline calls: fprobe_return on arm64, issue 20), with every
+ * a trampoline calls: fprobe_return on arm64), with every
  * mechanism the kernel offers (each session asks for one).
  */
 #define _GNU_SOURCE

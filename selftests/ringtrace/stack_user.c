@@ -7,7 +7,7 @@
  * stack must start in level3, then level2 and level1. A second session
  * asks for 2 frames: exactly 2, flagged USER_TRUNCATED. A third reads with
  * its frame pointer on a frame that points at itself (a frame-pointer
- * loop, issue 21): the walk stops after that frame, flagged USER_LOOP,
+ * loop): the walk stops after that frame, flagged USER_LOOP,
  * instead of stopping silently (perf's walk repeats such a frame up to
  * its depth).
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Frames named in the live stream (issue 21, perf script's sym+off):
+# Frames named in the live stream (perf script's sym+off):
 # `ringtrace-cat --stack -- sh -c 'read ...'` prints each vfs_read's kernel
 # stack from /proc/kallsyms, innermost first, as vfs_read+0x.. or
 # ksys_read+0x.. (where the probe's own frame is skipped), in text and

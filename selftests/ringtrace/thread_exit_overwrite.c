@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-thread rings in overwrite mode (issue 19, bug 3): abi.rst promises
+ * Per-thread rings in overwrite mode: abi.rst promises
  * RINGTRACE_THREAD_EXITED within a flush period of a thread's exit, and
  * a flight recorder's session has a flush period too, although it sends
  * no flush wake-ups. A child process selects one worker thread; the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Per-thread rings of zombies (issue 19, bug 8): a thread that has exited
+ * Per-thread rings of zombies: a thread that has exited
  * but whose task is not released yet must still get
  * RINGTRACE_THREAD_EXITED within a flush period (abi.rst), and from
  * DISABLE. Two such threads: (1) a thread-group leader that exits with

@@ -21,7 +21,7 @@ ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
 tap_plan 36
 
 head -c 10000 /dev/zero >"$work/file"
-# Records carry the task_ext (host_pid, host_tid, cgroup_id; issue 24)
+# Records carry the task_ext (host_pid, host_tid, cgroup_id)
 # only where the module offers cgroup records: not on a kernel without
 # CONFIG_CGROUPS (scripts/debug-kernel's), where the JSON keys end before
 # them.
@@ -46,7 +46,7 @@ keys=$(head -n1 "$work/file.json" | python3 -c 'import json,sys; print(",".join(
 path=$(head -n1 "$work/file.json" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read()).get("path", ""))')
 # "path": the module names the file (ABI 2 path records); on PREEMPT_RT
 # relative to its mount, "[M:m]/rest" (Documentation/abi.rst). Then the
-# task_ext's keys and the cgroup's path (issue 24), where offered.
+# task_ext's keys and the cgroup's path, where offered.
 [[ $keys == "type,ts_ns,cpu,pid,tid,comm,dev,ino,pos,count,ret,lat_ns,path$ext" ]] &&
 	{ [[ $path == "$work/file" ]] ||
 		{ [[ $path =~ ^\[[0-9]+:[0-9]+\](/.+)$ ]] &&
@@ -92,7 +92,7 @@ rc=$?
 [[ $rc -eq 2 ]] && grep -q -- "-d 18446744073709551615ns: must be at most" "$work/range.err"
 tap_ok $? "-d near 2^64 ns: exit 2, the bound named ($(head -n1 "$work/range.err"))"
 
-# issue 19: --attach. The direct call, asked for, traces and says whom it
+# --attach. The direct call, asked for, traces and says whom it
 # locks out; a mechanism that is not offered is refused, naming why.
 mask=$("$ctl" info 2>/dev/null | sed -n 's/^attach offered *//p')
 if [[ " $mask " == *" direct "* ]]; then
@@ -291,7 +291,7 @@ EOF
 tap_ok $? "lock JSON: keys in order, lock_id a hex string, kernel and hashed flags ($ext_why)"
 rmmod ringtrace_lockstorm
 
-# --- --snapshot --raw: a raw file per SIGUSR2 (issue 9) ---------------------
+# --- --snapshot --raw: a raw file per SIGUSR2 ---------------------
 # The traced command signals ringtrace-cat (its parent) after its reads.
 "$cat" --snapshot --raw -o "$work/snap" -- sh -c \
 	"dd if='$work/file' of=/dev/null bs=4096 status=none; kill -USR2 \$PPID; sleep 2" \
@@ -302,7 +302,7 @@ n=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | grep -c "\"ino\":$ino,")
 	grep -q "^ringtrace-cat: snapshot 1: $work/snap.1 (" "$work/snap.err"
 tap_ok $? "--snapshot --raw: SIGUSR2 writes snap.1, which -i decodes (exit $rc, dd's $n reads)" ||
 	tap_diag <"$work/snap.err"
-# Issue 21: the snapshot file started when tracing did, before its records
+# The snapshot file started when tracing did, before its records
 # (it said the time it was written), and --header has no trailing space.
 started=$("$cat" -i "$work/snap.1" --header 2>/dev/null | sed -n 's/^started: .*(CLOCK_MONOTONIC \([0-9]*\) ns)$/\1/p')
 first=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | head -n1 | sed -n 's/.*"ts_ns":\([0-9]*\),.*/\1/p')
@@ -310,7 +310,7 @@ first=$("$cat" -q --json -i "$work/snap.1" 2>/dev/null | head -n1 | sed -n 's/.*
 	! "$cat" -i "$work/snap.1" --header 2>/dev/null | grep -q ' $'
 tap_ok $? "a snapshot's header: started ($started) before its first record ($first), no trailing space"
 
-# Issue 21: --header shows the command line the file was recorded with,
+# --header shows the command line the file was recorded with,
 # arguments quoted as a shell needs them.
 "$cat" -q --raw -o "$work/cl.raw" -e vfs_read -- sh -c "dd if='$work/file' of=/dev/null status=none" 2>/dev/null
 want="command line:   ringtrace-cat -q --raw -o $work/cl.raw -e vfs_read -- sh -c 'dd if='\\''$work/file'\\'' of=/dev/null status=none'"
@@ -357,7 +357,7 @@ tap_ok $? "load vfs_read_attach=kretprobe: loaded with it (exit $rc: $(head -n1 
 "$ctl" unload >/dev/null 2>&1
 "$ctl" load "$ko/kmod/ringtrace.ko" >/dev/null
 tap_ok $? "ringtrace-ctl loads it back"
-# Issue 21: loaded, a writable parameter is applied, a read-only one refused.
+# Loaded, a writable parameter is applied, a read-only one refused.
 param=/sys/module/ringtrace/parameters
 old=$(cat "$param/mlock_kb")
 "$ctl" load "$ko/kmod/ringtrace.ko" mlock_kb=$((old + 4)) >"$work/set.out" 2>"$work/set.err"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * issue 21: vfs_read's ret and count ranges (ringtrace_config's
+ * vfs_read's ret and count ranges (ringtrace_config's
  * vfs_read_values), decided at vfs_read's return before any ring work. A
  * workload makes N reads that fail (a directory: EISDIR), M reads of 8 KiB
  * and K reads of 16 bytes; each range records exactly its reads, the rest
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 
 	tap_plan(10);
 	st_require_features(RINGTRACE_FEAT_VFS_READ_VALUES,
-			    "vfs_read value ranges (issue 21)");
+			    "vfs_read value ranges");
 	cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
 	tap_ok(offsetof(struct ringtrace_config, nr_funcs) ==
 	       RINGTRACE_CONFIG_SIZE_VALUES &&

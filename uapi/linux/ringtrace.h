@@ -30,7 +30,7 @@
 
 /*
  * Bumped when anything below changes; readers check compat_version.
- * 2: path records, stack trailers; 3 (issue 9): per-thread rings,
+ * 2: path records, stack trailers; 3: per-thread rings,
  * overwrite mode (flight recorder), ring health.
  */
 #define RINGTRACE_ABI_VERSION		3
@@ -96,7 +96,7 @@ struct ringtrace_mmap_page {
 	__u64	lost_pending;		/* dropped, not yet reported by a LOST record */
 
 	/*
-	 * issue 9: flight recorder and buffer health (ABI 3; 0 from older
+	 * flight recorder and buffer health (ABI 3; 0 from older
 	 * modules). Refreshed with the counters above, and in overwrite mode
 	 * also every half ring written; GET_STATS has the exact values.
 	 */
@@ -117,12 +117,12 @@ struct ringtrace_mmap_page {
 	 * reads it after copying to discard what was overwritten meanwhile.
 	 */
 	__u64	overwrite_tail;
-	/* ---- end issue 9 ---- */
+	/* ---- end flight recorder and buffer health ---- */
 
 	__u8	__reserved[1024 - 80 - 8];	/* keeps data_head at perf's offset */
 
 	/*
-	 * ---- issue 9: per-thread rings (ABI 3) ----
+	 * ---- per-thread rings (ABI 3) ----
 	 * Taken from the END of the reserved bytes (offsets 1016..1023);
 	 * they were zero before ABI 3, which means "a CPU's ring".
 	 * A per-thread session's ring: the thread whose records it holds,
@@ -150,7 +150,7 @@ struct ringtrace_mmap_page {
 	__u64	data_size;		/* data area size, a power of two */
 };
 
-/* ringtrace_mmap_page.cpu of a per-thread ring (issue 9, ABI 3). */
+/* ringtrace_mmap_page.cpu of a per-thread ring (ABI 3). */
 #define RINGTRACE_CPU_NONE		0xffffffffU
 /*
  * ringtrace_mmap_page.thread_flags: the thread has exited; nothing more
@@ -160,7 +160,7 @@ struct ringtrace_mmap_page {
 #define RINGTRACE_THREAD_EXITED		(1U << 0)
 
 #define RINGTRACE_PAGE_ENABLED		(1U << 0)	/* session is producing */
-/* issue 9: the ring overwrites its oldest records (RINGTRACE_CFG_OVERWRITE). */
+/* the ring overwrites its oldest records (RINGTRACE_CFG_OVERWRITE). */
 #define RINGTRACE_PAGE_OVERWRITE	(1U << 1)
 
 /*
@@ -183,10 +183,10 @@ struct ringtrace_event_header {
 /* ringtrace_event_header.misc */
 /* The record ends with a stack trailer (struct ringtrace_stack_trailer). */
 #define RINGTRACE_MISC_STACK		(1U << 0)
-/* issue 22: a vfs_read record's offcpu_* fields were measured. */
+/* a vfs_read record's offcpu_* fields were measured. */
 #define RINGTRACE_MISC_OFFCPU		(1U << 1)
 /*
- * issue 24: the last 16 bytes before any stack frames (the end of the
+ * the last 16 bytes before any stack frames (the end of the
  * fixed part, whatever its length) are a struct ringtrace_task_ext
  * (RINGTRACE_CFG_CGROUPS).
  */
@@ -201,9 +201,9 @@ enum ringtrace_record_type {
 	RINGTRACE_RECORD_LOCK		= 3,
 	/* The name of a file, before the first record naming it (ABI 2). */
 	RINGTRACE_RECORD_PATH		= 4,
-	/* issue 22: a task ran again after an off-CPU interval. */
+	/* a task ran again after an off-CPU interval. */
 	RINGTRACE_RECORD_OFFCPU		= 5,
-	/* issue 24: the path of a cgroup, before the first record naming it. */
+	/* the path of a cgroup, before the first record naming it. */
 	RINGTRACE_RECORD_CGROUP		= 6,
 	/* One completed call of a traced kernel function (RINGTRACE_EVENT_FUNC). */
 	RINGTRACE_RECORD_FUNC		= 7,
@@ -246,7 +246,7 @@ struct ringtrace_vfs_read_record {
 	__u64	lat_ns;			/* entry to return */
 
 	/*
-	 * ---- issue 22: off-CPU attribution (RINGTRACE_VFS_READ_SIZE_OFFCPU) ----
+	 * ---- off-CPU attribution (RINGTRACE_VFS_READ_SIZE_OFFCPU) ----
 	 * Meaningful only with RINGTRACE_MISC_OFFCPU in header.misc (the
 	 * session asked for RINGTRACE_EVENT_OFFCPU and the module followed
 	 * the task's context switches for the whole call); zero otherwise.
@@ -268,7 +268,7 @@ struct ringtrace_vfs_read_record {
  * as the size that introduced it.
  */
 #define RINGTRACE_VFS_READ_SIZE_VER0	96
-#define RINGTRACE_VFS_READ_SIZE_OFFCPU	120	/* issue 22 */
+#define RINGTRACE_VFS_READ_SIZE_OFFCPU	120
 
 /* ringtrace_lock_record.flags */
 #define RINGTRACE_LOCK_CONTENDED	(1U << 0)	/* had to wait */
@@ -292,7 +292,7 @@ struct ringtrace_lock_record {
 	char	name[RINGTRACE_LOCK_NAME_LEN];	/* NUL-padded */
 };
 
-/* ---- issue 22: off-CPU intervals (RINGTRACE_EVENT_OFFCPU) ---- */
+/* ---- off-CPU intervals (RINGTRACE_EVENT_OFFCPU) ---- */
 
 /*
  * ringtrace_offcpu_record.state: how the task left the CPU, from the state
@@ -321,7 +321,7 @@ struct ringtrace_offcpu_record {
 
 #define RINGTRACE_OFFCPU_SIZE_VER0	64
 
-/* ---- end issue 22 ---- */
+/* ---- end off-CPU time ---- */
 
 /* ---- func: any kernel function (RINGTRACE_EVENT_FUNC) ---- */
 
@@ -406,7 +406,7 @@ struct ringtrace_path_record {
 
 #define RINGTRACE_PATH_RECORD_PATH(rec)	((const char *)((rec) + 1))
 
-/* ---- issue 24: containers (RINGTRACE_CFG_CGROUPS) ---- */
+/* ---- containers (RINGTRACE_CFG_CGROUPS) ---- */
 
 /*
  * Who, seen from outside any container: the last 16 bytes of the fixed
@@ -427,7 +427,8 @@ struct ringtrace_task_ext {
 /* ringtrace_cgroup_record.flags */
 /*
  * Longer than RINGTRACE_CGROUP_PATH_MAX: path holds its last components
- * (6.15 and later) or its first bytes.
+ * (6.15 and later; a single name longer than that, its last bytes) or its
+ * first bytes (before 6.15). path_len is at most RINGTRACE_CGROUP_PATH_MAX.
  */
 #define RINGTRACE_CGROUP_TRUNCATED	(1U << 0)
 /* No name could be had in the probe (PREEMPT_RT before 6.15): path_len 0. */
@@ -521,7 +522,7 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_EVENT_LOCK		(1ULL << 1)	/* tracked locks */
 #define RINGTRACE_EVENT_LOCK_CONTENTION	(1ULL << 2)	/* lock:contention_* */
 /*
- * issue 22: off-CPU intervals (sched:sched_switch), and the offcpu_*
+ * off-CPU intervals (sched:sched_switch), and the offcpu_*
  * fields of the session's vfs_read records.
  */
 #define RINGTRACE_EVENT_OFFCPU		(1ULL << 3)
@@ -534,7 +535,7 @@ struct ringtrace_stack_trailer {
 /* ABI 2: path records for the files vfs_read records name. */
 #define RINGTRACE_CFG_PATHS		(1U << 2)
 /*
- * issue 9: flight recorder (ABI 3, RINGTRACE_FEAT_OVERWRITE). The rings
+ * flight recorder (ABI 3, RINGTRACE_FEAT_OVERWRITE). The rings
  * never wait for the reader: a record that does not fit overwrites the
  * oldest whole records; data_tail is ignored, no watermark or flush
  * wake-ups are sent. Read them with the snapshot protocol
@@ -542,19 +543,22 @@ struct ringtrace_stack_trailer {
  */
 #define RINGTRACE_CFG_OVERWRITE		(1U << 3)
 /*
- * issue 24 (RINGTRACE_FEAT_CGROUP): vfs_read, lock and offcpu records carry a
+ * Cgroup records (RINGTRACE_FEAT_CGROUP): vfs_read, lock and offcpu
+ * records carry a
  * struct ringtrace_task_ext (RINGTRACE_MISC_TASK_EXT), and cgroup records
  * name the cgroups they give.
  */
 #define RINGTRACE_CFG_CGROUPS		(1U << 4)
 /*
- * issue 19 (RINGTRACE_FEAT_CGROUP_IDS): with RINGTRACE_CFG_CGROUPS, the
+ * Cgroup ids without names (RINGTRACE_FEAT_CGROUP_IDS): with
+ * RINGTRACE_CFG_CGROUPS, the
  * task_ext only, no cgroup records: ids a reader cannot name, for the
  * lowest cost. Refused without RINGTRACE_CFG_CGROUPS.
  */
 #define RINGTRACE_CFG_NO_CGROUP_NAMES	(1U << 5)
 /*
- * issue 9, ABI 3: one ring per thread of tids_ptr (not per CPU), holding
+ * Per-thread rings, ABI 3: one ring per thread of tids_ptr (not per
+ * CPU), holding
  * that thread's task-context records whatever CPU it runs on; pid must
  * be -1 and INHERIT unset. Documentation/abi.rst, "Per-thread rings".
  */
@@ -562,12 +566,12 @@ struct ringtrace_stack_trailer {
 
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
-#define RINGTRACE_CONFIG_SIZE_THREADS	96	/* issue 9: per-thread rings */
-#define RINGTRACE_CONFIG_SIZE_ATTACH	104	/* issue 19: vfs_read_attach */
-#define RINGTRACE_CONFIG_SIZE_OFFCPU	112	/* issue 22: min_offcpu_ns */
-#define RINGTRACE_CONFIG_SIZE_CGROUP	128	/* issue 24: cgroup filter */
-#define RINGTRACE_CONFIG_SIZE_VALUES	168	/* issue 21: ret/count ranges */
-#define RINGTRACE_CONFIG_SIZE_FUNCS	184	/* func: any kernel function */
+#define RINGTRACE_CONFIG_SIZE_THREADS	96	/* per-thread rings */
+#define RINGTRACE_CONFIG_SIZE_ATTACH	104	/* vfs_read_attach */
+#define RINGTRACE_CONFIG_SIZE_OFFCPU	112	/* min_offcpu_ns */
+#define RINGTRACE_CONFIG_SIZE_CGROUP	128	/* cgroup filter */
+#define RINGTRACE_CONFIG_SIZE_VALUES	168	/* ret/count ranges */
+#define RINGTRACE_CONFIG_SIZE_FUNCS	184	/* any kernel function */
 
 /* Most threads a per-thread session may select (nr_tids). */
 #define RINGTRACE_MAX_THREADS		256
@@ -618,7 +622,7 @@ struct ringtrace_config {
 	/* User frames per stack (frame-pointer walk); 0: none. */
 	__u8	stack_user_depth;
 
-	/* ---- issue 9: per-thread rings (RINGTRACE_CONFIG_SIZE_THREADS) ---- */
+	/* ---- per-thread rings (RINGTRACE_CONFIG_SIZE_THREADS) ---- */
 	/*
 	 * RINGTRACE_CFG_PER_THREAD: thread ids (__s32, in the caller's pid
 	 * namespace, each naming a live thread: ESRCH otherwise, EINVAL if
@@ -629,7 +633,7 @@ struct ringtrace_config {
 	__u32	__pad_threads;		/* zero */
 	__u64	tids_ptr;
 
-	/* ---- issue 19: vfs_read's mechanism (RINGTRACE_CONFIG_SIZE_ATTACH) ---- */
+	/* ---- vfs_read's mechanism (RINGTRACE_CONFIG_SIZE_ATTACH) ---- */
 	/*
 	 * RINGTRACE_ATTACH_*: attach vfs_read with this mechanism, or fail
 	 * the ENABLE; 0: the module's choice (its vfs_read_attach parameter,
@@ -643,7 +647,7 @@ struct ringtrace_config {
 	__u32	vfs_read_attach;
 	__u32	__pad_attach;		/* zero */
 
-	/* ---- issue 22: off-CPU intervals (RINGTRACE_CONFIG_SIZE_OFFCPU) ---- */
+	/* ---- off-CPU intervals (RINGTRACE_CONFIG_SIZE_OFFCPU) ---- */
 	/*
 	 * RINGTRACE_EVENT_OFFCPU: write no record for an interval shorter
 	 * than this (checked before any ring work); 0: every interval.
@@ -651,7 +655,7 @@ struct ringtrace_config {
 	 */
 	__u64	min_offcpu_ns;
 
-	/* ---- issue 24: cgroup filter (RINGTRACE_CONFIG_SIZE_CGROUP) ---- */
+	/* ---- cgroup filter (RINGTRACE_CONFIG_SIZE_CGROUP) ---- */
 	/*
 	 * Record only tasks in one of these cgroup v2 cgroups or below
 	 * them: nr_cgroups cgroup ids (__u64, what name_to_handle_at()
@@ -667,7 +671,7 @@ struct ringtrace_config {
 	__u32	__pad_cgroup;		/* zero */
 	__u64	cgroup_ids_ptr;
 
-	/* ---- issue 21: vfs_read value filter (RINGTRACE_CONFIG_SIZE_VALUES) ---- */
+	/* ---- vfs_read value filter (RINGTRACE_CONFIG_SIZE_VALUES) ---- */
 	/*
 	 * RINGTRACE_VFS_READ_RET: record only calls that returned within
 	 * [ret_min, ret_max]; RINGTRACE_VFS_READ_COUNT: only calls that asked
@@ -705,7 +709,7 @@ struct ringtrace_config {
 	__u64	funcs_ptr;
 };
 
-/* issue 21: ringtrace_config.vfs_read_values. */
+/* ringtrace_config.vfs_read_values. */
 #define RINGTRACE_VFS_READ_RET		(1U << 0)
 #define RINGTRACE_VFS_READ_COUNT	(1U << 1)
 
@@ -718,21 +722,21 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_PATHS		(1ULL << 1)	/* RINGTRACE_CFG_PATHS */
 #define RINGTRACE_FEAT_STACK_KERNEL	(1ULL << 2)	/* stack_kernel_depth */
 #define RINGTRACE_FEAT_STACK_USER	(1ULL << 3)	/* stack_user_depth */
-/* issue 9: flight recorder and buffer health (ABI 3) */
+/* flight recorder and buffer health (ABI 3) */
 #define RINGTRACE_FEAT_OVERWRITE	(1ULL << 4)	/* RINGTRACE_CFG_OVERWRITE */
 /* GET_STATS fills per-ring entries (ringtrace_stats.rings_ptr). */
 #define RINGTRACE_FEAT_RING_STATS	(1ULL << 5)
-/* issue 9, ABI 3 */
+/* per-thread rings, ABI 3 */
 #define RINGTRACE_FEAT_PER_THREAD	(1ULL << 8)	/* RINGTRACE_CFG_PER_THREAD */
 /*
- * issue 24: ringtrace_config.nr_cgroups and RINGTRACE_CFG_CGROUPS (a
+ * ringtrace_config.nr_cgroups and RINGTRACE_CFG_CGROUPS (a
  * kernel with cgroups). Every module of this ABI also gives a reader in a
  * child pid namespace its own view (Documentation/abi.rst).
  */
 #define RINGTRACE_FEAT_CGROUP		(1ULL << 9)
-/* issue 21: ringtrace_config.vfs_read_values, stats.vfs_read_filtered. */
+/* ringtrace_config.vfs_read_values, stats.vfs_read_filtered. */
 #define RINGTRACE_FEAT_VFS_READ_VALUES	(1ULL << 10)
-/* issue 19: RINGTRACE_CFG_NO_CGROUP_NAMES. */
+/* RINGTRACE_CFG_NO_CGROUP_NAMES. */
 #define RINGTRACE_FEAT_CGROUP_IDS	(1ULL << 11)
 /* RINGTRACE_EVENT_FUNC, ringtrace_config.nr_funcs (any kernel function). */
 #define RINGTRACE_FEAT_FUNC		(1ULL << 12)
@@ -779,7 +783,7 @@ struct ringtrace_info {
 /* Session totals: the sum over the session's rings plus probe-wide counts. */
 #define RINGTRACE_STATS_SIZE_VER0	64
 #define RINGTRACE_STATS_SIZE_VER1	112	/* ABI 2: paths and stacks */
-#define RINGTRACE_STATS_SIZE_THREADS	120	/* issue 9: per-thread rings */
+#define RINGTRACE_STATS_SIZE_THREADS	120	/* per-thread rings */
 
 struct ringtrace_stats {
 	__u32	size;			/* in: caller's sizeof; out: bytes filled */
@@ -809,7 +813,7 @@ struct ringtrace_stats {
 	/* Stacks left out: the CPU's stack buffer was busy (nested probe). */
 	__u64	stack_missed;
 
-	/* ---- issue 9: per-thread rings (RINGTRACE_STATS_SIZE_THREADS) ---- */
+	/* ---- per-thread rings (RINGTRACE_STATS_SIZE_THREADS) ---- */
 	/*
 	 * Per-thread sessions: events that passed the filters in interrupt
 	 * context (hard or soft IRQ, NMI) while a selected thread was
@@ -818,7 +822,7 @@ struct ringtrace_stats {
 	 */
 	__u64	thread_not_task;
 
-	/* ---- issue 9: flight recorder, buffer health (STATS_SIZE_HEALTH) ---- */
+	/* ---- flight recorder, buffer health (STATS_SIZE_HEALTH) ---- */
 	__u64	wakeups;		/* watermark wake-ups, all rings */
 	__u64	overwritten;		/* RINGTRACE_CFG_OVERWRITE, all rings */
 	/*
@@ -833,7 +837,7 @@ struct ringtrace_stats {
 	__u32	ring_entry_size;	/* sizeof(struct ringtrace_ring_stats) */
 	__u32	nr_ring_entries;
 
-	/* ---- issue 22: off-CPU intervals (RINGTRACE_STATS_SIZE_OFFCPU) ---- */
+	/* ---- off-CPU intervals (RINGTRACE_STATS_SIZE_OFFCPU) ---- */
 	/*
 	 * Module-wide: switches of traced tasks not followed because the
 	 * table of tasks off CPU (module parameter offcpu_tasks) was full;
@@ -842,7 +846,7 @@ struct ringtrace_stats {
 	 */
 	__u64	offcpu_missed;
 
-	/* ---- issue 21: vfs_read value filter (RINGTRACE_STATS_SIZE_VALUES) ---- */
+	/* ---- vfs_read value filter (RINGTRACE_STATS_SIZE_VALUES) ---- */
 	/*
 	 * vfs_read calls the session's vfs_read_values ranges turned away at
 	 * return, before any ring work (not counted in produced).
@@ -850,9 +854,9 @@ struct ringtrace_stats {
 	__u64	vfs_read_filtered;
 };
 
-#define RINGTRACE_STATS_SIZE_HEALTH	152	/* issue 9: per-ring stats */
-#define RINGTRACE_STATS_SIZE_OFFCPU	160	/* issue 22: offcpu_missed */
-#define RINGTRACE_STATS_SIZE_VALUES	168	/* issue 21: vfs_read_filtered */
+#define RINGTRACE_STATS_SIZE_HEALTH	152	/* per-ring stats */
+#define RINGTRACE_STATS_SIZE_OFFCPU	160	/* offcpu_missed */
+#define RINGTRACE_STATS_SIZE_VALUES	168	/* vfs_read_filtered */
 
 #define RINGTRACE_RING_STATS_SIZE_VER0	80
 
@@ -871,7 +875,7 @@ struct ringtrace_ring_stats {
 	__u32	tid;			/* a thread's ring: its tid; else 0 */
 	__u32	__pad;			/* zero */
 };
-/* ---- end issue 9 ---- */
+/* ---- end flight recorder and buffer health ---- */
 
 /* One tracked lock's statistics (RINGTRACE_IOC_LOCK_STATS). */
 struct ringtrace_lock_stat {

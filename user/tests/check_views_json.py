@@ -85,6 +85,9 @@ def draw_hist(h):
 
 def draw_summary(s):
     rows = s['rows']
+    if not rows:
+        # No vfs_read kept (locks only): a line in place of the table.
+        return '\n(no vfs_read records: no per-file table)\n'
     offcpu = any('offcpu_ns' in r for r in rows)
     cgroups = any('cgroup' in r for r in rows)
     out = ['\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s%s\n' %

@@ -63,7 +63,8 @@ check mkraw "$tmp/t.raw"
 check mkraw-v2 "$tmp/v2.raw"
 check mkraw-ext "$tmp/ext.raw"
 
-# issues 22 and 24 reach babeltrace2's text too: both off-CPU intervals
+# Off-CPU time and cgroup records reach babeltrace2's text too: both
+# off-CPU intervals
 # (state, cpu_out, cpu_in), the measured off-CPU time of a read, a named
 # cgroup, an unnamed one (empty path) and host pids. check_ctf.py above
 # compared them with --json; this says the recording had them.

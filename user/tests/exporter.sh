@@ -140,6 +140,16 @@ then
 else
 	not_ok "--max-series 2: $(grep _count "$tmp/lim.txt" | head -5)"
 fi
+# Names that would break a line (newline, quote, backslash in comm, path
+# and cgroup): escaped, and promtool reads the text.
+if "$mkraw" --names "$tmp/names.raw" &&
+	"$exporter" -q -i "$tmp/names.raw" --listen none --textfile "$tmp/names.txt" &&
+	promtool check metrics < "$tmp/names.txt" > "$tmp/names.lint" 2>&1 &&
+	grep -qF 'comm="two\nlines"' "$tmp/names.txt"; then
+	ok "odd names (mkraw --names) escaped: promtool check metrics passes"
+else
+	not_ok "odd names: $(head -c 500 "$tmp/names.lint")"
+fi
 "$exporter" --max-series 0 > /dev/null 2> "$tmp/usage.err"
 rc=$?
 if [[ $rc -eq 2 ]] && grep -q -- '--max-series' "$tmp/usage.err"; then

@@ -116,7 +116,7 @@ static void *fk_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	fake_ring_init(&fk.rings[cpu], len - FAKE_PAGE, (uint32_t)cpu);
 	fk.rings[cpu].page->compat_version = fk.compat_version;
 	if (fk.config.flags & RINGTRACE_CFG_PER_THREAD) {
-		/* issue 9: ring i is the i-th thread's. */
+		/* ring i is the i-th thread's. */
 		fk.rings[cpu].page->cpu = RINGTRACE_CPU_NONE;
 		fk.rings[cpu].page->tid = (uint32_t)(fk.tids[cpu] + fk.tid_skew);
 	}

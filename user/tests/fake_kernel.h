@@ -40,7 +40,7 @@ struct fake_kernel {
 	int				nr_mmaps;
 
 	const char			*online;	/* sysfs online file */
-	/* issue 9: the thread ids of a per-thread SET_CONFIG, copied. */
+	/* the thread ids of a per-thread SET_CONFIG, copied. */
 	int32_t				tids[FAKE_MAX_CPUS];
 	/* Added to the tid a per-thread ring's page reports (a lying module). */
 	int32_t				tid_skew;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tests/symbols.sh RINGTRACE_CAT MKRAW: issue 21, what perf users reach for, on
+# tests/symbols.sh RINGTRACE_CAT MKRAW: what perf users reach for, on
 # a VM recording with stacks, samples and offcpu (data/vm-syms.raw, and
 # the kallsyms lines of its boot: data/record-vm-syms says how):
 #  - kernel frames named sym+0xoff (and [module]) in text and JSON on

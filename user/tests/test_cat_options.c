@@ -99,7 +99,7 @@ static void test_huge_duration_refused(void **state)
 	refused("-d", "31536000.000000001", "must be at most 31536000s");
 	refused("-d", "18446744073709551616ns", "too large");
 	refused("-d", "0", "more than 0");
-	/* Issue 21: days are a unit; the message says the real bound. */
+	/* Days are a unit; the message says the real bound. */
 	refused("-d", "400d", "-d 400d: must be at most 31536000s (365 days)");
 	refused("-d", "3y", "'y' is not a unit");
 }
@@ -155,7 +155,7 @@ static void test_in_range_values_taken(void **state)
 }
 
 /*
- * issue 21: --filter is parsed while the options are, an error names its
+ * --filter is parsed while the options are, an error names its
  * column, it is repeatable, and live --raw (undecoded rings) refuses it.
  */
 static void test_filter_option(void **state)
@@ -199,7 +199,7 @@ static void test_buffer_size_nearest(void **state)
 }
 
 /*
- * --per-thread (issue 9): -t LIST goes to the module (no userspace tid
+ * --per-thread: -t LIST goes to the module (no userspace tid
  * filter left), -p PID is expanded when tracing starts, and the
  * combinations it cannot serve are refused with a reason.
  */
@@ -233,7 +233,7 @@ static void test_per_thread(void **state)
 	parse3(&r, "--per-thread", "-a", NULL);
 	assert_int_equal(r.status, EXIT_USAGE);
 	assert_non_null(strstr(r.err, "not with -a"));
-	/* Issue 21: per-thread rings are recorded, and sampled beside. */
+	/* Per-thread rings are recorded, and sampled beside. */
 	{
 		static const char *const a[] = { "--per-thread", "-t", "1,2",
 						  "--raw", "-o", "x", NULL };
@@ -254,7 +254,7 @@ static void test_per_thread(void **state)
 		assert_true(r.o.perf.sample && r.o.perf.sample_spec.callchain);
 	}
 	{
-		/* Counted per thread, as the rings hold them (issue 21). */
+		/* Counted per thread, as the rings hold them. */
 		static const char *const a[] = { "--per-thread", "-t", "1,2",
 						  "--counters", "default",
 						  "--interval", "100ms",
@@ -278,7 +278,7 @@ static void test_per_thread(void **state)
 }
 
 /*
- * Issue 21: two outputs (or the input and an output) naming one file are
+ * Two outputs (or the input and an output) naming one file are
  * refused before any work: by device and inode where the file exists
  * (another name for it included), by name where it does not.
  */
@@ -334,7 +334,7 @@ static void test_one_file_twice_refused(void **state)
 }
 
 /*
- * Issue 21: -e names samples and counters too. On replay they are kinds
+ * -e names samples and counters too. On replay they are kinds
  * it selects (filter bits); live, each perf option needs its kind named,
  * the module gets only its own kinds, and a list of perf kinds alone
  * filters the module's records out.
@@ -396,7 +396,7 @@ static void test_events_name_perf_kinds(void **state)
 	}
 }
 
-/* Issue 21: -i F --raw -o G writes a filtered copy; --header does not mix. */
+/* -i F --raw -o G writes a filtered copy; --header does not mix. */
 static void test_replay_to_raw(void **state)
 {
 	struct outcome r;
@@ -421,7 +421,7 @@ static void test_replay_to_raw(void **state)
 }
 
 /*
- * Issue 19: names are asked for by default; --no-paths and
+ * Names are asked for by default; --no-paths and
  * --no-cgroup-names turn each off alone (the cgroup ids stay), in a
  * trace and a snapshot, and a replay, which asks the module nothing,
  * refuses them.
@@ -464,7 +464,7 @@ static void test_no_names(void **state)
 }
 
 /*
- * Issue 21: each mode accepts its own tables only, and an option of
+ * Each mode accepts its own tables only, and an option of
  * another mode is refused naming the mode it was given in.
  */
 static void test_mode_refuses_others_options(void **state)

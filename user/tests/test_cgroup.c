@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --cgroup PATH to a cgroup id (issue 24): the errors a path that is not a
+ * --cgroup PATH to a cgroup id: the errors a path that is not a
  * cgroup v2 directory gets, each with a sentence that says why. A real
  * cgroup2 is only in the VM (selftests/ringtrace/cgroup_filter); here a
  * root that is not cgroup2 stands for a host with no v2 hierarchy.

@@ -106,7 +106,7 @@ static void test_signal_exit_code(void **state)
 }
 
 /*
- * Issue 21: with ringtrace-cat's recording on standard output, the
+ * With ringtrace-cat's recording on standard output, the
  * command's standard output goes elsewhere (its standard error).
  */
 static void test_stdout_redirected(void **state)

@@ -346,7 +346,7 @@ static void test_offcpu_and_cgroup(void **state)
 	off.u.offcpu.state = RINGTRACE_OFFCPU_DISK;
 	off.stack.kernel = kframes;
 	off.stack.nr_kernel = 2;
-	off.ext.present = true;			/* issue 24 */
+	off.ext.present = true;
 	off.ext.host_pid = 4242;
 	off.ext.host_tid = 4244;
 	off.ext.cgroup_id = 77;

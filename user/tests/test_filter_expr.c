@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * --filter expressions (issue 21): precedence (! over && over ||,
+ * --filter expressions: precedence (! over && over ||,
  * parentheses), comparisons on each numeric field with its units, string
  * fields with == and globs, errors that name the column, record kinds
  * that lack a named field never passing, LOST records always passing, and

@@ -193,7 +193,7 @@ static void test_same_stack_two_pids_one_line(void **state)
 	rt_folded_add(&f, &ev);
 	assert_int_equal(f.nr_stacks, 2);
 	assert_string_equal(written(&f, NULL), "worker;0x400100;0x401234 3\n");
-	/* Issue 21: the count said is the lines written, not nr_stacks. */
+	/* The count said is the lines written, not nr_stacks. */
 	{
 		struct rt_outbuf ob;
 

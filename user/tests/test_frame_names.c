@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Issue 21: frames named in the stream. frame_names.c: kernel names with
+ * Frames named in the stream. frame_names.c: kernel names with
  * offsets and modules from kallsyms text, user names from this test's own
  * binary through libdwfl, each frame resolved once (the second lookup is
  * the table's), a full table looking nothing more up; the text and JSON printers print the names (text in place
@@ -183,7 +183,7 @@ static void test_printers_name_frames(void **state)
 	ev.pid = 7;
 	assert_non_null(strstr(render(rt_print_json, &ev),
 			       "\"ustack\":[\"0x401234\"]}\n"));
-	/* Without a namer, as before issue 21: hex, no names. */
+	/* Without a namer, as before frame names: hex, no names. */
 	rt_output_set_frame_names(NULL, NULL);
 	ev.pid = 42;
 	assert_non_null(strstr(render(rt_print_text, &ev),

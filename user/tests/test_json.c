@@ -285,7 +285,7 @@ static void test_counters_exact(void **state)
 }
 
 /*
- * Issue 21: --perfetto plots no track for a counter without a value (it
+ * --perfetto plots no track for a counter without a value (it
  * read as a zero track): a metadata event names it and says why, once.
  */
 static void test_perfetto_counter_without_track(void **state)

@@ -6,7 +6,7 @@
  * unloading a module that is not loaded says so without trying,
  * loading without a path uses the installed module, the checkout's
  * kmod/ringtrace.ko is found next to the tool, and ringtrace_direct.ko
- * is loaded first from beside the path and unloaded after. Issue 21: a
+ * is loaded first from beside the path and unloaded after. A
  * parameter the module does not declare is refused before anything is
  * loaded; with the module loaded, parameters are written to its writable
  * sysfs files, and a read-only one is refused with nothing written.
@@ -244,7 +244,7 @@ static void test_load_direct_beside(void **state)
 	remove_kmod_dir(dir);
 }
 
-/* Issue 21: parameters are checked against modinfo's, and applied live. */
+/* Parameters are checked against modinfo's, and applied live. */
 static void test_load_params(void **state)
 {
 	char dir[] = "/tmp/ringtrace-params-XXXXXX", f[600], buf[64], msg[512];

@@ -328,7 +328,7 @@ static void test_added_sources(void **state)
 }
 
 /*
- * Issue 21: "N records emitted before their reorder window expired"
+ * "N records emitted before their reorder window expired"
  * exceeded the records it was about (LOST records and perf's bookkeeping
  * were counted as forced, not as records). Forced counts only what is
  * counted, each kind in its own counter.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * issue 22, off-CPU time: the decoder (offcpu records with their stack
- * trailer; vfs_read records of 96 bytes, the size before issue 22, and of
+ * Off-CPU time: the decoder (offcpu records with their stack
+ * trailer; vfs_read records of 96 bytes, the size before off-CPU
+ * attribution, and of
  * 120 with the offcpu_* fields, with and without a trailer after them),
  * the text and JSON lines byte for byte, the --hist/--summary view
  * (off-CPU histogram, OFFCPU column), the Perfetto slice and the replay
- * filters (-e offcpu, --min-offcpu). Issue 24: an offcpu record's
+ * filters (-e offcpu, --min-offcpu). An offcpu record's
  * task_ext (between its fixed part and its frames), named by a cgroup
  * record, in the text and JSON lines, --hist-by cgroup and Perfetto.
  */
@@ -259,7 +260,7 @@ static void test_perfetto_slice(void **state)
 	rt_outbuf_fini(&ob);
 }
 
-/* issue 24: RINGTRACE_CFG_CGROUPS's offcpu record, frames after its ext. */
+/* RINGTRACE_CFG_CGROUPS's offcpu record, frames after its ext. */
 struct offcpu_with_ext {
 	struct ringtrace_offcpu_record	r;
 	struct ringtrace_task_ext	x;

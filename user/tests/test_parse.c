@@ -88,12 +88,12 @@ static void test_bad_durations(void **state)
 		   "too large");
 	expect_bad(rt_parse_duration, "18446744074s", -ERANGE, "too large");
 	expect_bad(rt_parse_seconds, "2x", -EINVAL, "invalid duration '2x'");
-	/* Issue 21: an unknown unit is named, with the units there are. */
+	/* An unknown unit is named, with the units there are. */
 	expect_bad(rt_parse_seconds, "400y", -EINVAL, "'y' is not a unit");
 	expect_bad(rt_parse_duration, "213504d", -ERANGE, "too large");
 }
 
-/* Issue 21: minutes, hours and days, as "-d 400d" was written. */
+/* Minutes, hours and days, as "-d 400d" was written. */
 static void test_long_units(void **state)
 {
 	uint64_t ns;
@@ -108,7 +108,7 @@ static void test_long_units(void **state)
 	assert_true(ns == 120ull * 1000000000ull);
 }
 
-/* Issue 21: sizes printed as they are written, not in bytes only. */
+/* Sizes printed as they are written, not in bytes only. */
 static void test_format_size(void **state)
 {
 	char buf[32];

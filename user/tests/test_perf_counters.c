@@ -501,7 +501,7 @@ static void test_threads_summed(void **state)
 }
 
 /*
- * --per-thread (issue 21): the selected threads counted each alone, not
+ * --per-thread: the selected threads counted each alone, not
  * inherited, a row each, named by the thread (its counter snapshots say
  * pid=TID); the sum still totals them.
  */

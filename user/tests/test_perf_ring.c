@@ -107,7 +107,7 @@ static void test_decode_sample(void **state)
 }
 
 /*
- * Issue 21: perf's user walk repeats a frame whose frame pointer points
+ * Perf's user walk repeats a frame whose frame pointer points
  * at itself up to its depth; the chain is cut to one copy of it, and the
  * cut is counted (a recursion's repeats that end earlier are kept).
  */
@@ -431,7 +431,7 @@ static void test_rings_merged(void **state)
 }
 
 /*
- * Issue 21: a child is named from fork, as perf names it: its parent's
+ * A child is named from fork, as perf names it: its parent's
  * name until it execs (the samples of a shell's child before exec were
  * ":TID"), then the name its COMM record gives; a child of a parent never
  * named stays ":TID". FORK records are read, not printed.

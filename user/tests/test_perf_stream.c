@@ -389,7 +389,7 @@ static void test_raw_replay_equals_live(void **state)
 	rst.out = &rob;
 	assert_int_equal(rt_stream_file(&rst, &rf), RT_STREAM_OK);
 	assert_int_equal(rt_outbuf_flush(&rob), 0);
-	/* Issue 21: the replay counts the samples the live run counted. */
+	/* The replay counts the samples the live run counted. */
 	{
 		uint64_t samples = 0, records = 0;
 

@@ -11,7 +11,7 @@
  * records decode with the file's perf format and thread names; a corrupt
  * descriptor, or records before their descriptor, are refused with the
  * file and the offset; a damaged perf record names its file offset.
- * Version 3 (issue 21): per-thread rings' chunks, named by thread id,
+ * Version 3: per-thread rings' chunks, named by thread id,
  * read back as one source per thread (tid set, no CPU) merged with the
  * rest, their PENDING counted; older versions skip those kinds; a thread
  * chunk's id 0 is a damaged header; a damaged record names its thread.
@@ -236,7 +236,7 @@ static void test_bad_headers_refused(void **state)
 }
 
 /*
- * Issue 21: one damaged chunk header (a size that is not a multiple of 8,
+ * One damaged chunk header (a size that is not a multiple of 8,
  * a CPU out of range) used to make the whole file unreadable. The reader
  * skips to the next valid chunk, reads every other chunk, and says where
  * the damage is and how much it skipped.
@@ -350,7 +350,7 @@ static void test_oversized_chunk_resynchronises(void **state)
 }
 
 /*
- * Issue 21: a file cut exactly at a record boundary used to read as
+ * A file cut exactly at a record boundary used to read as
  * complete. The chunk declares more than the file holds: truncated, with
  * the chunk's offset and the bytes missing; its whole records are read.
  */
@@ -399,7 +399,7 @@ static void test_cut_at_record_boundary_is_truncated(void **state)
 	unlink(path);
 }
 
-/* Issue 21: a short file is called short, a directory a directory. */
+/* A short file is called short, a directory a directory. */
 static void test_short_file_and_directory_named(void **state)
 {
 	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };

@@ -228,7 +228,7 @@ static void test_stack_trailer(void **state)
 	assert_int_equal(ev.stack.nr_kernel, 0);
 }
 
-/* issue 24: a task_ext after the fixed part, before the stack frames. */
+/* a task_ext after the fixed part, before the stack frames. */
 static void test_task_ext(void **state)
 {
 	unsigned char buf[sizeof(struct ringtrace_vfs_read_record) +

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Issue 21: --report's table (report.c) from folded stacks: self on the
+ * --report's table (report.c) from folded stacks: self on the
  * innermost frame, children once per stack however often a symbol
  * recurs, a record without a stack on "[no stack]", self summing to the
  * total; by comm and by dso (kernel, module, [unknown]); the text and

@@ -119,7 +119,7 @@ static void test_head_backwards(void **state)
 	assert_int_equal(rt_ring_refresh(&f->r, NULL),
 			 RT_RING_ERR_HEAD_BACKWARDS);
 	rt_ring_describe_error(&f->r, msg, sizeof(msg));
-	/* issue 22: vfs_read records are 120 bytes. */
+	/* vfs_read records are 120 bytes. */
 	assert_string_equal(msg, "data_head moved backwards: from 120 to 0");
 }
 

@@ -186,7 +186,7 @@ static void test_setup_errors(void **state)
 	expect_setup_error(&o, EINVAL, "try 4K or 8K");
 	o.buffer_bytes = 2048ull * FAKE_PAGE;
 	expect_setup_error(&o, EINVAL, "at most 1024 pages");
-	/* Issue 21: in the units the user wrote, not 1099511627776. */
+	/* In the units the user wrote, not 1099511627776. */
 	o.buffer_bytes = 1ull << 40;
 	expect_setup_error(&o, EINVAL, "--buffer-size 1T: the module allows "
 			   "at most 1024 pages (4M)");
@@ -222,17 +222,17 @@ static void test_setup_errors(void **state)
 }
 
 /*
- * issue 19: --attach MECH goes to the module in the config; one the
+ * --attach MECH goes to the module in the config; one the
  * module does not offer is refused at setup, naming what it needs; an
  * EBUSY at enable names the cause: another tool on vfs_read's direct
  * call, or other sessions with another mechanism.
  */
 /*
- * issue 21: --filter's ret and count ranges go to a module that offers
+ * --filter's ret and count ranges go to a module that offers
  * them, and not to one that does not (the tool then filters alone).
  */
 /*
- * issue 19: --no-cgroup-names asks for ids without names when the module
+ * --no-cgroup-names asks for ids without names when the module
  * can leave names out, and for no cgroups at all when it cannot (it would
  * refuse the flag); names by default.
  */
@@ -356,7 +356,7 @@ static void test_lost_pending_summed(void **state)
 }
 
 /*
- * Per-thread rings (issue 9): the thread list goes to the module with the
+ * Per-thread rings: the thread list goes to the module with the
  * flag and no pid, ring i is mapped at RINGTRACE_MMAP_OFFSET(i) and must
  * say it is tids[i]'s; a module without the feature is named as the cause.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * issue 9: the flight recorder's reader and buffer health, on rings in
+ * the flight recorder's reader and buffer health, on rings in
  * memory. A producer here writes the way the kernel does in overwrite mode
  * (move overwrite_tail over whole records, publish it, write, publish
  * data_head). rt_snapshot_copy_ring() must return exactly the newest
@@ -397,7 +397,7 @@ static void test_summary_advice(void **state)
 	free(text);
 }
 
-/* The count line: "1 record", not "1 records" (issue 24's "1 cgroup"). */
+/* The count line: "1 record", not "1 records" (as "1 cgroup"). */
 static void test_summary_counts(void **state)
 {
 	struct rt_source src[2];
@@ -460,7 +460,7 @@ static void test_stats_line(void **state)
 }
 
 /*
- * Issue 21: --stats said "peak 100%" where the summary said "peak fill
+ * --stats said "peak 100%" where the summary said "peak fill
  * 99%" for the same ring: one rounding for both.
  */
 static void test_peak_agrees(void **state)

@@ -133,7 +133,7 @@ static void test_table_overflows_into_other(void **state)
 }
 
 /*
- * Issue 21: the percentile footnote followed "(no vfs_read or lock
+ * The percentile footnote followed "(no vfs_read or lock
  * events)"; it belongs under percentiles only.
  */
 static void test_no_footnote_without_events(void **state)
@@ -165,6 +165,55 @@ static void test_no_footnote_without_events(void **state)
 	rt_latency_view_fini(&v);
 }
 
+/*
+ * --summary of locks only (a recording of lock records, or -e lock): the
+ * vfs_read table was a header over no rows. A line says there is none,
+ * no footnote follows (no percentile was printed), and --hist's lock
+ * histograms are still there.
+ */
+static void test_summary_of_locks_only(void **state)
+{
+	struct rt_latency_view v = { .summary = true };
+	struct rt_event ev;
+	struct rt_outbuf ob;
+
+	(void)state;
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_LOCK;
+	ev.pid = ev.tid = 7;
+	ev.u.lock.wait_ns = 4000;
+	ev.u.lock.hold_ns = 12000;
+	snprintf(ev.u.lock.name, sizeof(ev.u.lock.name), "tracked");
+	assert_int_equal(rt_latency_view_init(&v), 0);
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	rt_latency_view_add(&v, &ev);
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_null(strstr(ob.buf, "COMM"));
+	assert_non_null(strstr(ob.buf, "(no vfs_read records: no per-file table)"));
+	assert_null(strstr(ob.buf, "percentiles"));
+	/* With --hist: the lock histograms and their footnote stay. */
+	ob.len = 0;
+	v.hist = true;
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, " lock wait\n"));
+	assert_non_null(strstr(ob.buf, " lock hold\n"));
+	assert_null(strstr(ob.buf, "COMM"));
+	assert_non_null(strstr(ob.buf, "(percentiles are the upper bound"));
+	/* One vfs_read: the table is back, with its header. */
+	ob.len = 0;
+	v.hist = false;
+	ev = read_ev(1, 1, 1000, 100);
+	rt_latency_view_add(&v, &ev);
+	rt_latency_view_print(&v, &ob);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "COMM"));
+	assert_null(strstr(ob.buf, "(no vfs_read records"));
+	rt_outbuf_fini(&ob);
+	rt_latency_view_fini(&v);
+}
+
 static void test_flame_sums_folded_lines(void **state)
 {
 	struct rt_flame f;
@@ -184,7 +233,7 @@ static void test_flame_sums_folded_lines(void **state)
 }
 
 /*
- * Issue 21: a stack of 127 frames (a frame-pointer loop) made the graph
+ * A stack of 127 frames (a frame-pointer loop) made the graph
  * thousands of pixels tall: past RT_FLAME_MAX_DEPTH levels the rest is
  * one frame, the weights still sum, and such stacks are counted.
  */
@@ -239,7 +288,7 @@ static void test_filter_lists(void **state)
 }
 
 /*
- * Issue 21: --time takes timestamps as printed (perf's --time) and
+ * --time takes timestamps as printed (perf's --time) and
  * durations after the first event with units; END before START is named.
  */
 static void test_filter_time(void **state)
@@ -471,6 +520,7 @@ int main(void)
 	    cmocka_unit_test(test_percentiles_are_bounded),
 	    cmocka_unit_test(test_table_overflows_into_other),
 	    cmocka_unit_test(test_no_footnote_without_events),
+	    cmocka_unit_test(test_summary_of_locks_only),
 	    cmocka_unit_test(test_filter_time),
 	    cmocka_unit_test(test_flame_sums_folded_lines),
 	    cmocka_unit_test(test_flame_depth_capped),

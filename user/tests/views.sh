@@ -58,7 +58,7 @@ golden filter_events -e lock
 golden filter_min_latency --min-latency 100us
 golden filter_time --time 100us,200us
 golden header --header
-# Issue 21: --filter EXPR (filter_expr.h), in the stream and in views.
+# --filter EXPR (filter_expr.h), in the stream and in views.
 golden filter_expr_ret --filter 'ret <= 0'
 golden filter_expr_glob --filter 'path ~ "*/tar/*" && lat >= 100us' --summary
 golden filter_expr_and --filter 'count > 4K' --filter 'ret > 0' --hist
@@ -147,7 +147,7 @@ perfetto_check() {
 }
 check "perfetto" perfetto_check
 
-# Issue 21: a child is named from its FORK record (its parent's name until
+# A child is named from its FORK record (its parent's name until
 # it execs, then its COMM's), in samples and folded stacks; Perfetto names
 # processes and threads after the records' latest names (pid 104 "wc", not
 # "cat"; pid 200 "tar", not a sample's ":201").
@@ -176,7 +176,7 @@ PY
 }
 check "a forked child is named as its parent until exec, then by its COMM" fork_names
 
-# Issue 21: samples and counter snapshots are kinds -e selects on replay:
+# Samples and counter snapshots are kinds -e selects on replay:
 # -e lock prints no sample, -e sample only samples (LOST always shows).
 # shellcheck disable=SC2317  # called through check
 e_kinds() {
@@ -235,7 +235,7 @@ unnamed_said() {
 }
 check "--summary: reads of files never named said" unnamed_said
 
-# Issue 21: -i F --raw -o G writes a filtered or time-sliced recording:
+# -i F --raw -o G writes a filtered or time-sliced recording:
 # replaying G prints what replaying F with the same filters prints; with no
 # filter, the same stream; path records and thread names are kept.
 # shellcheck disable=SC2317  # called through check
@@ -303,7 +303,7 @@ else
 fi
 expect_status 2 "-i F --raw --header: --header does not apply" -i "$tmp/v2.raw" --raw -o "$tmp/h.raw" --header
 
-# Issue 21: --header shows the recorded command line (golden header.txt);
+# --header shows the recorded command line (golden header.txt);
 # a file from before the header grew it says so.
 if "$cat_bin" -i "$here/data/vm-paths.raw" --header 2>&1 | grep -qx 'command line:   (not recorded)'; then
 	ok "--header on an older file: command line (not recorded)"
@@ -311,7 +311,7 @@ else
 	not_ok "--header on vm-paths.raw: $("$cat_bin" -i "$here/data/vm-paths.raw" --header 2>&1 | tail -n 2)"
 fi
 
-# Issue 21: every count the tools say equals what they printed. The
+# Every count the tools say equals what they printed. The
 # summary's records, samples and counter snapshots, plus the LOST lines,
 # are the JSON lines; path records are counted apart; --folded's stacks
 # are its lines; --perfetto's trace events are the JSON array's.
@@ -344,7 +344,7 @@ PY
 check "t.raw: the summary's counts are the JSON lines" counts_match "$tmp/t.raw" --json
 check "v2.raw: records, samples and counter snapshots are the JSON lines" counts_match "$tmp/v2.raw" --json
 check "vm-paths.raw: path records are not counted as records" counts_match "$here/data/vm-paths.raw" --json
-# Issue 21: with --filter, what is printed plus what was filtered out is
+# With --filter, what is printed plus what was filtered out is
 # what the summary counts.
 # shellcheck disable=SC2317  # called through check
 filter_counts_match() {
@@ -513,7 +513,7 @@ if [[ $(cat "$tmp/out.txt.old") == old ]] && cmp -s "$tmp/out.txt" "$golden/text
 else
 	not_ok "FILE.old missing or wrong"
 fi
-# Issue 21: one file named twice is refused before any work.
+# One file named twice is refused before any work.
 rm -f "$tmp/k2.svg" "$tmp/k2.svg.old"
 expect_status 2 "--flamegraph and --perfetto on one file" -q -i "$tmp/t.raw" --flamegraph "$tmp/k2.svg" --perfetto "$tmp/k2.svg"
 if [[ ! -e $tmp/k2.svg ]] && grep -q 'name the same file' "$tmp/err"; then
@@ -524,7 +524,7 @@ fi
 expect_status 2 "--flamegraph on the input" -q -i "$tmp/keep.raw" --flamegraph "$tmp/keep.raw"
 if cmp -s "$tmp/t.raw" "$tmp/keep.raw"; then ok "--flamegraph F left the input F intact"; else not_ok "--flamegraph F changed F"; fi
 
-# Issue 21: damaged and truncated recordings. raw_edit FILE OUT damage|cut:
+# Damaged and truncated recordings. raw_edit FILE OUT damage|cut:
 # flip the lowest bit of the last chunk's size, or cut the file right after
 # the first record of its last chunk (a record boundary).
 raw_edit() {
@@ -583,7 +583,7 @@ expect_status 2 "--flame-weight samples on a file without samples" -i "$tmp/t.ra
 expect_status 2 "--time with END before START" -i "$tmp/t.raw" --time 2,1
 if grep -q 'END (1) is before START (2)' "$tmp/err"; then ok "--time 2,1 says END is before START"; else not_ok "--time 2,1: $(cat "$tmp/err")"; fi
 
-# Issue 21: --time takes timestamps as printed (perf's) and durations
+# --time takes timestamps as printed (perf's) and durations
 # after the first event with units, and says when nothing matched.
 "$cat_bin" -q -i "$tmp/t.raw" --time 1.00011,1.00021 > "$tmp/abs.txt" 2> "$tmp/abs.err"
 if cmp -s "$tmp/abs.txt" "$golden/filter_time.txt"; then
@@ -601,7 +601,7 @@ fi
 expect_status 2 "--time with an unknown unit" -i "$tmp/t.raw" --time 1x,2s
 if grep -q "'x' is not a unit" "$tmp/err"; then ok "--time names the bad unit"; else not_ok "--time 1x,2s: $(cat "$tmp/err")"; fi
 
-# Issue 21: --kallsyms names its file and the real cause, and fails.
+# --kallsyms names its file and the real cause, and fails.
 expect_status 2 "--kallsyms on a missing file" -i "$tmp/t.raw" --flamegraph "$tmp/ks.svg" --kallsyms /nonexistent/kallsyms
 if grep -q -- '--kallsyms /nonexistent/kallsyms: No such file' "$tmp/err"; then ok "and names it"; else not_ok "--kallsyms /nonexistent: $(cat "$tmp/err")"; fi
 printf 'root:x:0:0:root:/root:/bin/bash\n' > "$tmp/passwd"

@@ -88,7 +88,7 @@ static inline uint32_t rt_load_u32_once(const __u32 *p)
 }
 
 /*
- * issue 9: the flight recorder's snapshot protocol (overwrite mode,
+ * the flight recorder's snapshot protocol (overwrite mode,
  * Documentation/protocol.rst). The kernel stores overwrite_tail, then
  * smp_wmb() (E), then the record bytes that overwrite what lies below
  * that tail. The reader loads data_head (C), overwrite_tail, copies the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * cgroup v2 paths to the ids the module filters by (issue 24): the id of
+ * cgroup v2 paths to the ids the module filters by: the id of
  * a cgroup is its directory's kernfs node id, which name_to_handle_at()
  * returns as an 8-byte handle on cgroup2 (as perf and bpftool find it).
  */

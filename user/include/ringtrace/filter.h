@@ -39,7 +39,7 @@ struct rt_filter {
 	struct rt_cpuset cpus;
 	uint64_t	events;			/* RINGTRACE_EVENT_*, RT_FILTER_EVENT_*; 0: any */
 	uint64_t	min_latency_ns;		/* vfs_read only */
-	uint64_t	min_offcpu_ns;		/* offcpu only (issue 22) */
+	uint64_t	min_offcpu_ns;		/* offcpu only */
 	uint64_t	from_ns, to_ns;		/* time range; to 0: open */
 	bool		relative;		/* a time range is set (--time) */
 	/*
@@ -51,7 +51,7 @@ struct rt_filter {
 	uint64_t	last_ns;		/* the latest event seen */
 	uint64_t	time_matched;		/* events inside the time range */
 	/*
-	 * issue 21: --filter EXPR, each given one ANDed with the rest,
+	 * --filter EXPR, each given one ANDed with the rest,
 	 * [RT_FILTER_MAX_EXPRS] allocated by the first; expr_dropped counts
 	 * the events they alone turned away.
 	 */
@@ -79,7 +79,7 @@ uint64_t rt_filter_time_to(const struct rt_filter *f);
 bool rt_filter_active(const struct rt_filter *f);
 
 /*
- * issue 21: one more --filter EXPR (filter_expr.h). 0, or -1 with the
+ * one more --filter EXPR (filter_expr.h). 0, or -1 with the
  * reason (and its column) in @err.
  */
 int rt_filter_add_expr(struct rt_filter *f, const char *text, char *err,

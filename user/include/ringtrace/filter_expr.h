@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * --filter EXPR (issue 21): the record filters people write in bpftrace
+ * --filter EXPR: the record filters people write in bpftrace
  * one-liners, "ret < 0", "count > 4096", 'path ~ "/etc/pass*"', over the
  * fields of decoded events.
  *
@@ -66,7 +66,7 @@ int rt_expr_parse(struct rt_expr *e, const char *text, char *err,
 bool rt_expr_eval(const struct rt_expr *e, const struct rt_event *ev);
 
 /*
- * What the module can decide before any ring work (issue 21): ranges of
+ * What the module can decide before any ring work: ranges of
  * vfs_read's ret and count that every passing record lies in. Only
  * comparisons ANDed at the top of @e count; anything else is left to
  * rt_expr_eval(), which still runs: the kernel part only saves ring space.

@@ -71,7 +71,7 @@ struct rt_flame {
 	bool			diff;
 	const char		*subtitle;	/* a line under the title, or NULL */
 	/*
-	 * issue 22: blues, as flamegraph.pl --color=io, for time spent off
+	 * blues, as flamegraph.pl --color=io, for time spent off
 	 * CPU (set before writing; not for a differential graph).
 	 */
 	bool			io_palette;

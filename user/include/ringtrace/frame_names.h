@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * Names of stack frames for the per-record stream (issue 21: perf script
+ * Names of stack frames for the per-record stream (perf script
  * prints sym+off for every callchain frame), one lookup per distinct
  * frame: kernel addresses through kallsyms (folded.h's rt_ksyms), user
  * addresses per process image through libdwfl (usyms.h), the same

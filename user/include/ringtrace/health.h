@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * issue 9: buffer health. Per-ring counters from GET_STATS (records, lost,
+ * buffer health. Per-ring counters from GET_STATS (records, lost,
  * high-water fill, wake-ups, overwritten), the compact per-ring line
  * ringtrace-cat --stats prints while tracing, and the --buffer-size that
  * would have held a run's peak.

@@ -36,7 +36,7 @@ enum rt_hist_by {
 	RT_HIST_BY_COMM,
 	RT_HIST_BY_PID,
 	RT_HIST_BY_FILE,	/* dev:ino for reads, the lock's name for locks */
-	RT_HIST_BY_CGROUP,	/* issue 24: the task's cgroup (task_ext) */
+	RT_HIST_BY_CGROUP,	/* the task's cgroup (task_ext) */
 };
 
 /* What an entry stands for; compared whole, so zero what is unused. */
@@ -46,7 +46,7 @@ struct rt_view_key {
 	uint32_t	dev_minor;
 	uint32_t	is_lock;
 	uint64_t	ino;
-	uint64_t	cgroup_id;	/* issue 24; 0: the record has none */
+	uint64_t	cgroup_id;	/* 0: the record has none */
 	char		name[RINGTRACE_LOCK_NAME_LEN + 1];	/* comm or lock */
 };
 
@@ -56,7 +56,7 @@ struct rt_view_entry {
 	uint64_t		bytes;		/* sum of positive returns */
 	uint64_t		errors;		/* negative returns */
 	struct rt_hist		read;		/* vfs_read latency */
-	/* issue 22: of read.sum, off CPU, over the reads that measured it. */
+	/* of read.sum, off CPU, over the reads that measured it. */
 	uint64_t		read_offcpu;
 	uint64_t		read_offcpu_n;	/* reads with offcpu_ns known */
 };
@@ -65,7 +65,7 @@ struct rt_view_entry {
 struct rt_view_locks {
 	struct rt_hist		wait;
 	struct rt_hist		hold;
-	struct rt_hist		offcpu;		/* issue 22: offcpu intervals */
+	struct rt_hist		offcpu;		/* offcpu intervals */
 };
 
 struct rt_view_table {
@@ -87,7 +87,7 @@ struct rt_latency_view {
 	struct rt_view_table	keyed;		/* --hist-by */
 	struct rt_view_table	rows;		/* --summary: pid x file */
 	const struct rt_paths	*paths;		/* names for dev:ino; may be NULL */
-	/* issue 24: some record had a cgroup: the summary shows them. */
+	/* some record had a cgroup: the summary shows them. */
 	bool			cgroups;
 	/*
 	 * The kinds counted, for a histogram that got none ("offcpu": "(no

@@ -51,7 +51,7 @@ typedef int (*rt_source_decode_fn)(struct rt_source *src,
 
 /*
  * Counters any consumer of a source keeps (summary, per-CPU with -v). One
- * vocabulary, live and on replay (issue 21): records are the events a
+ * vocabulary, live and on replay: records are the events a
  * text or JSON stream prints a line for (vfs_read, lock; unknown and
  * malformed ones too); path and cgroup records, perf samples and counter
  * snapshots are counted apart; LOST records add their counts to lost; perf's
@@ -60,7 +60,7 @@ typedef int (*rt_source_decode_fn)(struct rt_source *src,
 struct rt_source_counts {
 	uint64_t	records;	/* event records, as defined above */
 	uint64_t	paths;		/* path records (ABI 2) */
-	uint64_t	cgroups;	/* cgroup records (issue 24) */
+	uint64_t	cgroups;	/* cgroup records */
 	uint64_t	samples;	/* perf samples */
 	uint64_t	counters;	/* counter snapshots */
 	uint64_t	lost;		/* sum of LOST records' counts */

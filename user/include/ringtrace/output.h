@@ -46,7 +46,7 @@ char *rt_fmt_stack_frames(char *p, const unsigned char *f, uint32_t nr,
 			  char quote);
 
 /*
- * Names for stack frames (issue 21): text prints a name in place of each
+ * Names for stack frames: text prints a name in place of each
  * address it knows, JSON adds a parallel array of names (null where none)
  * after each array of addresses. @fn returns NULL for a frame to print as
  * hex; @fn NULL (the default): every frame hex, as before. The tool sets

@@ -55,7 +55,7 @@ struct rt_event;
 void rt_paths_add(struct rt_paths *p, const struct rt_path_event *ev);
 
 /*
- * issue 24: cgroup paths share the table, under a device no file has
+ * cgroup paths share the table, under a device no file has
  * (majors are 12 bits), keyed by cgroup id. A truncated path starts
  * with "..."; an unresolved one is not kept.
  */

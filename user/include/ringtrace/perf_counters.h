@@ -103,8 +103,8 @@ struct rt_counters {
 };
 
 /*
- * Parse "task-clock,cycles" (perf's names, "default" for the list of
- * issue 4) into @cs. 0, or -EINVAL with a message in @err.
+ * Parse "task-clock,cycles" (perf's names, "default" for the
+ * default counter list) into @cs. 0, or -EINVAL with a message in @err.
  */
 int rt_counters_parse(struct rt_counters *cs, const char *list, char *err,
 		      size_t errlen);

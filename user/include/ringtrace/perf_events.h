@@ -63,7 +63,7 @@ struct rt_perf_target {
 	 * (a held -- COMMAND), so nothing before its exec is counted. */
 	bool			enable_on_exec;
 	/* Per task: these threads only, not the tasks they start
-	 * (--per-thread, as its rings; issue 21). */
+	 * (--per-thread, as its rings). */
 	bool			threads_only;
 };
 
@@ -86,7 +86,7 @@ const struct rt_perf_event_desc *rt_perf_event_find(const char *name,
 
 /*
  * The counters `--counters default` opens, in print order: the software
- * ones, then the hardware ones (the list of issue 4).
+ * ones, then the hardware ones (the list perf stat uses).
  */
 extern const char rt_perf_default_counters[];
 

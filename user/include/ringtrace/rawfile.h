@@ -33,7 +33,7 @@
  * recording of kernel stacks or samples ends (rawksyms.c), so that its
  * kernel frames are named on replay on another machine or boot.
  *
- * Version 3 (issue 21) holds the rings of a per-thread session
+ * Version 3 holds the rings of a per-thread session
  * (--per-thread --raw): THREAD_RECORDS and THREAD_PENDING chunks are
  * RECORDS and PENDING of the ring of one thread, named by its id in the
  * chunk header's @tid (where a CPU's chunk has @cpu), as the ring's
@@ -68,7 +68,7 @@
 #define RT_RAW_MAGIC		"RINGTRC"	/* 8 bytes with its NUL */
 #define RT_RAW_FORMAT_VERSION	1	/* ringtrace rings only */
 #define RT_RAW_FORMAT_SOURCES	2	/* + perf rings, counter snapshots */
-#define RT_RAW_FORMAT_THREADS	3	/* + per-thread rings (issue 21) */
+#define RT_RAW_FORMAT_THREADS	3	/* + per-thread rings */
 #define RT_RAW_MAX_THREADS	256	/* RINGTRACE_MAX_THREADS rings */
 #define RT_RAW_MAX_TID		4194304u /* the kernel's PID_MAX_LIMIT */
 #define RT_RAW_ENDIAN		0x01020304u
@@ -131,7 +131,7 @@ enum rt_raw_chunk_kind {
 };
 
 /*
- * A KSYMS chunk (issue 21; any version, skipped by readers that do not
+ * A KSYMS chunk (any version, skipped by readers that do not
  * know it, like MAPS): the kernel symbols that the recorded kernel frames
  * fall in, and only those, sorted by address, written when a recording of
  * kernel stacks or samples ends (rawksyms.c), so that its kernel frames

@@ -33,8 +33,8 @@ enum rt_event_kind {
 				   (replay names user frames with it) */
 	RT_EVENT_FORK,		/* PERF_RECORD_FORK: a new task, named as its
 				   parent until it execs; not printed */
-	RT_EVENT_OFFCPU,	/* issue 22: a task ran again after off CPU */
-	RT_EVENT_CGROUP,	/* a cgroup's path (issue 24); like PATH, kept
+	RT_EVENT_OFFCPU,	/* a task ran again after off CPU */
+	RT_EVENT_CGROUP,	/* a cgroup's path; like PATH, kept
 				   in the stream's table, not printed */
 	RT_EVENT_FUNC,		/* a traced kernel function returned */
 	RT_EVENT_KIND_MAX,
@@ -52,7 +52,7 @@ struct rt_vfs_read_event {
 	int64_t		ret;		/* bytes read or -errno */
 	uint64_t	lat_ns;
 	/*
-	 * issue 22: time off CPU during the call, its longest interval and
+	 * time off CPU during the call, its longest interval and
 	 * when that one ended (the ts_ns of its offcpu record); meaningful
 	 * only when offcpu_known (RINGTRACE_MISC_OFFCPU).
 	 */
@@ -86,7 +86,7 @@ struct rt_cgroup_event {
 };
 
 /*
- * issue 24: a vfs_read, lock or offcpu record's struct ringtrace_task_ext
+ * a vfs_read, lock or offcpu record's struct ringtrace_task_ext
  * (RINGTRACE_MISC_TASK_EXT); present false on records without one.
  */
 struct rt_task_ext {
@@ -129,7 +129,7 @@ struct rt_lock_event {
 };
 
 /*
- * issue 22: RINGTRACE_RECORD_OFFCPU. The event's ts_ns and cpu are when
+ * RINGTRACE_RECORD_OFFCPU. The event's ts_ns and cpu are when
  * and where the task ran again; it left at ts_ns - offcpu_ns from cpu_out.
  * The stack (if any) is the one it left with.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * A perf-report-like table (issue 21): the stacks the flame graph draws
+ * A perf-report-like table: the stacks the flame graph draws
  * (folded.h: samples, or vfs_read / offcpu stack trailers weighted by
  * latency, bytes or time off CPU), totalled by symbol, by command name
  * or by binary ("dso"), with perf report --children's two columns:

@@ -67,7 +67,7 @@ struct rt_session_opts {
 	uint8_t		stack_kernel_depth;
 	uint8_t		stack_user_depth;
 	/*
-	 * issue 9: per-thread rings. nr_tids > 0: one ring per thread of
+	 * per-thread rings. nr_tids > 0: one ring per thread of
 	 * tids (the caller's array, kept until setup returns) instead of
 	 * one per CPU; pid and inherit must then be unset. Refused if the
 	 * module lacks RINGTRACE_FEAT_PER_THREAD.
@@ -75,43 +75,43 @@ struct rt_session_opts {
 	uint32_t	nr_tids;
 	const int32_t	*tids;
 	/*
-	 * issue 9: flight recorder (RINGTRACE_CFG_OVERWRITE): the rings keep
+	 * flight recorder (RINGTRACE_CFG_OVERWRITE): the rings keep
 	 * the newest records, read with rt_snapshot_*() (snapshot.h).
 	 */
 	bool		overwrite;
 	/*
-	 * issue 19: RINGTRACE_ATTACH_* to attach vfs_read with, 0: the
+	 * RINGTRACE_ATTACH_* to attach vfs_read with, 0: the
 	 * module's choice (a mechanism that shares vfs_read). Enabling
 	 * fails if it cannot be had (attach.h says what each one costs).
 	 */
 	uint32_t	vfs_read_attach;
 	/*
-	 * issue 24: only tasks in these cgroups (v2 ids, cgroup.h) or
+	 * only tasks in these cgroups (v2 ids, cgroup.h) or
 	 * below; nr_cgroups 0: every cgroup. Refused if the module lacks
 	 * RINGTRACE_FEAT_CGROUP.
 	 */
 	uint32_t	nr_cgroups;
 	const uint64_t	*cgroup_ids;
 	/*
-	 * issue 24: records carry their task's cgroup and host pids, and
+	 * records carry their task's cgroup and host pids, and
 	 * cgroup records name the cgroups (RINGTRACE_CFG_CGROUPS), when the
 	 * module offers it (quietly not otherwise).
 	 */
 	bool		cgroups;
 	/*
-	 * issue 19: with cgroups, also the cgroup records
+	 * with cgroups, also the cgroup records
 	 * (RINGTRACE_CFG_NO_CGROUP_NAMES when false). A module without
 	 * RINGTRACE_FEAT_CGROUP_IDS then gets no cgroups at all.
 	 */
 	bool		cgroup_names;
 	/*
-	 * issue 22: RINGTRACE_EVENT_OFFCPU records only for intervals at
+	 * RINGTRACE_EVENT_OFFCPU records only for intervals at
 	 * least this long (0: all). Tools default to
 	 * RT_DEFAULT_MIN_OFFCPU_NS.
 	 */
 	uint64_t	min_offcpu_ns;
 	/*
-	 * issue 21: ranges of vfs_read's ret and count (from --filter,
+	 * ranges of vfs_read's ret and count (from --filter,
 	 * filter_expr.h) the module applies before any ring work when it
 	 * offers RINGTRACE_FEAT_VFS_READ_VALUES; quietly not otherwise
 	 * (rt_session.values_in_kernel says which): the tool filters
@@ -121,7 +121,7 @@ struct rt_session_opts {
 };
 
 /*
- * issue 22: 1 ms. Off-CPU time that explains a slow read (disk, network,
+ * 1 ms. Off-CPU time that explains a slow read (disk, network,
  * a lock held across I/O) is milliseconds; shorter intervals are mostly
  * the scheduler's own traffic (a preemption, a wake-up race, a pipe
  * ping-pong) and can come at 100k+ a second. With a minimum M a thread
@@ -148,7 +148,7 @@ struct rt_session {
 	/* The functions traced: opts' names, kept by the caller. */
 	const char		(*funcs)[RINGTRACE_FUNC_NAME_LEN];
 	uint32_t		nr_funcs;
-	/* issue 21: the module applies opts' vfs_read_ranges. */
+	/* the module applies opts' vfs_read_ranges. */
 	bool			values_in_kernel;
 	uint32_t		watermark;	/* bytes, as configured */
 	uint32_t		nr_rings;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * issue 9: the flight recorder's reader. The rings run in overwrite mode
+ * the flight recorder's reader. The rings run in overwrite mode
  * (RINGTRACE_CFG_OVERWRITE); a snapshot copies the newest intact records of
  * every ring with the validation protocol of Documentation/protocol.rst
  * (load data_head, load overwrite_tail, copy, fence F, load overwrite_tail

@@ -94,7 +94,7 @@ struct rt_stream {
 	void			(*on_interval)(void *arg, uint64_t now_ns);
 	void			*interval_arg;
 	/*
-	 * issue 9: live only, called every stats_ns from the loop (the
+	 * live only, called every stats_ns from the loop (the
 	 * --stats lines); 0: never.
 	 */
 	uint64_t		stats_ns;

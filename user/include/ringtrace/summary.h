@@ -33,7 +33,7 @@ struct rt_summary {
 	/*
 	 * perf's rings (--sample) and the counter snapshots (--counters
 	 * --interval), live or from a raw file: counted in the same line,
-	 * listed apart in the verbose table (issue 21).
+	 * listed apart in the verbose table.
 	 */
 	const struct rt_source		*perf_srcs;
 	uint32_t			nr_perf_srcs;
@@ -44,7 +44,7 @@ struct rt_summary {
 	const struct ringtrace_stats	*kernel;	/* NULL: none (-i) */
 	bool				verbose;
 	/*
-	 * issue 9: per-ring health (GET_STATS); NULL: none (-i, or an
+	 * per-ring health (GET_STATS); NULL: none (-i, or an
 	 * older module). When records were lost, the summary says how big
 	 * a --buffer-size would have held the peak (health.h).
 	 */

@@ -37,7 +37,7 @@ struct rt_sys {
 			       int timeout_ms, const sigset_t *sigmask);
 	/* CLOCK_MONOTONIC in ns: the clock ringtrace timestamps use. */
 	uint64_t (*now_ns)(void);
-	/* For issue 4 (perf rings alongside): raw syscall, -1 + errno. */
+	/* For perf rings alongside: raw syscall, -1 + errno. */
 	int	(*perf_event_open)(struct perf_event_attr *attr, pid_t pid,
 				   int cpu, int group_fd, unsigned long flags);
 	/*

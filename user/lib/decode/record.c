@@ -135,7 +135,7 @@ static int decode_cgroup(const void *rec, size_t size, struct rt_event *ev)
 	return RT_DECODE_OK;
 }
 
-/* issue 24: the task_ext that ends at @end, the end of the fixed part. */
+/* the task_ext that ends at @end, the end of the fixed part. */
 static void take_ext(const void *rec, size_t end, struct rt_event *ev)
 {
 	struct ringtrace_task_ext x;
@@ -148,7 +148,7 @@ static void take_ext(const void *rec, size_t end, struct rt_event *ev)
 }
 
 /*
- * The @len fixed bytes of a record that may carry a task_ext (issue 24)
+ * The @len fixed bytes of a record that may carry a task_ext
  * after them and end in a stack trailer (every such record starts with
  * its event header) into @r, the rest into @ev. Nonzero if short.
  */
@@ -172,8 +172,8 @@ static int fixed_part(const void *rec, size_t size, void *r, size_t len,
 }
 
 /*
- * A record whose fixed part grew (vfs_read, issue 22): the part this
- * record has is what precedes its task_ext (issue 24) and stack trailer,
+ * A record whose fixed part grew (vfs_read): the part this
+ * record has is what precedes its task_ext and stack trailer,
  * either exactly @min bytes (the first published size) or at least @len
  * (what we know; a
  * newer module may append more). Copies what @r knows of it (the rest of
@@ -187,7 +187,7 @@ static size_t grown_part(const void *rec, size_t size, void *r, size_t len,
 	size_t fixed = size, ext = 0;
 
 	memcpy(&h, rec, sizeof(h));
-	/* issue 24: a task_ext ends the fixed part, whatever its length. */
+	/* a task_ext ends the fixed part, whatever its length. */
 	if (h.misc & RINGTRACE_MISC_TASK_EXT)
 		ext = sizeof(struct ringtrace_task_ext);
 	if (size < min + ext)
@@ -230,7 +230,7 @@ static int decode_vfs_read(const void *rec, size_t size, struct rt_event *ev)
 	ev->u.vfs_read.count = r.count;
 	ev->u.vfs_read.ret = r.ret;
 	ev->u.vfs_read.lat_ns = r.lat_ns;
-	/* issue 22: older records (96 bytes) have no off-CPU part. */
+	/* older records (96 bytes) have no off-CPU part. */
 	ev->u.vfs_read.offcpu_known = fixed >= RINGTRACE_VFS_READ_SIZE_OFFCPU &&
 				      (r.header.misc & RINGTRACE_MISC_OFFCPU);
 	ev->u.vfs_read.offcpu_ns = r.offcpu_ns;

@@ -324,7 +324,7 @@ static unsigned char *stacks(unsigned char *p, const struct rt_stack *st)
 }
 
 /*
- * issue 24: host_pid, host_tid, cgroup_id and the cgroup's path, as
+ * host_pid, host_tid, cgroup_id and the cgroup's path, as
  * --json's keys; a record without them (no -e cgroup data, an older
  * module) gives 0, 0, 0 and "", as does an id no cgroup record named.
  */
@@ -362,7 +362,7 @@ static unsigned char *vfs_read(const struct rt_ctf *c, unsigned char *p,
 	p = u64(p, r->count);
 	p = u64(p, (uint64_t)r->ret);
 	p = u64(p, r->lat_ns);
-	/* issue 22: 0 when the session did not measure them (no offcpu). */
+	/* 0 when the session did not measure them (no offcpu). */
 	p = u64(p, r->offcpu_known ? r->offcpu_ns : 0);
 	p = u64(p, r->offcpu_known ? r->offcpu_max_ns : 0);
 	p = u64(p, r->offcpu_known ? r->offcpu_max_ts : 0);
@@ -389,7 +389,7 @@ static unsigned char *lock(const struct rt_ctf *c, unsigned char *p,
 }
 
 /*
- * issue 22: one off-CPU interval; the event's stream is the CPU it came
+ * one off-CPU interval; the event's stream is the CPU it came
  * back on (cpu_in, also a field so that it reads as --json's "cpu").
  */
 static unsigned char *offcpu(const struct rt_ctf *c, unsigned char *p,
@@ -402,7 +402,7 @@ static unsigned char *offcpu(const struct rt_ctf *c, unsigned char *p,
 	p = str(p, rt_offcpu_state_name(o->state), 8);
 	p = u32(p, o->cpu_out);
 	p = u32(p, ev->cpu);
-	p = task_ext(c, p, &ev->ext);	/* issue 24, as vfs_read and lock */
+	p = task_ext(c, p, &ev->ext);	/* as vfs_read and lock */
 	return stacks(p, &ev->stack);
 }
 
@@ -553,7 +553,7 @@ static const char tsdl_types[] =
 	"\t\tuint32_t pid;\n" \
 	"\t\tuint32_t tid;\n" \
 	"\t\tstring comm;\n"
-/* What task_ext() writes (issue 24). */
+/* What task_ext() writes. */
 #define TSDL_TASK_EXT \
 	"\t\tuint32_t host_pid;\n" \
 	"\t\tuint32_t host_tid;\n" \

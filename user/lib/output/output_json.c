@@ -24,7 +24,7 @@
  * strings, exact where a double would round them (a hashed lock_id is
  * above 2^53 and jq would print another lock's id). A counters
  * row of a process has cpu -1. Strings are escaped as escape.h describes.
- * sym and the *_sym arrays (issue 21) name frames (frame_names.h: e.g.
+ * sym and the *_sym arrays name frames (frame_names.h: e.g.
  * "vfs_read+0x5"), null where nothing does; they are there only when
  * names are on and one frame at least was named.
  */
@@ -63,7 +63,7 @@ static char *task(char *p, const struct rt_event *ev)
 }
 
 /*
- * issue 24: ,"host_pid":..,"host_tid":..,"cgroup_id":..,"cgroup":"/a/b"
+ * ,"host_pid":..,"host_tid":..,"cgroup_id":..,"cgroup":"/a/b"
  * (the path when a record named it).
  */
 static char *task_ext(char *p, const struct rt_task_ext *x)
@@ -119,7 +119,7 @@ static char *vfs_read(char *p, const struct rt_event *ev)
 	p = rt_fmt_i64(p, r->ret);
 	p = RT_FMT_LIT(p, ",\"lat_ns\":");
 	p = rt_fmt_u64(p, r->lat_ns);
-	/* issue 22: measured only in sessions that asked for offcpu. */
+	/* measured only in sessions that asked for offcpu. */
 	if (r->offcpu_known) {
 		p = RT_FMT_LIT(p, ",\"offcpu_ns\":");
 		p = rt_fmt_u64(p, r->offcpu_ns);
@@ -151,7 +151,7 @@ static char *name_entry(char *p, const char *name, bool *any)
 
 /*
  * ,"kstack":["0x.."],"kstack_sym":["vfs_read+0x5",null]: innermost first;
- * absent when empty. The names (issue 21) are a parallel array so that
+ * absent when empty. The names are a parallel array so that
  * readers of the addresses see them unchanged; absent when none is known.
  */
 static char *frames(char *p, const char *key, size_t key_len,

@@ -86,7 +86,7 @@ static char *frames(char *p, const struct rt_event *ev, bool kernel,
 
 /*
  * " kstack=vfs_read+0x5,0x.. ustack=0x..": innermost first, as the
- * trailer has them; names where known (issue 21), else hex.
+ * trailer has them; names where known, else hex.
  */
 static char *stack_fields(char *p, const struct rt_event *ev)
 {
@@ -104,7 +104,7 @@ static char *stack_fields(char *p, const struct rt_event *ev)
 }
 
 /*
- * issue 24: " cgroup=/a/b" (or cgroup=#ID when no record named it) and,
+ * " cgroup=/a/b" (or cgroup=#ID when no record named it) and,
  * when the reader's pid namespace numbers the task otherwise, its
  * initial-namespace ids.
  */
@@ -145,7 +145,7 @@ static char *vfs_read_fields(char *p, const struct rt_vfs_read_event *r)
 	p = RT_FMT_LIT(p, " lat=");
 	p = rt_fmt_ns_as_us(p, r->lat_ns);
 	p = RT_FMT_LIT(p, "us");
-	/* issue 22: of which off CPU (on CPU: lat - offcpu). */
+	/* of which off CPU (on CPU: lat - offcpu). */
 	if (r->offcpu_known) {
 		p = RT_FMT_LIT(p, " offcpu=");
 		p = rt_fmt_ns_as_us(p, r->offcpu_ns);
@@ -154,7 +154,7 @@ static char *vfs_read_fields(char *p, const struct rt_vfs_read_event *r)
 	return p;
 }
 
-/* issue 22: "offcpu: state=S dur=20100.123us cpu_out=1". */
+/* "offcpu: state=S dur=20100.123us cpu_out=1". */
 static char *offcpu_fields(char *p, const struct rt_offcpu_event *o)
 {
 	const char *state = rt_offcpu_state_name(o->state);

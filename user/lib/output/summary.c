@@ -41,7 +41,7 @@ struct rt_source_counts rt_summary_totals(const struct rt_summary *s)
 /*
  * One row per ring, named by whose it is: ringtrace's "cpu 3" (or a
  * per-thread ring's "thread 1234"), perf's "perf cpu 3", the counter
- * snapshots' "counters" (issue 21: CPUs 0,1,0,1 said nothing of which).
+ * snapshots' "counters" (CPUs 0,1,0,1 said nothing of which).
  */
 static void ring_rows(FILE *out, const char *kind, const struct rt_source *srcs,
 		      uint32_t nr)
@@ -106,7 +106,7 @@ static void size_str(uint64_t bytes, char *buf, size_t len)
 }
 
 /*
- * issue 9: records were lost; say where, how full the rings got, and the
+ * records were lost; say where, how full the rings got, and the
  * --buffer-size that would have held the peak of the worst ring.
  */
 static void buffer_advice(FILE *out, const struct rt_summary *s)
@@ -214,7 +214,7 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 		fprintf(out, "%s: %" PRIu64 " user stack%s cut at a frame-pointer "
 			"loop (a frame that does not move up the stack)\n",
 			s->prog, t.fp_loops, t.fp_loops == 1 ? "" : "s");
-	/* issue 21: --filter's ranges, applied by the module. */
+	/* --filter's ranges, applied by the module. */
 	if (s->kernel && s->kernel->vfs_read_filtered)
 		fprintf(out, "%s: %llu vfs_read calls filtered in the kernel "
 			"(--filter), before any ring work\n", s->prog,

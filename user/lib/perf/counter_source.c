@@ -28,7 +28,7 @@ int rt_decode_counters(const struct rt_record *rec, uint32_t nr,
 	struct rt_counters_record r;
 
 	memset(ev, 0, offsetof(struct rt_event, u));
-	memset(&ev->ext, 0, sizeof(ev->ext));	/* no task_ext (issue 24) */
+	memset(&ev->ext, 0, sizeof(ev->ext));	/* no task_ext */
 	if (rec->type != RT_COUNTERS_RECORD)
 		return RT_DECODE_UNKNOWN;
 	if (rec->size < sizeof(r))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * issue 9: buffer health (see health.h). Not a hot path: one GET_STATS
+ * buffer health (see health.h). Not a hot path: one GET_STATS
  * per --stats interval, one at the end of a run.
  */
 #include <errno.h>
@@ -105,7 +105,7 @@ int rt_health_sample(struct rt_health *h, struct rt_session *s,
 
 /*
  * Rounded down: 100% means full, and --stats and the summary's "peak
- * fill" say the same number for the same ring (issue 21: 100% vs 99%).
+ * fill" say the same number for the same ring (100% vs 99%).
  */
 unsigned int rt_health_percent(uint64_t part, uint64_t whole)
 {

@@ -223,15 +223,15 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		s->funcs = o->funcs;
 		s->nr_funcs = o->nr_funcs;
 	}
-	/* issue 22: zero otherwise, so that older modules take the config. */
+	/* zero otherwise, so that older modules take the config. */
 	if (events & RINGTRACE_EVENT_OFFCPU)
 		cfg.min_offcpu_ns = o->min_offcpu_ns;
 	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
 		cfg.flags |= RINGTRACE_CFG_PATHS;
 	if (o->cgroups && (s->info.features & RINGTRACE_FEAT_CGROUP)) {
-		/* issue 19: ids only, if the module can leave names out. */
+		/* ids only, if the module can leave names out. */
 		if (o->cgroup_names)
-			cfg.flags |= RINGTRACE_CFG_CGROUPS;	/* issue 24 */
+			cfg.flags |= RINGTRACE_CFG_CGROUPS;
 		else if (s->info.features & RINGTRACE_FEAT_CGROUP_IDS)
 			cfg.flags |= RINGTRACE_CFG_CGROUPS |
 				     RINGTRACE_CFG_NO_CGROUP_NAMES;
@@ -248,7 +248,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	}
 
 	if (o->nr_tids) {
-		/* issue 9: one ring per thread (Documentation/abi.rst). */
+		/* one ring per thread (Documentation/abi.rst). */
 		if (s->info.size <= offsetof(struct ringtrace_info, features) ||
 		    !(s->info.features & RINGTRACE_FEAT_PER_THREAD))
 			return set_error(s, EOPNOTSUPP, "the loaded module has no "
@@ -264,7 +264,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	}
 
 	if (o->overwrite) {
-		/* issue 9: flight recorder */
+		/* flight recorder */
 		if (!(s->info.features & RINGTRACE_FEAT_OVERWRITE))
 			return set_error(s, EOPNOTSUPP, "the loaded module has no "
 					 "overwrite mode (it predates ABI 3): "
@@ -273,7 +273,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	}
 
 	if (o->vfs_read_attach && (events & RINGTRACE_EVENT_VFS_READ)) {
-		/* issue 19: a mechanism by name; the ENABLE says if it is had. */
+		/* a mechanism by name; the ENABLE says if it is had. */
 		if (s->info.size < RINGTRACE_INFO_SIZE_VER1 ||
 		    !(s->info.vfs_read_attach_mask & (1u << o->vfs_read_attach)))
 			return set_error(s, EOPNOTSUPP, "vfs_read cannot be "
@@ -292,7 +292,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	s->vfs_read_attach = cfg.vfs_read_attach;
 
 	if (o->nr_cgroups) {
-		/* issue 24: the module selects the cgroups. */
+		/* the module selects the cgroups. */
 		if (s->info.size <= offsetof(struct ringtrace_info, features) ||
 		    !(s->info.features & RINGTRACE_FEAT_CGROUP))
 			return set_error(s, EOPNOTSUPP, "the loaded module cannot "
@@ -306,7 +306,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	    s->info.size > offsetof(struct ringtrace_info, features) &&
 	    (s->info.features & RINGTRACE_FEAT_VFS_READ_VALUES) &&
 	    !rt_expr_ranges_empty(o->vfs_read_ranges)) {
-		/* issue 21: what the module can decide before reserving. */
+		/* what the module can decide before reserving. */
 		const struct rt_expr_ranges *r = o->vfs_read_ranges;
 
 		if (r->ret_set) {
@@ -399,7 +399,7 @@ static int map_error(struct rt_session *s, int err, unsigned int cpu,
 
 /*
  * Map CPU @cpu's ring and attach a cursor to it; with @tid > 0, the ring
- * of that thread, at index @cpu of the session's thread list (issue 9).
+ * of that thread, at index @cpu of the session's thread list.
  */
 static int map_ring(struct rt_session *s, uint32_t idx, unsigned int cpu,
 		    int32_t tid, uint64_t data_bytes)

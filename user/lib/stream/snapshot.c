@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * issue 9: flight-recorder snapshots (see snapshot.h). Runs once per
+ * flight-recorder snapshots (see snapshot.h). Runs once per
  * SIGUSR2, not per record: it allocates nothing after rt_snapshot_init()
  * except when a snapshot holds more records than any before it.
  */

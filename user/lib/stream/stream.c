@@ -105,7 +105,7 @@ static int emit_event(void *arg, struct rt_source *src,
 	src->counts.bytes += rec->size;
 	rt_source_count(src, ret, &ev);
 	if (ctx->on_record) {
-		/* issue 21: a rewrite's --filter sees files by name too. */
+		/* a rewrite's --filter sees files by name too. */
 		if (ret == RT_DECODE_OK && ctx->paths &&
 		    !rt_paths_take(ctx->paths, &ev))
 			rt_paths_name(ctx->paths, &ev);
@@ -133,7 +133,7 @@ static int ring_failed(struct rt_stream *st, const struct rt_source *src,
 	char why[160];
 
 	rt_ring_describe_error(&src->ring, why, sizeof(why));
-	if (src->tid)	/* issue 9: a per-thread ring */
+	if (src->tid)	/* a per-thread ring */
 		snprintf(st->errmsg, sizeof(st->errmsg), "ring of thread %u: %s",
 			 src->tid, why);
 	else

@@ -192,7 +192,7 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 		return false;
 	if (f->comm && strcmp(f->comm, ev->comm))
 		return false;
-	/* issue 21: --filter, last: the other filters are cheaper. */
+	/* --filter, last: the other filters are cheaper. */
 	for (uint32_t i = 0; i < f->nr_exprs; i++)
 		if (!rt_expr_eval(&f->exprs[i], ev)) {
 			f->expr_dropped++;

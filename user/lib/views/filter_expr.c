@@ -452,7 +452,7 @@ bool rt_expr_eval(const struct rt_expr *e, const struct rt_event *ev)
 	return eval(e, e->root, ev);
 }
 
-/* ---- the part the module can decide (issue 21) ---- */
+/* ---- the part the module can decide ---- */
 
 void rt_expr_ranges_init(struct rt_expr_ranges *r)
 {

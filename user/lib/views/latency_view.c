@@ -142,7 +142,7 @@ static void key_of(const struct rt_event *ev, enum rt_hist_by by,
 		break;
 	case RT_HIST_BY_FILE:
 		if (ev->kind == RT_EVENT_OFFCPU) {
-			/* issue 22: no file; one key per state left in. */
+			/* no file; one key per state left in. */
 			k->is_lock = 2;
 			snprintf(k->name, sizeof(k->name), "offcpu %s",
 				 rt_offcpu_state_name(ev->u.offcpu.state));
@@ -203,7 +203,7 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 	if (v->rows.entries && ev->kind == RT_EVENT_VFS_READ) {
 		key_of(ev, RT_HIST_BY_FILE, &k);
 		k.pid = ev->pid;
-		k.cgroup_id = ev->ext.cgroup_id;	/* issue 24 */
+		k.cgroup_id = ev->ext.cgroup_id;
 		account(lookup(&v->rows, &k), NULL, ev);
 	}
 }
@@ -409,19 +409,31 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 	free(list);
 }
 
-static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
+/*
+ * The per-process and file table of vfs_reads; a line saying there were
+ * none in its place when no vfs_read was kept (a recording of locks
+ * only, or -e lock): a header over no rows looked like a broken table.
+ * Whether it printed percentiles.
+ */
+static bool print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
 	char comm[RINGTRACE_COMM_LEN * RT_TEXT_ESCAPE_MAX + 1];
 	char name[64], path[NAME_MAX_ESCAPED], cg[64], cg_path[NAME_MAX_ESCAPED];
 	char tot[32], p50[32], p99[32], max[32], off[40], tot_off[32];
-	/* issue 22: only when some read's off-CPU time was measured. */
+	/* only when some read's off-CPU time was measured. */
 	bool offcpu_col = v->total.read_offcpu_n > 0;
 	uint32_t n;
 
 	list = rt_view_sorted(&v->rows, &n);
 	if (!list)
-		return;
+		return false;
+	if (!n) {
+		free(list);
+		rt_outbuf_printf(ob, "\n(no vfs_read records: no per-file "
+				 "table)\n");
+		return false;
+	}
 	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s%s\n",
 			 "COMM", "PID", "CALLS", "BYTES", "TOTAL", "P50", "P99",
 			 "MAX", offcpu_col ? "     OFFCPU" : "",
@@ -453,7 +465,7 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 						 rt_hist_percentile(&e->read, 990)),
 				 rt_fmt_duration(max, sizeof(max), e->read.max),
 				 off);
-		/* issue 24: where the records say which cgroup. */
+		/* where the records say which cgroup. */
 		if (v->cgroups)
 			rt_outbuf_printf(ob, "%-23s ", other ? "-" :
 					 text_name(rt_view_cgroup_name(v,
@@ -465,12 +477,14 @@ static void print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 					   path));
 	}
 	free(list);
+	return true;
 }
 
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	bool any = v->total.read.n || v->total_locks.wait.n ||
 		   v->total_locks.hold.n || v->total_locks.offcpu.n;
+	bool percentiles = v->hist && any;
 
 	if (v->hist) {
 		rt_outbuf_printf(ob, "@[all]\n");
@@ -481,10 +495,10 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 		if (v->keyed.entries)
 			print_keyed(v, ob);
 	}
-	if (v->summary)
-		print_summary(v, ob);
-	/* Only under percentiles that were printed (issue 21). */
-	if (any)
+	if (v->summary && print_summary(v, ob))
+		percentiles = true;
+	/* Only under percentiles that were printed. */
+	if (percentiles)
 		rt_outbuf_printf(ob, "\n(percentiles are the upper bound of a "
 				 "histogram bucket: at most 12.5%% above the "
 				 "true value; max is exact)\n");

@@ -24,7 +24,7 @@ int rt_perfetto_init(struct rt_perfetto *p, struct rt_outbuf *out)
 	rt_outbuf_printf(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":0,"
 			 "\"tid\":0,\"args\":{\"name\":\"ringtrace\"}}");
 	p->first = 0;
-	p->events = 1;		/* that one is an event too (issue 21) */
+	p->events = 1;		/* that one is an event too */
 	return 0;
 }
 
@@ -88,7 +88,7 @@ static bool renamed(struct rt_perfetto_name *n, bool fresh, const char *comm)
  * name of the first of its threads seen (the first real name, when that
  * was a sample's ":TID") until its main thread is seen, then its main
  * thread's latest name. Perfetto keeps the last name given. A process's
- * name carries its cgroup when the record says (issue 24): "nginx (cgroup
+ * name carries its cgroup when the record says: "nginx (cgroup
  * /system.slice/nginx.service)".
  */
 static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
@@ -186,7 +186,7 @@ static void stack_arg(struct rt_perfetto *p, const char *key,
 	rt_outbuf_printf(p->out, "]");
 }
 
-/* issue 22: "blocked S" on the thread's track, from when it left. */
+/* "blocked S" on the thread's track, from when it left. */
 static void offcpu(struct rt_perfetto *p, const struct rt_event *ev)
 {
 	const struct rt_offcpu_event *o = &ev->u.offcpu;

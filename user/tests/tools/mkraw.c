@@ -17,7 +17,8 @@
  * chunk, and tar), and two rounds of counter snapshots per CPU; cat forks
  * a child (104) sampled once as "cat", before it execs, and once as "wc".
  *
- * mkraw --ext FILE: the default file, plus what issues 22 and 24 add
+ * mkraw --ext FILE: the default file, plus what off-CPU time and cgroup
+ * records add
  * (tests/ctf.sh): after the other records, on CPU 0 cat reads with its
  * off-CPU time measured and a task_ext (host pid and tid, a cgroup that a
  * cgroup record names, one read with stacks, one in a cgroup never named)
@@ -155,7 +156,7 @@ static void lock(uint64_t ts, uint64_t wait, uint64_t hold)
 	len1 += sizeof(r);
 }
 
-/* issue 24: the record just written at @rec gets a task_ext. */
+/* the record just written at @rec gets a task_ext. */
 static void task_ext(unsigned char *buf, size_t *len, size_t rec,
 		     uint64_t cgroup_id, uint32_t host_pid, uint32_t host_tid)
 {
@@ -219,7 +220,10 @@ static size_t offcpu(uint64_t ts, uint64_t ns, uint32_t cpu_out,
 	return rec;
 }
 
-/* issues 22 and 24 (mkraw --ext), after CPU 0's @t and CPU 1's @t1. */
+/*
+ * Off-CPU time and cgroup records (mkraw --ext), after CPU 0's @t and
+ * CPU 1's @t1.
+ */
 static void ext_records(uint64_t t, uint64_t t1)
 {
 	struct ringtrace_lock_record l;
