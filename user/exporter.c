@@ -198,6 +198,8 @@ static int resolve_listen(const char *spec, struct sockaddr_storage *sa,
 	size_t hl;
 	int ret;
 
+	const char *given = spec;
+
 	if (!colon || !colon[1]) {
 		fprintf(stderr, PROG ": --listen %s: HOST:PORT expected\n",
 			spec);
@@ -218,7 +220,7 @@ static int resolve_listen(const char *spec, struct sockaddr_storage *sa,
 		h = NULL;	/* every address */
 	ret = getaddrinfo(h, colon + 1, &hints, &res);
 	if (ret) {
-		fprintf(stderr, PROG ": --listen %s: %s\n", colon + 1 - hl - 1,
+		fprintf(stderr, PROG ": --listen %s: %s\n", given,
 			gai_strerror(ret));
 		return -1;
 	}
