@@ -214,6 +214,8 @@ static void rt_vfs_read_put(const struct rt_session *s)
 	mutex_lock(&rt_attach_mutex);
 	if (!WARN_ON_ONCE(rt_attach_users == 0) && --rt_attach_users == 0) {
 		rt_attach_cur->detach();
+		/* Calls still inside vfs_read will never reach our exit. */
+		rt_vfs_read_detached();
 		rt_attach_missed_earlier += rt_attach_cur->missed();
 		rt_attach_cur = NULL;
 	}

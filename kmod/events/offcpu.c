@@ -78,6 +78,7 @@ struct rt_offcpu_task {
 	u32	out_cpu;
 	u16	state;		/* RINGTRACE_OFFCPU_* */
 	u16	reads;		/* traced vfs_read calls in progress */
+	u32	reads_epoch;	/* rt_vfs_read_epoch when they entered */
 	u16	nr_kernel;	/* frames taken when it left */
 	u16	nr_user;
 	u32	stack_flags;	/* RINGTRACE_STACK_* */
@@ -339,6 +340,16 @@ static void rt_offcpu_write(struct rt_session *s,
 }
 
 /* @next runs again on @cpu. */
+/*
+ * Whether @e's task is inside traced vfs_read calls whose exits will come:
+ * calls of an earlier attachment (rt_vfs_read_epoch moved on) never
+ * reach it, and must not pin the entry until the task dies.
+ */
+static bool rt_offcpu_reading(const struct rt_offcpu_task *e)
+{
+	return e->reads && e->reads_epoch == READ_ONCE(rt_vfs_read_epoch);
+}
+
 static void rt_offcpu_in(struct rt_offcpu_table *t, struct task_struct *next,
 			 u64 now, int cpu)
 {
@@ -370,7 +381,7 @@ static void rt_offcpu_in(struct rt_offcpu_table *t, struct task_struct *next,
 			continue;
 		rt_offcpu_write(s, t, idx, next, now, cpu, dur);
 	}
-	if (!e->reads)
+	if (!rt_offcpu_reading(e))
 		rt_offcpu_release(t, idx);
 }
 
@@ -409,6 +420,7 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 {
 	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
 	struct rt_offcpu_task *e;
+	u32 epoch;
 	int idx;
 
 	call->offcpu_gen = 0;
@@ -418,6 +430,12 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 	if (idx < 0)
 		return;
 	e = &t->tasks[idx];
+	epoch = READ_ONCE(rt_vfs_read_epoch);
+	/* Calls of an earlier attachment: their exits will not come. */
+	if (e->reads_epoch != epoch) {
+		e->reads = 0;
+		e->reads_epoch = epoch;
+	}
 	e->reads++;
 	/* A nested read restarts the outer one's longest interval. */
 	e->max_ns = 0;
@@ -444,7 +462,7 @@ bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 	span->max_ts = e->max_ts;
 	if (e->reads)
 		e->reads--;
-	if (!e->reads)
+	if (!rt_offcpu_reading(e))
 		rt_offcpu_release(t, idx);
 	return true;
 }
