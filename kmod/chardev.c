@@ -198,6 +198,9 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	err = rt_cgroups_check(cfg);
 	if (err)
 		return err;
+	err = rt_funcs_check(cfg);	/* any kernel function */
+	if (err)
+		return err;
 	return rt_session_extras_check(cfg);	/* ABI 2 */
 }
 
@@ -207,6 +210,7 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	struct ringtrace_config cfg;
 	struct rt_threads threads;
 	struct rt_cgroups cgroups;
+	struct rt_func_names *funcs;
 	cpumask_var_t cpus;
 	u32 usize;
 	int err;
@@ -230,14 +234,21 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 	err = rt_cgroups_from_user(&cfg, &cgroups);
 	if (err)
 		goto out_threads;
+	/* The functions' names, copied before any lock too. */
+	err = rt_funcs_from_user(&cfg, &funcs);
+	if (err)
+		goto out_cgroups;
 	if (!alloc_cpumask_var(&cpus, GFP_KERNEL)) {
 		err = -ENOMEM;
-		goto out_cgroups;
+		goto out_funcs;
 	}
 	err = rt_copy_cpu_mask(&cfg, cpus);
 	if (!err)
-		err = rt_session_configure(s, &cfg, cpus, &threads, &cgroups);
+		err = rt_session_configure(s, &cfg, cpus, &threads, &cgroups,
+					   &funcs);
 	free_cpumask_var(cpus);
+out_funcs:
+	kfree(funcs);	/* not taken, or the names it replaced */
 out_cgroups:
 	/* What the session did not take, or the selection it replaced. */
 	rt_cgroups_release(&cgroups);

@@ -29,6 +29,7 @@ static struct rt_producer *const rt_producers_all[] = {
 	&rt_contention_producer,
 	&rt_offcpu_producer,
 	&rt_lock_producer,
+	&rt_func_producer,
 };
 
 static void rt_producers_unregister(void)

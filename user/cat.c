@@ -875,6 +875,7 @@ static int trace(struct options *o, const sigset_t *stop_set,
 						o->session.stack_user_depth));
 	trace_start_mono = rt_sys.now_ns();
 	trace_start_real = realtime_ns();
+	rt_output_set_func_names(o->session.funcs, o->session.nr_funcs);
 	if (rt_session_enable(&s)) {
 		cat_error("%s", s.errmsg);
 		rt_command_abort(&cmd);

@@ -40,8 +40,12 @@ const char cat_usage_text[] =
 "      --per-thread          one ring per thread, not per CPU: the threads of\n"
 "                            -t LIST, or those -p PID has when tracing starts\n"
 "  -e, --events LIST         vfs_read (default), lock, lock_contention,\n"
-"                            offcpu, sample, counters (offcpu: intervals off\n"
-"                            CPU, and each vfs_read's time off CPU)\n"
+"                            offcpu, func:NAME, sample, counters (offcpu:\n"
+"                            intervals off CPU, and each vfs_read's time off\n"
+"                            CPU; func:NAME: calls of kernel function NAME,\n"
+"                            up to 8)\n"
+"      --args N              func records carry the first N raw arguments\n"
+"                            (0 to 6; default 0)\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --min-offcpu DUR      offcpu intervals at least this long (default 1ms;\n"
 "                            0: every one)\n"
@@ -297,24 +301,60 @@ static void set_events(struct options *o, const char *list)
 	uint64_t *events = &o->session.events;
 
 	*events = 0;
+	o->session.nr_funcs = 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		size_t i;
 
+		/* func:NAME, a kernel function (at most RINGTRACE_MAX_FUNCS). */
+		if (len > 5 && !strncmp(p, "func:", 5)) {
+			struct rt_session_opts *so = &o->session;
+
+			if (so->nr_funcs == RINGTRACE_MAX_FUNCS)
+				cat_usage_error("at most %d func: events",
+						RINGTRACE_MAX_FUNCS);
+			if (len - 5 >= RINGTRACE_FUNC_NAME_LEN)
+				cat_usage_error("function name '%.*s' longer "
+						"than %d bytes", (int)len - 5,
+						p + 5, RINGTRACE_FUNC_NAME_LEN - 1);
+			for (i = 0; i < so->nr_funcs; i++)
+				if (!strncmp(so->funcs[i], p + 5, len - 5) &&
+				    !so->funcs[i][len - 5])
+					cat_usage_error("func:%.*s given twice",
+							(int)len - 5, p + 5);
+			memset(so->funcs[so->nr_funcs], 0,
+			       RINGTRACE_FUNC_NAME_LEN);
+			memcpy(so->funcs[so->nr_funcs++], p + 5, len - 5);
+			*events |= RINGTRACE_EVENT_FUNC;
+			p += len + (p[len] == ',');
+			continue;
+		}
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 			if (strlen(names[i].name) == len &&
 			    !strncmp(p, names[i].name, len))
 				break;
 		if (i == sizeof(names) / sizeof(names[0]))
 			cat_usage_error("unknown event '%.*s' (known: vfs_read, "
-					"lock, lock_contention, offcpu, sample, "
-					"counters)", (int)len, p);
+					"lock, lock_contention, offcpu, func:NAME, "
+					"sample, counters)", (int)len, p);
 		*events |= names[i].bit;
 		p += len + (p[len] == ',');
 	}
 	if (!*events)
 		cat_usage_error("-e needs at least one event");
 	o->events_given = true;
+}
+
+/* --args N: raw arguments per func record. */
+static void set_func_args(struct options *o, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || n > RINGTRACE_FUNC_MAX_ARGS)
+		cat_usage_error("--args takes 0 to %d, not '%s'",
+				RINGTRACE_FUNC_MAX_ARGS, arg);
+	o->session.func_args = (uint32_t)n;
 }
 
 static void set_pid(struct options *o, const char *arg)
@@ -388,6 +428,7 @@ const struct cat_opt cat_common_opts[] = {
 	{ "cpu",		'C', required_argument,	set_cpu },
 	{ "tid",		't', required_argument,	set_tid },
 	{ "events",		'e', required_argument,	set_events },
+	{ "args",		0,   required_argument,	set_func_args },
 	{ "min-latency",	0,   required_argument,	set_min_latency },
 	{ "min-offcpu",		0,   required_argument,	set_min_offcpu },
 	{ "no-symbols",		0,   no_argument,	set_no_symbols },

@@ -41,6 +41,12 @@ extern const struct rt_attach_ops rt_attach_direct;
 /* The vfs_read producer: attached by the first session, through one of them. */
 extern struct rt_producer rt_vfs_read_producer;
 
+/*
+ * Any kernel function a session names (func.c): its own probes, attached
+ * by its ENABLE, detached by its DISABLE.
+ */
+extern struct rt_producer rt_func_producer;
+
 /* Which mechanism is in use, or would be used next; those offered. */
 u32 rt_vfs_read_attach_id(void);
 u32 rt_vfs_read_attach_mask(void);

@@ -141,6 +141,7 @@ void rt_session_destroy(struct rt_session *s)
 	rt_threads_release(&s->threads);
 	rt_cgroups_release(&s->cgroups);
 	rt_producers_release(s);
+	kfree(s->funcs);
 	free_percpu(s->thread_not_task);
 	put_pid(s->pid);
 	put_pid(s->self);
@@ -168,13 +169,15 @@ static struct pid *rt_find_process(pid_t nr)
 
 /*
  * @threads: the per-thread selection rt_threads_from_user()
- * made, or none; @cgroups likewise from rt_cgroups_from_user().
+ * made, or none; @cgroups likewise from rt_cgroups_from_user(),
+ * @funcs from rt_funcs_from_user().
  * On return they hold what the caller must release.
  */
 int rt_session_configure(struct rt_session *s,
 			 const struct ringtrace_config *cfg,
 			 const struct cpumask *cpus, struct rt_threads *threads,
-			 struct rt_cgroups *cgroups)
+			 struct rt_cgroups *cgroups,
+			 struct rt_func_names **funcs)
 {
 	struct pid *pid = NULL, *old_pid;
 	int err = 0;
@@ -217,6 +220,7 @@ int rt_session_configure(struct rt_session *s,
 	s->ret_max = cfg->vfs_read_ret_max;
 	s->count_min = cfg->vfs_read_count_min;
 	s->count_max = cfg->vfs_read_count_max;
+	swap(s->funcs, *funcs);	/* the caller frees the old */
 	s->watermark = cfg->watermark_bytes;
 	s->flush_ms = cfg->flush_ms ?: RT_DEFAULT_FLUSH_MS;
 	cpumask_copy(s->cpus, cpus);

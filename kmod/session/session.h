@@ -154,7 +154,23 @@ struct rt_session {
 	 * show. Set at open, never changed.
 	 */
 	struct pid_namespace	*pidns;
+	/*
+	 * RINGTRACE_EVENT_FUNC: the functions named (func_names.c), set by
+	 * SET_CONFIG; NULL without the event.
+	 */
+	struct rt_func_names	*funcs;
 };
+
+/* The kernel functions a session traces, as SET_CONFIG copied them. */
+struct rt_func_names {
+	u32	nr;
+	u32	args;		/* raw arguments per record */
+	char	name[RINGTRACE_MAX_FUNCS][RINGTRACE_FUNC_NAME_LEN];
+};
+
+int rt_funcs_check(const struct ringtrace_config *cfg);
+int rt_funcs_from_user(const struct ringtrace_config *cfg,
+		       struct rt_func_names **out);
 
 /* Lifetime and configuration (session.c). Process context. */
 struct rt_session *rt_session_create(void);
@@ -163,7 +179,8 @@ void rt_session_destroy(struct rt_session *s);
 int rt_session_configure(struct rt_session *s,
 			 const struct ringtrace_config *cfg,
 			 const struct cpumask *cpus, struct rt_threads *threads,
-			 struct rt_cgroups *cgroups);
+			 struct rt_cgroups *cgroups,
+			 struct rt_func_names **funcs);
 struct rt_ring *rt_session_get_ring(struct rt_session *s, unsigned long slot,
 				    unsigned int nr_pages);
 void rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);

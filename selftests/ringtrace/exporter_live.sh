@@ -31,7 +31,13 @@ with urllib.request.urlopen(sys.argv[1], timeout=10) as r:
 PY
 }
 
-ip link set lo up 2>/dev/null
+# Loopback up, with python3: the arm64 guest has no ip(8).
+python3 - <<'PY'
+import fcntl, socket, struct
+s = socket.socket()
+flags = struct.unpack('16sH14x', fcntl.ioctl(s, 0x8913, struct.pack('16sH14x', b'lo', 0)))[1]
+fcntl.ioctl(s, 0x8914, struct.pack('16sH14x', b'lo', flags | 1))  # SIOCSIFFLAGS, IFF_UP
+PY
 cp "$(command -v dd)" "$work/rtexpdd"
 "$exporter" --listen 127.0.0.1:0 -e vfs_read --textfile "$work/t.prom" \
 	--textfile-interval 200ms 2>"$work/exp.err" &

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,8 @@ int main(int argc, char **argv)
 	st_require_features(RINGTRACE_FEAT_VFS_READ_VALUES,
 			    "vfs_read value ranges");
 	cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
-	tap_ok(sizeof(cfg) == RINGTRACE_CONFIG_SIZE_VALUES &&
+	tap_ok(offsetof(struct ringtrace_config, nr_funcs) ==
+	       RINGTRACE_CONFIG_SIZE_VALUES &&
 	       sizeof(struct ringtrace_stats) == RINGTRACE_STATS_SIZE_VALUES,
 	       "config %zu bytes, stats %zu", sizeof(cfg),
 	       sizeof(struct ringtrace_stats));

@@ -205,6 +205,8 @@ enum ringtrace_record_type {
 	RINGTRACE_RECORD_OFFCPU		= 5,
 	/* the path of a cgroup, before the first record naming it. */
 	RINGTRACE_RECORD_CGROUP		= 6,
+	/* One completed call of a traced kernel function (RINGTRACE_EVENT_FUNC). */
+	RINGTRACE_RECORD_FUNC		= 7,
 
 	RINGTRACE_RECORD_MAX,
 };
@@ -320,6 +322,37 @@ struct ringtrace_offcpu_record {
 #define RINGTRACE_OFFCPU_SIZE_VER0	64
 
 /* ---- end off-CPU time ---- */
+
+/* ---- func: any kernel function (RINGTRACE_EVENT_FUNC) ---- */
+
+/*
+ * One call of a function the session named (ringtrace_config.funcs_ptr)
+ * returned: task.ts_ns is the return time, the call entered at
+ * task.ts_ns - lat_ns. nr_args raw argument registers (the arch's calling
+ * convention, ringtrace_config.func_args of them) follow the fixed 80
+ * bytes: RINGTRACE_FUNC_RECORD_ARGS(rec); a task_ext and a stack trailer,
+ * when present, come after them (the fixed part is 80 + 8 * nr_args).
+ */
+struct ringtrace_func_record {
+	struct ringtrace_event_header	header;
+	struct ringtrace_task_ctx	task;
+	__u64	func_ip;		/* the probed address (kallsyms names it) */
+	__u32	func_idx;		/* index of the name at funcs_ptr */
+	__u32	nr_args;		/* __u64 arguments after the fixed part */
+	__s64	ret;			/* the return register, as a signed long */
+	__u64	lat_ns;			/* entry to return */
+};
+
+#define RINGTRACE_FUNC_SIZE_VER0	80
+#define RINGTRACE_FUNC_RECORD_ARGS(rec)	((const __u64 *)((rec) + 1))
+
+/* Most functions one session may trace (nr_funcs), arguments per record. */
+#define RINGTRACE_MAX_FUNCS		8
+#define RINGTRACE_FUNC_MAX_ARGS		6
+/* Bytes per name at funcs_ptr, the terminating NUL included. */
+#define RINGTRACE_FUNC_NAME_LEN		64
+
+/* ---- end func ---- */
 
 /* ---- ABI 2: path records (RINGTRACE_CFG_PATHS) ---- */
 
@@ -493,6 +526,8 @@ struct ringtrace_stack_trailer {
  * fields of the session's vfs_read records.
  */
 #define RINGTRACE_EVENT_OFFCPU		(1ULL << 3)
+/* Calls of the kernel functions named at funcs_ptr (RINGTRACE_FEAT_FUNC). */
+#define RINGTRACE_EVENT_FUNC		(1ULL << 4)
 
 /* ringtrace_config.flags */
 #define RINGTRACE_CFG_INHERIT		(1U << 0)	/* pid filter includes descendants */
@@ -536,6 +571,7 @@ struct ringtrace_stack_trailer {
 #define RINGTRACE_CONFIG_SIZE_OFFCPU	112	/* min_offcpu_ns */
 #define RINGTRACE_CONFIG_SIZE_CGROUP	128	/* cgroup filter */
 #define RINGTRACE_CONFIG_SIZE_VALUES	168	/* ret/count ranges */
+#define RINGTRACE_CONFIG_SIZE_FUNCS	184	/* any kernel function */
 
 /* Most threads a per-thread session may select (nr_tids). */
 #define RINGTRACE_MAX_THREADS		256
@@ -652,6 +688,25 @@ struct ringtrace_config {
 	__s64	vfs_read_ret_max;
 	__u64	vfs_read_count_min;
 	__u64	vfs_read_count_max;
+
+	/* ---- func: any kernel function (RINGTRACE_CONFIG_SIZE_FUNCS) ---- */
+	/*
+	 * RINGTRACE_EVENT_FUNC: trace these kernel functions, each call one
+	 * ringtrace_func_record. funcs_ptr holds nr_funcs names (1 to
+	 * RINGTRACE_MAX_FUNCS, each in RINGTRACE_FUNC_NAME_LEN bytes,
+	 * NUL-terminated, distinct); func_args raw arguments per record (at
+	 * most RINGTRACE_FUNC_MAX_ARGS). All three 0 without the event.
+	 * SET_CONFIG checks the shape (EINVAL); ENABLE attaches through
+	 * probes that share the function with every other tool (fprobe where
+	 * the kernel has it, else a kretprobe) and refuses a function it
+	 * cannot probe: ENOENT (no such symbol, or one ftrace cannot hook:
+	 * notrace, inlined), EINVAL (kprobes refuse it: blacklisted), with a
+	 * line naming it in the kernel log. The task, CPU and cgroup filters
+	 * apply; min_latency_ns does not.
+	 */
+	__u32	nr_funcs;
+	__u32	func_args;
+	__u64	funcs_ptr;
 };
 
 /* ringtrace_config.vfs_read_values. */
@@ -683,6 +738,8 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_VFS_READ_VALUES	(1ULL << 10)
 /* RINGTRACE_CFG_NO_CGROUP_NAMES. */
 #define RINGTRACE_FEAT_CGROUP_IDS	(1ULL << 11)
+/* RINGTRACE_EVENT_FUNC, ringtrace_config.nr_funcs (any kernel function). */
+#define RINGTRACE_FEAT_FUNC		(1ULL << 12)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */

@@ -58,6 +58,16 @@ void rt_output_set_frame_names(rt_frame_name_fn fn, void *arg);
 /* The name of frame @ip of @ev's task (printers' use); NULL: hex. */
 const char *rt_output_frame_name(const struct rt_event *ev, bool kernel,
 				 uint64_t ip);
+
+/*
+ * The names of the functions a live session traces (-e func:NAME), by
+ * func_idx; set once before the stream, kept by the caller. Without them
+ * (a replay) a func record is named by its address through the frame
+ * names, or not at all.
+ */
+void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			      uint32_t nr);
+const char *rt_output_func_name(const struct rt_event *ev);
 /* Whether names are asked for at all. */
 bool rt_output_names_on(void);
 

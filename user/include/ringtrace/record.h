@@ -36,6 +36,7 @@ enum rt_event_kind {
 	RT_EVENT_OFFCPU,	/* a task ran again after off CPU */
 	RT_EVENT_CGROUP,	/* a cgroup's path; like PATH, kept
 				   in the stream's table, not printed */
+	RT_EVENT_FUNC,		/* a traced kernel function returned */
 	RT_EVENT_KIND_MAX,
 };
 
@@ -136,6 +137,20 @@ struct rt_offcpu_event {
 	uint64_t	offcpu_ns;
 	uint32_t	cpu_out;
 	uint32_t	state;		/* RINGTRACE_OFFCPU_* */
+};
+
+/*
+ * RINGTRACE_RECORD_FUNC: a call of a kernel function the session named
+ * returned. ts_ns is the return, the entry ts_ns - lat_ns; the printers
+ * name it with rt_output_func_name() (output.h).
+ */
+struct rt_func_event {
+	uint64_t	ip;
+	uint32_t	idx;
+	uint32_t	nr_args;
+	int64_t		ret;
+	uint64_t	lat_ns;
+	uint64_t	args[RINGTRACE_FUNC_MAX_ARGS];
 };
 
 /* "R", "S", "D" or "other": how a task left the CPU. */
@@ -254,6 +269,7 @@ struct rt_event {
 		struct rt_fork_event		fork;
 		struct rt_offcpu_event		offcpu;
 		struct rt_cgroup_event		cgroup;
+		struct rt_func_event		func;
 	} u;
 	struct rt_stack		stack;		/* vfs_read, lock, offcpu records */
 	struct rt_task_ext	ext;		/* vfs_read, lock, offcpu records */

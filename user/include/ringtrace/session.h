@@ -36,6 +36,14 @@
 /* What a tool asks for; turned into struct ringtrace_config. */
 struct rt_session_opts {
 	uint64_t	events;			/* RINGTRACE_EVENT_*; 0: vfs_read */
+	/*
+	 * RINGTRACE_EVENT_FUNC: the kernel functions traced (-e func:NAME)
+	 * and the raw arguments each record carries (--args). Refused if the
+	 * module lacks RINGTRACE_FEAT_FUNC.
+	 */
+	uint32_t	nr_funcs;
+	uint32_t	func_args;
+	char		funcs[RINGTRACE_MAX_FUNCS][RINGTRACE_FUNC_NAME_LEN];
 	int32_t		pid;			/* -1: every process */
 	bool		inherit;		/* pid's descendants too */
 	bool		include_self;		/* do not exclude our own reads */
@@ -137,6 +145,9 @@ struct rt_session {
 	struct ringtrace_info	info;
 	bool			enabled;
 	uint32_t		vfs_read_attach; /* asked for (opts), 0: any */
+	/* The functions traced: opts' names, kept by the caller. */
+	const char		(*funcs)[RINGTRACE_FUNC_NAME_LEN];
+	uint32_t		nr_funcs;
 	/* the module applies opts' vfs_read_ranges. */
 	bool			values_in_kernel;
 	uint32_t		watermark;	/* bytes, as configured */

@@ -254,6 +254,33 @@ static int decode_offcpu(const void *rec, size_t size, struct rt_event *ev)
 	return RT_DECODE_OK;
 }
 
+static int decode_func(const void *rec, size_t size, struct rt_event *ev)
+{
+	unsigned char buf[sizeof(struct ringtrace_func_record) +
+			  RINGTRACE_FUNC_MAX_ARGS * sizeof(uint64_t)];
+	struct ringtrace_func_record r;
+	struct rt_func_event *f = &ev->u.func;
+
+	if (size < sizeof(r))
+		return RT_DECODE_ERR_SHORT;
+	memcpy(&r, rec, sizeof(r));
+	/* More than the ABI allows: not a layout ever published. */
+	if (r.nr_args > RINGTRACE_FUNC_MAX_ARGS ||
+	    fixed_part(rec, size, buf, sizeof(r) + r.nr_args * sizeof(uint64_t),
+		       ev))
+		return RT_DECODE_ERR_SHORT;
+	ev->kind = RT_EVENT_FUNC;
+	copy_task(ev, &r.task);
+	f->ip = r.func_ip;
+	f->idx = r.func_idx;
+	f->nr_args = r.nr_args;
+	f->ret = r.ret;
+	f->lat_ns = r.lat_ns;
+	memset(f->args, 0, sizeof(f->args));
+	memcpy(f->args, buf + sizeof(r), r.nr_args * sizeof(uint64_t));
+	return RT_DECODE_OK;
+}
+
 const char *rt_offcpu_state_name(uint32_t state)
 {
 	switch (state) {
@@ -314,6 +341,8 @@ int rt_decode(const void *rec, size_t size, uint32_t ring_cpu,
 		return decode_offcpu(rec, size, ev);
 	case RINGTRACE_RECORD_CGROUP:
 		return decode_cgroup(rec, size, ev);
+	case RINGTRACE_RECORD_FUNC:
+		return decode_func(rec, size, ev);
 	}
 	ev->ts_ns = rt_record_ts(rec, size);
 	return RT_DECODE_UNKNOWN;
@@ -344,6 +373,7 @@ const char *rt_event_kind_name(enum rt_event_kind kind)
 	case RT_EVENT_FORK:	return "fork";
 	case RT_EVENT_OFFCPU:	return "offcpu";
 	case RT_EVENT_CGROUP:	return "cgroup";
+	case RT_EVENT_FUNC:	return "func";
 	case RT_EVENT_UNKNOWN:
 	case RT_EVENT_KIND_MAX:
 		break;

@@ -13,6 +13,25 @@ void rt_output_set_frame_names(rt_frame_name_fn fn, void *arg)
 	name_arg = arg;
 }
 
+static const char (*func_names)[RINGTRACE_FUNC_NAME_LEN];
+static uint32_t nr_func_names;
+
+void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			      uint32_t nr)
+{
+	func_names = names;
+	nr_func_names = nr;
+}
+
+const char *rt_output_func_name(const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+
+	if (f->idx < nr_func_names)
+		return func_names[f->idx];
+	return rt_output_frame_name(ev, true, f->ip);
+}
+
 bool rt_output_names_on(void)
 {
 	return name_fn != NULL;

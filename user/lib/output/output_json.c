@@ -229,6 +229,37 @@ static char *offcpu(char *p, const struct rt_event *ev)
 	return rt_fmt_u64(p, o->cpu_out);
 }
 
+/* A traced kernel function's call: its name, or its address unnamed. */
+static char *func(char *p, const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+	const char *name = rt_output_func_name(ev);
+
+	p = common(p, "func", 4, ev);
+	p = task(p, ev);
+	if (name) {
+		p = RT_FMT_LIT(p, ",\"func\":\"");
+		p = rt_json_escape(p, name, RINGTRACE_FUNC_NAME_LEN);
+		*p++ = '"';
+	}
+	p = RT_FMT_LIT(p, ",\"func_ip\":\"");
+	p = rt_fmt_hex(p, f->ip);
+	p = RT_FMT_LIT(p, "\",\"ret\":");
+	p = rt_fmt_i64(p, f->ret);
+	p = RT_FMT_LIT(p, ",\"lat_ns\":");
+	p = rt_fmt_u64(p, f->lat_ns);
+	p = RT_FMT_LIT(p, ",\"args\":[");
+	for (uint32_t i = 0; i < f->nr_args; i++) {
+		if (i)
+			*p++ = ',';
+		*p++ = '"';
+		p = rt_fmt_hex(p, f->args[i]);
+		*p++ = '"';
+	}
+	*p++ = ']';
+	return p;
+}
+
 static char *lost(char *p, const struct rt_event *ev)
 {
 	p = common(p, "lost", 4, ev);
@@ -379,6 +410,11 @@ void rt_print_json(struct rt_outbuf *ob, const struct rt_event *ev)
 		break;
 	case RT_EVENT_OFFCPU:
 		p = offcpu(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
+		p = task_ext(p, &ev->ext);
+		p = stack(p, ev);
+		break;
+	case RT_EVENT_FUNC:
+		p = func(rt_outbuf_reserve(ob, RT_OUTBUF_MAX_RECORD), ev);
 		p = task_ext(p, &ev->ext);
 		p = stack(p, ev);
 		break;

@@ -167,6 +167,29 @@ static char *offcpu_fields(char *p, const struct rt_offcpu_event *o)
 	return rt_fmt_u64(p, o->cpu_out);
 }
 
+/* "func: name=vfs_write ret=777 lat=1.234us args=0x..,0x..". */
+static char *func_fields(char *p, const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+	const char *name = rt_output_func_name(ev);
+
+	p = RT_FMT_LIT(p, "func: name=");
+	if (name)
+		p = rt_text_escape(p, name, RINGTRACE_FUNC_NAME_LEN, NULL);
+	else
+		p = rt_fmt_hex(p, f->ip);
+	p = RT_FMT_LIT(p, " ret=");
+	p = rt_fmt_i64(p, f->ret);
+	p = RT_FMT_LIT(p, " lat=");
+	p = rt_fmt_ns_as_us(p, f->lat_ns);
+	p = RT_FMT_LIT(p, "us");
+	for (uint32_t i = 0; i < f->nr_args; i++) {
+		p = i ? RT_FMT_LIT(p, ",") : RT_FMT_LIT(p, " args=");
+		p = rt_fmt_hex(p, f->args[i]);
+	}
+	return p;
+}
+
 static char *lock_fields(char *p, const struct rt_lock_event *l)
 {
 	p = RT_FMT_LIT(p, "lock: lock=");
@@ -280,6 +303,7 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 	case RT_EVENT_VFS_READ:
 	case RT_EVENT_LOCK:
 	case RT_EVENT_OFFCPU:
+	case RT_EVENT_FUNC:
 	case RT_EVENT_LOST:
 	case RT_EVENT_SAMPLE:
 	case RT_EVENT_COUNTERS:
@@ -309,6 +333,11 @@ void rt_print_text(struct rt_outbuf *ob, const struct rt_event *ev)
 		break;
 	case RT_EVENT_OFFCPU:
 		p = offcpu_fields(p, &ev->u.offcpu);
+		p = stack_fields(p, ev);
+		p = ext_fields(p, ev);
+		break;
+	case RT_EVENT_FUNC:
+		p = func_fields(p, ev);
 		p = stack_fields(p, ev);
 		p = ext_fields(p, ev);
 		break;

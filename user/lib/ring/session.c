@@ -210,6 +210,19 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	cfg.flush_ms = o->flush_ms;
 	cfg.lock_min_wait_ns = o->lock_min_wait_ns;
 	cfg.lock_min_hold_ns = o->lock_min_hold_ns;
+	/* Any kernel function: the names, zero otherwise (older modules). */
+	if (events & RINGTRACE_EVENT_FUNC) {
+		if (s->info.size <= offsetof(struct ringtrace_info, features) ||
+		    !(s->info.features & RINGTRACE_FEAT_FUNC))
+			return set_error(s, EOPNOTSUPP, "the loaded module cannot "
+					 "trace kernel functions: update the "
+					 "module");
+		cfg.nr_funcs = o->nr_funcs;
+		cfg.func_args = o->func_args;
+		cfg.funcs_ptr = (uintptr_t)o->funcs;
+		s->funcs = o->funcs;
+		s->nr_funcs = o->nr_funcs;
+	}
 	/* zero otherwise, so that older modules take the config. */
 	if (events & RINGTRACE_EVENT_OFFCPU)
 		cfg.min_offcpu_ns = o->min_offcpu_ns;
@@ -534,6 +547,15 @@ int rt_session_enable(struct rt_session *s)
 
 		if (err == EBUSY && s->vfs_read_attach)
 			return enable_busy_error(s);
+		if ((err == ENOENT || err == EINVAL) && s->nr_funcs)
+			return set_error(s, err, "cannot trace %s%s: %s (%s; "
+					 "the kernel log names the function)",
+					 s->funcs[0], s->nr_funcs > 1 ?
+					 " and the other functions" : "",
+					 strerror(err), err == ENOENT ?
+					 "no such function, or notrace or "
+					 "inlined" : "the kernel refuses to "
+					 "probe it: kprobe blacklist");
 		return set_error(s, err, "cannot enable tracing: %s",
 				 strerror(err));
 	}

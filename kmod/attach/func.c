@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Any kernel function a session names (RINGTRACE_EVENT_FUNC): ENABLE
+ * attaches one probe per function for that session, DISABLE takes them
+ * away. Good neighbour only: an fprobe where the kernel has one (an
+ * ftrace callback shared with every other ftrace user), else a kretprobe;
+ * never the direct call, which locks BPF trampolines out. A function
+ * neither can probe (no such symbol, notrace or inlined, kprobe
+ * blacklist) fails the ENABLE with the probe's errno and a line naming
+ * it in the kernel log.
+ *
+ * The probes are the session's own, so a handler knows its session from
+ * the probe (no walk of the list); the session's enabled flag gates it
+ * (events/func.c says under what protection).
+ */
+#include <linux/atomic.h>
+#include <linux/errno.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
+#include <linux/ptrace.h>
+#include <linux/ringtrace.h>
+#include <linux/slab.h>
+
+#include "attach.h"
+#include "events/func.h"
+#include "lib/compat.h"
+#include "session/producer.h"
+#include "session/session.h"
+
+/* Calls of one function followed at once, per session (kretprobe). */
+#define RT_FUNC_MAXACTIVE	64
+
+struct rt_func_probe {
+#ifdef RT_HAVE_FPROBE
+	struct fprobe		fp;
+#else
+	struct kretprobe	krp;
+#endif
+	struct rt_session	*s;
+	/* Unique to this attachment: a call entered under another is not ours. */
+	u64			gen;
+	unsigned long		addr;	/* the probed address */
+	u32			idx;
+	bool			registered;
+};
+
+/* One enabled session's probes. */
+struct rt_func_attach {
+	struct list_head	node;
+	const struct rt_session	*s;
+	unsigned int		nr;
+	struct rt_func_probe	p[RINGTRACE_MAX_FUNCS];
+};
+
+static DEFINE_MUTEX(rt_func_mutex);	/* the list */
+static LIST_HEAD(rt_func_attached);
+static atomic64_t rt_func_gen = ATOMIC64_INIT(0);
+
+/* The call's first @n arguments, by the arch's calling convention. */
+#define rt_func_args(c, regs, n, get)					\
+	do {								\
+		u32 __i;						\
+									\
+		for (__i = 0; __i < (n); __i++)				\
+			(c)->args[__i] = get((regs), __i);		\
+	} while (0)
+
+#ifdef RT_HAVE_FPROBE
+
+/*
+ * fgraph (6.14+) keeps a sleeping call's return hook pointing at the
+ * fprobe's address after unregister_fprobe(), and runs it if an fprobe
+ * is registered there again (attach/fprobe.c has the story): freed and
+ * allocated again, an attachment may land there. The entry data carries
+ * the attachment's generation, unique per probe, and the exit drops a
+ * call whose generation is not the probe's.
+ */
+static int rt_func_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
+				unsigned long ret_ip, rt_fprobe_regs *regs,
+				void *entry_data)
+{
+	struct rt_func_probe *p = container_of(fp, struct rt_func_probe, fp);
+	struct rt_func_call *c = entry_data;
+	bool want;
+
+	preempt_disable_notrace();
+	c->gen = p->gen;
+	rt_func_args(c, regs, p->s->funcs->args, rt_fprobe_arg);
+	want = rt_func_enter(p->s, c);
+	preempt_enable_notrace();
+	/* Non-zero: no exit handler for this call. */
+	return !want;
+}
+
+static void rt_func_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
+				unsigned long ret_ip, rt_fprobe_regs *regs,
+				void *entry_data)
+{
+	struct rt_func_probe *p = container_of(fp, struct rt_func_probe, fp);
+	const struct rt_func_call *c = entry_data;
+
+	if (c->gen != p->gen)
+		return;
+	/* The record goes to this CPU's ring, whichever hook calls us. */
+	preempt_disable_notrace();
+	rt_func_exit(p->s, c, p->idx, entry_ip, rt_fprobe_retval(regs),
+		     ret_ip);
+	preempt_enable_notrace();
+}
+
+static int rt_func_register(struct rt_func_probe *p, const char *name)
+{
+	BUILD_BUG_ON(sizeof(struct rt_func_call) > RT_FPROBE_DATA_MAX);
+	p->fp = (struct fprobe) {
+		.entry_handler		= rt_func_fprobe_entry,
+		.exit_handler		= rt_func_fprobe_exit,
+		.entry_data_size	= sizeof(struct rt_func_call),
+	};
+	rt_fprobe_set_maxactive(&p->fp, RT_FUNC_MAXACTIVE);
+	return register_fprobe_syms(&p->fp, &name, 1);
+}
+
+/* Returns once no handler of it runs. */
+static void rt_func_unregister(struct rt_func_probe *p)
+{
+	unregister_fprobe(&p->fp);
+}
+
+static const char *const rt_func_mechanism = "fprobe";
+
+#else /* !RT_HAVE_FPROBE: the kretprobe */
+
+static int rt_func_kretprobe_entry(struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	struct rt_func_probe *p =
+		container_of(get_kretprobe(ri), struct rt_func_probe, krp);
+	struct rt_func_call *c = (struct rt_func_call *)ri->data;
+
+	c->gen = p->gen;
+	rt_func_args(c, regs, p->s->funcs->args, regs_get_kernel_argument);
+	/* Kprobe handlers run with preemption disabled. Non-zero: no return. */
+	return !rt_func_enter(p->s, c);
+}
+
+static int rt_func_kretprobe_return(struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	struct rt_func_probe *p =
+		container_of(get_kretprobe(ri), struct rt_func_probe, krp);
+
+	rt_func_exit(p->s, (const struct rt_func_call *)ri->data, p->idx,
+		     p->addr, regs_return_value(regs), instruction_pointer(regs));
+	return 0;
+}
+
+static int rt_func_register(struct rt_func_probe *p, const char *name)
+{
+	int err;
+
+	p->krp = (struct kretprobe) {
+		.kp.symbol_name	= name,
+		.entry_handler	= rt_func_kretprobe_entry,
+		.handler	= rt_func_kretprobe_return,
+		.data_size	= sizeof(struct rt_func_call),
+		.maxactive	= RT_FUNC_MAXACTIVE,
+	};
+	err = register_kretprobe(&p->krp);
+	if (!err)
+		p->addr = (unsigned long)p->krp.kp.addr;
+	return err;
+}
+
+/* Returns after every handler finished (it waits for a grace period). */
+static void rt_func_unregister(struct rt_func_probe *p)
+{
+	unregister_kretprobe(&p->krp);
+}
+
+static const char *const rt_func_mechanism = "kretprobe";
+
+#endif /* RT_HAVE_FPROBE */
+
+/* Why a probe was refused, for the kernel log. */
+static const char *rt_func_refusal(int err)
+{
+	switch (err) {
+	case -ENOENT:
+		return "no such function, or one ftrace cannot hook (notrace, inlined)";
+	case -EINVAL:
+		return "the kernel refuses to probe it (kprobe blacklist, not a function entry)";
+	case -EBUSY:
+		return "another probe holds it exclusively";
+	}
+	return "refused";
+}
+
+static void rt_func_detach(struct rt_func_attach *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr; i++)
+		if (a->p[i].registered)
+			rt_func_unregister(&a->p[i]);
+	kfree(a);
+}
+
+/*
+ * @s (disabled, its names stable) starts tracing its functions: a probe
+ * each, or none and the first refusal's errno.
+ */
+static int rt_func_get(const struct rt_session *s)
+{
+	const struct rt_func_names *f = s->funcs;
+	struct rt_func_attach *a;
+	unsigned int i;
+	int err;
+
+	if (!f)
+		return -EINVAL;
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	a->s = s;
+	a->nr = f->nr;
+	for (i = 0; i < f->nr; i++) {
+		struct rt_func_probe *p = &a->p[i];
+
+		/* Written before the probe can run; its handlers only read. */
+		p->s = (struct rt_session *)s;
+		p->idx = i;
+		p->gen = atomic64_inc_return(&rt_func_gen);
+		err = rt_func_register(p, f->name[i]);
+		if (err) {
+			pr_notice("cannot trace %s with %s: %s (%d)\n",
+				  f->name[i], rt_func_mechanism,
+				  rt_func_refusal(err), err);
+			rt_func_detach(a);
+			return err;
+		}
+		p->registered = true;
+	}
+	mutex_lock(&rt_func_mutex);
+	list_add(&a->node, &rt_func_attached);
+	mutex_unlock(&rt_func_mutex);
+	return 0;
+}
+
+static void rt_func_put(const struct rt_session *s)
+{
+	struct rt_func_attach *a, *found = NULL;
+
+	mutex_lock(&rt_func_mutex);
+	list_for_each_entry(a, &rt_func_attached, node) {
+		if (a->s == s) {
+			found = a;
+			list_del(&a->node);
+			break;
+		}
+	}
+	mutex_unlock(&rt_func_mutex);
+	if (!WARN_ON_ONCE(!found))
+		rt_func_detach(found);
+}
+
+struct rt_producer rt_func_producer = {
+	.name		= "func",
+	.events		= RINGTRACE_EVENT_FUNC,
+	.features	= RINGTRACE_FEAT_FUNC,
+	.get		= rt_func_get,
+	.put		= rt_func_put,
+};

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Calls of any kernel function a session names (RINGTRACE_EVENT_FUNC):
+ * what a call records (func.c: the filters, the record) apart from how
+ * the module gets called at the function's entry and return
+ * (attach/func.c: an fprobe or a kretprobe per function, per session).
+ */
+#ifndef _RINGTRACE_EVENTS_FUNC_H
+#define _RINGTRACE_EVENTS_FUNC_H
+
+#include <linux/ringtrace.h>
+#include <linux/types.h>
+
+struct rt_session;
+
+/* What the entry hands to the return of the same call, kept per call. */
+struct rt_func_call {
+	u64	ts;		/* entry time */
+	u64	gen;		/* the attachment's, attach/func.c */
+	u64	args[RINGTRACE_FUNC_MAX_ARGS];
+};
+
+/*
+ * The function entered, preemption disabled, @c->args filled by the
+ * mechanism: true if @s wants this call (@c->ts is then set and the
+ * mechanism must call rt_func_exit() at its return).
+ */
+bool rt_func_enter(struct rt_session *s, struct rt_func_call *c);
+
+/*
+ * The call rt_func_enter() accepted returned @ret to @ret_ip, preemption
+ * disabled: function @idx of @s's list, probed at @ip.
+ */
+void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
+		  u32 idx, unsigned long ip, long ret, unsigned long ret_ip);
+
+#endif /* _RINGTRACE_EVENTS_FUNC_H */

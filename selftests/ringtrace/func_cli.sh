@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ringtrace-cat -e func:NAME: dd makes exactly N writes of a size nothing
+# else writes to /dev/null; the text lines, the JSON objects and a raw
+# recording replayed each show exactly N vfs_write calls of that size
+# from dd with its return value, and --args 3 gives the count argument.
+# A function that cannot be probed is refused with its reason. Needs
+# root and ringtrace.ko loaded (the runner does it).
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+# shellcheck source=selftests/ringtrace/st_tools.sh
+. "$here/st_tools.sh"
+
+[[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
+tap_plan 5
+
+n=23
+size=1234
+hex=$(printf '0x%x' "$size")
+
+"$cat" -e func:vfs_write --args 3 -- dd if=/dev/zero of=/dev/null \
+	bs="$size" count="$n" status=none >"$work/t.txt" 2>"$work/t.err"
+rc=$?
+got=$(grep -cE "^ *dd .*func: name=vfs_write ret=$size lat=[0-9.]+us args=0x[0-9a-f]+,0x[0-9a-f]+,$hex( |\$)" "$work/t.txt")
+[[ $rc -eq 0 && $got -eq $n ]]
+tap_ok $? "text: exactly $n vfs_write lines of $size bytes from dd with 3 args ($got, exit $rc)" ||
+	{ tap_diag <"$work/t.err"; head -5 "$work/t.txt" | tap_diag; }
+
+"$cat" --json -e func:vfs_write -- dd if=/dev/zero of=/dev/null \
+	bs="$size" count="$n" status=none >"$work/j.json" 2>"$work/j.err"
+rc=$?
+got=$(python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("type") == "func" and e.get("func") == "vfs_write" and \
+       e.get("comm") == "dd" and e.get("ret") == int(sys.argv[2]) and \
+       e.get("lat_ns", 0) > 0 and e.get("args") == []:
+        n += 1
+print(n)' "$work/j.json" "$size")
+[[ $rc -eq 0 && $got -eq $n ]]
+tap_ok $? "JSON: exactly $n func objects for dd's writes ($got, exit $rc)" ||
+	{ tap_diag <"$work/j.err"; head -3 "$work/j.json" | tap_diag; }
+
+"$cat" --raw -o "$work/r.raw" -e func:vfs_write --args 3 -- dd if=/dev/zero \
+	of=/dev/null bs="$size" count="$n" status=none 2>"$work/r.err"
+rc=$?
+"$cat" -i "$work/r.raw" >"$work/r.txt" 2>"$work/r.replay"
+replay=$?
+got=$(grep -cE "^ *dd .*func: name=[^ ]+ ret=$size .*args=0x[0-9a-f]+,0x[0-9a-f]+,$hex( |\$)" "$work/r.txt")
+[[ $rc -eq 0 && $replay -eq 0 && $got -eq $n ]]
+tap_ok $? "raw: recorded and replayed, $n calls ($got, exit $rc, replay $replay)" ||
+	{ tap_diag <"$work/r.err"; tap_diag <"$work/r.replay"; head -3 "$work/r.txt" | tap_diag; }
+
+"$cat" -e func:ringtrace_no_such_function -- true >/dev/null 2>"$work/n.err"
+rc=$?
+[[ $rc -ne 0 ]] && grep -q "cannot trace ringtrace_no_such_function" "$work/n.err"
+tap_ok $? "a function that does not exist is refused with its reason (exit $rc)" ||
+	tap_diag <"$work/n.err"
+
+"$cat" -e func:a,func:b,func:c,func:d,func:e,func:f,func:g,func:h,func:i \
+	-- true >/dev/null 2>"$work/m.err"
+rc=$?
+[[ $rc -ne 0 ]] && grep -q "at most 8 func: events" "$work/m.err"
+tap_ok $? "more than 8 functions: a usage error (exit $rc)" || tap_diag <"$work/m.err"
