@@ -20,6 +20,7 @@
 #include <linux/string.h>
 
 #include "attach.h"
+#include "events/offcpu.h"
 #include "events/vfs_read.h"
 #include "session/producer.h"
 #include "session/session.h"
@@ -215,7 +216,7 @@ static void rt_vfs_read_put(const struct rt_session *s)
 	if (!WARN_ON_ONCE(rt_attach_users == 0) && --rt_attach_users == 0) {
 		rt_attach_cur->detach();
 		/* Calls still inside vfs_read will never reach our exit. */
-		rt_vfs_read_detached();
+		rt_offcpu_vfs_read_detached();
 		rt_attach_missed_earlier += rt_attach_cur->missed();
 		rt_attach_cur = NULL;
 	}

@@ -78,7 +78,7 @@ struct rt_offcpu_task {
 	u32	out_cpu;
 	u16	state;		/* RINGTRACE_OFFCPU_* */
 	u16	reads;		/* traced vfs_read calls in progress */
-	u32	reads_epoch;	/* rt_vfs_read_epoch when they entered */
+	u32	reads_epoch;	/* rt_offcpu_read_epoch when they entered */
 	u16	nr_kernel;	/* frames taken when it left */
 	u16	nr_user;
 	u32	stack_flags;	/* RINGTRACE_STACK_* */
@@ -108,6 +108,13 @@ static DEFINE_MUTEX(rt_offcpu_mutex);
 static unsigned int rt_offcpu_users;
 static u32 rt_offcpu_gen;
 static DEFINE_PER_CPU(u64, rt_offcpu_missed_pcpu);
+/* Moved on by rt_offcpu_vfs_read_detached(); see offcpu.h. */
+static u32 rt_offcpu_read_epoch;
+
+void rt_offcpu_vfs_read_detached(void)
+{
+	WRITE_ONCE(rt_offcpu_read_epoch, rt_offcpu_read_epoch + 1);
+}
 
 void rt_offcpu_init(void)
 {
@@ -342,12 +349,12 @@ static void rt_offcpu_write(struct rt_session *s,
 /* @next runs again on @cpu. */
 /*
  * Whether @e's task is inside traced vfs_read calls whose exits will come:
- * calls of an earlier attachment (rt_vfs_read_epoch moved on) never
+ * calls of an earlier attachment (rt_offcpu_read_epoch moved on) never
  * reach it, and must not pin the entry until the task dies.
  */
 static bool rt_offcpu_reading(const struct rt_offcpu_task *e)
 {
-	return e->reads && e->reads_epoch == READ_ONCE(rt_vfs_read_epoch);
+	return e->reads && e->reads_epoch == READ_ONCE(rt_offcpu_read_epoch);
 }
 
 static void rt_offcpu_in(struct rt_offcpu_table *t, struct task_struct *next,
@@ -430,7 +437,7 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 	if (idx < 0)
 		return;
 	e = &t->tasks[idx];
-	epoch = READ_ONCE(rt_vfs_read_epoch);
+	epoch = READ_ONCE(rt_offcpu_read_epoch);
 	/* Calls of an earlier attachment: their exits will not come. */
 	if (e->reads_epoch != epoch) {
 		e->reads = 0;

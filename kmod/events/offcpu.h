@@ -39,6 +39,13 @@ struct rt_offcpu_span {
  * was not followed from its entry (no session wanted it, the table was
  * full, or offcpu was detached meanwhile).
  */
+/*
+ * vfs_read is detached (attach/attach.c, after the mechanism let go): a
+ * call that entered before never reaches its exit, whatever the
+ * mechanism, so the reads in progress its entry counted are stale. The
+ * epoch this moves on lets them go. Under the attach mutex.
+ */
+void rt_offcpu_vfs_read_detached(void);
 void __rt_offcpu_read_enter(struct rt_vfs_read_call *call);
 bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 			   struct rt_offcpu_span *span);

@@ -18,12 +18,6 @@
 #include "vfs_read.h"
 
 static DEFINE_PER_CPU(u64, rt_vfs_read_hits_pcpu);
-u32 rt_vfs_read_epoch;
-
-void rt_vfs_read_detached(void)
-{
-	WRITE_ONCE(rt_vfs_read_epoch, rt_vfs_read_epoch + 1);
-}
 
 /* vfs_read(struct file *file, char __user *buf, size_t count, loff_t *ppos) */
 bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,

@@ -34,16 +34,6 @@ struct rt_vfs_read_call {
 };
 
 /*
- * The vfs_read attachment's epoch, moved on by rt_vfs_read_detached()
- * (attach/attach.c, once the mechanism is detached): a call that entered
- * before it never reaches rt_vfs_read_exit(), whatever the mechanism, so
- * what its entry counted (offcpu.c's reads in progress) is stale once
- * the epoch moved. Read in probe context, written under the attach mutex.
- */
-extern u32 rt_vfs_read_epoch;
-void rt_vfs_read_detached(void);
-
-/*
  * vfs_read(file, buf, count, ppos) entered, in the mechanism's handler with
  * preemption disabled. True: some session wants this call, @call is filled
  * and the mechanism must call rt_vfs_read_exit() when it returns. False:
