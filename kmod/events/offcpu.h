@@ -33,19 +33,20 @@ struct rt_offcpu_span {
 };
 
 /*
- * vfs_read entry and exit (preemption disabled, current is the caller):
- * enter pins the caller's entry in the table and notes where its total
- * stood; exit fills @span and unpins. exit returns false when the call
- * was not followed from its entry (no session wanted it, the table was
- * full, or offcpu was detached meanwhile).
- */
-/*
  * vfs_read is detached (attach/attach.c, after the mechanism let go): a
  * call that entered before never reaches its exit, whatever the
  * mechanism, so the reads in progress its entry counted are stale. The
  * epoch this moves on lets them go. Under the attach mutex.
  */
 void rt_offcpu_vfs_read_detached(void);
+
+/*
+ * vfs_read entry and exit (preemption disabled, current is the caller):
+ * enter pins the caller's entry in the table and notes where its total
+ * stood; exit fills @span and unpins. exit returns false when the call
+ * was not followed from its entry (no session wanted it, the table was
+ * full, or offcpu was detached meanwhile).
+ */
 void __rt_offcpu_read_enter(struct rt_vfs_read_call *call);
 bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 			   struct rt_offcpu_span *span);
