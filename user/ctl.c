@@ -217,6 +217,7 @@ static void print_features(uint64_t features)
 		{ RINGTRACE_FEAT_CGROUP, "cgroup" },
 		{ RINGTRACE_FEAT_VFS_READ_VALUES, "vfs_read_values" },
 		{ RINGTRACE_FEAT_CGROUP_IDS, "cgroup_ids" },
+		{ RINGTRACE_FEAT_FUNC, "func" },
 	};
 	size_t i;
 

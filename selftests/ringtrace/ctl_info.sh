@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $ctl ]] || tap_skip_all "ringtrace-ctl not built (make -C user)"
-always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel)
+always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel func)
 tap_plan $((${#always[@]} + 2))
 
 line=$("$ctl" info | grep '^features ')
