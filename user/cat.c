@@ -31,6 +31,7 @@
 #include "ringtrace/command.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/kmod.h"
+#include "ringtrace/mounts.h"
 #include "ringtrace/output.h"
 #include "ringtrace/parse.h"
 #include "ringtrace/perf_session.h"
@@ -431,6 +432,8 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	}
 	rt_raw_write_header(ob, &h);
 	rt_perf_session_write_raw(ps, ob);
+	/* Mount points, for the paths PREEMPT_RT names inside their mount. */
+	rt_raw_write_mounts(ob, rt_mounts_self(true));
 	/* User stacks are named on replay from what was mapped at the start. */
 	if (maps)
 		rt_raw_write_maps(ob);

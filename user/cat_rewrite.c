@@ -113,6 +113,8 @@ static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
 		rt_outbuf_append(ob, &c, sizeof(c));
 		rt_outbuf_append(ob, f->map + f->maps[i].offset, c.size);
 	}
+	/* Its mount points name the copy's paths as the recording's. */
+	rt_raw_write_mounts(ob, &f->mounts);
 	/* The kernel symbols name the copy's frames as the recording's. */
 	if (f->ksyms.offset && f->ksyms.size) {
 		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_KSYMS,

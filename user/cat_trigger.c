@@ -20,6 +20,8 @@ int cat_trigger_init(struct cat_trigger *t, const struct options *o,
 	t->dump.fd = -1;
 	if (rt_paths_init(&t->paths))
 		goto nomem;
+	/* Live: mount-relative paths (PREEMPT_RT) as the reader sees them. */
+	rt_paths_use_own_mounts(&t->paths);
 	if (rt_trigger_scan_init(&t->scan, s, &t->paths)) {
 		rt_paths_fini(&t->paths);
 		goto nomem;

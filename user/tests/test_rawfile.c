@@ -25,6 +25,8 @@
 
 #include <linux/perf_event.h>
 
+#include "ringtrace/mounts.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"
 #include "ringtrace/usyms.h"
@@ -677,6 +679,52 @@ static void test_maps_chunk_round_trip(void **state)
 	unlink(path);
 }
 
+/*
+ * The MOUNTS chunk: written from a table, parsed back when the file is
+ * opened (NUL padding ignored), and given to the replay's path names.
+ */
+static void test_mounts_chunk_round_trip(void **state)
+{
+	static const char info[] = "23 22 0:5 / /dev rw - devtmpfs udev rw\n"
+				   "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n";
+	struct ringtrace_vfs_read_record r;
+	struct rt_stream st = { .format = RT_FORMAT_TEXT };
+	struct rt_mounts m;
+	struct rt_paths paths;
+	struct rt_outbuf ob, out;
+	struct rt_raw_file f;
+	char name[32];
+	int devnull = open("/dev/null", O_WRONLY);
+
+	(void)state;
+	assert_true(devnull >= 0);
+	assert_int_equal(rt_mounts_parse(&m, info, sizeof(info) - 1), 0);
+	begin(&ob);
+	rt_raw_write_mounts(&ob, &m);
+	vfs(&r, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	finish(&ob, 0);
+	rt_mounts_fini(&m);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_srcs, 1);
+	assert_int_equal(f.mounts.nr, 2);
+	assert_int_equal(f.mounts.len, sizeof(info) - 1);
+	assert_int_equal(rt_paths_init(&paths), 0);
+	rt_outbuf_init(&out, devnull, 0);
+	st.out = &out;
+	st.paths = &paths;
+	assert_int_equal(rt_stream_file(&st, &f), RT_STREAM_OK);
+	assert_ptr_equal(paths.mounts, &f.mounts);
+	assert_int_equal(rt_mounts_name(paths.mounts, 0, 5, "/null", 5, name,
+					sizeof(name)), 9);
+	assert_string_equal(name, "/dev/null");
+	rt_outbuf_fini(&out);
+	close(devnull);
+	rt_paths_fini(&paths);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 /* An entry whose size runs past its chunk is skipped, and counted. */
 static void test_maps_chunk_malformed(void **state)
 {
@@ -959,6 +1007,7 @@ int main(void)
 	    cmocka_unit_test(test_perf_chunks_decode),
 	    cmocka_unit_test(test_version_1_skips_new_kinds),
 	    cmocka_unit_test(test_maps_chunk_round_trip),
+	    cmocka_unit_test(test_mounts_chunk_round_trip),
 	    cmocka_unit_test(test_maps_chunk_malformed),
 	    cmocka_unit_test(test_corrupt_descriptors_refused),
 	    cmocka_unit_test(test_damaged_perf_record_names_file_offset),

@@ -18,6 +18,7 @@
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/hist.h"
 #include "ringtrace/latency_view.h"
+#include "ringtrace/mounts.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/procmaps.h"
 #include "ringtrace/usyms.h"
@@ -383,6 +384,62 @@ static void test_paths_flags_shown(void **state)
 	rt_paths_fini(&p);
 }
 
+/*
+ * A name relative to its mount (PREEMPT_RT) gets the mount point of the
+ * table in front: the first mount of its device whose root holds it (a
+ * bind mount of a subdirectory too), escaped points unescaped; a device
+ * the table does not mount, or a truncated name, keeps "[M:m]".
+ */
+static void test_paths_mount_points(void **state)
+{
+	static const char info[] =
+		"22 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+		"23 22 0:5 / /dev rw - devtmpfs udev rw\n"
+		"24 22 8:1 /srv/data /mnt/my\\040data rw - ext4 /dev/sda1 rw\n"
+		"25 22 0:40 /sub /bind rw - tmpfs t rw\n"
+		"garbage line\n";
+	struct rt_path_event ev = {
+		.dev_major = 0, .dev_minor = 5, .ino = 1,
+		.flags = RINGTRACE_PATH_MOUNT_RELATIVE,
+		.path = "/zero", .len = 5,
+	};
+	struct rt_mounts m;
+	struct rt_paths p;
+	char out[64];
+
+	(void)state;
+	assert_int_equal(rt_mounts_parse(&m, info, sizeof(info)), 0);
+	assert_int_equal(m.nr, 4);
+	assert_string_equal(m.v[2].point, "/mnt/my data");
+	assert_int_equal(rt_mounts_name(&m, 8, 1, "/etc/passwd", 11, out,
+					sizeof(out)), 11);
+	assert_string_equal(out, "/etc/passwd");
+	assert_int_equal(rt_mounts_name(&m, 0, 40, "/sub/f", 6, out,
+					sizeof(out)), 7);
+	assert_string_equal(out, "/bind/f");
+	assert_int_equal(rt_mounts_name(&m, 0, 40, "/subx", 5, out,
+					sizeof(out)), -1);
+	assert_int_equal(rt_mounts_name(&m, 0, 5, "/", 1, out, sizeof(out)), 4);
+	assert_string_equal(out, "/dev");
+	assert_int_equal(rt_mounts_name(&m, 0, 5, "/zero", 5, out, 6), -1);
+
+	assert_int_equal(rt_paths_init(&p), 0);
+	p.mounts = &m;
+	rt_paths_add(&p, &ev);
+	assert_string_equal(rt_paths_get(&p, 0, 5, 1), "/dev/zero");
+	ev.ino = 2;
+	ev.dev_minor = 99;
+	rt_paths_add(&p, &ev);
+	assert_string_equal(rt_paths_get(&p, 0, 99, 2), "[0:99]/zero");
+	ev.ino = 3;
+	ev.dev_minor = 5;
+	ev.flags |= RINGTRACE_PATH_TRUNCATED;
+	rt_paths_add(&p, &ev);
+	assert_string_equal(rt_paths_get(&p, 0, 5, 3), "...[0:5]/zero");
+	rt_paths_fini(&p);
+	rt_mounts_fini(&m);
+}
+
 static void test_usyms_names_own_code(void **state)
 {
 	struct rt_usyms u;
@@ -530,5 +587,6 @@ int main(void)
 	    cmocka_unit_test(test_usyms_missing_binary),
 	    cmocka_unit_test(test_paths_first_name_wins),
 	    cmocka_unit_test(test_paths_flags_shown),
+	    cmocka_unit_test(test_paths_mount_points),
 	    cmocka_unit_test(test_usyms_names_own_code));
 }

@@ -31,7 +31,17 @@ struct rt_paths {
 	uint32_t		nr;
 	uint32_t		*slots;		/* index + 1; 0: free */
 	uint64_t		dropped;	/* names not kept: table full */
+	/*
+	 * Where each device is mounted, for names relative to their mount;
+	 * NULL: shown "[M:m]/name". live_mounts: the reader's own table,
+	 * read again (at most once a second) when a device is not in it.
+	 */
+	const struct rt_mounts	*mounts;
+	bool			live_mounts;
 };
+
+/* Name mount-relative paths from the reader's own mount table. */
+void rt_paths_use_own_mounts(struct rt_paths *p);
 
 int rt_paths_init(struct rt_paths *p);
 void rt_paths_fini(struct rt_paths *p);
@@ -40,15 +50,17 @@ void rt_paths_fini(struct rt_paths *p);
 void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 		  uint64_t ino, const char *path, size_t len);
 
+struct rt_mounts;
 struct rt_path_event;
 struct rt_cgroup_event;
 struct rt_event;
 
 /*
  * Remember a path record's name, shown the way its flags say it must be
- * read: "..." before a truncated name (the kernel kept its end), "[M:m]"
- * before a name relative to the root of the mount of device M:m (PREEMPT_RT
- * kernels, where the probe cannot walk to the process's root), " (deleted)"
+ * read: "..." before a truncated name (the kernel kept its end), a name
+ * relative to the root of the mount of device M:m (PREEMPT_RT kernels,
+ * where the probe cannot walk to the process's root) after that mount's
+ * point in @p->mounts, or after "[M:m]" if none holds it, " (deleted)"
  * after an unlinked file's, as /proc does. Pseudo names ("pipe:[N]") and
  * plain paths are kept as they are; an unresolved one is not kept.
  */

@@ -33,6 +33,12 @@
  * recording of kernel stacks or samples ends (rawksyms.c), so that its
  * kernel frames are named on replay on another machine or boot.
  *
+ * A MOUNTS chunk (any version, skipped like MAPS) holds the recording
+ * reader's /proc/self/mountinfo as text when recording started, padded
+ * with NULs to 8 bytes: the mount points that name a path the module
+ * gave relative to its mount (PREEMPT_RT kernels; mounts.h), on replay
+ * as live.
+ *
  * Version 3 holds the rings of a per-thread session
  * (--per-thread --raw): THREAD_RECORDS and THREAD_PENDING chunks are
  * RECORDS and PENDING of the ring of one thread, named by its id in the
@@ -62,6 +68,7 @@
 
 #include "ringtrace/comm_cache.h"
 #include "ringtrace/merge.h"
+#include "ringtrace/mounts.h"
 #include "ringtrace/outbuf.h"
 #include "ringtrace/record.h"
 
@@ -128,6 +135,7 @@ enum rt_raw_chunk_kind {
 	/* any version */
 	RT_RAW_CHUNK_KSYMS	= 11,	/* struct rt_raw_ksyms_head, then
 					 * struct rt_raw_ksym entries */
+	RT_RAW_CHUNK_MOUNTS	= 12,	/* mountinfo text, NUL-padded */
 };
 
 /*
@@ -358,6 +366,8 @@ struct rt_raw_file {
 	uint32_t		nr_maps;
 	/* the KSYMS chunk (offset 0: none), what of it the file holds */
 	struct rt_raw_chunk_ref	ksyms;
+	/* the first MOUNTS chunk's table (nr 0: none) */
+	struct rt_mounts	mounts;
 	/* called for each perf MMAP2 record met while reading (replay) */
 	void			(*on_mmap)(void *arg, const struct rt_event *ev);
 	void			*on_mmap_arg;
@@ -422,6 +432,13 @@ int rt_raw_append_ksyms(const char *path, const char *kallsyms, char *err,
  */
 int rt_raw_read_ksyms(const struct rt_raw_file *f, struct rt_ksyms *k,
 		      char *err, size_t len);
+
+/*
+ * A MOUNTS chunk of table @m (mounts.h; nothing if NULL or empty): a
+ * recording keeps the reader's own (rt_mounts_self()) for its replay to
+ * name mount-relative paths as the live run did; a copy, the file's.
+ */
+void rt_raw_write_mounts(struct rt_outbuf *ob, const struct rt_mounts *m);
 
 /* The KSYMS chunk's count and kernel release; false: none. */
 bool rt_raw_ksyms_info(const struct rt_raw_file *f, uint32_t *nr,

@@ -275,7 +275,7 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
 	return c->kind >= RT_RAW_CHUNK_RECORDS &&
-	       c->kind <= RT_RAW_CHUNK_KSYMS && chunk_id_valid(c) &&
+	       c->kind <= RT_RAW_CHUNK_MOUNTS && chunk_id_valid(c) &&
 	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
@@ -309,7 +309,7 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 	case RT_RAW_CHUNK_KSYMS:
 		return c.size >= sizeof(struct rt_raw_ksyms_head);
 	}
-	return c.size != 0;		/* MAPS: entries checked when read */
+	return c.size != 0;		/* MAPS, MOUNTS: checked when read */
 }
 
 /*
@@ -517,6 +517,11 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 		 * Kernel symbols: what the file holds of the last chunk, cut
 		 * or not; its entries are checked when read (rawksyms.c).
 		 */
+		/* Mount points: the first whole table; lines checked as read. */
+		if (c.kind == RT_RAW_CHUNK_MOUNTS && !f->truncated &&
+		    !f->mounts.text)
+			rt_mounts_parse(&f->mounts,
+					(const char *)f->map + off, c.size);
 		if (c.kind == RT_RAW_CHUNK_KSYMS)
 			f->ksyms = (struct rt_raw_chunk_ref){
 				.offset = off, .size = f->truncated ? left :
@@ -616,6 +621,9 @@ static const char *cut_what(const struct rt_raw_file *f)
 		       "ignored";
 	case RT_RAW_CHUNK_KSYMS:
 		return "; it holds kernel symbols, not records";
+	case RT_RAW_CHUNK_MOUNTS:
+		return "; it holds the mount table, not records: it was "
+		       "ignored";
 	case RT_RAW_CHUNK_COMMS:
 		return "; it holds thread names, not records: they were "
 		       "ignored";
@@ -903,6 +911,7 @@ void rt_raw_close(struct rt_raw_file *f)
 	free(f->maps);
 	free(f->comms);
 	free(f->path);
+	rt_mounts_fini(&f->mounts);
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 }

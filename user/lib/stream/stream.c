@@ -394,6 +394,9 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	uint64_t last_busy = 0;
 	uint32_t nr_busy, first;
 
+	/* Mount-relative paths (PREEMPT_RT) named from the reader's mounts. */
+	if (st->paths)
+		rt_paths_use_own_mounts(st->paths);
 	if (rt_merge_init(&m, s->srcs, s->nr_rings, st->window_ns) ||
 	    (st->hooks && st->hooks->add_sources &&
 	     st->hooks->add_sources(st->hooks->arg, &m))) {
@@ -492,6 +495,10 @@ int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 	struct rt_merge m;
 	struct rt_merge_result res;
 	int status;
+
+	/* Mount-relative paths named from the recording's mount table. */
+	if (st->paths && f->mounts.text)
+		st->paths->mounts = &f->mounts;
 
 	if (!ctx.print && !ctx.on_record) {
 		snprintf(st->errmsg, sizeof(st->errmsg),

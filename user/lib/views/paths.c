@@ -11,6 +11,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "ringtrace/mounts.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/record.h"
 
@@ -87,19 +88,49 @@ void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 	*slot = ++p->nr;
 }
 
+void rt_paths_use_own_mounts(struct rt_paths *p)
+{
+	p->mounts = rt_mounts_self(false);
+	p->live_mounts = true;
+}
+
+/*
+ * A mount-relative name with its mount point in front, in @out; else
+ * "[M:m]" in front (no mount of the table holds it). A truncated name
+ * (its start cut off) has no known place in its mount: "[M:m]" too.
+ */
+static void mount_name(struct rt_paths *p, const struct rt_path_event *ev,
+		       char *out, size_t size)
+{
+	if (!(ev->flags & RINGTRACE_PATH_TRUNCATED)) {
+		if (rt_mounts_name(p->mounts, ev->dev_major, ev->dev_minor,
+				   ev->path, ev->len, out, size) >= 0)
+			return;
+		if (p->live_mounts) {
+			p->mounts = rt_mounts_self(true);
+			if (rt_mounts_name(p->mounts, ev->dev_major,
+					   ev->dev_minor, ev->path, ev->len,
+					   out, size) >= 0)
+				return;
+		}
+	}
+	snprintf(out, size, "[%u:%u]%.*s", ev->dev_major, ev->dev_minor,
+		 (int)ev->len, ev->path);
+}
+
 void rt_paths_add(struct rt_paths *p, const struct rt_path_event *ev)
 {
-	char name[RT_PATH_MAX + 64], mount[32] = "";
+	char name[RT_PATH_MAX + 64], rel[RT_PATH_MAX + 64];
 	int n;
 
 	if (ev->flags & RINGTRACE_PATH_UNRESOLVED || !ev->len)
 		return;
 	if (ev->flags & RINGTRACE_PATH_MOUNT_RELATIVE)
-		snprintf(mount, sizeof(mount), "[%u:%u]", ev->dev_major,
-			 ev->dev_minor);
-	n = snprintf(name, sizeof(name), "%s%s%.*s%s",
-		     ev->flags & RINGTRACE_PATH_TRUNCATED ? "..." : "", mount,
-		     (int)ev->len, ev->path,
+		mount_name(p, ev, rel, sizeof(rel));
+	else
+		snprintf(rel, sizeof(rel), "%.*s", (int)ev->len, ev->path);
+	n = snprintf(name, sizeof(name), "%s%s%s",
+		     ev->flags & RINGTRACE_PATH_TRUNCATED ? "..." : "", rel,
 		     ev->flags & RINGTRACE_PATH_DELETED ? " (deleted)" : "");
 	if (n < 0)
 		return;
