@@ -15,7 +15,7 @@
 
 #include "test.h"
 
-#include "cat_opt.h"
+#include "cat/opt.h"
 
 struct outcome {
 	int		status;		/* exit status; 0 also when it returned */
@@ -672,7 +672,7 @@ static void test_nothing_ignored(void **state)
 
 /*
  * Live, the flame weight follows what the trace records, by the rule a
- * replay uses (cat_opt_weight.c): -e offcpu weighs time off CPU (it drew
+ * replay uses (cat/opt_weight.c): -e offcpu weighs time off CPU (it drew
  * 0 ns of vfs_read latency), --folded needs no --sample when it weighs
  * reads, a weight the trace cannot give is refused.
  */

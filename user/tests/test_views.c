@@ -150,7 +150,7 @@ static void test_no_footnote_without_events(void **state)
 	rt_outbuf_append(&ob, "", 1);
 	assert_non_null(strstr(ob.buf, "(no vfs_read, lock or offcpu events)"));
 	assert_null(strstr(ob.buf, "percentiles"));
-	/* What -e selected, when it says (cat_views.c sets it). */
+	/* What -e selected, when it says (cat/views.c sets it). */
 	ob.len = 0;
 	v.kinds = "offcpu";
 	rt_latency_view_print(&v, &ob);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ringtrace-cat's views and the files it creates (see cat_views.h). */
+/* ringtrace-cat's views and the files it creates (see views.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 
 #include <linux/ringtrace.h>
 
-#include "cat_errors.h"
-#include "cat_flame.h"
-#include "cat_views.h"
+#include "errors.h"
+#include "flame.h"
+#include "views.h"
 #include "ringtrace/filter.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
@@ -211,7 +211,7 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		if (o->input && (o->hist || o->summary))
 			v->replay_interval_ns = o->perf.interval_ns;
 	}
-	/* --folded, --flamegraph and --report: one table (cat_flame.h). */
+	/* --folded, --flamegraph and --report: one table (flame.h). */
 	if (o->folded || o->flamegraph || o->report) {
 		if (rt_folded_init(&v->folded))
 			goto nomem;
@@ -364,7 +364,7 @@ void cat_views_use_file(struct cat_views *v, struct rt_raw_file *f)
 	if (bad && !v->o->quiet)
 		fprintf(stderr, PROG ": %s: %u malformed process mapping "
 			"entries skipped\n", v->o->input, bad);
-	/* Written with MMAP2 tracking (cat.c) whenever perf rings are. */
+	/* Written with MMAP2 tracking (trace.c) whenever perf rings are. */
 	v->usyms.exec_tracked = f->has_perf_format;
 	f->on_mmap = add_mmap;
 	f->on_mmap_arg = &v->usyms;

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Where ringtrace-cat's outputs go (cat_opt.h), checked before any work.
+ * Where ringtrace-cat's outputs go (opt.h), checked before any work.
  * No output is ever mixed into another: two outputs never share a file or
  * standard output, none is written over the input, a directory is never
  * made of '-', and what other tools parse (a recording, JSON, folded
  * stacks, an SVG, a Perfetto trace) holds nothing else: not our messages
  * (standard error on the same file is refused) and not a COMMAND's own
- * output (cat.c sends it to standard error, as perf record -o - does).
+ * output (trace.c sends it to standard error, as perf record -o - does).
  */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cat_opt.h"
+#include "opt.h"
 
 static bool is_stdout(const char *path)
 {

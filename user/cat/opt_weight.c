@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The flame weight of --folded, --flamegraph and --report (cat_flame.h):
+ * The flame weight of --folded, --flamegraph and --report (flame.h):
  * one rule for a trace, a replay and --diff, decided before any work.
  * Among the option tables' files so that the parser's checks and their
  * unit test have it.
@@ -9,7 +9,7 @@
 
 #include <linux/ringtrace.h>
 
-#include "cat_flame.h"
+#include "flame.h"
 
 /* The kinds of @events (RINGTRACE_EVENT_*, RT_FILTER_EVENT_SAMPLE). */
 static unsigned int kinds_of(uint64_t events)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ringtrace-cat --diff BEFORE AFTER (see cat_diff.h). */
+/* ringtrace-cat --diff BEFORE AFTER (see diff.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cat_diff.h"
-#include "cat_flame.h"
-#include "cat_options.h"
-#include "cat_views.h"
+#include "diff.h"
+#include "flame.h"
+#include "options.h"
+#include "views.h"
 #include "ringtrace/escape.h"
 #include "ringtrace/flame_diff.h"
 #include "ringtrace/hist.h"
@@ -327,7 +327,7 @@ static int read_kind(struct diff_side *s)
 
 /*
  * The weight both recordings are compared by, by the rule of -i FILE
- * (cat_flame.h) over what both hold; -1 if one cannot give it.
+ * (flame.h) over what both hold; -1 if one cannot give it.
  */
 static int pick_weight(struct diff_side *s, struct diff_opts *d)
 {

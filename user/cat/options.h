@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * ringtrace-cat's command line: what the user asked for, parsed and
- * checked by the mode argv asks for (its option tables: cat_opt.h).
- * cat.c only wires this to libringtrace.
+ * checked by the mode argv asks for (its option tables: opt.h).
+ * trace.c only wires this to libringtrace.
  */
 #ifndef RINGTRACE_CAT_OPTIONS_H
 #define RINGTRACE_CAT_OPTIONS_H
@@ -48,7 +48,7 @@ struct options {
 	uint64_t		sample_buffer;	/* --sample-buffer; 0: default */
 	bool			load;		/* --load */
 
-	/* views (cat_views.c) */
+	/* views (views.c) */
 	bool			hist;		/* --hist */
 	enum rt_hist_by		hist_by;	/* --hist-by */
 	bool			summary;	/* --summary */
@@ -69,10 +69,10 @@ struct options {
 	bool			header;		/* --header: -i FILE's header */
 	const char		*kallsyms;	/* --kallsyms FILE (replay) */
 	struct rt_filter	filter;		/* userspace: replay, -p LIST */
-	/* what the module can decide of filter.exprs (cat.c) */
+	/* what the module can decide of filter.exprs (trace.c) */
 	struct rt_expr_ranges	filter_ranges;
 
-	/* --per-thread, one ring per thread (cat.c fills the list) */
+	/* --per-thread, one ring per thread (trace.c fills the list) */
 	bool			per_thread;
 	int32_t			per_thread_pid;	/* -p PID: its threads; 0: -t */
 	int32_t			thread_ids[RT_FILTER_MAX_IDS];
@@ -80,7 +80,7 @@ struct options {
 	bool			snapshot;	/* --snapshot */
 	uint64_t		snapshot_size;	/* --snapshot-size; 0: all */
 	uint64_t		snapshot_time_ns; /* --snapshot-time; 0: all */
-	/* triggered snapshots (cat_trigger.c) */
+	/* triggered snapshots (trigger.c) */
 	struct rt_expr		*trigger;	/* --trigger EXPR; NULL: none */
 	const char		*trigger_text;
 	uint64_t		trigger_max;	/* --trigger-max; 0: no limit */
@@ -104,7 +104,7 @@ bool cat_main_output_used(const struct options *o);
 /*
  * What goes to standard output that other tools parse ("the recording",
  * "the JSON stream", "the flame graph"...), or NULL: a COMMAND's own
- * output must then go elsewhere (cat.c).
+ * output must then go elsewhere (trace.c).
  */
 const char *cat_stdout_data(const struct options *o);
 

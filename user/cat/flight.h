@@ -10,7 +10,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "cat_options.h"
+#include "options.h"
 #include "ringtrace/health.h"
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
@@ -31,7 +31,7 @@ void cat_stats_fini(struct cat_stats *cs);
 /* rt_stream.on_stats */
 void cat_stats_print(void *arg, uint64_t now_ns);
 
-/* --snapshot --raw: how to start each snapshot's raw file (cat.c). */
+/* --snapshot --raw: how to start each snapshot's raw file (trace.c). */
 struct cat_raw_header {
 	void		(*write)(struct rt_outbuf *ob, const void *session,
 				 const void *perf, uint64_t events, bool maps);

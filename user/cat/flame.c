@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ringtrace-cat's weighted views from one table (see cat_flame.h). */
+/* ringtrace-cat's weighted views from one table (see flame.h). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cat_errors.h"
-#include "cat_flame.h"
-#include "cat_views.h"
+#include "errors.h"
+#include "flame.h"
+#include "views.h"
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/report.h"
 #include "ringtrace/sys.h"

@@ -1,34 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ringtrace-cat's option tables, private to cat_options.c and the
- * cat_opt_*.c files (and the unit test).
+ * ringtrace-cat's option tables, private to options.c and the
+ * opt_*.c files (and the unit test).
  *
  * Each mode of the tool (a trace, a replay of -i FILE, a flight-recorder
  * snapshot) is the list of option tables it accepts plus its own check of
  * the combination. A table is defined once, in the file of its concern:
  *
- *   cat_options.c       cat_common_opts: output, verbosity, selections
- *                       (every mode); the parser and the mode of argv
- *   cat_opt_live.c      cat_live_opts: tracing the kernel (trace, snapshot)
- *   cat_opt_views.c     cat_view_opts: views instead of the stream (trace,
- *                       replay)
- *   cat_opt_trace.c     cat_trace_opts: perf_event_open, wakeups (trace)
- *   cat_opt_replay.c    cat_replay_opts: -i FILE and its filters (replay)
- *   cat_opt_snapshot.c  cat_snapshot_opts: --snapshot and its bounds
- *   cat_opt_outputs.c   where the outputs go (every mode's check)
- *   cat_opt_unused.c    options that would do nothing (every mode's)
+ *   options.c       cat_common_opts: output, verbosity, selections
+ *                   (every mode); the parser and the mode of argv
+ *   opt_live.c      cat_live_opts: tracing the kernel (trace, snapshot)
+ *   opt_views.c     cat_view_opts: views instead of the stream (trace,
+ *                   replay)
+ *   opt_trace.c     cat_trace_opts: perf_event_open, wakeups (trace)
+ *   opt_replay.c    cat_replay_opts: -i FILE and its filters (replay)
+ *   opt_snapshot.c  cat_snapshot_opts: --snapshot and its bounds
+ *   opt_outputs.c   where the outputs go (every mode's check)
+ *   opt_unused.c    options that would do nothing (every mode's)
  *
  * An option a mode's tables lack is refused by the parser, naming the
  * mode ("--hist does not apply to a snapshot (--snapshot)"): a new option
  * is one table entry, its setter, and a line of --help and the man page
- * (test_cat_options.c checks both). --diff (cat_diff.c) has its own.
+ * (test_cat_options.c checks both). --diff (diff.c) has its own.
  */
 #ifndef RINGTRACE_CAT_OPT_H
 #define RINGTRACE_CAT_OPT_H
 
 #include <getopt.h>
 
-#include "cat_options.h"
+#include "options.h"
 
 struct cat_opt {
 	const char	*name;		/* long name, without "--" */
@@ -81,7 +81,7 @@ const struct cat_mode *cat_mode_of(int argc, char **argv);
 /* Whether @mode's tables have the long option --@name. */
 bool cat_mode_has(const struct cat_mode *mode, const char *name);
 
-/* Shared by the tables' setters and checks (cat_options.c). */
+/* Shared by the tables' setters and checks (options.c). */
 void __attribute__((format(printf, 1, 2), noreturn))
 cat_usage_error(const char *fmt, ...);
 uint64_t cat_duration_arg(const char *opt, const char *arg,
@@ -93,10 +93,10 @@ uint64_t cat_ms_arg(const char *opt, const char *arg);
 void cat_check_buffer_size(const char *opt, const char *arg, uint64_t bytes);
 
 /* Checks more than one mode makes. */
-void cat_check_views(struct options *o);	/* cat_opt_views.c */
-void cat_check_live(struct options *o);		/* cat_opt_live.c */
+void cat_check_views(struct options *o);	/* opt_views.c */
+void cat_check_live(struct options *o);		/* opt_live.c */
 /*
- * cat_opt_outputs.c: no two outputs in one place (a file, standard
+ * opt_outputs.c: no two outputs in one place (a file, standard
  * output), none on the input, -o only where something is written.
  */
 void cat_check_outputs(const struct options *o);
@@ -105,7 +105,7 @@ void cat_check_outputs(const struct options *o);
  * terminal for --raw, not the file standard error goes to.
  */
 void cat_check_stdout(const struct options *o);
-/* cat_opt_unused.c: an option that would do nothing is refused. */
+/* opt_unused.c: an option that would do nothing is refused. */
 void cat_check_unused(const struct options *o);
 
 #define NS_PER_MS		1000000ull

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Options that would do nothing (cat_opt.h): each option given is
+ * Options that would do nothing (opt.h): each option given is
  * honoured or refused, never ignored. --header --json printed text,
  * --flame-weight without a view weighed nothing, --no-symbols --kallsyms
  * kept frames hex whatever the FILE: a user who asked for something and
@@ -8,7 +8,7 @@
  */
 #include <linux/ringtrace.h>
 
-#include "cat_opt.h"
+#include "opt.h"
 
 /* Whether the records of the module's kind @bit can reach the output. */
 static bool selected(const struct options *o, uint64_t bit)

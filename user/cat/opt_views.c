@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Options of what ringtrace-cat makes of the stream in userspace, live
- * or on replay (cat_opt.h): views instead of the stream (cat_views.c)
+ * or on replay (opt.h): views instead of the stream (views.c)
  * and the filters applied here, not in the module.
  */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cat_flame.h"
-#include "cat_opt.h"
+#include "flame.h"
+#include "opt.h"
 
 CAT_SET_FLAG(set_hist, hist)
 CAT_SET_FLAG(set_summary, summary)
@@ -27,7 +27,7 @@ static void set_hist_by(struct options *o, const char *arg)
 	o->hist = true;
 }
 
-/* Perf report's table (cat_views.c, report.h). */
+/* Perf report's table (views.c, report.h). */
 CAT_SET_FLAG(set_report, report)
 
 static void set_report_by(struct options *o, const char *arg)
@@ -113,9 +113,9 @@ void cat_check_views(struct options *o)
 				"and --report; --flamegraph, --perfetto and "
 				"--ctf write files of their own");
 	/*
-	 * The weight of --folded, --flamegraph and --report (cat_flame.h):
+	 * The weight of --folded, --flamegraph and --report (flame.h):
 	 * live, from what the trace records; on replay from what the file
-	 * holds, once it is open (cat.c).
+	 * holds, once it is open (trace.c).
 	 */
 	if (cat_flame_view(o) && !o->input) {
 		char why[256];

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ringtrace-cat's command line (see cat_options.h): the mode argv asks
- * for, the parser that accepts that mode's option tables only (cat_opt.h),
+ * ringtrace-cat's command line (see options.h): the mode argv asks
+ * for, the parser that accepts that mode's option tables only (opt.h),
  * the options every mode shares, and helpers for the other tables.
  */
 #include <errno.h>
@@ -15,8 +15,8 @@
 
 #include <linux/ringtrace.h>
 
-#include "cat_errors.h"
-#include "cat_opt.h"
+#include "errors.h"
+#include "opt.h"
 #include "ringtrace/parse.h"
 
 const char cat_usage_text[] =
@@ -161,7 +161,7 @@ const char cat_usage_text[] =
 "2 bad usage, 3 corrupt data; with COMMAND, the command's exit status.\n"
 "See ringtrace-cat(1) for the output formats.\n";
 
-/* --flame-weight's names; --diff (cat_diff.c) takes the same. */
+/* --flame-weight's names; --diff (diff.c) takes the same. */
 int cat_flame_weight_parse(const char *s, enum flame_weight *w)
 {
 	if (!strcmp(s, "samples"))
@@ -463,7 +463,7 @@ bool cat_mode_has(const struct cat_mode *mode, const char *name)
 	return find(mode, name, 0) != NULL;
 }
 
-/* Whether @name is one of ringtrace-cat's long options (cat_diff.c). */
+/* Whether @name is one of ringtrace-cat's long options (diff.c). */
 bool cat_option_known(const char *name)
 {
 	for (size_t m = 0; cat_modes[m]; m++)

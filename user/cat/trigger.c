@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ringtrace-cat --snapshot --trigger (see cat_trigger.h). */
+/* ringtrace-cat --snapshot --trigger (see trigger.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "cat_errors.h"
-#include "cat_trigger.h"
+#include "errors.h"
+#include "trigger.h"
 #include "ringtrace/filter_expr.h"
 #include "ringtrace/hist.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Options of a live run, a trace or a snapshot (cat_opt.h): what the
+ * Options of a live run, a trace or a snapshot (opt.h): what the
  * module traces and how its rings are set up, and the checks both modes
  * make before tracing starts.
  */
@@ -10,7 +10,7 @@
 
 #include <linux/ringtrace.h>
 
-#include "cat_opt.h"
+#include "opt.h"
 #include "ringtrace/attach.h"
 #include "ringtrace/cgroup.h"
 #include "ringtrace/parse.h"
@@ -106,7 +106,7 @@ const struct cat_opt cat_live_opts[] = {
 
 /*
  * --per-thread: the module selects the threads, one ring each.
- * From -t LIST, or from -p PID's threads when tracing starts (cat.c).
+ * From -t LIST, or from -p PID's threads when tracing starts (trace.c).
  */
 static void check_per_thread(struct options *o)
 {

@@ -13,7 +13,7 @@
 #ifndef RINGTRACE_CAT_REWRITE_H
 #define RINGTRACE_CAT_REWRITE_H
 
-#include "cat_options.h"
+#include "options.h"
 #include "ringtrace/outbuf.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"

@@ -6,7 +6,7 @@
  * before, after), --hist (both latency distributions side by side) and
  * --summary (process x file, before, after, change).
  *
- * Raw files go through the same views as -i FILE (cat_views.c), so
+ * Raw files go through the same views as -i FILE (views.c), so
  * every flame weight the tool knows compares the same way.
  */
 #ifndef RINGTRACE_CAT_DIFF_H
@@ -17,7 +17,7 @@
 /* Whether argv asks for --diff (before any "--"). */
 bool cat_diff_requested(int argc, char **argv);
 
-/* The whole --diff run; returns the exit status (cat_options.h). */
+/* The whole --diff run; returns the exit status (options.h). */
 int cat_diff_main(int argc, char **argv);
 
 #endif /* RINGTRACE_CAT_DIFF_H */

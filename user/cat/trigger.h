@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cat_flight.h"
+#include "flight.h"
 #include "ringtrace/snapshot.h"
 #include "ringtrace/trigger.h"
 

@@ -9,8 +9,8 @@
  * one rule for a trace, a replay and --diff (cat_flame_pick()). A weight
  * the input cannot give is refused before any work; a table that ends
  * empty (nothing of that kind passed, or all of weight 0) is an error
- * that says why, and no view is written. The rule is cat_opt_weight.c's,
- * the views cat_flame.c's.
+ * that says why, and no view is written. The rule is opt_weight.c's,
+ * the views flame.c's.
  */
 #ifndef RINGTRACE_CAT_FLAME_H
 #define RINGTRACE_CAT_FLAME_H
@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cat_options.h"
+#include "options.h"
 #include "ringtrace/rawfile.h"
 
 struct cat_views;
@@ -64,7 +64,7 @@ void cat_flame_add(struct cat_views *v, const struct rt_event *ev);
 /*
  * The table as folded lines ("comm;f1;f2 N\n", sorted) to @fn, kernel
  * frames named from @ksyms (NULL: hex). The differential graph
- * (cat_diff.c) reads both recordings through this.
+ * (diff.c) reads both recordings through this.
  */
 void cat_flame_lines(struct cat_views *v, const struct rt_ksyms *ksyms,
 		     void (*fn)(void *arg, const char *line, size_t len),

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A replay, ringtrace-cat -i FILE (cat_opt.h): a raw file decoded, shown
+ * A replay, ringtrace-cat -i FILE (opt.h): a raw file decoded, shown
  * through the views, or copied filtered (--raw). The selections of a
  * trace (-p, -C, -t, -e, --min-latency) become its filters.
  */
 #include <string.h>
 
-#include "cat_opt.h"
+#include "opt.h"
 
 CAT_SET_STR(set_input, input)
 CAT_SET_FLAG(set_header, header)
 
 /*
- * --interval on replay: blocks of the records' own clock (cat_views.c).
+ * --interval on replay: blocks of the records' own clock (views.c).
  * Nothing is woken up for them, so they may be as short as a microsecond,
  * where a trace's are at least 10ms (perf's counters read with them).
  */
@@ -26,7 +26,7 @@ static void set_interval(struct options *o, const char *arg)
 const struct cat_opt cat_replay_opts[] = {
 	{ "input",		'i', required_argument,	set_input },
 	{ "header",		0,   no_argument,	set_header },
-	/* --hist, --summary every MS of the records' clock (cat_views.c) */
+	/* --hist, --summary every MS of the records' clock (views.c) */
 	{ "interval",		0,   required_argument,	set_interval },
 	CAT_OPT_END,
 };

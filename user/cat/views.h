@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "cat_options.h"
+#include "options.h"
 #include "ringtrace/ctf.h"
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/folded.h"

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A snapshot, ringtrace-cat --snapshot (cat_opt.h), the flight
+ * A snapshot, ringtrace-cat --snapshot (opt.h), the flight
  * recorder: the rings overwrite their oldest records and what they hold
  * is printed (or written to PREFIX.N with --raw, per-thread rings as
  * raw format version 3's thread chunks) on each SIGUSR2, and with
- * --trigger EXPR when a record matches (cat_trigger.c). No views, no perf,
+ * --trigger EXPR when a record matches (trigger.c). No views, no perf,
  * no wake-ups for data: what a trace alone does is not in its tables.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cat_opt.h"
+#include "opt.h"
 #include "ringtrace/parse.h"
 
 static void set_snapshot(struct options *o, const char *arg)

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ringtrace-cat --snapshot and --stats (see cat_flight.h). */
+/* ringtrace-cat --snapshot and --stats (see flight.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cat_errors.h"
-#include "cat_flight.h"
-#include "cat_trigger.h"
-#include "cat_views.h"
+#include "errors.h"
+#include "flight.h"
+#include "trigger.h"
+#include "views.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/snapshot.h"
 #include "ringtrace/sys.h"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A trace, ringtrace-cat's default mode (cat_opt.h): the stream or views
+ * A trace, ringtrace-cat's default mode (opt.h): the stream or views
  * of a live run, with perf_event_open beside the module's rings. Its own
  * options: perf's, and when and where the reader wakes up.
  */
 #include <stdint.h>
 #include <string.h>
 
-#include "cat_opt.h"
+#include "opt.h"
 #include "ringtrace/parse.h"
 
 static void set_watermark(struct options *o, const char *arg)

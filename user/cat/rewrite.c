@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* -i FILE --raw -o OUT (see cat_rewrite.h). */
+/* -i FILE --raw -o OUT (see rewrite.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cat_rewrite.h"
+#include "rewrite.h"
 #include "ringtrace/filter.h"
 #include "ringtrace/paths.h"
 

@@ -20,13 +20,13 @@
 
 #include <linux/ringtrace.h>
 
-#include "cat_diff.h"
-#include "cat_errors.h"
-#include "cat_flame.h"
-#include "cat_flight.h"
-#include "cat_options.h"
-#include "cat_rewrite.h"
-#include "cat_views.h"
+#include "diff.h"
+#include "errors.h"
+#include "flame.h"
+#include "flight.h"
+#include "options.h"
+#include "rewrite.h"
+#include "views.h"
 #include "ringtrace/attach.h"
 #include "ringtrace/command.h"
 #include "ringtrace/folded.h"
@@ -123,7 +123,7 @@ static int open_output(const struct options *o, struct rt_outbuf *ob)
 {
 	int fd = STDOUT_FILENO;
 
-	/* --snapshot --raw: each snapshot makes its own file (cat_flight.c). */
+	/* --snapshot --raw: each snapshot makes its own file (flight.c). */
 	if (o->output && !(o->snapshot && o->raw)) {
 		fd = cat_create_file(o->output, o->input);
 		if (fd < 0)
@@ -444,7 +444,7 @@ static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
  * (KSYMS chunk), so that a replay elsewhere or after a reboot names them.
  * Done once the file is whole: it is read back (the writer copies ring
  * bytes and looks at no record). Standard output cannot be read back;
- * each --snapshot --raw file is done when written (cat_flight.c).
+ * each --snapshot --raw file is done when written (flight.c).
  */
 static bool raw_on_stdout(const struct options *o);
 
@@ -455,7 +455,7 @@ static void save_ksyms(const struct options *o, int code)
 	cat_save_ksyms(o, o->output);
 }
 
-/* --snapshot --raw: the header of each snapshot's file (cat_flight.c). */
+/* --snapshot --raw: the header of each snapshot's file (flight.c). */
 static void write_snapshot_header(struct rt_outbuf *ob, const void *s,
 				  const void *ps, uint64_t events, bool maps)
 {
@@ -1019,7 +1019,7 @@ int main(int argc, char **argv)
 	sigset_t stop_set, original_mask;
 	struct options o;
 
-	/* --diff BEFORE AFTER: a mode with options of its own (cat_diff.c). */
+	/* --diff BEFORE AFTER: a mode with options of its own (diff.c). */
 	if (cat_diff_requested(argc, argv))
 		return cat_diff_main(argc, argv);
 	cat_errors_from_argv(argc, argv);

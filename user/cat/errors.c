@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* ringtrace-cat's error messages, text and JSON (see cat_errors.h). */
+/* ringtrace-cat's error messages, text and JSON (see errors.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cat_errors.h"
-#include "cat_options.h"
+#include "errors.h"
+#include "options.h"
 #include "ringtrace/escape.h"
 
 #define MSG_MAX	1024
