@@ -31,7 +31,7 @@ void cat_stats_fini(struct cat_stats *cs);
 /* rt_stream.on_stats */
 void cat_stats_print(void *arg, uint64_t now_ns);
 
-/* --snapshot --raw: how to start each snapshot's raw file (trace.c). */
+/* --snapshot --raw: how to start each snapshot's raw file (recording.c). */
 struct cat_raw_header {
 	void		(*write)(struct rt_outbuf *ob, const void *session,
 				 const void *perf, uint64_t events, bool maps);

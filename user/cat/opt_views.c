@@ -115,7 +115,7 @@ void cat_check_views(struct options *o)
 	/*
 	 * The weight of --folded, --flamegraph and --report (flame.h):
 	 * live, from what the trace records; on replay from what the file
-	 * holds, once it is open (trace.c).
+	 * holds, once it is open (replay.c).
 	 */
 	if (cat_flame_view(o) && !o->input) {
 		char why[256];

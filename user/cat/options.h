@@ -2,7 +2,8 @@
 /*
  * ringtrace-cat's command line: what the user asked for, parsed and
  * checked by the mode argv asks for (its option tables: opt.h).
- * trace.c only wires this to libringtrace.
+ * main.c hands it to the mode (trace.c, replay.c), which only wires it
+ * to libringtrace.
  */
 #ifndef RINGTRACE_CAT_OPTIONS_H
 #define RINGTRACE_CAT_OPTIONS_H

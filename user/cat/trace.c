@@ -1,470 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ringtrace-cat: stream ringtrace records as they arrive, or decode a raw
- * file. Option parsing and wiring only; the work is in libringtrace.
+ * ringtrace-cat's live trace: the module's session (and perf's events
+ * beside it) opened, a COMMAND started, the records streamed to the
+ * output or the views, or kept for --snapshot (flight.c), then the
+ * summary. cat_trace() at the end runs it step by step; the helpers
+ * above it are each step's details.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <getopt.h>
-#include <limits.h>
 #include <signal.h>
-#include <sys/utsname.h>
-#include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <linux/ringtrace.h>
 
-#include "diff.h"
+#include "cat.h"
 #include "errors.h"
-#include "flame.h"
 #include "flight.h"
-#include "options.h"
-#include "rewrite.h"
 #include "views.h"
 #include "ringtrace/attach.h"
 #include "ringtrace/command.h"
-#include "ringtrace/folded.h"
-#include "ringtrace/kmod.h"
-#include "ringtrace/mounts.h"
 #include "ringtrace/output.h"
-#include "ringtrace/parse.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/perf_session.h"
 #include "ringtrace/pidwatch.h"
-#include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
 #include "ringtrace/stream.h"
 #include "ringtrace/summary.h"
 #include "ringtrace/sys.h"
-
-/* ---- signals: set flags only (the loop does the work) ---- */
-
-static volatile sig_atomic_t stop_requested;
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-	if (stop_requested && stop_signal) {
-		/* Second Ctrl-C while draining: give up at once. */
-		static const char msg[] = PROG ": interrupted again, exiting\n";
-
-		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
-			_exit(128 + sig);
-		_exit(128 + sig);
-	}
-	stop_signal = sig;
-	stop_requested = 1;
-}
-
-/* --snapshot's SIGUSR2 asks for a snapshot. */
-static volatile sig_atomic_t snapshot_requested;
-
-static void on_snapshot_signal(int sig)
-{
-	(void)sig;
-	snapshot_requested = 1;
-}
-
-static void on_child_exit(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
-static const int handled_signals[] = { SIGINT, SIGTERM, SIGCHLD, SIGPIPE };
-
-/*
- * --snapshot: SIGUSR2 is ours from the start (its default action would
- * kill us), and a COMMAND must not inherit that disposition: exec resets
- * caught signals to the default, as for SIGINT.
- */
-static void install_snapshot_signal(sigset_t *wait_set)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_snapshot_signal;
-	sa.sa_flags = SA_RESTART;
-	sigaction(SIGUSR2, &sa, NULL);
-	sigaddset(wait_set, SIGUSR2);
-}
-
-static void install_signals(sigset_t *stop_set)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	sa.sa_handler = on_stop_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sa.sa_handler = on_child_exit;
-	sa.sa_flags = SA_NOCLDSTOP | SA_RESTART;
-	sigaction(SIGCHLD, &sa, NULL);
-	sa.sa_handler = SIG_IGN;	/* a closed pipe shows up as EPIPE */
-	sa.sa_flags = 0;
-	sigaction(SIGPIPE, &sa, NULL);
-
-	sigemptyset(stop_set);
-	sigaddset(stop_set, SIGINT);
-	sigaddset(stop_set, SIGTERM);
-	sigaddset(stop_set, SIGCHLD);
-}
-
-/* ---- wiring ---- */
-
-static int open_output(const struct options *o, struct rt_outbuf *ob)
-{
-	int fd = STDOUT_FILENO;
-
-	/* --snapshot --raw: each snapshot makes its own file (flight.c). */
-	if (o->output && !(o->snapshot && o->raw)) {
-		fd = cat_create_file(o->output, o->input);
-		if (fd < 0)
-			return -1;
-	}
-	if (rt_outbuf_init(ob, fd, RT_OUTBUF_DEFAULT_SIZE)) {
-		cat_error("out of memory");
-		return -1;
-	}
-	return 0;
-}
-
-static void close_output(const struct options *o, struct rt_outbuf *ob)
-{
-	if (o->output && ob->fd >= 0 && ob->fd != STDOUT_FILENO)
-		rt_sys.close(ob->fd);
-	rt_outbuf_fini(ob);
-}
-
-/* Map a stream status to an exit code, printing what went wrong. */
-static int stream_exit_code(const struct rt_stream *st, int status,
-			    const struct rt_outbuf *ob)
-{
-	switch (status) {
-	case RT_STREAM_OK:
-		return EXIT_OK;
-	case RT_STREAM_ERR_OUTPUT:
-		if (ob->error == EPIPE)
-			return EXIT_OK;		/* reader went away: stop quietly */
-		cat_error("writing output: %s", strerror(ob->error));
-		return EXIT_FAIL;
-	case RT_STREAM_ERR_DATA:
-		cat_error("%s", st->errmsg);
-		return EXIT_DATA;
-	}
-	cat_error("%s", st->errmsg);
-	return EXIT_FAIL;
-}
-
-/* --header: what the raw file says about where it was recorded. */
-static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
-{
-	const struct rt_raw_header *h = &f->hdr;
-	time_t secs = (time_t)(h->start_real_ns / 1000000000ull);
-	char when[64] = "unknown", events[64];
-	struct tm tm;
-	/* The architecture: shorter headers lack it (all were x86-64). */
-	const char *machine = h->header_size >= offsetof(struct rt_raw_header,
-							 machine) +
-					       sizeof(h->machine) &&
-			      h->machine[0] ? h->machine : "(not recorded)";
-
-	if (h->start_real_ns && gmtime_r(&secs, &tm))
-		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	rt_outbuf_printf(ob, "format version: %u\nheader size:    %u\n"
-			 "host:           %s\nkernel:         %s\n"
-			 "machine:        %s\n"
-			 "module version: %s\nABI version:    %u\n"
-			 "started:        %s (CLOCK_MONOTONIC %llu ns)\n"
-			 "events:         %s\npage size:      %u\n"
-			 "CPUs:           %u (rings with data: %u)\n",
-			 h->format_version, h->header_size,
-			 h->host[0] ? h->host : "(not recorded)",
-			 h->kernel[0] ? h->kernel : "(not recorded)", machine,
-			 h->module_version, h->abi_version, when,
-			 (unsigned long long)h->start_mono_ns,
-			 *rt_event_names(h->events, " ", events, sizeof(events)) ?
-			 events : "(none)",
-			 h->page_size, h->nr_cpu_ids,
-			 f->nr_srcs - f->nr_perf_srcs - f->nr_counter_srcs);
-	/* The command line, with its options: shorter headers lack it. */
-	rt_outbuf_printf(ob, "command line:   %s\n",
-			 h->header_size >= offsetof(struct rt_raw_header,
-						    cmdline) +
-					   sizeof(h->cmdline) && h->cmdline[0] ?
-			 h->cmdline : "(not recorded)");
-	if (f->has_perf_format)
-		rt_outbuf_printf(ob, "perf samples:   %s (sample_type %#llx, "
-				 "rings with data: %u)\n", f->perf_desc.event,
-				 (unsigned long long)f->perf_desc.sample_type,
-				 f->nr_perf_srcs);
-	{
-		char release[64];
-		uint32_t nr;
-
-		if (rt_raw_ksyms_info(f, &nr, release, sizeof(release)))
-			rt_outbuf_printf(ob, "kernel symbols: %u stored (of %s)\n",
-					 nr, release[0] ? release :
-					 "an unknown kernel");
-		else
-			rt_outbuf_printf(ob, "kernel symbols: none stored\n");
-	}
-	if (f->has_counter_names) {
-		rt_outbuf_printf(ob, "counters:      ");
-		for (uint32_t i = 0; i < f->counter_names.nr; i++)
-			rt_outbuf_printf(ob, " %s", f->counter_name_ptrs[i]);
-		rt_outbuf_printf(ob, "%s\n", f->nr_counter_srcs ? "" :
-				 " (no snapshots)");
-	}
-}
-
-static int decode_file(struct options *o)
-{
-	struct rt_paths paths;
-	struct cat_views views;
-	bool use_views = cat_views_wanted(o);
-	struct rt_stream st = {
-		.format = o->json ? RT_FORMAT_JSON : RT_FORMAT_TEXT,
-		.stop = &stop_requested,
-	};
-	struct rt_summary sum = { .prog = PROG, .verbose = o->verbose };
-	struct rt_raw_file f;
-	struct rt_outbuf ob;
-	char why[512];
-	int ret, code;
-
-	ret = rt_raw_open(&f, o->input);
-	if (ret) {
-		cat_error("%s", f.errmsg);
-		rt_raw_close(&f);
-		return ret == -EINVAL ? EXIT_DATA : EXIT_FAIL;
-	}
-	/* The flame weight by the rule, from what the file holds. */
-	if (cat_flame_view(o) &&
-	    cat_flame_pick(cat_flame_view(o), o->flame_weight_given,
-			   &o->flame_weight, cat_flame_file_kinds(&f),
-			   cat_flame_selected(o), o->input, why, sizeof(why))) {
-		cat_error("%s", why);
-		rt_raw_close(&f);
-		return EXIT_USAGE;
-	}
-	if (open_output(o, &ob)) {
-		rt_raw_close(&f);
-		return EXIT_FAIL;
-	}
-	st.out = &ob;
-	if (o->raw) {
-		struct rt_source_counts written;
-
-		code = stream_exit_code(&st, cat_rewrite(o, &st, &f, &written),
-					&ob);
-		if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
-			code = EXIT_DATA;
-		if (!o->quiet && code == EXIT_OK)
-			cat_rewrite_report(stderr, &f, &written,
-					   o->output && strcmp(o->output, "-") ?
-					   o->output : "standard output");
-		close_output(o, &ob);
-		rt_raw_close(&f);
-		return code;
-	}
-	if (o->header) {
-		print_header(&f, &ob);
-		code = rt_outbuf_flush(&ob) ? EXIT_FAIL : EXIT_OK;
-		close_output(o, &ob);
-		rt_raw_close(&f);
-		return code;
-	}
-	/* Path records fill it; vfs_read lines are named from it. */
-	if (rt_paths_init(&paths) ||
-	    (use_views && cat_views_init(&views, o, st.format, &ob, &paths))) {
-		if (use_views)
-			cat_views_fini(&views);
-		rt_paths_fini(&paths);
-		close_output(o, &ob);
-		rt_raw_close(&f);
-		return EXIT_FAIL;
-	}
-	st.paths = &paths;
-	if (use_views) {
-		st.sink = cat_views_sink;
-		st.sink_arg = &views;
-		cat_views_use_file(&views, &f);
-	}
-	code = stream_exit_code(&st, rt_stream_file(&st, &f), &ob);
-	/* f.srcs: ringtrace's rings, then perf's, then the counters */
-	sum.srcs = f.srcs;
-	sum.nr_srcs = f.nr_srcs - f.nr_perf_srcs - f.nr_counter_srcs;
-	sum.perf_srcs = f.srcs + sum.nr_srcs;
-	sum.nr_perf_srcs = f.nr_perf_srcs;
-	sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
-	sum.nr_counter_srcs = f.nr_counter_srcs;
-	sum.lost_pending = st.lost_pending;
-	sum.elapsed_ns = RT_SUMMARY_NO_TIME;
-	if (use_views) {
-		struct rt_source_counts t = rt_summary_totals(&sum);
-
-		/* What the views lack, -q or not: said in each view. */
-		cat_views_stream_ended(&views, &t, st.lost_pending, &f);
-		if (code == EXIT_OK && cat_views_finish(&views))
-			code = EXIT_FAIL;
-		cat_views_fini(&views);
-	}
-	rt_paths_fini(&paths);
-	/* After what was read: damage and truncation make a replay fail. */
-	if (rt_raw_report_damage(&f, stderr, PROG) && code == EXIT_OK)
-		code = EXIT_DATA;
-	if (!o->quiet)
-		rt_summary_print(stderr, &sum);
-	close_output(o, &ob);
-	rt_raw_close(&f);
-	return code;
-}
-
-static uint64_t realtime_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * When tracing was enabled: a raw file's "started". A snapshot's file is
- * written later than its records were (its header said it
- * started after them), so it takes this time, not the time it is written.
- */
-static uint64_t trace_start_mono, trace_start_real;
-
-/* The command line a raw file's header keeps (--header shows it). */
-static char recorded_cmdline[sizeof(((struct rt_raw_header *)0)->cmdline)];
-
-/* Append @s to @buf (@len bytes, *@used so far), keeping room for the NUL. */
-static void put_str(char *buf, size_t len, size_t *used, const char *s,
-		    size_t n)
-{
-	if (*used + n >= len)
-		n = *used + 1 < len ? len - 1 - *used : 0;
-	memcpy(buf + *used, s, n);
-	*used += n;
-	buf[*used] = '\0';
-}
-
-/*
- * PROG and its arguments, each as a shell would need it typed: as it is
- * when made of safe characters, else in single quotes. Cut with "...".
- */
-static void note_cmdline(int argc, char **argv)
-{
-	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
-				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-				   "-_=+,.:/@%^";
-	char buf[4096];
-	size_t used = 0;
-
-	buf[0] = '\0';
-	put_str(buf, sizeof(buf), &used, PROG, strlen(PROG));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		put_str(buf, sizeof(buf), &used, " ", 1);
-		if (*a && strspn(a, safe) == strlen(a)) {
-			put_str(buf, sizeof(buf), &used, a, strlen(a));
-			continue;
-		}
-		put_str(buf, sizeof(buf), &used, "'", 1);
-		for (const char *q; (q = strchr(a, '\'')); a = q + 1) {
-			put_str(buf, sizeof(buf), &used, a, (size_t)(q - a));
-			put_str(buf, sizeof(buf), &used, "'\\''", 4);
-		}
-		put_str(buf, sizeof(buf), &used, a, strlen(a));
-		put_str(buf, sizeof(buf), &used, "'", 1);
-	}
-	if (used < sizeof(recorded_cmdline)) {
-		memcpy(recorded_cmdline, buf, used + 1);
-	} else {
-		memcpy(recorded_cmdline, buf, sizeof(recorded_cmdline) - 4);
-		memcpy(recorded_cmdline + sizeof(recorded_cmdline) - 4, "...", 4);
-	}
-}
-
-static void write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
-			     uint64_t events, const struct rt_perf_session *ps,
-			     bool maps)
-{
-	struct rt_raw_header h;
-	struct utsname u;
-
-	memset(&h, 0, sizeof(h));
-	memcpy(h.magic, RT_RAW_MAGIC, sizeof(h.magic));
-	h.header_size = sizeof(h);
-	/*
-	 * Files of ringtrace's per-CPU rings alone stay readable by older
-	 * tools; per-thread rings need a reader that knows them.
-	 */
-	h.format_version = s->nr_rings && s->srcs[0].tid ?
-			   RT_RAW_FORMAT_THREADS :
-			   ps->has_sampler || ps->has_snapshots ?
-			   RT_RAW_FORMAT_SOURCES : RT_RAW_FORMAT_VERSION;
-	h.endian = RT_RAW_ENDIAN;
-	h.abi_version = s->info.abi_version;
-	h.page_size = s->info.page_size;
-	h.nr_cpu_ids = s->info.nr_cpu_ids;
-	h.events = events;
-	h.start_mono_ns = trace_start_mono ? trace_start_mono : rt_sys.now_ns();
-	h.start_real_ns = trace_start_real ? trace_start_real : realtime_ns();
-	memcpy(h.cmdline, recorded_cmdline, sizeof(h.cmdline));
-	memcpy(h.module_version, s->info.module_version,
-	       sizeof(h.module_version));
-	if (!uname(&u)) {
-		/* cut to the field; the header is zeroed, so NUL-terminated */
-		memcpy(h.host, u.nodename, strnlen(u.nodename, sizeof(h.host) - 1));
-		memcpy(h.kernel, u.release, strnlen(u.release, sizeof(h.kernel) - 1));
-		memcpy(h.machine, u.machine,
-		       strnlen(u.machine, sizeof(h.machine) - 1));
-	}
-	rt_raw_write_header(ob, &h);
-	rt_perf_session_write_raw(ps, ob);
-	/* Mount points, for the paths PREEMPT_RT names inside their mount. */
-	rt_raw_write_mounts(ob, rt_mounts_self(true));
-	/* User stacks are named on replay from what was mapped at the start. */
-	if (maps)
-		rt_raw_write_maps(ob);
-}
-
-/*
- * a raw file of kernel frames keeps the symbols they fall in
- * (KSYMS chunk), so that a replay elsewhere or after a reboot names them.
- * Done once the file is whole: it is read back (the writer copies ring
- * bytes and looks at no record). Standard output cannot be read back;
- * each --snapshot --raw file is done when written (flight.c).
- */
-static bool raw_on_stdout(const struct options *o);
-
-static void save_ksyms(const struct options *o, int code)
-{
-	if (!o->raw || o->snapshot || raw_on_stdout(o) || code == EXIT_FAIL)
-		return;
-	cat_save_ksyms(o, o->output);
-}
-
-/* --snapshot --raw: the header of each snapshot's file (flight.c). */
-static void write_snapshot_header(struct rt_outbuf *ob, const void *s,
-				  const void *ps, uint64_t events, bool maps)
-{
-	/*
-	 * With user stacks, the mappings of the processes alive when the
-	 * snapshot is written: those of its records' processes that still run.
-	 */
-	write_raw_header(ob, s, events, ps, maps);
-}
 
 /*
  * --snapshot --stack: the selected process's (or threads') mappings, read
@@ -730,48 +295,48 @@ static bool pids_exited(void *arg)
 	return rt_pidwatch_all_exited(arg);
 }
 
-/* --raw with no -o (or -o -): the recording is standard output. */
-static bool raw_on_stdout(const struct options *o)
-{
-	return o->raw && !o->snapshot && (!o->output || !strcmp(o->output, "-"));
-}
 
-static int trace(struct options *o, const sigset_t *stop_set,
-		 const sigset_t *original_mask)
-{
-	struct rt_stream st = {
-		.format = o->raw ? RT_FORMAT_RAW :
-				   o->json ? RT_FORMAT_JSON : RT_FORMAT_TEXT,
-		.window_ns = o->window_ns,
-		.duration_ns = o->duration_ns,
-		.stop = &stop_requested,
-		.stop_signals = stop_set,
-		.follow_rings = !o->reader_plain,
-	};
-	struct rt_summary sum = { .prog = PROG, .verbose = o->verbose };
-	struct ringtrace_stats kstats;
-	struct rt_command cmd = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 };
-	struct rt_session s;
-	struct rt_outbuf ob;
-	struct rt_perf_session perf;
-	struct rt_cpuset perf_cpus;
-	bool use_perf;
-	pid_t *perf_tids = NULL;
-	struct cat_views views;
-	struct rt_paths paths;
-	bool use_views = cat_views_wanted(o);
-	char err[256], title[512];
-	int code = EXIT_FAIL, status;
+/*
+ * One live run, from its outputs to its summary. cat_trace() runs it in
+ * steps, each a function below that fills its part; trace_close()
+ * releases whatever they opened. It starts zeroed: what a step never
+ * reached is released as empty.
+ */
+struct trace_run {
+	struct options		*o;
+	struct rt_stream	st;
+	struct rt_summary	sum;
+	struct ringtrace_stats	kstats;
+	struct rt_command	cmd;
+	struct rt_session	s;
+	struct rt_outbuf	ob;
+	struct rt_perf_session	perf;
+	struct rt_cpuset	perf_cpus;
+	bool			use_perf;
+	pid_t			*perf_tids;
+	struct cat_views	views;
+	struct rt_paths		paths;
+	bool			use_views;
 	/* --stats, --snapshot, per-ring health in the summary */
-	struct cat_stats stats;
-	bool stats_on = false;
-	struct rt_pidwatch watch = { .nr = 0, .epfd = -1 };
-	struct ringtrace_ring_stats *ring_stats = NULL;
-	sigset_t wait_set = *stop_set;
-	uint64_t snapshots = 0;
+	struct cat_stats	stats;
+	bool			stats_on;
+	struct rt_pidwatch	watch;
+	struct ringtrace_ring_stats *ring_stats;
+	sigset_t		wait_set;
+	uint64_t		snapshots;
+};
 
-	memset(&perf, 0, sizeof(perf));
-	memset(&views, 0, sizeof(views));
+/*
+ * Step 1, the outputs: opened before anything runs, since a COMMAND's
+ * standard output depends on whether ours carries the data, and every
+ * later step writes into them (the raw header, the views). Also turns
+ * on perf's tracking event for a raw file of user stacks, which
+ * trace_configure() opens. 0, or -1 said why (nothing left open).
+ */
+static int trace_open_outputs(struct trace_run *r)
+{
+	struct options *o = r->o;
+
 	/*
 	 * A raw file of user stacks without samples: perf's dummy event
 	 * carries the MMAP2 records of programs exec'ed during the run, so
@@ -786,19 +351,35 @@ static int trace(struct options *o, const sigset_t *stop_set,
 		o->perf.sample_spec.freq = 1;
 		o->perf.sample_spec.tracking_only = true;
 	}
-	use_perf = o->perf.counters || o->perf.sample;
-	if (rt_paths_init(&paths)) {
+	r->use_perf = o->perf.counters || o->perf.sample;
+	if (rt_paths_init(&r->paths)) {
 		cat_error("out of memory");
-		return EXIT_FAIL;
+		return -1;
 	}
-	if (open_output(o, &ob)) {
-		rt_paths_fini(&paths);
-		return EXIT_FAIL;
+	if (cat_open_output(o, &r->ob)) {
+		rt_paths_fini(&r->paths);
+		return -1;
 	}
 	/* Raw output copies path records; every other output names files. */
 	if (!o->raw)
-		st.paths = &paths;
-	st.out = &ob;
+		r->st.paths = &r->paths;
+	r->st.out = &r->ob;
+	return 0;
+}
+
+/*
+ * Step 2, the COMMAND, started held at its gate: the session follows
+ * its pid, so it must exist before the session is set up, and it must
+ * not run before tracing is enabled (trace_enable() releases it).
+ * --per-thread -p PID's threads are listed here too, since the session
+ * gives each its own ring. 0, or -1 said why (the outputs closed).
+ */
+static int trace_start_command(struct trace_run *r,
+			       const sigset_t *original_mask)
+{
+	struct options *o = r->o;
+	char err[256];
+
 	if (o->command) {
 		/*
 		 * A recording, JSON, folded stacks... on standard output hold
@@ -812,226 +393,296 @@ static int trace(struct options *o, const sigset_t *stop_set,
 			fprintf(stderr, PROG ": %s goes to standard output: "
 				"%s's standard output goes to standard error\n",
 				data, o->command[0]);
-		if (rt_command_spawn_stdout(&cmd, o->command, original_mask,
-					    handled_signals,
-					    sizeof(handled_signals) /
-						    sizeof(handled_signals[0]),
+		if (rt_command_spawn_stdout(&r->cmd, o->command, original_mask,
+					    cat_handled_signals,
+					    sizeof(cat_handled_signals) /
+						    sizeof(cat_handled_signals[0]),
 					    child_stdout, err, sizeof(err))) {
 			cat_error("cannot start %s: %s", o->command[0], err);
-			close_output(o, &ob);
-			return EXIT_FAIL;
+			cat_close_output(o, &r->ob);
+			return -1;
 		}
-		o->session.pid = cmd.pid;
+		o->session.pid = r->cmd.pid;
 	}
 	if (o->session.pid > 0)
 		o->session.inherit = true;
 	if (o->per_thread_pid && per_thread_list(o)) {
-		close_output(o, &ob);
-		rt_paths_fini(&paths);
-		return EXIT_FAIL;
+		cat_close_output(o, &r->ob);
+		rt_paths_fini(&r->paths);
+		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Step 3, the session configured but not enabled: the module's rings
+ * and selection (with the part of --filter it can decide), the watch on
+ * -p's processes, the views, and perf's events beside it. Nothing is
+ * traced yet, so a refusal here (no module, a bad pid, perf denied)
+ * records nothing. 0, or -1 said why (trace_close() releases).
+ */
+static int trace_configure(struct trace_run *r)
+{
+	struct options *o = r->o;
 
 	filter_ranges(o);
-	if (rt_session_open(&s, NULL) || rt_session_setup(&s, &o->session)) {
-		cat_error("%s", s.errmsg);
-		rt_command_abort(&cmd);
-		goto out;
+	if (rt_session_open(&r->s, NULL) ||
+	    rt_session_setup(&r->s, &o->session)) {
+		cat_error("%s", r->s.errmsg);
+		rt_command_abort(&r->cmd);
+		return -1;
 	}
 	if (o->verbose)
-		note_filter_ranges(o, &s);
-	if (!o->snapshot && watch_pids(o, &s, &watch))
-		goto out;
-	if (watch.nr) {
-		st.done = pids_exited;
-		st.done_arg = &watch;
+		note_filter_ranges(o, &r->s);
+	if (!o->snapshot && watch_pids(o, &r->s, &r->watch))
+		return -1;
+	if (r->watch.nr) {
+		r->st.done = pids_exited;
+		r->st.done_arg = &r->watch;
 	}
-	if (use_views) {
-		if (cat_views_init(&views, o, st.format, &ob, &paths)) {
-			rt_command_abort(&cmd);
-			goto out;
+	if (r->use_views) {
+		if (cat_views_init(&r->views, o, r->st.format, &r->ob,
+				   &r->paths)) {
+			rt_command_abort(&r->cmd);
+			return -1;
 		}
-		st.sink = cat_views_sink;
-		st.sink_arg = &views;
+		r->st.sink = cat_views_sink;
+		r->st.sink_arg = &r->views;
 		/* The trace's environment names the module that wrote it. */
-		if (views.ctf_on)
-			snprintf(views.ctf.env.module_version,
-				 sizeof(views.ctf.env.module_version), "%.*s",
-				 (int)sizeof(s.info.module_version),
-				 s.info.module_version);
+		if (r->views.ctf_on)
+			snprintf(r->views.ctf.env.module_version,
+				 sizeof(r->views.ctf.env.module_version),
+				 "%.*s", (int)sizeof(r->s.info.module_version),
+				 r->s.info.module_version);
 		/* --interval without --counters paces the views. */
 		if (!o->perf.counters && (o->hist || o->summary)) {
-			st.interval_ns = o->perf.interval_ns;
-			st.on_interval = cat_views_interval;
-			st.interval_arg = &views;
+			r->st.interval_ns = o->perf.interval_ns;
+			r->st.on_interval = cat_views_interval;
+			r->st.interval_arg = &r->views;
 		}
 	}
-	if (use_perf && open_perf(o, &s, &perf, &perf_cpus, &perf_tids,
-				  o->command != NULL)) {
-		cat_error("%s", perf.errmsg);
-		rt_command_abort(&cmd);
-		goto out;
+	if (r->use_perf && open_perf(o, &r->s, &r->perf, &r->perf_cpus,
+				     &r->perf_tids, o->command != NULL)) {
+		cat_error("%s", r->perf.errmsg);
+		rt_command_abort(&r->cmd);
+		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Step 4, tracing enabled, in the order the records need: the raw
+ * header first (it leads the file, and records follow as soon as the
+ * rings run), the start time the files keep, the module's session,
+ * perf's events, --stats, and last the COMMAND let through its gate, so
+ * that its first system call is traced. A COMMAND that cannot run stops
+ * the run but is still reaped: not a failure here. 0, or -1 said why.
+ */
+static int trace_enable(struct trace_run *r)
+{
+	struct options *o = r->o;
+	char err[256];
+
 	if (o->raw && !o->snapshot)
-		write_raw_header(&ob, &s, o->session.events ? o->session.events :
-					  RINGTRACE_EVENT_VFS_READ, &perf,
-				 o->symbols && (o->callchain ||
-						o->session.stack_user_depth));
-	trace_start_mono = rt_sys.now_ns();
-	trace_start_real = realtime_ns();
+		cat_write_raw_header(&r->ob, &r->s, o->session.events ?
+				     o->session.events :
+				     RINGTRACE_EVENT_VFS_READ, &r->perf,
+				     o->symbols && (o->callchain ||
+						    o->session.stack_user_depth));
+	cat_note_trace_start();
 	rt_output_set_func_names(o->session.funcs, o->session.nr_funcs);
-	if (rt_session_enable(&s)) {
-		cat_error("%s", s.errmsg);
-		rt_command_abort(&cmd);
-		goto out;
+	if (rt_session_enable(&r->s)) {
+		cat_error("%s", r->s.errmsg);
+		rt_command_abort(&r->cmd);
+		return -1;
 	}
 	if (!o->quiet)
-		note_attach(&s, o->session.events);
-	if (use_perf) {
-		rt_perf_session_enable(&perf, rt_sys.now_ns());
-		st.hooks = &perf.hooks;
+		note_attach(&r->s, o->session.events);
+	if (r->use_perf) {
+		rt_perf_session_enable(&r->perf, rt_sys.now_ns());
+		r->st.hooks = &r->perf.hooks;
 	}
 	if (o->stats_ns) {
-		if (cat_stats_init(&stats, &s, rt_sys.now_ns())) {
-			rt_command_abort(&cmd);
-			goto out;
+		if (cat_stats_init(&r->stats, &r->s, rt_sys.now_ns())) {
+			rt_command_abort(&r->cmd);
+			return -1;
 		}
-		stats_on = true;
-		st.stats_ns = o->stats_ns;
-		st.on_stats = cat_stats_print;
-		st.stats_arg = &stats;
+		r->stats_on = true;
+		r->st.stats_ns = o->stats_ns;
+		r->st.on_stats = cat_stats_print;
+		r->st.stats_arg = &r->stats;
 	}
-	if (o->command && rt_command_release(&cmd, err, sizeof(err))) {
+	if (o->command && rt_command_release(&r->cmd, err, sizeof(err))) {
 		cat_error("cannot run %s: %s", o->command[0], err);
-		stop_requested = 1;
+		cat_stop_requested = 1;
 	}
+	return 0;
+}
 
-	if (o->snapshot) {
-		if (use_views && o->session.stack_user_depth)
-			see_selected_threads(o, &views);
-		st.start_ns = rt_sys.now_ns();
-		struct cat_raw_header rh = {
-			write_snapshot_header, &s, &perf,
-			o->symbols && o->session.stack_user_depth,
-			trace_start_mono, trace_start_real,
-		};
+/*
+ * Step 5 for --snapshot, the flight recorder: the rings overwrite, and
+ * flight.c prints them on each request until the run stops; then what
+ * the kernel wrote, overwrote and lost meanwhile. Returns the exit code.
+ */
+static int trace_snapshots(struct trace_run *r)
+{
+	struct options *o = r->o;
+	struct cat_raw_header rh;
+	int code;
 
-		code = cat_snapshot_run(o, &s, &ob, &paths, &snapshot_requested,
-					&stop_requested, &wait_set,
-					stats_on ? &stats : NULL, &rh,
-					&snapshots);
-		st.end_ns = rt_sys.now_ns();
-		if (!o->quiet && !rt_session_stats(&s, &kstats))
-			fprintf(stderr, PROG ": %" PRIu64 " snapshot%s; the "
-				"kernel wrote %" PRIu64 " records, overwrote %"
-				PRIu64 ", lost %" PRIu64 "\n", snapshots,
-				snapshots == 1 ? "" : "s",
-				(uint64_t)kstats.records,
-				(uint64_t)kstats.overwritten,
-				(uint64_t)kstats.lost);
-		goto reap;
-	}
-	status = rt_stream_live(&st, &s);
-	code = stream_exit_code(&st, status, &ob);
-	sum.srcs = s.srcs;
-	sum.nr_srcs = s.nr_rings;
-	/* Counted as on replay: samples and snapshots in the line. */
-	if (use_perf && perf.has_sampler) {
-		sum.perf_srcs = perf.sampler.srcs;
-		sum.nr_perf_srcs = perf.sampler.nr_rings;
-	}
-	if (use_perf && perf.has_snapshots) {
-		sum.counter_srcs = &perf.snapshots.src;
-		sum.nr_counter_srcs = 1;
-	}
-	sum.lost_pending = st.lost_pending;
-	sum.elapsed_ns = st.end_ns - st.start_ns;
-	if (use_views && status == RT_STREAM_OK) {
-		struct rt_source_counts t = rt_summary_totals(&sum);
-
-		cat_views_stream_ended(&views, &t, st.lost_pending, NULL);
-		if (cat_views_finish(&views))
-			code = EXIT_FAIL;
-	}
-	if (!o->quiet) {
-		if (!rt_session_stats(&s, &kstats))
-			sum.kernel = &kstats;
-		cat_summary_rings(&s, &sum, &ring_stats);
-		rt_summary_print(stderr, &sum);
-		if (o->verbose)
-			note_reader(&st.place, o->reader_plain);
-		if (use_perf) {
-			perf_title(o, title, sizeof(title));
-			rt_perf_session_summary(stderr, &perf, PROG, title);
-		}
-	}
-reap:
-	if (o->command) {
-		/* SIGTERM was meant for the whole run; Ctrl-C reached it already. */
-		if (stop_signal == SIGTERM && !rt_command_reap(&cmd, true))
-			kill(cmd.pid, SIGTERM);
-		rt_command_reap(&cmd, false);
-		if (code == EXIT_OK)
-			code = rt_command_exit_code(&cmd);
-	}
-out:
-	rt_pidwatch_close(&watch);
-	if (stats_on)
-		cat_stats_fini(&stats);
-	free(ring_stats);
-	cat_views_fini(&views);
-	rt_paths_fini(&paths);
-	rt_perf_session_close(&perf);
-	free(perf_tids);
-	rt_session_close(&s);
-	close_output(o, &ob);
-	save_ksyms(o, code);
+	if (r->use_views && o->session.stack_user_depth)
+		see_selected_threads(o, &r->views);
+	r->st.start_ns = rt_sys.now_ns();
+	rh = cat_snapshot_raw_header(&r->s, &r->perf,
+				     o->symbols && o->session.stack_user_depth);
+	code = cat_snapshot_run(o, &r->s, &r->ob, &r->paths,
+				&cat_snapshot_requested, &cat_stop_requested,
+				&r->wait_set, r->stats_on ? &r->stats : NULL,
+				&rh, &r->snapshots);
+	r->st.end_ns = rt_sys.now_ns();
+	if (!o->quiet && !rt_session_stats(&r->s, &r->kstats))
+		fprintf(stderr, PROG ": %" PRIu64 " snapshot%s; the "
+			"kernel wrote %" PRIu64 " records, overwrote %"
+			PRIu64 ", lost %" PRIu64 "\n", r->snapshots,
+			r->snapshots == 1 ? "" : "s",
+			(uint64_t)r->kstats.records,
+			(uint64_t)r->kstats.overwritten,
+			(uint64_t)r->kstats.lost);
 	return code;
 }
 
 /*
- * --load: insert ringtrace.ko through libkmod when /dev/ringtrace is
- * missing, the way ringtrace-ctl load does (the checkout's module next to
- * this binary, else the one installed for the running kernel).
+ * Step 5 otherwise, the stream: records as they arrive, to the output
+ * or the views, until the run stops (a signal, -d, the COMMAND's or
+ * -p's exit). *@status: the stream's, which trace_report() needs.
+ * Returns the exit code it makes.
  */
-static int load_module(void)
+static int trace_stream(struct trace_run *r, int *status)
 {
-	char path_buf[PATH_MAX], exe[PATH_MAX], msg[512];
-	const char *path = NULL;
-	ssize_t n;
-
-	if (access(RINGTRACE_DEVICE_PATH, F_OK) == 0)
-		return 0;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		path = rt_kmod_checkout_path(exe, path_buf, sizeof(path_buf));
-	}
-	if (rt_kmod_load(path, "", msg, sizeof(msg))) {
-		cat_error("--load: %s", msg);
-		return -1;
-	}
-	fprintf(stderr, PROG ": %s\n", msg);
-	return 0;
+	*status = rt_stream_live(&r->st, &r->s);
+	return cat_stream_exit_code(&r->st, *status, &r->ob);
 }
 
-int main(int argc, char **argv)
+/*
+ * Step 6, after the stream: the summary's sources, counted as on
+ * replay; the views finished, told what they lack; unless -q, the
+ * summary with the kernel's and each ring's counts, the reader's
+ * placement (-v) and perf's own summary. Returns @code, or EXIT_FAIL
+ * when a view could not be written.
+ */
+static int trace_report(struct trace_run *r, int status, int code)
 {
-	sigset_t stop_set, original_mask;
-	struct options o;
+	struct options *o = r->o;
+	struct rt_summary *sum = &r->sum;
+	char title[512];
 
-	/* --diff BEFORE AFTER: a mode with options of its own (diff.c). */
-	if (cat_diff_requested(argc, argv))
-		return cat_diff_main(argc, argv);
-	cat_errors_from_argv(argc, argv);
-	cat_parse_options(argc, argv, &o);
-	note_cmdline(argc, argv);
-	sigprocmask(SIG_SETMASK, NULL, &original_mask);
-	install_signals(&stop_set);
-	if (o.input)
-		return decode_file(&o);
-	if (o.load && load_module())
+	sum->srcs = r->s.srcs;
+	sum->nr_srcs = r->s.nr_rings;
+	/* Counted as on replay: samples and snapshots in the line. */
+	if (r->use_perf && r->perf.has_sampler) {
+		sum->perf_srcs = r->perf.sampler.srcs;
+		sum->nr_perf_srcs = r->perf.sampler.nr_rings;
+	}
+	if (r->use_perf && r->perf.has_snapshots) {
+		sum->counter_srcs = &r->perf.snapshots.src;
+		sum->nr_counter_srcs = 1;
+	}
+	sum->lost_pending = r->st.lost_pending;
+	sum->elapsed_ns = r->st.end_ns - r->st.start_ns;
+	if (r->use_views && status == RT_STREAM_OK) {
+		struct rt_source_counts t = rt_summary_totals(sum);
+
+		cat_views_stream_ended(&r->views, &t, r->st.lost_pending, NULL);
+		if (cat_views_finish(&r->views))
+			code = EXIT_FAIL;
+	}
+	if (!o->quiet) {
+		if (!rt_session_stats(&r->s, &r->kstats))
+			sum->kernel = &r->kstats;
+		cat_summary_rings(&r->s, sum, &r->ring_stats);
+		rt_summary_print(stderr, sum);
+		if (o->verbose)
+			note_reader(&r->st.place, o->reader_plain);
+		if (r->use_perf) {
+			perf_title(o, title, sizeof(title));
+			rt_perf_session_summary(stderr, &r->perf, PROG, title);
+		}
+	}
+	return code;
+}
+
+/*
+ * Step 7, the COMMAND's end, waited for so that its exit status becomes
+ * ours when the trace itself succeeded. Returns the exit code.
+ */
+static int trace_reap(struct trace_run *r, int code)
+{
+	if (!r->o->command)
+		return code;
+	/* SIGTERM was meant for the whole run; Ctrl-C reached it already. */
+	if (cat_stop_signal == SIGTERM && !rt_command_reap(&r->cmd, true))
+		kill(r->cmd.pid, SIGTERM);
+	rt_command_reap(&r->cmd, false);
+	if (code == EXIT_OK)
+		code = rt_command_exit_code(&r->cmd);
+	return code;
+}
+
+/*
+ * The end of every run that reached the session, finished or failed at
+ * any step after the COMMAND's: all the steps opened, released; then a
+ * --raw file, now whole, gets its kernel symbols (recording.c).
+ */
+static void trace_close(struct trace_run *r, int code)
+{
+	rt_pidwatch_close(&r->watch);
+	if (r->stats_on)
+		cat_stats_fini(&r->stats);
+	free(r->ring_stats);
+	cat_views_fini(&r->views);
+	rt_paths_fini(&r->paths);
+	rt_perf_session_close(&r->perf);
+	free(r->perf_tids);
+	rt_session_close(&r->s);
+	cat_close_output(r->o, &r->ob);
+	cat_record_ksyms(r->o, code);
+}
+
+int cat_trace(struct options *o, const sigset_t *stop_set,
+	      const sigset_t *original_mask)
+{
+	struct trace_run r = {
+		.o = o,
+		.st = {
+			.format = o->raw ? RT_FORMAT_RAW :
+					   o->json ? RT_FORMAT_JSON :
+						     RT_FORMAT_TEXT,
+			.window_ns = o->window_ns,
+			.duration_ns = o->duration_ns,
+			.stop = &cat_stop_requested,
+			.stop_signals = stop_set,
+			.follow_rings = !o->reader_plain,
+		},
+		.sum = { .prog = PROG, .verbose = o->verbose },
+		.cmd = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 },
+		.use_views = cat_views_wanted(o),
+		.watch = { .nr = 0, .epfd = -1 },
+		.wait_set = *stop_set,
+	};
+	int code = EXIT_FAIL, status;
+
+	if (trace_open_outputs(&r) || trace_start_command(&r, original_mask))
 		return EXIT_FAIL;
-	if (o.snapshot)
-		install_snapshot_signal(&stop_set);
-	return trace(&o, &stop_set, &original_mask);
+	if (trace_configure(&r) || trace_enable(&r))
+		goto out;
+	if (o->snapshot) {
+		code = trace_snapshots(&r);
+	} else {
+		code = trace_stream(&r, &status);
+		code = trace_report(&r, status, code);
+	}
+	code = trace_reap(&r, code);
+out:
+	trace_close(&r, code);
+	return code;
 }

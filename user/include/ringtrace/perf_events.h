@@ -73,8 +73,8 @@ extern const struct rt_perf_event_desc rt_perf_events[];
 /*
  * perf's "dummy" software event: it never counts nor samples; a sampler
  * of it only carries the side-band records (COMM, MMAP2) a raw file of
- * ringtrace records with user stacks needs (user/cat/trace.c). Not in the table:
- * it is nothing a user asks for.
+ * ringtrace records with user stacks needs (user/cat/trace.c). Not in the
+ * table: it is nothing a user asks for.
  */
 extern const struct rt_perf_event_desc rt_perf_tracking_event;
 #define RT_PERF_TRACKING_EVENT	"dummy"
