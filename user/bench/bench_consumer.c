@@ -171,6 +171,21 @@ static void drain_raw(struct rt_outbuf *ob, bool copy)
 		rt_ring_release(&srcs[i].ring);
 }
 
+/* Empty rings, their consumers at the start, merged by @m. */
+static void rings_reset(struct rt_merge *m)
+{
+	for (int i = 0; i < NR_RINGS; i++) {
+		memset(rings[i].base, 0, PAGE);
+		rings[i].page->data_offset = PAGE;
+		rings[i].page->data_size = RING_BYTES;
+		rings[i].head = 0;
+		rt_source_init(&srcs[i], (uint32_t)i);
+		rt_ring_init_mmap(&srcs[i].ring, rings[i].base, PAGE + RING_BYTES,
+				  PAGE, NULL, 0);
+	}
+	rt_merge_init(m, srcs, NR_RINGS, 0);
+}
+
 static void bench(const char *name, enum rt_format format, bool copy, int fd)
 {
 	struct rt_outbuf ob;
@@ -182,16 +197,7 @@ static void bench(const char *name, enum rt_format format, bool copy, int fd)
 	rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE);
 	ctx.print = rt_printer(format);
 	ctx.ob = &ob;
-	for (int i = 0; i < NR_RINGS; i++) {
-		memset(rings[i].base, 0, PAGE);
-		rings[i].page->data_offset = PAGE;
-		rings[i].page->data_size = RING_BYTES;
-		rings[i].head = 0;
-		rt_source_init(&srcs[i], (uint32_t)i);
-		rt_ring_init_mmap(&srcs[i].ring, rings[i].base, PAGE + RING_BYTES,
-				  PAGE, NULL, 0);
-	}
-	rt_merge_init(&m, srcs, NR_RINGS, 0);
+	rings_reset(&m);
 	for (int round = 0; round < ROUNDS; round++) {
 		uint64_t t0, n = produce(&ts);
 
@@ -251,16 +257,7 @@ static void bench_metrics(void)
 	/* Every file named, as the path records before them would. */
 	for (uint64_t ino = 100000; ino < 105000; ino++)
 		rt_paths_set(&c.paths, 8, 1, ino, "/var/lib/data/file", 18);
-	for (int i = 0; i < NR_RINGS; i++) {
-		memset(rings[i].base, 0, PAGE);
-		rings[i].page->data_offset = PAGE;
-		rings[i].page->data_size = RING_BYTES;
-		rings[i].head = 0;
-		rt_source_init(&srcs[i], (uint32_t)i);
-		rt_ring_init_mmap(&srcs[i].ring, rings[i].base, PAGE + RING_BYTES,
-				  PAGE, NULL, 0);
-	}
-	rt_merge_init(&m, srcs, NR_RINGS, 0);
+	rings_reset(&m);
 	for (int round = 0; round < ROUNDS; round++) {
 		uint64_t t0, n = produce(&ts);
 
