@@ -4,8 +4,10 @@
  * raw (validate, then writev(2) straight from the ring: what
  * ringtrace-cat --raw does), rawcopy (validate + copy into the output
  * buffer, the path before that), text and JSON (merge + decode + print),
- * all written to /dev/null. Not a test: `make -C user bench` prints
- * records/s and ns/record.
+ * all written to /dev/null; and ringtrace-exporter's reader (merge +
+ * decode + name the file + account in the metrics table), with the
+ * memory its tables take after a million distinct files. Not a test:
+ * `make -C user bench` prints records/s, ns/record and kilobytes.
  *
  * The producer fills 4 rings with interleaved timestamps (what 4 busy CPUs
  * produce), then the consumer drains them; only the drain is timed.
@@ -19,7 +21,9 @@
 
 #include "ringtrace/barrier.h"
 #include "ringtrace/merge.h"
+#include "ringtrace/metrics.h"
 #include "ringtrace/output.h"
+#include "ringtrace/paths.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/record.h"
 
@@ -167,6 +171,21 @@ static void drain_raw(struct rt_outbuf *ob, bool copy)
 		rt_ring_release(&srcs[i].ring);
 }
 
+/* Empty rings, their consumers at the start, merged by @m. */
+static void rings_reset(struct rt_merge *m)
+{
+	for (int i = 0; i < NR_RINGS; i++) {
+		memset(rings[i].base, 0, PAGE);
+		rings[i].page->data_offset = PAGE;
+		rings[i].page->data_size = RING_BYTES;
+		rings[i].head = 0;
+		rt_source_init(&srcs[i], (uint32_t)i);
+		rt_ring_init_mmap(&srcs[i].ring, rings[i].base, PAGE + RING_BYTES,
+				  PAGE, NULL, 0);
+	}
+	rt_merge_init(m, srcs, NR_RINGS, 0);
+}
+
 static void bench(const char *name, enum rt_format format, bool copy, int fd)
 {
 	struct rt_outbuf ob;
@@ -178,16 +197,7 @@ static void bench(const char *name, enum rt_format format, bool copy, int fd)
 	rt_outbuf_init(&ob, fd, RT_OUTBUF_DEFAULT_SIZE);
 	ctx.print = rt_printer(format);
 	ctx.ob = &ob;
-	for (int i = 0; i < NR_RINGS; i++) {
-		memset(rings[i].base, 0, PAGE);
-		rings[i].page->data_offset = PAGE;
-		rings[i].page->data_size = RING_BYTES;
-		rings[i].head = 0;
-		rt_source_init(&srcs[i], (uint32_t)i);
-		rt_ring_init_mmap(&srcs[i].ring, rings[i].base, PAGE + RING_BYTES,
-				  PAGE, NULL, 0);
-	}
-	rt_merge_init(&m, srcs, NR_RINGS, 0);
+	rings_reset(&m);
 	for (int round = 0; round < ROUNDS; round++) {
 		uint64_t t0, n = produce(&ts);
 
@@ -207,6 +217,137 @@ static void bench(const char *name, enum rt_format format, bool copy, int fd)
 		rt_ring_fini(&srcs[i].ring);
 	rt_merge_fini(&m);
 	rt_outbuf_fini(&ob);
+}
+
+struct metrics_ctx {
+	struct rt_paths		paths;
+	struct rt_metrics	m;
+};
+
+/* The exporter's sink: what it does with each record (exporter.c). */
+static int account(void *arg, struct rt_source *src,
+		   const struct rt_record *rec, uint64_t ts)
+{
+	struct metrics_ctx *c = arg;
+	struct rt_event ev;
+
+	(void)ts;
+	if (rt_decode(rec->data, rec->size, src->cpu, &ev) != RT_DECODE_OK)
+		return 0;
+	if (!rt_paths_take(&c->paths, &ev)) {
+		rt_paths_name(&c->paths, &ev);
+		rt_metrics_add(&c->m, &ev);
+	}
+	return 0;
+}
+
+/* ringtrace-exporter's reader on the same rings: CPU per record. */
+static void bench_metrics(void)
+{
+	static struct metrics_ctx c;
+	struct rt_merge m;
+	struct rt_merge_result res;
+	uint64_t ts = 0, records = 0, ns = 0;
+
+	if (rt_paths_init(&c.paths) ||
+	    rt_metrics_init(&c.m, RT_METRICS_DEFAULT_SERIES)) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	/* Every file named, as the path records before them would. */
+	for (uint64_t ino = 100000; ino < 105000; ino++)
+		rt_paths_set(&c.paths, 8, 1, ino, "/var/lib/data/file", 18);
+	rings_reset(&m);
+	for (int round = 0; round < ROUNDS; round++) {
+		uint64_t t0, n = produce(&ts);
+
+		t0 = cpu_ns();
+		rt_merge_round(&m, 0, true, account, &c, &res);
+		ns += cpu_ns() - t0;
+		records += n;
+	}
+	printf("%-7s %10.1f Mrecords/s %8.1f ns/record (exporter's reader: "
+	       "%u series)\n", "metrics", (double)records * 1e3 / (double)ns,
+	       (double)ns / (double)records, c.m.nr_series);
+	for (int i = 0; i < NR_RINGS; i++)
+		rt_ring_fini(&srcs[i].ring);
+	rt_merge_fini(&m);
+	rt_metrics_fini(&c.m);
+	rt_paths_fini(&c.paths);
+}
+
+/* The process's resident memory now, in KiB (/proc/self/statm). */
+static long rss_kb(void)
+{
+	long size, pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &size, &pages) != 2)
+			pages = 0;
+		fclose(f);
+	}
+	return pages * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/*
+ * A million distinct files, each named by its path record and read once,
+ * through the exporter's tables: their memory is allocated once (the
+ * file names' table and the series are bounded), so the process's peak
+ * resident size is the same after the millionth file as after the first.
+ */
+static void bench_metrics_files(void)
+{
+	static struct metrics_ctx c;
+	const uint64_t files = 1000000;
+	char path[64];
+	struct rt_event ev;
+	long before, first, after;
+	uint64_t t0, ns, named = 0;
+
+	before = rss_kb();
+	if (rt_paths_init(&c.paths) ||
+	    rt_metrics_init(&c.m, RT_METRICS_DEFAULT_SERIES)) {
+		fprintf(stderr, "out of memory\n");
+		exit(1);
+	}
+	first = 0;
+	t0 = cpu_ns();
+	for (uint64_t i = 0; i < files; i++) {
+		int len = snprintf(path, sizeof(path), "/srv/files/%02llu/f%07llu",
+				   (unsigned long long)(i % 100),
+				   (unsigned long long)i);
+		struct rt_path_event pe = {
+			.dev_major = 8, .dev_minor = 1, .ino = i + 1,
+			.len = (uint16_t)len, .path = path,
+		};
+
+		rt_paths_add(&c.paths, &pe);
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = RT_EVENT_VFS_READ;
+		snprintf(ev.comm, sizeof(ev.comm), "worker%llu",
+			 (unsigned long long)(i % 8));
+		ev.u.vfs_read.dev_major = 8;
+		ev.u.vfs_read.dev_minor = 1;
+		ev.u.vfs_read.ino = i + 1;
+		ev.u.vfs_read.ret = 4096;
+		ev.u.vfs_read.lat_ns = 1000 + i % 100000;
+		rt_paths_name(&c.paths, &ev);
+		named += ev.u.vfs_read.path != NULL;
+		rt_metrics_add(&c.m, &ev);
+		if (i == 0)
+			first = rss_kb();
+	}
+	ns = cpu_ns() - t0;
+	after = rss_kb();
+	printf("%-7s %llu distinct files: %.1f ns/file, resident %ld KiB "
+	       "before the tables, %ld after the first file, %ld after the "
+	       "last; %llu reads named, %u series, %u names kept\n", "files",
+	       (unsigned long long)files, (double)ns / (double)files, before,
+	       first, after, (unsigned long long)named, c.m.nr_series,
+	       c.paths.nr);
+	rt_metrics_fini(&c.m);
+	rt_paths_fini(&c.paths);
 }
 
 /* What printing one vfs_read line with snprintf would cost, for scale. */
@@ -250,6 +391,8 @@ int main(void)
 	bench("rawcopy", RT_FORMAT_RAW, true, fd);
 	bench("json", RT_FORMAT_JSON, false, fd);
 	bench("text", RT_FORMAT_TEXT, false, fd);
+	bench_metrics();
+	bench_metrics_files();
 	bench_snprintf();
 	return 0;
 }

@@ -348,6 +348,15 @@ static void test_paths_first_name_wins(void **state)
 		rt_paths_set(&p, 9, 0, i, "x", 1);
 	assert_int_equal(p.nr, RT_PATHS_MAX);
 	assert_true(p.dropped == 6);	/* 5 beyond, plus /etc/passwd's slot */
+	/* Not kept, but the latest RT_PATHS_SPILL still name their reads. */
+	rt_paths_set(&p, 9, 0, 1u << 20, "/spilled", 8);
+	assert_string_equal(rt_paths_get(&p, 9, 0, 1u << 20), "/spilled");
+	for (uint64_t i = 1; i < RT_PATHS_SPILL; i++)
+		rt_paths_set(&p, 9, 1, i, "y", 1);
+	assert_string_equal(rt_paths_get(&p, 9, 0, 1u << 20), "/spilled");
+	rt_paths_set(&p, 9, 1, RT_PATHS_SPILL, "y", 1);
+	assert_null(rt_paths_get(&p, 9, 0, 1u << 20));	/* pushed out */
+	assert_int_equal(p.nr, RT_PATHS_MAX);
 	rt_paths_fini(&p);
 }
 

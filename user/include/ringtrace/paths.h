@@ -4,8 +4,12 @@
  * filled from what knows a name: path records, when the module emits them,
  * and, best effort, a look at /proc/PID/fd of the processes seen, done
  * once at the end (a file closed by then, or a process gone, stays
- * dev:ino). Bounded: past RT_PATHS_MAX names new ones are dropped and
- * counted; a path longer than RT_PATH_MAX - 1 bytes keeps its end (the
+ * dev:ino). Bounded: past RT_PATHS_MAX names new ones are not kept
+ * (counted), but the last RT_PATHS_SPILL of them still name the records
+ * right after their path record: past its own table the module names a
+ * file before every record (RINGTRACE_PATH_UNCACHED), so a reader of
+ * more distinct files than both tables hold (an exporter running for
+ * months) still names each read. A path longer than RT_PATH_MAX - 1 bytes keeps its end (the
  * file's own name), after "...".
  */
 #ifndef RINGTRACE_PATHS_H
@@ -17,6 +21,7 @@
 
 #define RT_PATHS_MAX	8192u		/* names kept */
 #define RT_PATHS_SLOTS	16384u		/* hash slots, power of two */
+#define RT_PATHS_SPILL	64u		/* the latest names not kept */
 #define RT_PATH_MAX	512u		/* longer: "..." and the last bytes */
 
 struct rt_path_entry {
@@ -31,6 +36,7 @@ struct rt_paths {
 	uint32_t		nr;
 	uint32_t		*slots;		/* index + 1; 0: free */
 	uint64_t		dropped;	/* names not kept: table full */
+	uint32_t		spill_next;	/* entries[RT_PATHS_MAX + i] */
 	/*
 	 * Where each device is mounted, for names relative to their mount;
 	 * NULL: shown "[M:m]/name". live_mounts: the reader's own table,

@@ -18,7 +18,7 @@
 int rt_paths_init(struct rt_paths *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->entries = calloc(RT_PATHS_MAX, sizeof(*p->entries));
+	p->entries = calloc(RT_PATHS_MAX + RT_PATHS_SPILL, sizeof(*p->entries));
 	p->slots = calloc(RT_PATHS_SLOTS, sizeof(*p->slots));
 	if (!p->entries || !p->slots) {
 		rt_paths_fini(p);
@@ -68,12 +68,17 @@ void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 	slot = find(p, dev_major, dev_minor, ino);
 	if (*slot)
 		return;
-	/* RT_PATHS_MAX is half the slots: probes stay short, find() ends. */
+	/*
+	 * RT_PATHS_MAX is half the slots: probes stay short, find() ends.
+	 * Past it, the spill: the latest names, for the records after them.
+	 */
 	if (p->nr >= RT_PATHS_MAX) {
 		p->dropped++;
-		return;
+		e = &p->entries[RT_PATHS_MAX + p->spill_next++ % RT_PATHS_SPILL];
+	} else {
+		e = &p->entries[p->nr];
+		*slot = ++p->nr;
 	}
-	e = &p->entries[p->nr];
 	e->dev_major = dev_major;
 	e->dev_minor = dev_minor;
 	e->ino = ino;
@@ -85,7 +90,6 @@ void rt_paths_set(struct rt_paths *p, uint32_t dev_major, uint32_t dev_minor,
 		memcpy(e->path, path, len);
 		e->path[len] = '\0';
 	}
-	*slot = ++p->nr;
 }
 
 void rt_paths_use_own_mounts(struct rt_paths *p)
@@ -193,7 +197,18 @@ const char *rt_paths_get(const struct rt_paths *p, uint32_t dev_major,
 	if (!p || !p->entries)
 		return NULL;
 	slot = find(p, dev_major, dev_minor, ino);
-	return *slot ? p->entries[*slot - 1].path : NULL;
+	if (*slot)
+		return p->entries[*slot - 1].path;
+	/* The spill, newest first: the name written right before. */
+	for (uint32_t i = 1; i <= RT_PATHS_SPILL && i <= p->spill_next; i++) {
+		const struct rt_path_entry *e = &p->entries[RT_PATHS_MAX +
+			(p->spill_next - i) % RT_PATHS_SPILL];
+
+		if (e->ino == ino && e->dev_major == dev_major &&
+		    e->dev_minor == dev_minor)
+			return e->path;
+	}
+	return NULL;
 }
 
 unsigned int rt_paths_scan_pid(struct rt_paths *p, int pid)
