@@ -58,29 +58,16 @@ usage_error(const char *fmt, ...)
 
 static int parse_events(const char *list, uint64_t *events)
 {
-	static const struct {
-		const char	*name;
-		uint64_t	bit;
-	} names[] = {
-		{ "vfs_read",		RINGTRACE_EVENT_VFS_READ },
-		{ "lock",		RINGTRACE_EVENT_LOCK },
-		{ "lock_contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
-		{ "offcpu",		RINGTRACE_EVENT_OFFCPU },
-	};
 	const char *p = list;
 
 	*events = 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
-		unsigned int i;
+		uint64_t bit = rt_parse_event_name(p, len);
 
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strlen(names[i].name) == len &&
-			    !strncmp(p, names[i].name, len))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
+		if (!bit)
 			return -1;
-		*events |= names[i].bit;
+		*events |= bit;
 		p += len + (p[len] == ',');
 	}
 	return *events ? 0 : -1;

@@ -23,18 +23,15 @@ static DEFINE_PER_CPU(u64, rt_vfs_read_hits_pcpu);
 bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
 		       size_t count, loff_t *ppos)
 {
-	struct inode *inode;
-
 	this_cpu_inc(rt_vfs_read_hits_pcpu);
 	if (!rt_sessions_want(RINGTRACE_EVENT_VFS_READ, current))
 		return false;	/* no return hook for this call */
 
 	/* The caller holds a reference on @file for the whole call. */
-	inode = file_inode(file);
 	call->file = file;
-	call->ino = inode->i_ino;
-	call->dev = inode->i_sb->s_dev;
 	call->count = count;
+	/* Preemption is disabled: the RCU read side task_dfl_cgroup() needs. */
+	call->cgroup_id = rt_cgroup_id(rt_task_dfl_cgroup(current));
 	/* NULL for stream files (pipes, sockets...): no position. */
 	call->pos = ppos ? *ppos : -1;
 	/* Where the caller's off-CPU total stands (offcpu.c). */
@@ -70,6 +67,10 @@ static __always_inline void rt_vfs_read_write(struct rt_session *s, int cpu,
 	};
 	/* The off-CPU part, when followed and the session asked. */
 	bool offcpu = span && (s->events & RINGTRACE_EVENT_OFFCPU);
+	/* The caller still holds the file: its inode cannot change. */
+	const struct inode *inode = file_inode(call->file);
+	u32 dev = inode->i_sb->s_dev;
+	u64 ino = inode->i_ino;
 
 	/* Every byte of the record is written: no hole, no padding left. */
 	BUILD_BUG_ON(sizeof(*rec) != RINGTRACE_VFS_READ_SIZE_OFFCPU);
@@ -82,12 +83,12 @@ static __always_inline void rt_vfs_read_write(struct rt_session *s, int cpu,
 		e.misc = RINGTRACE_MISC_OFFCPU;
 	/* The file's name first, for a session asking for paths. */
 	if (s->paths)
-		rt_emit_name_file(&e, call->file, call->dev, call->ino);
+		rt_emit_name_file(&e, call->file, dev, ino);
 	rec = rt_emit_begin(&e);
 	if (rec) {
-		rec->dev_major = MAJOR(call->dev);
-		rec->dev_minor = MINOR(call->dev);
-		rec->ino = call->ino;
+		rec->dev_major = MAJOR(dev);
+		rec->dev_minor = MINOR(dev);
+		rec->ino = ino;
 		rec->pos = call->pos;
 		rec->count = call->count;
 		rec->ret = ret;
@@ -106,6 +107,7 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 	int cpu = smp_processor_id();
 	struct rt_offcpu_span span;
 	bool followed;
+	int moved = -1;		/* cgroup left since entry; -1: not looked */
 	struct rt_session *s;
 
 	/* Unpins the caller's entry in the off-CPU table, whoever wants it. */
@@ -118,6 +120,18 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 		    !cpumask_test_cpu(cpu, s->cpus) ||
 		    !rt_session_wants_task(s, current))
 			continue;
+		/*
+		 * Both ends in the session's cgroups: the exit's was checked
+		 * above; a call that entered in another cgroup is not the
+		 * session's, whichever other session had it followed.
+		 */
+		if (unlikely(s->cgroups.nr)) {
+			if (moved < 0)
+				moved = rt_cgroup_id(rt_task_dfl_cgroup(current)) !=
+					call->cgroup_id;
+			if (moved)
+				continue;
+		}
 		/* The ret and count ranges, before any ring work. */
 		if (unlikely(s->vfs_read_values) &&
 		    !rt_session_values_match(s, call->count, ret)) {

@@ -18,19 +18,24 @@
  * may sleep, and return on another CPU, while others run.
  */
 struct rt_vfs_read_call {
-	struct file *file;	/* held by our caller until after we return */
+	/*
+	 * Held by our caller until after we return: the file's device and
+	 * inode are read from it when the record is written, which leaves
+	 * room in the direct call's 56-byte slot (direct_tramp.h).
+	 */
+	struct file *file;
 	u64	ts;		/* entry time */
-	u64	ino;
 	u64	count;
 	s64	pos;
 	/*
-	 * The file's device as a dev_t, not two u32s: the direct call's slot
-	 * holds 56 bytes (direct_tramp.h) and the off-CPU fields needed 12 more.
+	 * The task's cgroup (v2) at entry, by id: a session filtering on
+	 * cgroups records a call only if it returns in the cgroup it entered
+	 * (the entry's cgroup may be gone by then: no pointer is kept).
 	 */
-	u32	dev;
+	u64	cgroup_id;
+	u64	offcpu_total;	/* the caller's off-CPU total at entry */
 	/* offcpu.c's table generation at entry, 0: not followed. */
 	u32	offcpu_gen;
-	u64	offcpu_total;	/* the caller's off-CPU total at entry */
 };
 
 /*

@@ -2,7 +2,9 @@
 /*
  * The cgroup filter (ringtrace_config.nr_cgroups): workloads in
  * sibling cgroups, only the selected one (and its descendants) recorded;
- * a task moved between cgroups recorded only while inside; a traced
+ * a task moved between cgroups recorded only while inside, a read that
+ * moved recorded by no session filtering on either end whatever other
+ * sessions exist; a traced
  * cgroup removed while the session runs; ANDed with the pid filter; the
  * ids the kernel refuses; the paths ringtrace-cat --cgroup takes as
  * records print them ("/rt_st_a", "/") and the errors it gives.
@@ -151,6 +153,79 @@ static long moved_mid_run(uint64_t id_a)
 	return n.of[0] * 1000 + n.others;
 }
 
+/* The one-byte park reads of @pid, seen by one session. */
+struct parks {
+	pid_t pid;
+	long n;
+};
+
+static void park_counter(const struct ringtrace_event_header *h, int cpu,
+			 void *arg)
+{
+	const struct ringtrace_vfs_read_record *r = (const void *)h;
+	struct parks *p = arg;
+
+	(void)cpu;
+	if (h->type == RINGTRACE_RECORD_VFS_READ && r->count == 1 &&
+	    r->task.pid == (uint32_t)p->pid)
+		p->n++;
+}
+
+static int park_once(void *arg)
+{
+	struct mover *m = arg;
+	char b;
+
+	return read(m->park[0], &b, 1) == 1 ? 0 : 21;
+}
+
+/*
+ * A read that enters in B and returns in A, beside a session with no
+ * cgroup filter (which has the module follow the call from its entry):
+ * that session records it, the session on A does not. Each session checks
+ * both ends of a call against its own filter, whatever other sessions
+ * want (before, the one on A recorded it because the other one existed).
+ */
+static void moved_beside_another(uint64_t id_a)
+{
+	struct ringtrace_config on_a = cg_config(-1, &id_a, 1), all;
+	struct st_session s_all, s_a;
+	struct parks p_all = { 0 }, p_a = { 0 };
+	struct mover m;
+	struct st_child c;
+
+	if (pipe(m.park))
+		tap_bail("pipe: %s", strerror(errno));
+	st_child_start(&c, park_once, &m);
+	st_cgroup_move(CG_B, c.pid);
+	all = st_config(RINGTRACE_EVENT_VFS_READ, c.pid);
+	st_session_open(&s_all, &all, 16);
+	st_session_open(&s_a, &on_a, 16);
+	if (st_enable(&s_all) || st_enable(&s_a))
+		tap_bail("ENABLE: %s", strerror(errno));
+	st_child_go(&c);
+	if (!st_wait_in_read(c.pid, m.park[0], 1))
+		tap_diag("the child did not park");
+	st_cgroup_move(CG_A, c.pid);
+	if (write(m.park[1], "g", 1) != 1)
+		tap_bail("write: %s", strerror(errno));
+	if (st_child_wait(&c) != 0)
+		tap_diag("workload failed");
+	st_disable(&s_all);
+	st_disable(&s_a);
+	p_all.pid = p_a.pid = c.pid;
+	st_drain(&s_all, park_counter, &p_all);
+	st_drain(&s_a, park_counter, &p_a);
+	st_session_close(&s_all);
+	st_session_close(&s_a);
+	close(m.park[0]);
+	close(m.park[1]);
+	tap_ok(p_all.n == 1 && p_a.n == 0,
+	       "a read entered in B and returned in A, beside a session with "
+	       "no cgroup filter: recorded by it (%ld), not by the session "
+	       "on A (%ld)", p_all.n, p_a.n);
+}
+
 /* Traced cgroup: a workload reads N there and exits, the cgroup goes. */
 static void removed_while_traced(void)
 {
@@ -252,7 +327,7 @@ int main(void)
 
 	st_require_features(RINGTRACE_FEAT_CGROUP, "the cgroup filter");
 	st_cgroup_mount();
-	tap_plan(17);
+	tap_plan(18);
 	id_a = st_cgroup_make(CG_A);
 	st_cgroup_make(CG_SUB);
 	id_b = st_cgroup_make(CG_B);
@@ -285,6 +360,7 @@ int main(void)
 	       "a task moved into A and out again: only its %d reads inside "
 	       "(%ld, %ld others)", 2 * N, moved / 1000, moved % 1000);
 
+	moved_beside_another(id_a);
 	removed_while_traced();
 
 	cfg = cg_config(-1, ids, 1);

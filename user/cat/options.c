@@ -284,15 +284,11 @@ void cat_check_buffer_size(const char *opt, const char *arg, uint64_t bytes)
 /* -e's names: the module's kinds, and perf's (filter bits). */
 static void set_events(struct options *o, const char *list)
 {
+	/* perf's, beside the module's (rt_parse_event_name()). */
 	static const struct {
 		const char	*name;
 		uint64_t	bit;
-	} names[] = {
-		{ "vfs_read",		RINGTRACE_EVENT_VFS_READ },
-		{ "lock",		RINGTRACE_EVENT_LOCK },
-		{ "lock_contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
-		{ "lock-contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
-		{ "offcpu",		RINGTRACE_EVENT_OFFCPU },
+	} perf_names[] = {
 		{ "sample",		RT_FILTER_EVENT_SAMPLE },
 		{ "samples",		RT_FILTER_EVENT_SAMPLE },
 		{ "counters",		RT_FILTER_EVENT_COUNTERS },
@@ -304,6 +300,7 @@ static void set_events(struct options *o, const char *list)
 	o->session.nr_funcs = 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
+		uint64_t bit;
 		size_t i;
 
 		/* func:NAME, a kernel function (at most RINGTRACE_MAX_FUNCS). */
@@ -329,15 +326,17 @@ static void set_events(struct options *o, const char *list)
 			p += len + (p[len] == ',');
 			continue;
 		}
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-			if (strlen(names[i].name) == len &&
-			    !strncmp(p, names[i].name, len))
-				break;
-		if (i == sizeof(names) / sizeof(names[0]))
+		bit = rt_parse_event_name(p, len);
+		for (i = 0; !bit && i < sizeof(perf_names) / sizeof(perf_names[0]);
+		     i++)
+			if (strlen(perf_names[i].name) == len &&
+			    !strncmp(p, perf_names[i].name, len))
+				bit = perf_names[i].bit;
+		if (!bit)
 			cat_usage_error("unknown event '%.*s' (known: vfs_read, "
 					"lock, lock_contention, offcpu, func:NAME, "
 					"sample, counters)", (int)len, p);
-		*events |= names[i].bit;
+		*events |= bit;
 		p += len + (p[len] == ',');
 	}
 	if (!*events)

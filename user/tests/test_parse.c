@@ -9,6 +9,8 @@
 
 #include "test.h"
 
+#include <linux/ringtrace.h>
+
 #include "ringtrace/parse.h"
 
 static uint64_t dur(const char *s)
@@ -145,6 +147,21 @@ static void test_bad_sizes(void **state)
 	expect_bad(rt_parse_size, "17179869184G", -ERANGE, "too large");
 }
 
+/* -e's module event names, shared by every tool; a prefix is no name. */
+static void test_event_names(void **state)
+{
+	(void)state;
+	assert_true(rt_parse_event_name("vfs_read", 8) ==
+		    RINGTRACE_EVENT_VFS_READ);
+	assert_true(rt_parse_event_name("lock,offcpu", 4) ==
+		    RINGTRACE_EVENT_LOCK);
+	assert_true(rt_parse_event_name("lock-contention", 15) ==
+		    RINGTRACE_EVENT_LOCK_CONTENTION);
+	assert_true(rt_parse_event_name("offcpu", 6) == RINGTRACE_EVENT_OFFCPU);
+	assert_true(rt_parse_event_name("vfs_rea", 7) == 0);
+	assert_true(rt_parse_event_name("sample", 6) == 0);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_durations),
@@ -153,5 +170,6 @@ int main(void)
 	    cmocka_unit_test(test_long_units),
 	    cmocka_unit_test(test_format_size),
 	    cmocka_unit_test(test_sizes),
-	    cmocka_unit_test(test_bad_sizes));
+	    cmocka_unit_test(test_bad_sizes),
+	    cmocka_unit_test(test_event_names));
 }

@@ -32,4 +32,11 @@ int rt_parse_size(const char *s, uint64_t *bytes, char *err, size_t errlen);
  */
 const char *rt_format_size(char *buf, size_t len, uint64_t bytes);
 
+/*
+ * The RINGTRACE_EVENT_* bit of a module event named by the @len bytes at
+ * @name ("vfs_read", "lock", "lock_contention" or "lock-contention",
+ * "offcpu"), as every tool's -e takes it; 0 for any other name.
+ */
+uint64_t rt_parse_event_name(const char *name, size_t len);
+
 #endif /* RINGTRACE_PARSE_H */

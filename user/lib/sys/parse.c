@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <linux/ringtrace.h>
+
 #include "ringtrace/parse.h"
 
 /* "123.456" -> integer part and up to 9 fraction digits scaled to 1e9. */
@@ -200,4 +202,24 @@ const char *rt_format_size(char *buf, size_t len, uint64_t bytes)
 	else
 		snprintf(buf, len, "%llu%c", (unsigned long long)bytes, units[u]);
 	return buf;
+}
+
+uint64_t rt_parse_event_name(const char *name, size_t len)
+{
+	static const struct {
+		const char	*name;
+		uint64_t	bit;
+	} names[] = {
+		{ "vfs_read",		RINGTRACE_EVENT_VFS_READ },
+		{ "lock",		RINGTRACE_EVENT_LOCK },
+		{ "lock_contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
+		{ "lock-contention",	RINGTRACE_EVENT_LOCK_CONTENTION },
+		{ "offcpu",		RINGTRACE_EVENT_OFFCPU },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i].name) == len &&
+		    !strncmp(name, names[i].name, len))
+			return names[i].bit;
+	return 0;
 }
