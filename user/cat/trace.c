@@ -295,7 +295,6 @@ static bool pids_exited(void *arg)
 	return rt_pidwatch_all_exited(arg);
 }
 
-
 /*
  * One live run, from its outputs to its summary. cat_trace() runs it in
  * steps, each a function below that fills its part; trace_close()
