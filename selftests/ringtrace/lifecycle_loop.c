@@ -4,9 +4,11 @@
  * per online CPU, configure, enable, read a little, disable, unmap, close,
  * unload. Each cycle must work, each unload must leave no module, device
  * or kprobe behind, and over the last 180 cycles the free memory must stay
- * where it was (a ring leaked per cycle would show as about 90 MiB; the
- * tolerance is 16 MiB of noise). Leaves the module loaded, as the runner
- * expects.
+ * where it was: a ring leaked per cycle would show as about 90 MiB; the
+ * tolerance is 32 MiB, twice the noise seen (free memory moved by -17 to
+ * +11 MiB across eight runs of 4 December 2026 on 6.1, 7.2 and 7.2-rt,
+ * with no leak: 16 MiB failed one of them). Leaves the module loaded, as
+ * the runner expects.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,7 +30,7 @@
  */
 #define WARMUP		20
 #define DATA_PAGES	64
-#define TOLERANCE_KB	(16 * 1024)
+#define TOLERANCE_KB	(32 * 1024)
 
 static long mem_free_kb(void)
 {
