@@ -513,15 +513,15 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 			}
 			c.size = keep;
 		}
-		/*
-		 * Kernel symbols: what the file holds of the last chunk, cut
-		 * or not; its entries are checked when read (rawksyms.c).
-		 */
 		/* Mount points: the first whole table; lines checked as read. */
 		if (c.kind == RT_RAW_CHUNK_MOUNTS && !f->truncated &&
 		    !f->mounts.text)
 			rt_mounts_parse(&f->mounts,
 					(const char *)f->map + off, c.size);
+		/*
+		 * Kernel symbols: what the file holds of the last chunk, cut
+		 * or not; its entries are checked when read (rawksyms.c).
+		 */
 		if (c.kind == RT_RAW_CHUNK_KSYMS)
 			f->ksyms = (struct rt_raw_chunk_ref){
 				.offset = off, .size = f->truncated ? left :
