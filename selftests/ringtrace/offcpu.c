@@ -296,8 +296,10 @@ static void test_ping_pong(void)
 	int gate[2], park[2], ab[2], ba[2], k, status, ok = 0;
 	long v0[2], n0[2], v1[2], n1[2];
 	struct ringtrace_config cfg;
+	struct ringtrace_stats st;
 	struct st_session sess;
 	pid_t leader, pid[2];
+	int stats_rc;
 	char c[2] = { 0, 0 };
 
 	memset(&seen, 0, sizeof(seen));
@@ -351,11 +353,23 @@ static void test_ping_pong(void)
 		tap_bail("write: %s", strerror(errno));
 	waitpid(leader, &status, 0);
 	st_drain(&sess, collect, &seen);
+	stats_rc = st_stats(&sess, &st);
 	st_session_close(&sess);
 
 	tap_ok(WIFEXITED(status) && !WEXITSTATUS(status) && !seen.bad,
 	       "ping-pong: %d round trips ran, %d offcpu records", ROUNDS,
 	       seen.nr);
+	/* What a failure below needs to be told apart: not seen or lost. */
+	if (stats_rc)
+		tap_diag("GET_STATS: %s", strerror(-stats_rc));
+	else
+		tap_diag("session: produced %llu, records %llu, lost %llu, "
+			 "no ring %llu, offcpu_missed %llu (module)",
+			 (unsigned long long)st.produced,
+			 (unsigned long long)st.records,
+			 (unsigned long long)st.lost,
+			 (unsigned long long)st.no_ring,
+			 (unsigned long long)st.offcpu_missed);
 	for (k = 0; k < 2; k++) {
 		int vol = 0, invol = 0;
 
