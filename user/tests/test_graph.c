@@ -234,7 +234,7 @@ static void test_json(void **state)
 	ob.buf[ob.len] = '\0';
 	assert_string_equal(ob.buf, "{\"type\":\"graph_summary\",\"reads\":1,"
 			    "\"shown\":5,\"hidden\":0,\"outside\":3,"
-			    "\"missing\":0,\"incomplete_reads\":0,\"no_room\":0,"
+			    "\"spans_missing\":0,\"incomplete_reads\":0,\"no_room\":0,"
 			    "\"per_thread\":256,\"threads\":1024,\"x\":1}\n");
 	done(&g);
 }

@@ -442,7 +442,7 @@ void rt_graph_print_summary_json(const struct rt_graph *g,
 {
 	rt_outbuf_printf(ob, "{\"type\":\"graph_summary\",\"reads\":%llu,"
 			 "\"shown\":%llu,\"hidden\":%llu,\"outside\":%llu,"
-			 "\"missing\":%llu,\"incomplete_reads\":%llu,"
+			 "\"spans_missing\":%llu,\"incomplete_reads\":%llu,"
 			 "\"no_room\":%llu,\"per_thread\":%u,\"threads\":%u%s}\n",
 			 (unsigned long long)g->reads,
 			 (unsigned long long)g->shown,
