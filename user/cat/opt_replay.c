@@ -51,6 +51,7 @@ static void check_replay(struct options *o)
 	if (o->command)
 		cat_usage_error("a COMMAND does not apply to %s: it decodes "
 				"what the file holds", cat_mode_replay.name);
+	cat_check_graph(o);
 	cat_check_views(o);
 	cat_check_outputs(o);
 	/* --raw writes the filtered or time-sliced copy. */
@@ -67,6 +68,7 @@ static void check_replay(struct options *o)
 
 const struct cat_mode cat_mode_replay = {
 	.name	= "a replay (-i FILE)",
-	.tables	= { cat_common_opts, cat_view_opts, cat_replay_opts, NULL },
+	.tables	= { cat_common_opts, cat_view_opts, cat_replay_opts,
+		    cat_graph_opts, NULL },
 	.check	= check_replay,
 };

@@ -111,6 +111,7 @@ static void check_perf_options(struct options *o)
 static void check_trace(struct options *o)
 {
 	check_perf_options(o);
+	cat_check_graph(o);
 	cat_check_views(o);
 	/*
 	 * Raw output copies the rings undecoded: only the module filters.
@@ -131,6 +132,6 @@ static void check_trace(struct options *o)
 const struct cat_mode cat_mode_trace = {
 	.name	= "a trace",
 	.tables	= { cat_common_opts, cat_live_opts, cat_view_opts,
-		    cat_trace_opts, NULL },
+		    cat_trace_opts, cat_graph_opts, NULL },
 	.check	= check_trace,
 };

@@ -54,6 +54,9 @@ static int on_record(void *arg, const struct rt_source *src,
 		for (uint32_t i = 0; ev->stack.kernel &&
 				     i < ev->stack.nr_kernel; i++)
 			mark(m, rt_stack_frame(ev->stack.kernel, i));
+	/* a func record's function, named on replay (--graph, the stream) */
+	if (ev->kind == RT_EVENT_FUNC)
+		mark(m, ev->u.func.ip);
 	if (ev->kind == RT_EVENT_SAMPLE) {
 		const struct rt_sample_event *s = &ev->u.sample;
 
