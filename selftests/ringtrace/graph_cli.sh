@@ -11,9 +11,11 @@
 # children's; the JSON objects hold the same shape; a raw recording
 # replayed as text and as JSON gives the same spans, named, and the JSON
 # equals the text span for span; --graph-depth 1 hides the inner spans
-# and counts them; the default list graphs filemap_read too; globs that
-# expand to nothing or to more than 8 functions are refused. Needs root
-# (mount) and ringtrace.ko loaded (the runner does it).
+# and counts them; --min-latency above every read keeps no read and
+# counts the recorded spans as outside one; the default list graphs
+# filemap_read too; globs that expand to nothing or to more than 8
+# functions are refused. Needs root (mount) and ringtrace.ko loaded (the
+# runner does it).
 #
 # The probes are attached while dd is held (ringtrace-cat starts the
 # COMMAND stopped until ENABLE), as func_cli.sh does: under TCG attaching
@@ -24,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 7
+tap_plan 8
 
 n=17
 size=1234
@@ -209,6 +211,16 @@ why=$(python3 "$work/check.py" depth1 "$work/d.txt" "$size" "$file" "$n" 2>&1)
 	grep -qE "^graph: .*, [1-9][0-9]* deeper than --graph-depth hidden" "$work/d.txt"
 tap_ok $? "--graph-depth 1: filemap_read alone, the inner spans counted hidden ($why, exit $rc)" ||
 	{ tap_diag <"$work/d.err"; tail -3 "$work/d.txt" | tap_diag; }
+
+# The recording holds every span; reads under --min-latency are dropped,
+# and with them go their spans, counted.
+"$cat" -i "$work/r.raw" --graph vfs_read --min-latency 60s >"$work/m.txt" 2>"$work/m.err"
+rc=$?
+outside=$(sed -n 's/^graph: 0 reads, 0 spans shown, \([0-9]*\) outside a read (dropped)$/\1/p' "$work/m.txt")
+[[ $rc -eq 0 && -n $outside && $outside -ge $((2 * n)) ]] &&
+	! grep -q "vfs_read:" "$work/m.txt"
+tap_ok $? "--min-latency 60s: no read, the $((2 * n)) or more spans counted outside one (${outside:-none}, exit $rc)" ||
+	{ tap_diag <"$work/m.err"; tap_diag <"$work/m.txt"; }
 
 run_dd >"$work/def.txt" 2>"$work/def.err"
 rc=$?

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Choosing a printer by format, and what printers share (see output.h). */
+#include <ctype.h>
+#include <string.h>
+
 #include "ringtrace/output.h"
 #include "ringtrace/record.h"
 
@@ -23,13 +26,34 @@ void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 	nr_func_names = nr;
 }
 
+/*
+ * A func record's function: the name the session traced it by, or (on
+ * replay) the symbol its address falls in, without the offset: the probe
+ * sits at the function's entry, so "+0x0", or the arch's entry padding
+ * (x86's ENDBR64: "+0x4"), would only make one function two names. What
+ * follows the offset (a module's name) stays.
+ */
 const char *rt_output_func_name(const struct rt_event *ev)
 {
+	static char buf[RINGTRACE_FUNC_NAME_LEN + 64];
 	const struct rt_func_event *f = &ev->u.func;
+	const char *sym, *plus, *end;
+	size_t len;
 
 	if (f->idx < nr_func_names)
 		return func_names[f->idx];
-	return rt_output_frame_name(ev, true, f->ip);
+	sym = rt_output_frame_name(ev, true, f->ip);
+	plus = sym ? strstr(sym, "+0x") : NULL;
+	if (!plus)
+		return sym;
+	for (end = plus + 3; isxdigit((unsigned char)*end); end++)
+		;
+	len = (size_t)(plus - sym);
+	if (len + strlen(end) >= sizeof(buf))
+		return sym;
+	memcpy(buf, sym, len);
+	strcpy(buf + len, end);
+	return buf;
 }
 
 bool rt_output_names_on(void)

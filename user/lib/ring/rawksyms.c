@@ -49,8 +49,7 @@ static int on_record(void *arg, const struct rt_source *src,
 	if (ret != RT_DECODE_OK)
 		return 0;
 	/* The stack trailer is set only for the kinds that carry one. */
-	if (ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
-	    ev->kind == RT_EVENT_OFFCPU)
+	if (rt_event_about_task(ev->kind))
 		for (uint32_t i = 0; ev->stack.kernel &&
 				     i < ev->stack.nr_kernel; i++)
 			mark(m, rt_stack_frame(ev->stack.kernel, i));

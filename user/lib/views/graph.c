@@ -183,7 +183,7 @@ static const char *span_name(const struct rt_event *read,
 	name = rt_output_func_name(&ev);
 	if (!name)
 		return "";
-	n = strcspn(name, "+[");
+	n = strcspn(name, " +[");
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, name, n);
