@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 6
+tap_plan 7
 
 n=23
 size=1234
@@ -73,6 +73,24 @@ got=$(grep -cE "^ *func_missed .*func: name=eventfd_read[^ ]* ret=8 " "$work/x.t
 	$((got + ${live_n:-0})) -eq 100 ]]
 tap_ok $? "func calls missed by the probe: ${live_n:-0} live, ${replay_n:-0} on replay, + $got records = 100 (exit $rc, replay $replay)" ||
 	{ tap_diag <"$work/x.err"; tap_diag <"$work/x.replay"; head -3 "$work/x.txt" | tap_diag; }
+
+# The views say them too: under the text, in the JSON object.
+"$cat" -q -i "$work/x.raw" --hist >"$work/h.txt" 2>&1
+rc=$?
+"$cat" -q -i "$work/x.raw" --hist --json >"$work/h.json" 2>"$work/h.jerr"
+jrc=$?
+n=${live_n:-0}
+if [[ $n -gt 0 ]]; then
+	grep -q "^  $n func calls\{0,1\} missed by the probe (no record)" "$work/h.txt"
+else
+	! grep -q "missed by the probe" "$work/h.txt"
+fi
+text=$?
+grep -q "\"func_missed\":${n}[,}]" "$work/h.json"
+json=$?
+[[ $rc -eq 0 && $jrc -eq 0 && $text -eq 0 && $json -eq 0 ]]
+tap_ok $? "--hist on replay: $n func calls missed, in its text and its JSON (exit $rc, $jrc)" ||
+	{ tail -5 "$work/h.txt" | tap_diag; tail -c 600 "$work/h.json" | tap_diag; tap_diag <"$work/h.jerr"; }
 
 "$cat" -e func:ringtrace_no_such_function -- true >/dev/null 2>"$work/n.err"
 rc=$?

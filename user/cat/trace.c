@@ -587,19 +587,19 @@ static int trace_report(struct trace_run *r, int status, int code)
 		sum->nr_counter_srcs = 1;
 	}
 	sum->lost_pending = r->st.lost_pending;
+	sum->func_missed = r->st.func_missed;
 	sum->elapsed_ns = r->st.end_ns - r->st.start_ns;
 	if (r->use_views && status == RT_STREAM_OK) {
 		struct rt_source_counts t = rt_summary_totals(sum);
 
-		cat_views_stream_ended(&r->views, &t, r->st.lost_pending, NULL);
+		cat_views_stream_ended(&r->views, &t, r->st.lost_pending,
+				       r->st.func_missed, NULL);
 		if (cat_views_finish(&r->views))
 			code = EXIT_FAIL;
 	}
 	if (!o->quiet) {
-		if (!rt_session_stats(&r->s, &r->kstats)) {
+		if (!rt_session_stats(&r->s, &r->kstats))
 			sum->kernel = &r->kstats;
-			sum->func_missed = r->kstats.func_missed;
-		}
 		cat_summary_rings(&r->s, sum, &r->ring_stats);
 		rt_summary_print(stderr, sum);
 		if (o->verbose)

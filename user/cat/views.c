@@ -584,12 +584,14 @@ static void interval_heading(struct cat_views *v, uint64_t now_ns,
 
 void cat_views_stream_ended(struct cat_views *v,
 			    const struct rt_source_counts *counts,
-			    uint64_t lost_pending, const struct rt_raw_file *f)
+			    uint64_t lost_pending, uint64_t func_missed,
+			    const struct rt_raw_file *f)
 {
 	struct rt_missing *m[] = { &v->missing, &v->missing_block };
 
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		m[i]->lost_pending = lost_pending;
+		m[i]->func_missed = func_missed;
 		m[i]->malformed = counts->malformed;
 		m[i]->unknown = counts->unknown;
 		if (f) {

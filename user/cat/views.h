@@ -112,13 +112,15 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 
 /*
  * The stream ended: what no view got, from its counts (@counts: every
- * source's, as the summary adds them) and @lost_pending (losses no LOST
- * record reported); @f the raw file replayed, or NULL live. Before
+ * source's, as the summary adds them), @lost_pending (losses no LOST
+ * record reported) and @func_missed (calls the probes of -e func:NAME
+ * missed); @f the raw file replayed, or NULL live. Before
  * cat_views_finish().
  */
 void cat_views_stream_ended(struct cat_views *v,
 			    const struct rt_source_counts *counts,
-			    uint64_t lost_pending, const struct rt_raw_file *f);
+			    uint64_t lost_pending, uint64_t func_missed,
+			    const struct rt_raw_file *f);
 
 /* "missing: 19497 records lost (97.5%), ..." of @m, or "" when nothing is. */
 void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len);

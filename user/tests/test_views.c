@@ -18,6 +18,7 @@
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/hist.h"
 #include "ringtrace/latency_view.h"
+#include "ringtrace/missing.h"
 #include "ringtrace/mounts.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/procmaps.h"
@@ -164,6 +165,36 @@ static void test_no_footnote_without_events(void **state)
 	assert_non_null(strstr(ob.buf, "(percentiles are the upper bound"));
 	rt_outbuf_fini(&ob);
 	rt_latency_view_fini(&v);
+}
+
+/*
+ * Calls -e func:NAME's probes missed: a view says them as missing, in
+ * text, in its one line and in its JSON object (paired printers).
+ */
+static void test_missing_func_calls(void **state)
+{
+	struct rt_missing m = { .events = 64 };
+	char line[256], json[RT_MISSING_JSON_MAX];
+	struct rt_outbuf ob;
+
+	(void)state;
+	assert_false(rt_missing_any(&m));
+	*rt_missing_json(json, &m) = '\0';
+	assert_non_null(strstr(json, ",\"func_missed\":0,"));
+	m.func_missed = 36;
+	assert_true(rt_missing_any(&m));
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	rt_missing_print(&m, &ob, "");
+	rt_outbuf_append(&ob, "", 1);
+	assert_string_equal(ob.buf, "\nmissing from this view:\n  36 func "
+			    "calls missed by the probe (no record)\n");
+	rt_outbuf_fini(&ob);
+	rt_missing_line(&m, line, sizeof(line));
+	assert_string_equal(line, "36 func calls missed by the probe (no "
+			    "record)");
+	*rt_missing_json(json, &m) = '\0';
+	assert_non_null(strstr(json, "{\"events\":64,\"lost\":0,"));
+	assert_non_null(strstr(json, ",\"func_missed\":36,"));
 }
 
 /*
@@ -597,5 +628,6 @@ int main(void)
 	    cmocka_unit_test(test_paths_first_name_wins),
 	    cmocka_unit_test(test_paths_flags_shown),
 	    cmocka_unit_test(test_paths_mount_points),
-	    cmocka_unit_test(test_usyms_names_own_code));
+	    cmocka_unit_test(test_usyms_names_own_code),
+	    cmocka_unit_test(test_missing_func_calls));
 }

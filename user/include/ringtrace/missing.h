@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * What a view is missing: the records it never got (lost, skipped as
- * malformed or of an unknown type, in a damaged or cut part of a file)
+ * malformed or of an unknown type, in a damaged or cut part of a file,
+ * calls of -e func:NAME functions the probes missed)
  * and what the records it got lack (stacks cut short, files and cgroups
  * never named, events folded into a full table's [other] or left out of
  * a full stack table). One struct, filled as the view is fed
@@ -30,6 +31,7 @@ struct rt_missing {
 	uint64_t	malformed;	/* records skipped: malformed */
 	uint64_t	unknown;	/* records skipped: type not known */
 	uint64_t	damaged_bytes;	/* raw file: bytes skipped as damaged */
+	uint64_t	func_missed;	/* -e func:NAME calls the probes missed */
 	bool		truncated;	/* raw file: cut short */
 	uint64_t	kernel_cut;	/* kernel stacks cut at the depth */
 	uint64_t	user_cut;	/* user stacks cut at the depth */

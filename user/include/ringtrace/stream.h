@@ -117,6 +117,12 @@ struct rt_stream {
 	uint64_t		start_ns;	/* CLOCK_MONOTONIC */
 	uint64_t		end_ns;
 	uint64_t		lost_pending;	/* not reported by LOST records */
+	/*
+	 * Calls of -e func:NAME functions the probes missed (no record):
+	 * live, the session's func_missed after DISABLE; from a file, its
+	 * FUNC_MISSED chunks.
+	 */
+	uint64_t		func_missed;
 	struct rt_placement	place;		/* where the reader ran (-v) */
 	/* internal: the session's rings come first in the merge */
 	uint32_t		nr_session_rings;

@@ -335,14 +335,18 @@ static int wait_for_data(struct rt_stream *st, struct rt_session *s,
 }
 
 /*
- * A recording of functions' calls ends with the calls the probes missed
- * (read after DISABLE, which keeps them), so that a replay says them.
+ * The calls the probes of the session's functions missed, read after
+ * DISABLE (which keeps them). A recording ends with them, so that a
+ * replay says them.
  */
-static void raw_func_missed(struct rt_stream *st, struct rt_session *s)
+static void func_missed(struct rt_stream *st, struct rt_session *s)
 {
 	struct ringtrace_stats k;
 
-	if (s->nr_funcs && !rt_session_stats(s, &k) && k.func_missed)
+	if (!s->nr_funcs || rt_session_stats(s, &k))
+		return;
+	st->func_missed = k.func_missed;
+	if (st->format == RT_FORMAT_RAW && k.func_missed)
 		rt_raw_write_func_missed(st->out, k.func_missed);
 }
 
@@ -377,6 +381,8 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 			break;
 	}
 	st->lost_pending = rt_session_lost_pending(s);
+	if (status != RT_STREAM_ERR_OUTPUT)
+		func_missed(st, s);
 	if (st->format == RT_FORMAT_RAW && status != RT_STREAM_ERR_OUTPUT) {
 		for (uint32_t i = 0; i < s->nr_rings; i++) {
 			uint64_t pending = rt_load_u64_once(
@@ -387,7 +393,6 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 							    &s->srcs[i],
 							    pending);
 		}
-		raw_func_missed(st, s);
 	}
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
@@ -527,6 +532,7 @@ int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
 	st->lost_pending = f->pending_lost;
+	st->func_missed = f->func_missed;
 	st->end_ns = rt_sys.now_ns();
 	rt_merge_fini(&m);
 	return status;

@@ -47,6 +47,8 @@ static const struct cause causes[] = {
 	      "does not know"),
 	CAUSE(damaged_bytes, "damaged_bytes", "bytes of the file skipped: "
 	      "damaged"),
+	CAUSE(func_missed, "func_missed", "func calls missed by the probe "
+	      "(no record)"),
 	CAUSE(kernel_cut, "kernel_stacks_cut", "kernel stacks cut at the "
 	      "depth limit"),
 	CAUSE(user_cut, "user_stacks_cut", "user stacks cut at the depth "
