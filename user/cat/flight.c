@@ -121,7 +121,9 @@ void cat_save_ksyms(const struct options *o, const char *path)
 	char err[512];
 	int ret;
 
-	if (!o->session.stack_kernel_depth && !o->perf.sample)
+	/* Kernel frames, or the functions of func records. */
+	if (!o->session.stack_kernel_depth && !o->perf.sample &&
+	    !o->session.nr_funcs)
 		return;
 	ret = rt_raw_append_ksyms(path, "/proc/kallsyms", err, sizeof(err));
 	if (ret < 0 && !o->quiet)

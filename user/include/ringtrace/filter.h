@@ -38,7 +38,7 @@ struct rt_filter {
 	bool		cpus_given;
 	struct rt_cpuset cpus;
 	uint64_t	events;			/* RINGTRACE_EVENT_*, RT_FILTER_EVENT_*; 0: any */
-	uint64_t	min_latency_ns;		/* vfs_read only */
+	uint64_t	min_latency_ns;		/* vfs_read and func calls */
 	uint64_t	min_offcpu_ns;		/* offcpu only */
 	uint64_t	from_ns, to_ns;		/* time range; to 0: open */
 	bool		relative;		/* a time range is set (--time) */

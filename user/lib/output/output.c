@@ -23,13 +23,40 @@ void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 	nr_func_names = nr;
 }
 
+static rt_func_name_fn func_name_fn;
+static void *func_name_arg;
+
+void rt_output_set_func_namer(rt_func_name_fn fn, void *arg)
+{
+	func_name_fn = fn;
+	func_name_arg = arg;
+}
+
+const char *rt_output_func_name_at(uint32_t idx, uint64_t ip)
+{
+	const char *name;
+
+	if (idx < nr_func_names)
+		return func_names[idx];
+	name = func_name_fn ? func_name_fn(func_name_arg, ip) : NULL;
+	if (name || !name_fn)
+		return name;
+	return name_fn(name_arg, true, 0, "", ip);
+}
+
 const char *rt_output_func_name(const struct rt_event *ev)
 {
-	const struct rt_func_event *f = &ev->u.func;
+	return rt_output_func_name_at(ev->u.func.idx, ev->u.func.ip);
+}
 
-	if (f->idx < nr_func_names)
-		return func_names[f->idx];
-	return rt_output_frame_name(ev, true, f->ip);
+const char *rt_output_func_label(uint32_t idx, uint64_t ip, char *buf)
+{
+	const char *name = rt_output_func_name_at(idx, ip);
+
+	if (name)
+		return name;
+	*rt_fmt_hex(buf, ip) = '\0';
+	return buf;
 }
 
 bool rt_output_names_on(void)
