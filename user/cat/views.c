@@ -69,12 +69,15 @@ static int names_init(struct cat_views *v)
 	return 0;
 }
 
-/* The symbol @ip is the start of: a traced function's bare name. */
+/*
+ * A traced function's bare name: the symbol its probe's address lies in
+ * (its entry, or past the arch's entry padding: x86's ENDBR64, +0x4).
+ */
 static const char *func_ksym_name(void *arg, uint64_t ip)
 {
 	const struct rt_ksym *s = rt_ksyms_lookup(arg, ip);
 
-	return s && s->addr == ip ? s->name : NULL;
+	return s ? s->name : NULL;
 }
 
 /*
