@@ -2,7 +2,8 @@
 /*
  * The benchmark workload: a tight loop of read(fd, buf, 64) on /dev/zero.
  *
- *   readloop [-n CALLS] [-r REPS] [-c CPU[,CPU...]] [-u] [-s BYTES] [-o FILE]
+ *   readloop [-n CALLS] [-r REPS] [-c CPU[,CPU...]] [-u] [-s BYTES] [-f FILE]
+ *            [-o FILE]
  *
  * One process per CPU given (pinned there); with -u (unpinned) the list
  * only says how many processes, and the scheduler places them, as it
@@ -24,11 +25,17 @@
  * written to FILE (-o) once everything is done, else to stdout. Nothing is
  * read() but /dev/zero: the only vfs_read calls this program makes during
  * the timed loop are the ones it measures.
+ *
+ * -f FILE reads FILE instead, each call a pread() of its first BYTES
+ * (a vfs_read too): a file in the page cache (tmpfs) or on the guest's
+ * 9p root, whose reads call into a filesystem, for the function graph's
+ * benchmark (the callees of vfs_read traced beside it).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,13 +90,22 @@ static int cmp_double(const void *a, const void *b)
 static void usage(void)
 {
 	fprintf(stderr, "usage: readloop [-n CALLS] [-r REPS] [-c CPU[,CPU...]] "
-		"[-u] [-s BYTES] [-o FILE]\n");
+		"[-u] [-s BYTES] [-f FILE] [-o FILE]\n");
 	exit(2);
 }
 
-static void worker(int idx, int cpu, unsigned int nproc, long calls, int reps,
-		   size_t bytes)
+/* One timed call: a read of /dev/zero, or a pread() of -f's file. */
+static bool read_once(int fd, char *buf, size_t bytes, bool file)
 {
+	ssize_t n = file ? pread(fd, buf, bytes, 0) : read(fd, buf, bytes);
+
+	return n == (ssize_t)bytes;
+}
+
+static void worker(int idx, int cpu, unsigned int nproc, long calls, int reps,
+		   size_t bytes, const char *path)
+{
+	bool file = path != NULL;
 	char buf[4096];
 	cpu_set_t set;
 	int fd;
@@ -102,14 +118,16 @@ static void worker(int idx, int cpu, unsigned int nproc, long calls, int reps,
 			strerror(errno));
 		sh->failed = 1;
 	}
-	fd = open("/dev/zero", O_RDONLY);
+	if (!path)
+		path = "/dev/zero";
+	fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		fprintf(stderr, "readloop: /dev/zero: %s\n", strerror(errno));
+		fprintf(stderr, "readloop: %s: %s\n", path, strerror(errno));
 		sh->failed = 1;
 	}
 	/* Warm-up: fault in, translate, settle. */
 	for (long i = 0; fd >= 0 && i < calls / 10 + 100; i++)
-		if (read(fd, buf, bytes) != (ssize_t)bytes)
+		if (!read_once(fd, buf, bytes, file))
 			sh->failed = 1;
 	for (int r = 0; r < reps; r++) {
 		uint64_t t0;
@@ -117,7 +135,7 @@ static void worker(int idx, int cpu, unsigned int nproc, long calls, int reps,
 		barrier(nproc);
 		t0 = now_ns();
 		for (long i = 0; fd >= 0 && i < calls; i++)
-			if (read(fd, buf, bytes) != (ssize_t)bytes)
+			if (!read_once(fd, buf, bytes, file))
 				sh->failed = 1;
 		sh->ns[idx][r] = now_ns() - t0;
 	}
@@ -129,7 +147,7 @@ int main(int argc, char **argv)
 	int cpus[MAX_CPUS], ncpu = 0, reps = 7, c;
 	long calls = 100000;
 	size_t bytes = 64;
-	const char *out_path = NULL;
+	const char *out_path = NULL, *in_path = NULL;
 	char *s, *end;
 	FILE *out;
 	double *v, user, sys;
@@ -137,7 +155,7 @@ int main(int argc, char **argv)
 	int status, failed = 0;
 	int unpinned = 0;
 
-	while ((c = getopt(argc, argv, "n:r:c:us:o:")) != -1) {
+	while ((c = getopt(argc, argv, "n:r:c:us:f:o:")) != -1) {
 		switch (c) {
 		case 'n':
 			calls = strtol(optarg, &end, 10);
@@ -165,6 +183,9 @@ int main(int argc, char **argv)
 			bytes = (size_t)strtoul(optarg, &end, 10);
 			if (*end || !bytes || bytes > 4096)
 				usage();
+			break;
+		case 'f':
+			in_path = optarg;
 			break;
 		case 'o':
 			out_path = optarg;
@@ -194,7 +215,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		if (pid == 0)
-			worker(i, cpus[i], (unsigned int)ncpu, calls, reps, bytes);
+			worker(i, cpus[i], (unsigned int)ncpu, calls, reps, bytes,
+			       in_path);
 	}
 	while (wait(&status) > 0)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))

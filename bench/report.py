@@ -100,6 +100,20 @@ PP_ROWS = [
 ]
 
 
+# The function graph (readloop -f FILE: a tmpfs file, a file of the 9p
+# root): vfs_read and the same callees recorded by each tracer, ns per
+# read, each against its own file's baseline.
+GRAPH_ROWS = [
+    ("baseline", "no tracing"),
+    ("ringtrace", "ringtrace-cat -a --raw -e vfs_read,func:... (--graph's records)"),
+    ("tracecmd", "trace-cmd record -p function_graph -g vfs_read -l (same funcs)"),
+    ("bpftrace", "bpftrace kprobe+kretprobe per function, printf per span"),
+]
+GRAPH_FS = [("gt_", "tmpfs (page cache)"), ("g9_", "9p (the guest's root)")]
+# Each workload's own baseline, by the configurations' prefix.
+BASELINES = ["pp_baseline"] + [p + "baseline" for p, _ in GRAPH_FS]
+
+
 def parse_kv(line):
     out = {}
     for tok in line.split():
@@ -195,12 +209,12 @@ def combine_vm(runs):
                 "reader_sys_ms", "samples"}
         entry["extra"].append({k: v for k, v in r.items() if k not in skip})
         best = fastest(r)
-        if name.startswith("baseline") or name == "pp_baseline":
+        if name.startswith("baseline") or name in BASELINES:
             entry["rounds"].append({"ns": x, "base": x, "added": 0.0,
                                     "round": r.get("round"), "best": best})
             continue
-        bname = ("pp_baseline" if name.startswith("pp_") else
-                 base_name.get(r["cpus"], "baseline"))
+        bname = next((b for b in BASELINES if name.startswith(b[:3])),
+                     base_name.get(r["cpus"], "baseline"))
         if name.endswith(UNPINNED):
             bname += UNPINNED
         reps = r.get("reps")
@@ -466,6 +480,43 @@ def fullrate_table(vm, host_load):
              "(--reader follow raises 0 to -10).", load])
 
 
+def graph_table(vm):
+    """Cost per read with vfs_read's callees traced, against trace-cmd's."""
+    lines = []
+    for prefix, fs in GRAPH_FS:
+        if not any(n.startswith(prefix) for n in vm):
+            continue
+        tc = vm.get(prefix + "tracecmd")
+        lines.append("== In the VM: the function graph, pread() of a %s "
+                     "file, vfs_read and 4 callees per read ==" % fs)
+        hdr = ("%-14s %-66s %9s %9s %9s %9s %7s"
+               % ("config", "what", "ns/read", "added", "x tr-cmd",
+                  "records", "lost"))
+        lines += [hdr, "-" * len(hdr)]
+        for short, what in GRAPH_ROWS:
+            name = prefix + short
+            r = vm.get(name)
+            if not r:
+                continue
+            base = short == "baseline"
+            if not r["ok"]:
+                lines.append("%-14s %-66s %9s" % (name, what, "failed"))
+                continue
+            ratio = (r["added_ns"] / tc["added_ns"]
+                     if tc and tc["added_ns"] > 0 and not base else None)
+            lines.append("%-14s %-66s %9.0f %9s %9s %9s %7s" % (
+                name, what, r["ns_per_call"],
+                "" if base else fmt(r["added_ns"], "+.0f"),
+                fmt(ratio, ".2f", ""), fmt(r["records"]), fmt(r["lost"])))
+        lines.append("")
+    if lines:
+        lines.append("added: minus the baselines around it (same file), "
+                     "median over rounds; x tr-cmd: added / trace-cmd's "
+                     "added; records: ringtrace's records (vfs_read and "
+                     "func), bpftrace's lines.")
+    return lines
+
+
 def pp_table(vm):
     """Cost per context switch, and the ratio to bpftrace's."""
     bt = vm.get("pp_bpftrace_offcpu")
@@ -671,6 +722,9 @@ def main():
         if any(name.startswith("pp_") for name in vm):
             lines += pp_table(vm)
             lines.append("")
+        gt = graph_table(vm)
+        if gt:
+            lines += gt + [""]
     prof = os.path.join(rundir, "vm", "logs", "profile.txt")
     if vm.get("profile") and os.path.exists(prof):
         p = load_profile(prof, vm["baseline"]["ns_per_call"])

@@ -106,6 +106,13 @@ static long pp_calls = 20000;	/* round trips per repetition */
 static bool unpinned;
 #define UNPINNED	"_unpinned"
 static const char *suffix = "";
+/*
+ * The function graph's workload (graph_configs()): readloop -f reads
+ * this file, and the configurations are named with this prefix ("gt_"
+ * for tmpfs, "g9_" for the 9p root), their baseline too.
+ */
+static const char *graph_file;
+static const char *graph_prefix = "";
 
 /* ---- small helpers ---- */
 
@@ -329,15 +336,21 @@ static void loop_argv(char **argv, char *buf, size_t len, int ncpu)
 	argv[8] = LOOP_OUT;
 	argv[9] = unpinned ? "-u" : NULL;
 	argv[10] = NULL;
+	if (graph_file) {
+		argv[9] = "-f";
+		argv[10] = (char *)graph_file;
+		argv[11] = NULL;
+	}
 }
 
 /* The workload as one shell-free string, for bpftrace -c. */
 static void loop_cmdline(char *buf, size_t len, int ncpu)
 {
-	snprintf(buf, len, "%s -n %ld -r %d -c %s -o %s%s",
+	snprintf(buf, len, "%s -n %ld -r %d -c %s -o %s%s%s%s",
 		 pingpong ? PINGPONG : READLOOP, pingpong ? pp_calls : calls,
 		 reps, ncpu == 1 ? "0" : "0,1", LOOP_OUT,
-		 unpinned ? " -u" : "");
+		 unpinned ? " -u" : "", graph_file ? " -f " : "",
+		 graph_file ? graph_file : "");
 }
 
 /* Read what the last readloop wrote (it has exited: nothing is attaching). */
@@ -374,7 +387,7 @@ static void loop_collect(struct loop *l)
 
 static void loop_run(struct loop *l, int ncpu)
 {
-	char *argv[11], buf[128];
+	char *argv[12], buf[128];
 
 	loop_argv(argv, buf, sizeof(buf), ncpu);
 	if (run(argv, NULL, NULL))
@@ -441,7 +454,10 @@ static void baseline(int round, int ncpu)
 {
 	struct result r;
 
-	result_init(&r, pingpong ? "pp_baseline" :
+	char name[32];
+
+	snprintf(name, sizeof(name), "%sbaseline", graph_prefix);
+	result_init(&r, pingpong ? "pp_baseline" : graph_file ? name :
 		    ncpu == 1 ? "baseline" : "baseline_2cpu", round, ncpu);
 	loop_run(&r.loop, ncpu);
 	emit(&r);
@@ -1173,6 +1189,134 @@ static void pingpong_configs(void)
 	pingpong = false;
 }
 
+/* ---- the function graph: vfs_read and its callees ---- */
+
+/*
+ * What each tracer records per read: vfs_read's span and its callees'
+ * on this file's path (tmpfs: shmem's read_iter and page lookup; both
+ * kernels of the range have them, and traceable). One list for all
+ * three tracers, so that they record the same spans.
+ */
+static const char *const graph_funcs_tmpfs[] = {
+	"rw_verify_area", "shmem_file_read_iter", "shmem_get_folio_gfp",
+	"touch_atime", NULL,
+};
+static const char *const graph_funcs_9p[] = {
+	"rw_verify_area", "v9fs_file_read_iter", "filemap_read",
+	"touch_atime", NULL,
+};
+
+/* trace-cmd's function_graph, its filter the same spans, under vfs_read. */
+static void tracecmd_graph_config(const char *config,
+				  const char *const *funcs, int round)
+{
+	char *argv[48] = { "trace-cmd", "record", "-p", "function_graph",
+			   "-g", "vfs_read", "-l", "vfs_read", "-o", TRACE_OUT };
+	char errlog[256], buf[128], *text;
+	struct result r;
+	int i = 10;
+
+	for (; *funcs; funcs++) {
+		argv[i++] = "-l";
+		argv[i++] = (char *)*funcs;
+	}
+	loop_argv(argv + i, buf, sizeof(buf), 1);
+	baseline(round, 1);
+	result_init(&r, config, round, 1);
+	snprintf(errlog, sizeof(errlog), "%s/logs/%s.log", outdir, r.config);
+	if (run(argv, errlog, errlog))
+		say("%s: trace-cmd record failed (see %s)", config, errlog);
+	loop_collect(&r.loop);
+	/* Its per-CPU "overrun: N" lines: events the buffer dropped. */
+	text = slurp(errlog, NULL);
+	r.lost = 0;
+	for (char *p = text; p && (p = strstr(p, "overrun: ")); p += 9)
+		r.lost += strtoll(p + 9, NULL, 10);
+	free(text);
+	unlink(TRACE_OUT);
+	emit(&r);
+}
+
+/* bpftrace: a kprobe and a kretprobe per function, a line per span. */
+static void bpftrace_graph_config(const char *config,
+				  const char *const *funcs)
+{
+	static char prog[4096];
+	size_t used = 0;
+	int i = 0;
+
+	used += (size_t)snprintf(prog, sizeof(prog),
+		"kprobe:vfs_read { @s[tid] = nsecs; }\n"
+		"kretprobe:vfs_read /@s[tid]/ {\n"
+		"  printf(\"%%d %%d %%lld\\n\", tid, retval, nsecs - @s[tid]);\n"
+		"  delete(@s[tid]);\n}\n");
+	for (; *funcs && used < sizeof(prog); funcs++, i++)
+		used += (size_t)snprintf(prog + used, sizeof(prog) - used,
+			"kprobe:%s { @s%d[tid] = nsecs; }\n"
+			"kretprobe:%s /@s%d[tid]/ {\n"
+			"  printf(\"%%d %%d %%lld\\n\", tid, retval, "
+			"nsecs - @s%d[tid]);\n"
+			"  delete(@s%d[tid]);\n}\n", *funcs, i, *funcs, i, i, i);
+	bpftrace_config(config, prog, 0, 1);
+}
+
+/*
+ * Per file system: ringtrace (vfs_read and the callees as func events,
+ * the records --graph vfs_read ties together) in each round, then
+ * trace-cmd and bpftrace once each with more repetitions, slow to start.
+ */
+static void graph_configs_on(const char *prefix, const char *file,
+			     const char *const *funcs)
+{
+	char events[512], name[64];
+	char *rt[] = { "-e", events, NULL };
+	size_t used;
+
+	used = (size_t)snprintf(events, sizeof(events), "vfs_read");
+	for (const char *const *f = funcs; *f; f++)
+		used += (size_t)snprintf(events + used, sizeof(events) - used,
+					 ",func:%s", *f);
+	graph_file = file;
+	graph_prefix = prefix;
+#define GRAPH_NAME(what) (snprintf(name, sizeof(name), "%s%s", prefix, what), name)
+	for (int k = 0; k < rounds; k++)
+		if (wanted(GRAPH_NAME("ringtrace")))
+			ringtrace_config(name, k, 1, rt);
+	reps *= 3;
+	if (wanted(GRAPH_NAME("tracecmd")))
+		tracecmd_graph_config(name, funcs, 0);
+	if (wanted(GRAPH_NAME("bpftrace")))
+		bpftrace_graph_config(name, funcs);
+	reps /= 3;
+	if (wanted(GRAPH_NAME("ringtrace")) || wanted(GRAPH_NAME("tracecmd")) ||
+	    wanted(GRAPH_NAME("bpftrace")))
+		baseline(rounds, 1);
+#undef GRAPH_NAME
+	graph_file = NULL;
+	graph_prefix = "";
+}
+
+#define GRAPH_TMPFS_FILE	"/tmp/rtbench-graph"
+
+static void graph_configs(void)
+{
+	static char buf[4096];
+	int fd = open(GRAPH_TMPFS_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+		say("cannot write %s: no function graph rows",
+		    GRAPH_TMPFS_FILE);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	close(fd);
+	graph_configs_on("gt_", GRAPH_TMPFS_FILE, graph_funcs_tmpfs);
+	/* The checkout is on the guest's 9p root: a file of it. */
+	graph_configs_on("g9_", "bench/readloop.c", graph_funcs_9p);
+	unlink(GRAPH_TMPFS_FILE);
+}
+
 /* ---- main ---- */
 
 static void usage(void)
@@ -1462,6 +1606,7 @@ int main(int argc, char **argv)
 	reps /= 3;
 	baseline(rounds, 1);
 	pingpong_configs();
+	graph_configs();
 
 	fprintf(results, "done=1 wall_s=%.1f\n", (double)(now_ns() - t0) / 1e9);
 	fclose(results);

@@ -12,6 +12,13 @@
  * The probes are the session's own, so a handler knows its session from
  * the probe (no walk of the list); the session's enabled flag gates it
  * (events/func.c says under what protection).
+ *
+ * A call the probe cannot follow (every return instance taken: more than
+ * RT_FUNC_MAXACTIVE calls in flight; a probe hit inside another probe's
+ * handler) has no record: the kernel counts it in the probe's nmissed,
+ * and GET_STATS reports the sum as the session's func_missed. DISABLE
+ * takes the probes away but keeps what they missed, until the session is
+ * freed.
  */
 #include <linux/atomic.h>
 #include <linux/errno.h>
@@ -46,15 +53,20 @@ struct rt_func_probe {
 	bool			registered;
 };
 
-/* One enabled session's probes. */
+/*
+ * One session's probes, from its first ENABLE until it is freed; the
+ * session's lock serialises everything but the list.
+ */
 struct rt_func_attach {
 	struct list_head	node;
 	const struct rt_session	*s;
+	/* Calls missed by the probes of past ENABLEs. */
+	u64			missed;
 	unsigned int		nr;
 	struct rt_func_probe	p[RINGTRACE_MAX_FUNCS];
 };
 
-static DEFINE_MUTEX(rt_func_mutex);	/* the list */
+static DEFINE_MUTEX(rt_func_mutex);	/* the list, not what it holds */
 static LIST_HEAD(rt_func_attached);
 static atomic64_t rt_func_gen = ATOMIC64_INIT(0);
 
@@ -128,6 +140,12 @@ static void rt_func_unregister(struct rt_func_probe *p)
 	unregister_fprobe(&p->fp);
 }
 
+/* The calls it could not follow (no return hook, recursion). */
+static u64 rt_func_missed(const struct rt_func_probe *p)
+{
+	return READ_ONCE(p->fp.nmissed);
+}
+
 static const char *const rt_func_mechanism = "fprobe";
 
 #else /* !RT_HAVE_FPROBE: the kretprobe */
@@ -179,6 +197,15 @@ static void rt_func_unregister(struct rt_func_probe *p)
 	unregister_kretprobe(&p->krp);
 }
 
+/*
+ * The calls it could not follow: no free instance (maxactive), or the
+ * kprobe hit while another kprobe's handler ran on the CPU.
+ */
+static u64 rt_func_missed(const struct rt_func_probe *p)
+{
+	return READ_ONCE(p->krp.nmissed) + READ_ONCE(p->krp.kp.nmissed);
+}
+
 static const char *const rt_func_mechanism = "kretprobe";
 
 #endif /* RT_HAVE_FPROBE */
@@ -197,14 +224,37 @@ static const char *rt_func_refusal(int err)
 	return "refused";
 }
 
+/* Under the session's lock; @a stays, with what its probes missed. */
 static void rt_func_detach(struct rt_func_attach *a)
 {
+	struct rt_func_probe *p;
 	unsigned int i;
 
-	for (i = 0; i < a->nr; i++)
-		if (a->p[i].registered)
-			rt_func_unregister(&a->p[i]);
-	kfree(a);
+	for (i = 0; i < a->nr; i++) {
+		p = &a->p[i];
+		if (!p->registered)
+			continue;
+		rt_func_unregister(p);
+		/* No handler runs any more: the count is final. */
+		a->missed += rt_func_missed(p);
+		p->registered = false;
+	}
+}
+
+/* @s's probes, or NULL before its first ENABLE. */
+static struct rt_func_attach *rt_func_find(const struct rt_session *s)
+{
+	struct rt_func_attach *a;
+
+	mutex_lock(&rt_func_mutex);
+	list_for_each_entry(a, &rt_func_attached, node) {
+		if (a->s == s) {
+			mutex_unlock(&rt_func_mutex);
+			return a;
+		}
+	}
+	mutex_unlock(&rt_func_mutex);
+	return NULL;
 }
 
 /*
@@ -220,10 +270,16 @@ static int rt_func_get(const struct rt_session *s)
 
 	if (!f)
 		return -EINVAL;
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
-	if (!a)
-		return -ENOMEM;
-	a->s = s;
+	a = rt_func_find(s);
+	if (!a) {
+		a = kzalloc(sizeof(*a), GFP_KERNEL);
+		if (!a)
+			return -ENOMEM;
+		a->s = s;
+		mutex_lock(&rt_func_mutex);
+		list_add(&a->node, &rt_func_attached);
+		mutex_unlock(&rt_func_mutex);
+	}
 	a->nr = f->nr;
 	for (i = 0; i < f->nr; i++) {
 		struct rt_func_probe *p = &a->p[i];
@@ -242,27 +298,45 @@ static int rt_func_get(const struct rt_session *s)
 		}
 		p->registered = true;
 	}
-	mutex_lock(&rt_func_mutex);
-	list_add(&a->node, &rt_func_attached);
-	mutex_unlock(&rt_func_mutex);
 	return 0;
 }
 
 static void rt_func_put(const struct rt_session *s)
 {
-	struct rt_func_attach *a, *found = NULL;
+	struct rt_func_attach *a = rt_func_find(s);
 
+	if (!WARN_ON_ONCE(!a))
+		rt_func_detach(a);
+}
+
+/* Under s->lock, which get and put hold too: what @s's probes missed. */
+static void rt_func_session_stats(struct rt_session *s,
+				  struct ringtrace_stats *st)
+{
+	struct rt_func_attach *a;
+	unsigned int i;
+
+	lockdep_assert_held(&s->lock);
+	a = rt_func_find(s);
+	if (!a)
+		return;
+	st->func_missed = a->missed;
+	for (i = 0; i < a->nr; i++)
+		if (a->p[i].registered)
+			st->func_missed += rt_func_missed(&a->p[i]);
+}
+
+/* @s, disabled (no probe registered), is being freed. */
+static void rt_func_release(struct rt_session *s)
+{
+	struct rt_func_attach *a = rt_func_find(s);
+
+	if (!a)
+		return;
 	mutex_lock(&rt_func_mutex);
-	list_for_each_entry(a, &rt_func_attached, node) {
-		if (a->s == s) {
-			found = a;
-			list_del(&a->node);
-			break;
-		}
-	}
+	list_del(&a->node);
 	mutex_unlock(&rt_func_mutex);
-	if (!WARN_ON_ONCE(!found))
-		rt_func_detach(found);
+	kfree(a);
 }
 
 struct rt_producer rt_func_producer = {
@@ -271,4 +345,6 @@ struct rt_producer rt_func_producer = {
 	.features	= RINGTRACE_FEAT_FUNC,
 	.get		= rt_func_get,
 	.put		= rt_func_put,
+	.session_stats	= rt_func_session_stats,
+	.release	= rt_func_release,
 };

@@ -133,9 +133,11 @@ int main(int argc, char **argv)
 	cfg = st_config(RINGTRACE_EVENT_VFS_READ, 0);
 	tap_ok(offsetof(struct ringtrace_config, nr_funcs) ==
 	       RINGTRACE_CONFIG_SIZE_VALUES &&
-	       sizeof(struct ringtrace_stats) == RINGTRACE_STATS_SIZE_VALUES,
-	       "config %zu bytes, stats %zu", sizeof(cfg),
-	       sizeof(struct ringtrace_stats));
+	       offsetof(struct ringtrace_stats, func_missed) ==
+	       RINGTRACE_STATS_SIZE_VALUES,
+	       "config %zu bytes, stats %zu",
+	       offsetof(struct ringtrace_config, nr_funcs),
+	       offsetof(struct ringtrace_stats, func_missed));
 
 	s = run(cfg, &r);
 	tap_ok(s.records == N + M + K && s.failed == N && s.big == M &&

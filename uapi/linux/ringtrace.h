@@ -852,11 +852,22 @@ struct ringtrace_stats {
 	 * return, before any ring work (not counted in produced).
 	 */
 	__u64	vfs_read_filtered;
+
+	/* ---- function calls (RINGTRACE_STATS_SIZE_FUNCS) ---- */
+	/*
+	 * RINGTRACE_EVENT_FUNC: calls of the session's functions its probes
+	 * could not follow (no free return instance of the kretprobe or
+	 * the fprobe, a probe hit inside another probe's handler), since
+	 * the session was opened, DISABLE included. The probe misses a call
+	 * before any filter runs: one of a task the filters drop counts too.
+	 */
+	__u64	func_missed;
 };
 
 #define RINGTRACE_STATS_SIZE_HEALTH	152	/* per-ring stats */
 #define RINGTRACE_STATS_SIZE_OFFCPU	160	/* offcpu_missed */
 #define RINGTRACE_STATS_SIZE_VALUES	168	/* vfs_read_filtered */
+#define RINGTRACE_STATS_SIZE_FUNCS	176	/* func_missed */
 
 #define RINGTRACE_RING_STATS_SIZE_VER0	80
 

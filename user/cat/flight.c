@@ -121,7 +121,7 @@ void cat_save_ksyms(const struct options *o, const char *path)
 	char err[512];
 	int ret;
 
-	/* Kernel frames, or the functions of func records. */
+	/* kernel addresses: stacks, samples, func records' functions */
 	if (!o->session.stack_kernel_depth && !o->perf.sample &&
 	    !o->session.nr_funcs)
 		return;

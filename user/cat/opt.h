@@ -17,6 +17,7 @@
  *   opt_snapshot.c  cat_snapshot_opts: --snapshot and its bounds
  *   opt_outputs.c   where the outputs go (every mode's check)
  *   opt_unused.c    options that would do nothing (every mode's)
+ *   opt_graph.c     cat_graph_opts: --graph vfs_read (trace, replay)
  *
  * An option a mode's tables lack is refused by the parser, naming the
  * mode ("--hist does not apply to a snapshot (--snapshot)"): a new option
@@ -58,8 +59,9 @@ extern const struct cat_opt cat_view_opts[];
 extern const struct cat_opt cat_trace_opts[];
 extern const struct cat_opt cat_replay_opts[];
 extern const struct cat_opt cat_snapshot_opts[];
+extern const struct cat_opt cat_graph_opts[];
 
-#define CAT_MAX_TABLES	4
+#define CAT_MAX_TABLES	5
 
 struct cat_mode {
 	const char		*name;	/* "a replay (-i FILE)", for messages */
@@ -95,6 +97,11 @@ void cat_check_buffer_size(const char *opt, const char *arg, uint64_t bytes);
 /* Checks more than one mode makes. */
 void cat_check_views(struct options *o);	/* opt_views.c */
 void cat_check_live(struct options *o);		/* opt_live.c */
+/*
+ * opt_graph.c: --graph's combinations; live, its events and the
+ * functions it names resolved (before the other checks).
+ */
+void cat_check_graph(struct options *o);
 /*
  * opt_outputs.c: no two outputs in one place (a file, standard
  * output), none on the input, -o only where something is written.

@@ -41,6 +41,9 @@ static void replay_filters(struct options *o)
 	if (o->events_given)
 		o->filter.events = o->session.events;
 	o->filter.min_latency_ns = o->session.min_latency_ns;
+	/* func calls too, but --graph's callees (see cat_check_live()) */
+	if (!o->graph)
+		o->filter.min_func_latency_ns = o->session.min_latency_ns;
 	/* a replay keeps what the recording kept unless told. */
 	if (o->min_offcpu_given)
 		o->filter.min_offcpu_ns = o->session.min_offcpu_ns;
@@ -51,6 +54,7 @@ static void check_replay(struct options *o)
 	if (o->command)
 		cat_usage_error("a COMMAND does not apply to %s: it decodes "
 				"what the file holds", cat_mode_replay.name);
+	cat_check_graph(o);
 	cat_check_views(o);
 	cat_check_outputs(o);
 	/* --raw writes the filtered or time-sliced copy. */
@@ -67,6 +71,7 @@ static void check_replay(struct options *o)
 
 const struct cat_mode cat_mode_replay = {
 	.name	= "a replay (-i FILE)",
-	.tables	= { cat_common_opts, cat_view_opts, cat_replay_opts, NULL },
+	.tables	= { cat_common_opts, cat_view_opts, cat_replay_opts,
+		    cat_graph_opts, NULL },
 	.check	= check_replay,
 };

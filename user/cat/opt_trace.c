@@ -111,6 +111,7 @@ static void check_perf_options(struct options *o)
 static void check_trace(struct options *o)
 {
 	check_perf_options(o);
+	cat_check_graph(o);
 	cat_check_views(o);
 	/*
 	 * Raw output copies the rings undecoded: only the module filters.
@@ -123,7 +124,8 @@ static void check_trace(struct options *o)
 		cat_usage_error("--raw records what the module selects: -t, "
 				"--comm, --time, --filter and several -p pids "
 				"filter a replay (-i)");
-	if (o->raw && o->session.min_latency_ns && o->session.nr_funcs)
+	if (o->raw && o->session.min_latency_ns && o->session.nr_funcs &&
+	    !o->graph)
 		cat_usage_error("--raw records every func call: --min-latency "
 				"selects them on replay (-i)");
 	cat_check_outputs(o);
@@ -134,6 +136,6 @@ static void check_trace(struct options *o)
 const struct cat_mode cat_mode_trace = {
 	.name	= "a trace",
 	.tables	= { cat_common_opts, cat_live_opts, cat_view_opts,
-		    cat_trace_opts, NULL },
+		    cat_trace_opts, cat_graph_opts, NULL },
 	.check	= check_trace,
 };

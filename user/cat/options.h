@@ -66,6 +66,10 @@ struct options {
 	bool			flame_weight_given;
 	bool			file_classes;	/* --diff: pipes by kind */
 	const char		*perfetto;	/* --perfetto FILE */
+	/* --graph vfs_read: each read's callees (opt_graph.c) */
+	bool			graph;
+	const char		*graph_funcs;	/* --graph-funcs LIST */
+	uint32_t		graph_depth;	/* --graph-depth; 0: all */
 	const char		*ctf;		/* --ctf DIR */
 	bool			symbols;	/* name user frames (--no-symbols) */
 	bool			header;		/* --header: -i FILE's header */

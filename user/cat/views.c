@@ -21,7 +21,7 @@
 bool cat_views_wanted(const struct options *o)
 {
 	return o->hist || o->summary || o->folded || o->flamegraph ||
-	       o->perfetto || o->ctf || o->report ||
+	       o->perfetto || o->ctf || o->report || (o->graph && !o->raw) ||
 	       rt_filter_active(&o->filter) || (o->symbols && !o->raw);
 }
 
@@ -218,12 +218,25 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->filter = (struct rt_filter *)&o->filter;
 	/* Views replace the per-record stream. */
 	if (!o->hist && !o->summary && !o->folded && !o->flamegraph &&
-	    !o->perfetto && !o->ctf && !o->report)
+	    !o->perfetto && !o->ctf && !o->report && !o->graph)
 		v->print = rt_printer(format);
 	v->format = format;
-	if (v->print && o->symbols && names_init(v))
+	/*
+	 * --graph prints reads (their frames) and names functions; with
+	 * --raw it only chose what is recorded.
+	 */
+	if ((v->print || (o->graph && !o->raw)) && o->symbols &&
+	    names_init(v))
 		return -1;
 	func_names_init(v);
+	if (o->graph && !o->raw) {
+		v->graph.out = out;
+		v->graph.format = format;
+		v->graph.max_depth = o->graph_depth;
+		if (rt_graph_init(&v->graph))
+			goto nomem;
+		v->graph_on = true;
+	}
 	if (o->hist || o->summary) {
 		v->lat.hist = o->hist;
 		v->lat.by = o->hist_by;
@@ -481,6 +494,8 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 		rt_perfetto_add(&v->perfetto, ev);
 	if (v->ctf_on)
 		rt_ctf_add(&v->ctf, ev);
+	if (v->graph_on)
+		rt_graph_add(&v->graph, ev);
 }
 
 /*
@@ -747,6 +762,25 @@ static void time_matched_nothing(const struct rt_filter *f)
 		"unit, 1s,2s, times after the first event)\n");
 }
 
+/*
+ * --graph's last line: its counts and what the stream lost (paired
+ * printers: a text line, a JSON object).
+ */
+static void print_graph_end(struct cat_views *v)
+{
+	char json[RT_MISSING_JSON_MAX + 16], *p;
+
+	rt_graph_end(&v->graph);
+	if (v->format != RT_FORMAT_JSON) {
+		rt_graph_print_summary(&v->graph, v->out);
+		rt_missing_print(&v->missing, v->out, "");
+		return;
+	}
+	p = json + snprintf(json, 16, ",\"missing\":");
+	*rt_missing_json(p, &v->missing) = '\0';
+	rt_graph_print_summary_json(&v->graph, v->out, json);
+}
+
 int cat_views_finish(struct cat_views *v)
 {
 	const struct options *o = v->o;
@@ -775,6 +809,8 @@ int cat_views_finish(struct cat_views *v)
 		print_latency(v, members);
 	if (v->folded_on && cat_flame_finish(v, named ? &ksyms : NULL))
 		ret = -1;
+	if (v->graph_on)
+		print_graph_end(v);
 	if (o->folded || o->flamegraph || o->report || v->names_on)
 		usyms_notes(v);
 	names_notes(v);
@@ -855,6 +891,9 @@ void cat_views_fini(struct cat_views *v)
 		rt_ctf_abort(&v->ctf);
 	if (v->lat_on)
 		rt_latency_view_fini(&v->lat);
+	if (v->graph_on)
+		rt_graph_fini(&v->graph);
+	v->graph_on = false;
 	if (v->folded_on)
 		rt_folded_fini(&v->folded);
 	if (v->names_on) {

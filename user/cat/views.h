@@ -16,6 +16,7 @@
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/folded.h"
 #include "ringtrace/frame_names.h"
+#include "ringtrace/graph.h"
 #include "ringtrace/latency_view.h"
 #include "ringtrace/missing.h"
 #include "ringtrace/output.h"
@@ -51,6 +52,8 @@ struct cat_views {
 	bool			perfetto_on;
 	struct rt_ctf		ctf;
 	bool			ctf_on;
+	struct rt_graph		graph;		/* --graph vfs_read */
+	bool			graph_on;
 	uint64_t		filtered;	/* events the filters dropped */
 	/*
 	 * What the views are missing: over the run, and since the last

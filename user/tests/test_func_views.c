@@ -312,7 +312,7 @@ static void test_filter(void **state)
 
 	/* --min-latency: func calls by lat_ns, as vfs_reads. */
 	memset(&f, 0, sizeof(f));
-	f.min_latency_ns = 2500;
+	f.min_func_latency_ns = 2500;
 	for (uint32_t i = 0; i < 5; i++) {
 		ev = i < 3 ? func_ev(1, 0, IP_WRITE, 1000 * (i + 1), 4096) :
 			     func_ev(2, 1, IP_READ, 5000, -4);

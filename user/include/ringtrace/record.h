@@ -271,9 +271,20 @@ struct rt_event {
 		struct rt_cgroup_event		cgroup;
 		struct rt_func_event		func;
 	} u;
-	struct rt_stack		stack;		/* vfs_read, lock, offcpu records */
-	struct rt_task_ext	ext;		/* vfs_read, lock, offcpu records */
+	struct rt_stack		stack;		/* rt_event_about_task() kinds */
+	struct rt_task_ext	ext;		/* rt_event_about_task() kinds */
 };
+
+/*
+ * The module's records about a task: those that may carry a task_ext
+ * (a cgroup to name) and a stack trailer (kernel frames to name). One
+ * list, so that a new kind is named everywhere at once.
+ */
+static inline bool rt_event_about_task(enum rt_event_kind kind)
+{
+	return kind == RT_EVENT_VFS_READ || kind == RT_EVENT_LOCK ||
+	       kind == RT_EVENT_OFFCPU || kind == RT_EVENT_FUNC;
+}
 
 enum rt_decode_status {
 	RT_DECODE_OK		= 0,

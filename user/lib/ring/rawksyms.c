@@ -49,12 +49,11 @@ static int on_record(void *arg, const struct rt_source *src,
 	if (ret != RT_DECODE_OK)
 		return 0;
 	/* The stack trailer is set only for the kinds that carry one. */
-	if (ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
-	    ev->kind == RT_EVENT_OFFCPU || ev->kind == RT_EVENT_FUNC)
+	if (rt_event_about_task(ev->kind))
 		for (uint32_t i = 0; ev->stack.kernel &&
 				     i < ev->stack.nr_kernel; i++)
 			mark(m, rt_stack_frame(ev->stack.kernel, i));
-	/* The function itself: a replay names its calls as live. */
+	/* a func record's function, named on replay (--graph, the stream) */
 	if (ev->kind == RT_EVENT_FUNC)
 		mark(m, ev->u.func.ip);
 	if (ev->kind == RT_EVENT_SAMPLE) {

@@ -62,8 +62,7 @@ static uint64_t check_copy(struct rt_trigger_scan *sc, uint32_t cpu,
 			continue;
 		if (rt_paths_take(sc->paths, &ev))
 			continue;
-		if (ev.kind != RT_EVENT_VFS_READ && ev.kind != RT_EVENT_LOCK &&
-		    ev.kind != RT_EVENT_OFFCPU)
+		if (!rt_event_about_task(ev.kind))
 			continue;
 		rt_paths_name(sc->paths, &ev);
 		n++;

@@ -102,7 +102,8 @@ uint64_t rt_filter_time_to(const struct rt_filter *f)
 bool rt_filter_active(const struct rt_filter *f)
 {
 	return f->nr_pids || f->nr_tids || f->comm || f->cpus_given ||
-	       f->events || f->min_latency_ns || f->min_offcpu_ns ||
+	       f->events || f->min_latency_ns || f->min_func_latency_ns ||
+	       f->min_offcpu_ns ||
 	       f->relative || f->nr_exprs;
 }
 
@@ -189,8 +190,8 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 	    ev->u.vfs_read.lat_ns < f->min_latency_ns)
 		return false;
 	/* The module applies it to vfs_read only: func calls are here. */
-	if (f->min_latency_ns && ev->kind == RT_EVENT_FUNC &&
-	    ev->u.func.lat_ns < f->min_latency_ns)
+	if (f->min_func_latency_ns && ev->kind == RT_EVENT_FUNC &&
+	    ev->u.func.lat_ns < f->min_func_latency_ns)
 		return false;
 	if (!tasked)
 		return true;

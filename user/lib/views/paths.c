@@ -182,8 +182,7 @@ void rt_paths_name(const struct rt_paths *p, struct rt_event *ev)
 		ev->u.vfs_read.path = rt_paths_get(p, ev->u.vfs_read.dev_major,
 						   ev->u.vfs_read.dev_minor,
 						   ev->u.vfs_read.ino);
-	if ((ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
-	     ev->kind == RT_EVENT_OFFCPU) && ev->ext.present)
+	if (rt_event_about_task(ev->kind) && ev->ext.present)
 		ev->ext.cgroup = rt_paths_get(p, RT_PATHS_CGROUP_DEV,
 					      RT_PATHS_CGROUP_DEV,
 					      ev->ext.cgroup_id);

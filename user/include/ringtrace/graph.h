@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * --graph vfs_read: where the time of each read went, as ftrace's
+ * function_graph shows it. The stream holds vfs_read records and func
+ * records (-e func:NAME) of the functions a read calls, both stamped at
+ * their return with their latency, merged by time: a thread's func
+ * records come before the record of the read they returned inside.
+ *
+ * Per thread, the spans of its func records wait in a ring of
+ * rt_graph.per_thread entries until that thread's next vfs_read record:
+ * the spans whose [entry, return] lies inside the read's
+ * [ts - lat_ns, ts] are its callees, printed under the read's line in
+ * entry order, one deeper for each span of the same read they lie in:
+ *
+ *   dd 4242/4242 ... vfs_read ... lat=41.200us
+ *     |  rw_verify_area() 0.410us
+ *     |  filemap_read() {
+ *     |    filemap_get_pages() 6.000us
+ *     |    copy_page_to_iter() 4.100us
+ *     |  } 30.700us (self 20.600us)
+ *
+ * Nothing is silent: spans not inside any read (the function was called
+ * elsewhere, or inside a read the kernel did not record, faster than
+ * --min-latency) are dropped and counted as outside; spans a full ring
+ * pushed out are counted as missing, and a read that may have lost some
+ * says so; spans deeper than max_depth are counted as hidden; a thread the
+ * table had no room for loses its spans, counted too.
+ *
+ * Memory is reserved at rt_graph_init(): threads x per_thread spans.
+ * Nothing per record allocates; a read sorts its own spans in place.
+ */
+#ifndef RINGTRACE_GRAPH_H
+#define RINGTRACE_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ringtrace/outbuf.h"
+#include "ringtrace/output.h"
+#include "ringtrace/record.h"
+
+#define RT_GRAPH_THREADS	1024u	/* a power of two */
+#define RT_GRAPH_PER_THREAD	256u	/* spans waiting per thread */
+#define RT_GRAPH_PROBE		16u	/* slots a thread may sit in */
+
+/* A func record's span, waiting for its thread's read. */
+struct rt_graph_span {
+	uint64_t	entry_ns;
+	uint64_t	dur_ns;
+	uint64_t	ip;
+	uint32_t	idx;		/* func_idx */
+	uint32_t	depth;		/* 1: called by the read itself */
+	uint64_t	self_ns;	/* dur_ns less its children's */
+	bool		children;	/* the next span is one deeper */
+};
+
+struct rt_graph_thread;
+
+struct rt_graph {
+	/* set before rt_graph_init(); zero: the default */
+	struct rt_outbuf	*out;
+	enum rt_format		format;
+	uint32_t		max_depth;	/* deeper spans hidden; 0: none */
+	uint32_t		per_thread;	/* RT_GRAPH_PER_THREAD */
+	uint32_t		threads;	/* RT_GRAPH_THREADS, power of 2 */
+
+	struct rt_graph_thread	*table;
+	struct rt_graph_span	*spans;		/* threads x per_thread */
+	struct rt_graph_span	*scratch;	/* one read's, per_thread */
+	const struct rt_graph_span **open;	/* nesting, per_thread */
+
+	/* counts */
+	uint64_t		reads;		/* blocks printed */
+	uint64_t		shown;		/* spans printed */
+	uint64_t		outside;	/* in no read: dropped */
+	uint64_t		hidden;		/* deeper than max_depth */
+	uint64_t		missing;	/* pushed out of a full ring */
+	uint64_t		no_room;	/* their thread had no slot */
+	uint64_t		incomplete;	/* reads that may lack spans */
+};
+
+int rt_graph_init(struct rt_graph *g);
+void rt_graph_fini(struct rt_graph *g);
+
+/*
+ * A stream event: a func record waits, a vfs_read record prints its
+ * block (the read's own line, then its callees); other kinds are not
+ * the graph's. In time order per thread, as the stream merges them.
+ */
+void rt_graph_add(struct rt_graph *g, const struct rt_event *ev);
+
+/*
+ * The run ended: the spans still waiting were in no read (counted
+ * outside). Then the counts: one line of text, or a JSON object
+ * {"type":"graph_summary",...} ending with @extra_json (may be "",
+ * else ',"key":...' members).
+ */
+void rt_graph_end(struct rt_graph *g);
+void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob);
+void rt_graph_print_summary_json(const struct rt_graph *g,
+				 struct rt_outbuf *ob, const char *extra_json);
+
+/* Whether a summary would say anything beyond reads and spans shown. */
+bool rt_graph_lacks(const struct rt_graph *g);
+
+#endif /* RINGTRACE_GRAPH_H */

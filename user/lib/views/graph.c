@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* --graph vfs_read: each read's callees as a function graph (graph.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ringtrace/escape.h"
+#include "ringtrace/graph.h"
+
+/* A thread's waiting spans: a ring in rt_graph.spans. */
+struct rt_graph_thread {
+	uint32_t	tid;		/* 0: never used */
+	uint32_t	head;		/* oldest span */
+	uint32_t	nr;
+	/*
+	 * Spans a full ring pushed out since the thread's last read, and
+	 * the latest entry among them: at the next read, those that
+	 * entered before it were outside it, the others its own, missing.
+	 */
+	uint32_t	evicted;
+	uint64_t	evicted_max_entry;
+};
+
+int rt_graph_init(struct rt_graph *g)
+{
+	if (!g->per_thread)
+		g->per_thread = RT_GRAPH_PER_THREAD;
+	if (!g->threads)
+		g->threads = RT_GRAPH_THREADS;
+	if (g->threads & (g->threads - 1))
+		return -EINVAL;
+	g->table = calloc(g->threads, sizeof(*g->table));
+	g->spans = calloc((size_t)g->threads * g->per_thread,
+			  sizeof(*g->spans));
+	g->scratch = calloc(g->per_thread, sizeof(*g->scratch));
+	g->open = calloc(g->per_thread, sizeof(*g->open));
+	if (!g->table || !g->spans || !g->scratch || !g->open) {
+		rt_graph_fini(g);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rt_graph_fini(struct rt_graph *g)
+{
+	free(g->table);
+	free(g->spans);
+	free(g->scratch);
+	free(g->open);
+	g->open = NULL;
+	g->table = NULL;
+	g->spans = NULL;
+	g->scratch = NULL;
+}
+
+static uint32_t slot_hash(const struct rt_graph *g, uint32_t tid)
+{
+	return (uint32_t)((tid * 0x9e3779b1u) >> 7) & (g->threads - 1);
+}
+
+/*
+ * @tid's slot among its RT_GRAPH_PROBE, or with @claim the first of
+ * them holding nothing (a thread's slot is free again once a read took
+ * its spans); NULL when there is none.
+ */
+static struct rt_graph_thread *thread_of(struct rt_graph *g, uint32_t tid,
+					 bool claim)
+{
+	struct rt_graph_thread *free_slot = NULL;
+	uint32_t h = slot_hash(g, tid);
+	uint32_t probe = g->threads < RT_GRAPH_PROBE ? g->threads :
+			 RT_GRAPH_PROBE;
+
+	for (uint32_t i = 0; i < probe; i++) {
+		struct rt_graph_thread *t = &g->table[(h + i) & (g->threads - 1)];
+
+		if (t->tid == tid && (t->nr || t->evicted))
+			return t;
+		if (!free_slot && !t->nr && !t->evicted)
+			free_slot = t;
+	}
+	if (!claim || !free_slot)
+		return NULL;
+	free_slot->tid = tid;
+	free_slot->head = 0;
+	return free_slot;
+}
+
+static struct rt_graph_span *ring_of(struct rt_graph *g,
+				     const struct rt_graph_thread *t)
+{
+	return g->spans + (size_t)(t - g->table) * g->per_thread;
+}
+
+static void add_span(struct rt_graph *g, const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+	struct rt_graph_thread *t = thread_of(g, ev->tid, true);
+	struct rt_graph_span *ring, *s;
+
+	if (!t) {
+		g->no_room++;
+		return;
+	}
+	ring = ring_of(g, t);
+	if (t->nr == g->per_thread) {
+		s = &ring[t->head];
+		if (!t->evicted || s->entry_ns > t->evicted_max_entry)
+			t->evicted_max_entry = s->entry_ns;
+		t->evicted++;
+		t->head = (t->head + 1) % g->per_thread;
+		t->nr--;
+	}
+	s = &ring[(t->head + t->nr) % g->per_thread];
+	t->nr++;
+	s->dur_ns = f->lat_ns;
+	s->entry_ns = ev->ts_ns >= f->lat_ns ? ev->ts_ns - f->lat_ns : 0;
+	s->ip = f->ip;
+	s->idx = f->idx;
+}
+
+/* Entry order; of two spans entered together, the longer holds the other. */
+static int by_entry(const void *a, const void *b)
+{
+	const struct rt_graph_span *x = a, *y = b;
+
+	if (x->entry_ns != y->entry_ns)
+		return x->entry_ns < y->entry_ns ? -1 : 1;
+	if (x->dur_ns != y->dur_ns)
+		return x->dur_ns > y->dur_ns ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Depth by nesting: a span lies in every span of the stack that it ends
+ * within; one that does not end within the top closes it. Self time is
+ * what a span's direct children leave of it.
+ */
+static void nest(struct rt_graph_span *s, uint32_t n,
+		 const struct rt_graph_span **stack)
+{
+	uint32_t top = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t end = s[i].entry_ns + s[i].dur_ns;
+
+		while (top && stack[top - 1]->entry_ns + stack[top - 1]->dur_ns <
+			      end)
+			top--;
+		s[i].depth = top + 1;
+		s[i].self_ns = s[i].dur_ns;
+		s[i].children = false;
+		if (top) {
+			struct rt_graph_span *p = &s[stack[top - 1] - s];
+
+			p->children = true;
+			p->self_ns = p->self_ns > s[i].dur_ns ?
+				     p->self_ns - s[i].dur_ns : 0;
+		}
+		stack[top++] = &s[i];
+	}
+}
+
+/*
+ * The function's name as the stream names func records: live, the name
+ * the session gave; on replay the symbol at its address, its "+0x0"
+ * and "[module]" cut so that both read the same. "" when unnamed.
+ */
+static const char *span_name(const struct rt_event *read,
+			     const struct rt_graph_span *s, char *buf,
+			     size_t len)
+{
+	struct rt_event ev;
+	const char *name;
+	size_t n;
+
+	ev.kind = RT_EVENT_FUNC;
+	ev.pid = read->pid;
+	ev.tid = read->tid;
+	memcpy(ev.comm, read->comm, sizeof(ev.comm));
+	ev.u.func.ip = s->ip;
+	ev.u.func.idx = s->idx;
+	name = rt_output_func_name(&ev);
+	if (!name)
+		return "";
+	n = strcspn(name, " +[");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+#define GRAPH_LINE_MAX	(2 * 64 + RINGTRACE_FUNC_NAME_LEN + 96)
+
+/* "  |  " and two spaces a level: the text's indentation. */
+static char *indent(char *p, uint32_t depth)
+{
+	p = RT_FMT_LIT(p, "  |");
+	for (uint32_t i = 0; i < depth && i < 64; i++)
+		p = RT_FMT_LIT(p, "  ");
+	return p;
+}
+
+static char *name_or_ip(char *p, const char *name, uint64_t ip)
+{
+	if (*name)
+		return rt_fmt_lit(p, name, strlen(name));
+	return rt_fmt_hex(p, ip);
+}
+
+/* "} DUR (self SELF)": the end of a span that has shown children. */
+static void close_span(struct rt_outbuf *ob, const struct rt_graph_span *c)
+{
+	char *p = indent(rt_outbuf_reserve(ob, GRAPH_LINE_MAX), c->depth);
+
+	p = RT_FMT_LIT(p, "} ");
+	p = rt_fmt_ns_as_us(p, c->dur_ns);
+	p = RT_FMT_LIT(p, "us (self ");
+	p = rt_fmt_ns_as_us(p, c->self_ns);
+	p = RT_FMT_LIT(p, "us)\n");
+	rt_outbuf_commit(ob, p);
+}
+
+static bool shown(const struct rt_graph *g, const struct rt_graph_span *c)
+{
+	return !g->max_depth || c->depth <= g->max_depth;
+}
+
+/*
+ * function_graph's shape: "name() DUR" for a leaf, "name() {", its
+ * children, then "} DUR (self SELF)" for a span with shown children.
+ */
+static void print_text(struct rt_graph *g, const struct rt_event *read,
+		       const struct rt_graph_span *s, uint32_t n,
+		       uint32_t missing)
+{
+	const struct rt_graph_span **open = g->open;
+	struct rt_outbuf *ob = g->out;
+	char name[RINGTRACE_FUNC_NAME_LEN];
+	uint32_t nr_open = 0;
+	char *p;
+
+	rt_print_text(ob, read);
+	if (missing) {
+		p = indent(rt_outbuf_reserve(ob, GRAPH_LINE_MAX), 1);
+		p = RT_FMT_LIT(p, "[");
+		p = rt_fmt_u64(p, missing);
+		p = RT_FMT_LIT(p, " spans missing: more than --graph's "
+			       "per-thread room]\n");
+		rt_outbuf_commit(ob, p);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rt_graph_span *c = &s[i];
+		bool opens = c->children && (!g->max_depth ||
+					     c->depth < g->max_depth);
+
+		if (!shown(g, c))
+			continue;
+		while (nr_open && open[nr_open - 1]->depth >= c->depth)
+			close_span(ob, open[--nr_open]);
+		p = indent(rt_outbuf_reserve(ob, GRAPH_LINE_MAX), c->depth);
+		p = name_or_ip(p, span_name(read, c, name, sizeof(name)), c->ip);
+		if (opens) {
+			p = RT_FMT_LIT(p, "() {\n");
+			open[nr_open++] = c;
+		} else {
+			p = RT_FMT_LIT(p, "() ");
+			p = rt_fmt_ns_as_us(p, c->dur_ns);
+			p = RT_FMT_LIT(p, "us\n");
+		}
+		rt_outbuf_commit(ob, p);
+	}
+	while (nr_open)
+		close_span(ob, open[--nr_open]);
+}
+
+/*
+ * The read's JSON object, its closing brace taken back for
+ * "graph":[{"func","depth","entry_ns","dur_ns","self_ns"}...] and
+ * "graph_missing": the printer leaves the object it committed in the
+ * buffer (a flush happens only when a reserve needs room).
+ */
+static void print_json(struct rt_graph *g, const struct rt_event *read,
+		       const struct rt_graph_span *s, uint32_t n,
+		       uint32_t missing)
+{
+	struct rt_outbuf *ob = g->out;
+	char name[RINGTRACE_FUNC_NAME_LEN];
+	bool first = true;
+	char *p;
+
+	rt_print_json(ob, read);
+	if (ob->len < 2 || ob->buf[ob->len - 2] != '}' ||
+	    ob->buf[ob->len - 1] != '\n')
+		return;		/* the output failed: nothing to add to */
+	ob->len -= 2;
+	p = RT_FMT_LIT(rt_outbuf_reserve(ob, 64), ",\"graph\":[");
+	rt_outbuf_commit(ob, p);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rt_graph_span *c = &s[i];
+		const char *nm;
+
+		if (!shown(g, c))
+			continue;
+		nm = span_name(read, c, name, sizeof(name));
+		p = rt_outbuf_reserve(ob, GRAPH_LINE_MAX + 2 * RINGTRACE_FUNC_NAME_LEN);
+		if (!first)
+			*p++ = ',';
+		first = false;
+		p = RT_FMT_LIT(p, "{\"func\":\"");
+		if (*nm)
+			p = rt_json_escape(p, nm, RINGTRACE_FUNC_NAME_LEN);
+		else
+			p = rt_fmt_hex(p, c->ip);
+		p = RT_FMT_LIT(p, "\",\"depth\":");
+		p = rt_fmt_u64(p, c->depth);
+		p = RT_FMT_LIT(p, ",\"entry_ns\":");
+		p = rt_fmt_u64(p, c->entry_ns);
+		p = RT_FMT_LIT(p, ",\"dur_ns\":");
+		p = rt_fmt_u64(p, c->dur_ns);
+		p = RT_FMT_LIT(p, ",\"self_ns\":");
+		p = rt_fmt_u64(p, c->self_ns);
+		*p++ = '}';
+		rt_outbuf_commit(ob, p);
+	}
+	p = RT_FMT_LIT(rt_outbuf_reserve(ob, 64), "],\"graph_missing\":");
+	p = rt_fmt_u64(p, missing);
+	p = RT_FMT_LIT(p, "}\n");
+	rt_outbuf_commit(ob, p);
+}
+
+/*
+ * @read's spans out of its thread's ring: those inside it to scratch,
+ * those before it counted outside, those after it (a later read's, come
+ * early through the merge) kept. Returns how many are its own.
+ */
+static uint32_t take_spans(struct rt_graph *g, struct rt_graph_thread *t,
+			   uint64_t start, uint64_t end, uint32_t *missing)
+{
+	struct rt_graph_span *ring = ring_of(g, t);
+	uint32_t n = 0, kept = 0;
+
+	*missing = 0;
+	if (t->evicted) {
+		if (t->evicted_max_entry >= start) {
+			*missing = t->evicted;
+			g->missing += t->evicted;
+			g->incomplete++;
+		} else {
+			g->outside += t->evicted;
+		}
+		t->evicted = 0;
+	}
+	for (uint32_t i = 0; i < t->nr; i++) {
+		const struct rt_graph_span *s = &ring[(t->head + i) % g->per_thread];
+
+		if (s->entry_ns + s->dur_ns > end)
+			ring[(t->head + kept++) % g->per_thread] = *s;
+		else if (s->entry_ns >= start)
+			g->scratch[n++] = *s;
+		else
+			g->outside++;
+	}
+	t->nr = kept;
+	return n;
+}
+
+static void add_read(struct rt_graph *g, const struct rt_event *ev)
+{
+	const struct rt_vfs_read_event *r = &ev->u.vfs_read;
+	uint64_t start = ev->ts_ns >= r->lat_ns ? ev->ts_ns - r->lat_ns : 0;
+	struct rt_graph_thread *t = thread_of(g, ev->tid, false);
+	uint32_t n = 0, missing = 0;
+
+	if (t)
+		n = take_spans(g, t, start, ev->ts_ns, &missing);
+	qsort(g->scratch, n, sizeof(*g->scratch), by_entry);
+	nest(g->scratch, n, g->open);
+	for (uint32_t i = 0; i < n; i++) {
+		if (shown(g, &g->scratch[i]))
+			g->shown++;
+		else
+			g->hidden++;
+	}
+	g->reads++;
+	if (g->format == RT_FORMAT_JSON)
+		print_json(g, ev, g->scratch, n, missing);
+	else
+		print_text(g, ev, g->scratch, n, missing);
+}
+
+void rt_graph_add(struct rt_graph *g, const struct rt_event *ev)
+{
+	if (ev->kind == RT_EVENT_FUNC)
+		add_span(g, ev);
+	else if (ev->kind == RT_EVENT_VFS_READ)
+		add_read(g, ev);
+}
+
+void rt_graph_end(struct rt_graph *g)
+{
+	for (uint32_t i = 0; i < g->threads; i++) {
+		struct rt_graph_thread *t = &g->table[i];
+
+		g->outside += t->nr + t->evicted;
+		t->nr = 0;
+		t->evicted = 0;
+	}
+}
+
+bool rt_graph_lacks(const struct rt_graph *g)
+{
+	return g->outside || g->hidden || g->missing || g->no_room;
+}
+
+void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob)
+{
+	rt_outbuf_printf(ob, "graph: %llu reads, %llu spans shown",
+			 (unsigned long long)g->reads,
+			 (unsigned long long)g->shown);
+	if (g->hidden)
+		rt_outbuf_printf(ob, ", %llu deeper than --graph-depth hidden",
+				 (unsigned long long)g->hidden);
+	if (g->outside)
+		rt_outbuf_printf(ob, ", %llu outside a read (dropped)",
+				 (unsigned long long)g->outside);
+	if (g->missing)
+		rt_outbuf_printf(ob, ", %llu missing from %llu reads (over %u "
+				 "waiting per thread)",
+				 (unsigned long long)g->missing,
+				 (unsigned long long)g->incomplete,
+				 g->per_thread);
+	if (g->no_room)
+		rt_outbuf_printf(ob, ", %llu missing (over %u threads waiting)",
+				 (unsigned long long)g->no_room, g->threads);
+	rt_outbuf_append(ob, "\n", 1);
+}
+
+void rt_graph_print_summary_json(const struct rt_graph *g,
+				 struct rt_outbuf *ob, const char *extra_json)
+{
+	rt_outbuf_printf(ob, "{\"type\":\"graph_summary\",\"reads\":%llu,"
+			 "\"shown\":%llu,\"hidden\":%llu,\"outside\":%llu,"
+			 "\"spans_missing\":%llu,\"incomplete_reads\":%llu,"
+			 "\"no_room\":%llu,\"per_thread\":%u,\"threads\":%u%s}\n",
+			 (unsigned long long)g->reads,
+			 (unsigned long long)g->shown,
+			 (unsigned long long)g->hidden,
+			 (unsigned long long)g->outside,
+			 (unsigned long long)g->missing,
+			 (unsigned long long)g->incomplete,
+			 (unsigned long long)g->no_room, g->per_thread,
+			 g->threads, extra_json ? extra_json : "");
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A func record (any kernel function's call) names what it refers to as
+ * the module's other records about a task do: its task_ext's cgroup by
+ * the cgroup record before it (text and JSON), and a func record without
+ * one says cgroup=#ID. On replay (no session's names) the function is
+ * the symbol its address falls in, without the entry's offset, so that
+ * it is one name live and on replay. rt_event_about_task() lists the
+ * kinds that carry a task_ext and a stack trailer.
+ */
+#include "test.h"
+
+#include "ringtrace/output.h"
+#include "ringtrace/paths.h"
+
+struct func_with_ext {
+	struct ringtrace_func_record	r;
+	uint64_t			args[1];
+	struct ringtrace_task_ext	x;
+};
+
+struct cgroup_rec {
+	struct ringtrace_cgroup_record	c;
+	char				path[8];
+};
+
+static void make_func(struct func_with_ext *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->r.header.type = RINGTRACE_RECORD_FUNC;
+	f->r.header.size = sizeof(*f);
+	f->r.header.misc = RINGTRACE_MISC_TASK_EXT;
+	f->r.task.ts_ns = 6000000000ull;
+	f->r.task.cpu = 0;
+	f->r.task.pid = 137;
+	f->r.task.tid = 137;
+	memcpy(f->r.task.comm, "dd", 2);
+	f->r.func_ip = 0xffffffff81234560ull;
+	f->r.nr_args = 1;
+	f->r.ret = 1234;
+	f->r.lat_ns = 3470;
+	f->args[0] = 0x4d2;
+	f->x.cgroup_id = 4242;
+}
+
+static const char *render(const struct rt_event *ev, bool json)
+{
+	static struct rt_outbuf ob;
+	static char text[4096];
+
+	rt_outbuf_init(&ob, -1, 0);
+	if (json)
+		rt_print_json(&ob, ev);
+	else
+		rt_print_text(&ob, ev);
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	rt_outbuf_fini(&ob);
+	return text;
+}
+
+static void test_cgroup_named(void **state)
+{
+	struct func_with_ext f;
+	struct cgroup_rec cg;
+	struct rt_paths paths;
+	struct rt_event ev;
+
+	(void)state;
+	make_func(&f);
+	assert_int_equal(rt_decode(&f, sizeof(f), 0, &ev), RT_DECODE_OK);
+	assert_true(ev.kind == RT_EVENT_FUNC && ev.ext.present);
+	assert_true(ev.ext.cgroup_id == 4242);
+	/* No cgroup record yet: the id. */
+	assert_non_null(strstr(render(&ev, false), " cgroup=#4242"));
+
+	memset(&cg, 0, sizeof(cg));
+	cg.c.header.type = RINGTRACE_RECORD_CGROUP;
+	cg.c.header.size = sizeof(cg);
+	cg.c.ts_ns = 5000000000ull;
+	cg.c.cgroup_id = 4242;
+	cg.c.path_len = 6;
+	memcpy(cg.path, "/ctr/a", 6);
+	assert_int_equal(rt_paths_init(&paths), 0);
+	assert_int_equal(rt_decode(&cg, sizeof(cg), 0, &ev), RT_DECODE_OK);
+	assert_true(rt_paths_take(&paths, &ev));
+
+	assert_int_equal(rt_decode(&f, sizeof(f), 0, &ev), RT_DECODE_OK);
+	rt_paths_name(&paths, &ev);
+	assert_non_null(ev.ext.cgroup);
+	assert_string_equal(ev.ext.cgroup, "/ctr/a");
+	assert_non_null(strstr(render(&ev, false), " cgroup=/ctr/a"));
+	assert_null(strstr(render(&ev, false), "cgroup=#"));
+	assert_non_null(strstr(render(&ev, true), "\"cgroup\":\"/ctr/a\""));
+	rt_paths_fini(&paths);
+}
+
+/* What a namer gives for kernel addresses: symbol+offset [module]. */
+static const char *namer(void *arg, bool kernel, uint32_t pid,
+			 const char *comm, uint64_t ip)
+{
+	(void)arg;
+	(void)pid;
+	(void)comm;
+	if (!kernel)
+		return NULL;
+	if (ip == 0xffffffff81234560ull)
+		return "vfs_write+0x0";
+	if (ip == 0xffffffff81234564ull)
+		return "vfs_write+0x4";
+	if (ip == 0xffffffffc0001000ull)
+		return "rt_mark+0x4 [ringtrace_graph]";
+	return NULL;
+}
+
+static void test_name_on_replay(void **state)
+{
+	struct func_with_ext f;
+	struct rt_event ev;
+
+	(void)state;
+	make_func(&f);
+	assert_int_equal(rt_decode(&f, sizeof(f), 0, &ev), RT_DECODE_OK);
+	/* Unnamed: the address. */
+	assert_null(rt_output_func_name(&ev));
+	assert_non_null(strstr(render(&ev, false),
+				"func: name=0xffffffff81234560 "));
+	rt_output_set_frame_names(namer, NULL);
+	assert_string_equal(rt_output_func_name(&ev), "vfs_write");
+	assert_non_null(strstr(render(&ev, false), "func: name=vfs_write ret="));
+	assert_non_null(strstr(render(&ev, true), "\"func\":\"vfs_write\""));
+	ev.u.func.ip = 0xffffffff81234564ull;	/* past an ENDBR64 */
+	assert_string_equal(rt_output_func_name(&ev), "vfs_write");
+	ev.u.func.ip = 0xffffffffc0001000ull;
+	assert_string_equal(rt_output_func_name(&ev), "rt_mark [ringtrace_graph]");
+	/* The session's names come first. */
+	static const char names[1][RINGTRACE_FUNC_NAME_LEN] = { "ksys_write" };
+	rt_output_set_func_names(names, 1);
+	assert_string_equal(rt_output_func_name(&ev), "ksys_write");
+	rt_output_set_func_names(NULL, 0);
+	rt_output_set_frame_names(NULL, NULL);
+}
+
+static void test_about_task(void **state)
+{
+	(void)state;
+	assert_true(rt_event_about_task(RT_EVENT_VFS_READ));
+	assert_true(rt_event_about_task(RT_EVENT_LOCK));
+	assert_true(rt_event_about_task(RT_EVENT_OFFCPU));
+	assert_true(rt_event_about_task(RT_EVENT_FUNC));
+	assert_false(rt_event_about_task(RT_EVENT_SAMPLE));
+	assert_false(rt_event_about_task(RT_EVENT_PATH));
+	assert_false(rt_event_about_task(RT_EVENT_CGROUP));
+	assert_false(rt_event_about_task(RT_EVENT_LOST));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cgroup_named),
+		cmocka_unit_test(test_name_on_replay),
+		cmocka_unit_test(test_about_task),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

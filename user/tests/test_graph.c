@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * --graph vfs_read (graph.h): a read's callees are the spans of its
+ * thread inside [ts - lat, ts], printed in entry order one deeper per
+ * span they lie in, "name() {" ... "} DUR (self SELF)" around children,
+ * "name() DUR" for leaves; JSON carries the same spans; spans of other
+ * threads, before the read or after it wait or count as outside; a
+ * span that returns after the read waits for the next one; --graph-depth
+ * hides and counts; a full per-thread ring counts its losses and the
+ * read says so; a full thread table counts what it turned away.
+ */
+#include "test.h"
+
+#include <linux/ringtrace.h>
+
+#include "ringtrace/graph.h"
+
+static const char names[][RINGTRACE_FUNC_NAME_LEN] = {
+	"filemap_read", "filemap_get_pages", "copy_page_to_iter",
+	"touch_atime", "rw_verify_area",
+};
+
+enum { F_READ, F_PAGES, F_COPY, F_ATIME, F_VERIFY };
+
+static struct rt_event func(uint32_t tid, uint32_t idx, uint64_t entry,
+			    uint64_t dur)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_FUNC;
+	ev.pid = ev.tid = tid;
+	strcpy(ev.comm, "dd");
+	ev.ts_ns = entry + dur;
+	ev.u.func.idx = idx;
+	ev.u.func.ip = 0xffffffff81000000ull + idx;
+	ev.u.func.lat_ns = dur;
+	return ev;
+}
+
+static struct rt_event vfs_read(uint32_t tid, uint64_t entry, uint64_t dur)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_VFS_READ;
+	ev.pid = ev.tid = tid;
+	strcpy(ev.comm, "dd");
+	ev.ts_ns = entry + dur;
+	ev.u.vfs_read.count = 4096;
+	ev.u.vfs_read.ret = 4096;
+	ev.u.vfs_read.lat_ns = dur;
+	return ev;
+}
+
+static struct rt_outbuf ob;
+
+static void setup(struct rt_graph *g, enum rt_format format,
+		  uint32_t max_depth, uint32_t per_thread, uint32_t threads)
+{
+	memset(g, 0, sizeof(*g));
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	g->out = &ob;
+	g->format = format;
+	g->max_depth = max_depth;
+	g->per_thread = per_thread;
+	g->threads = threads;
+	assert_int_equal(rt_graph_init(g), 0);
+	rt_output_set_func_names(names, sizeof(names) / sizeof(names[0]));
+}
+
+/* What was printed after the first line (the read's own). */
+static const char *graph_lines(void)
+{
+	static char text[1 << 14];
+	const char *nl;
+
+	assert_true(ob.len < sizeof(text));
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	nl = strchr(text, '\n');
+	assert_non_null(nl);
+	return nl + 1;
+}
+
+static void done(struct rt_graph *g)
+{
+	rt_graph_fini(g);
+	rt_outbuf_fini(&ob);
+}
+
+static void add(struct rt_graph *g, struct rt_event ev)
+{
+	rt_graph_add(g, &ev);
+}
+
+/*
+ * One read, [1000, 3000]: verify at 1050, filemap_read at 1100-2600
+ * holding get_pages 1200-1500 and copy 1600-2000, atime 2700-2800.
+ * In return order, as the stream merges them; before it a span outside
+ * (500-600), another thread's span inside its time, and a span that
+ * returns after the read (the next read's).
+ */
+static void feed_one_read(struct rt_graph *g)
+{
+	add(g, func(7, F_VERIFY, 500, 100));
+	add(g, func(7, F_VERIFY, 1050, 40));
+	add(g, func(7, F_PAGES, 1200, 300));
+	add(g, func(8, F_COPY, 1300, 100));
+	add(g, func(7, F_COPY, 1600, 400));
+	add(g, func(7, F_READ, 1100, 1500));
+	add(g, func(7, F_ATIME, 2700, 100));
+	add(g, func(7, F_VERIFY, 2990, 20));	/* returns at 3010 */
+	add(g, vfs_read(7, 1000, 2000));
+}
+
+static void test_nesting_text(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 0);
+	feed_one_read(&g);
+	assert_string_equal(graph_lines(),
+			    "  |  rw_verify_area() 0.040us\n"
+			    "  |  filemap_read() {\n"
+			    "  |    filemap_get_pages() 0.300us\n"
+			    "  |    copy_page_to_iter() 0.400us\n"
+			    "  |  } 1.500us (self 0.800us)\n"
+			    "  |  touch_atime() 0.100us\n");
+	assert_int_equal(g.reads, 1);
+	assert_int_equal(g.shown, 5);
+	assert_int_equal(g.outside, 1);
+	assert_false(g.hidden || g.missing || g.no_room);
+
+	/* the late span belongs to the next read of thread 7 */
+	ob.len = 0;
+	add(&g, vfs_read(7, 2950, 100));
+	assert_string_equal(graph_lines(), "  |  rw_verify_area() 0.020us\n");
+	/* thread 8's span was in no read of its own */
+	rt_graph_end(&g);
+	assert_int_equal(g.outside, 2);
+	done(&g);
+}
+
+static void test_summary_text(void **state)
+{
+	struct rt_graph g;
+	char text[512];
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 1, 0, 0);
+	feed_one_read(&g);
+	rt_graph_end(&g);
+	ob.len = 0;
+	rt_graph_print_summary(&g, &ob);
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	assert_string_equal(text, "graph: 1 reads, 3 spans shown, 2 deeper "
+			    "than --graph-depth hidden, 3 outside a read "
+			    "(dropped)\n");
+	done(&g);
+}
+
+/* A deeper span inside a span three levels down: depths 1, 2, 3. */
+static void test_three_levels(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 0);
+	add(&g, func(3, F_COPY, 130, 10));
+	add(&g, func(3, F_PAGES, 120, 40));
+	add(&g, func(3, F_READ, 110, 80));
+	add(&g, vfs_read(3, 100, 100));
+	assert_string_equal(graph_lines(),
+			    "  |  filemap_read() {\n"
+			    "  |    filemap_get_pages() {\n"
+			    "  |      copy_page_to_iter() 0.010us\n"
+			    "  |    } 0.040us (self 0.030us)\n"
+			    "  |  } 0.080us (self 0.040us)\n");
+	done(&g);
+}
+
+static void test_depth_hides(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 1, 0, 0);
+	feed_one_read(&g);
+	/* filemap_read's children hidden: a leaf with its whole time */
+	assert_string_equal(graph_lines(),
+			    "  |  rw_verify_area() 0.040us\n"
+			    "  |  filemap_read() 1.500us\n"
+			    "  |  touch_atime() 0.100us\n");
+	assert_int_equal(g.hidden, 2);
+	assert_int_equal(g.shown, 3);
+	done(&g);
+}
+
+static void test_json(void **state)
+{
+	struct rt_graph g;
+	const char *line, *graph;
+
+	(void)state;
+	setup(&g, RT_FORMAT_JSON, 0, 0, 0);
+	feed_one_read(&g);
+	line = ob.buf;
+	assert_int_equal(ob.buf[ob.len - 1], '\n');
+	assert_int_equal((const char *)memchr(line, '\n', ob.len) - line,
+			 (long)ob.len - 1);
+	ob.buf[ob.len - 1] = '\0';
+	assert_true(!strncmp(line, "{\"type\":\"vfs_read\"", 18));
+	graph = strstr(line, ",\"graph\":[");
+	assert_non_null(graph);
+	assert_string_equal(graph,
+		",\"graph\":["
+		"{\"func\":\"rw_verify_area\",\"depth\":1,\"entry_ns\":1050,"
+		"\"dur_ns\":40,\"self_ns\":40},"
+		"{\"func\":\"filemap_read\",\"depth\":1,\"entry_ns\":1100,"
+		"\"dur_ns\":1500,\"self_ns\":800},"
+		"{\"func\":\"filemap_get_pages\",\"depth\":2,\"entry_ns\":1200,"
+		"\"dur_ns\":300,\"self_ns\":300},"
+		"{\"func\":\"copy_page_to_iter\",\"depth\":2,\"entry_ns\":1600,"
+		"\"dur_ns\":400,\"self_ns\":400},"
+		"{\"func\":\"touch_atime\",\"depth\":1,\"entry_ns\":2700,"
+		"\"dur_ns\":100,\"self_ns\":100}"
+		"],\"graph_missing\":0}");
+	ob.len = 0;
+	rt_graph_end(&g);
+	rt_graph_print_summary_json(&g, &ob, ",\"x\":1");
+	ob.buf[ob.len] = '\0';
+	assert_string_equal(ob.buf, "{\"type\":\"graph_summary\",\"reads\":1,"
+			    "\"shown\":5,\"hidden\":0,\"outside\":3,"
+			    "\"spans_missing\":0,\"incomplete_reads\":0,\"no_room\":0,"
+			    "\"per_thread\":256,\"threads\":1024,\"x\":1}\n");
+	done(&g);
+}
+
+/*
+ * Four spans wait per thread: of six inside the read, the two oldest
+ * are pushed out, counted missing, and the read says so. Spans pushed
+ * out that entered before the next read count as outside it.
+ */
+static void test_full_ring(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 4, 0);
+	for (uint64_t i = 0; i < 6; i++)
+		add(&g, func(5, F_COPY, 110 + 10 * i, 5));
+	add(&g, vfs_read(5, 100, 100));
+	assert_string_equal(graph_lines(),
+			    "  |  [2 spans missing: more than --graph's "
+			    "per-thread room]\n"
+			    "  |  copy_page_to_iter() 0.005us\n"
+			    "  |  copy_page_to_iter() 0.005us\n"
+			    "  |  copy_page_to_iter() 0.005us\n"
+			    "  |  copy_page_to_iter() 0.005us\n");
+	assert_int_equal(g.missing, 2);
+	assert_int_equal(g.incomplete, 1);
+	assert_int_equal(g.shown, 4);
+	assert_true(rt_graph_lacks(&g));
+
+	/* six calls outside any read, then a read after them */
+	for (uint64_t i = 0; i < 6; i++)
+		add(&g, func(5, F_COPY, 300 + 10 * i, 5));
+	ob.len = 0;
+	add(&g, vfs_read(5, 400, 50));
+	assert_string_equal(graph_lines(), "");
+	assert_int_equal(g.outside, 6);
+	assert_int_equal(g.missing, 2);
+	done(&g);
+}
+
+/* One thread slot: a second thread's spans are turned away, counted. */
+static void test_thread_table_full(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 1);
+	add(&g, func(1, F_COPY, 110, 5));
+	add(&g, func(2, F_COPY, 110, 5));
+	assert_int_equal(g.no_room, 1);
+	add(&g, vfs_read(1, 100, 100));
+	/* thread 1's read freed the slot: thread 2 gets it now */
+	add(&g, func(2, F_COPY, 210, 5));
+	ob.len = 0;
+	add(&g, vfs_read(2, 200, 100));
+	assert_string_equal(graph_lines(), "  |  copy_page_to_iter() 0.005us\n");
+	assert_int_equal(g.no_room, 1);
+	done(&g);
+}
+
+/* No name for the index: the address, as the stream prints it. */
+static void test_unnamed(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 0);
+	rt_output_set_func_names(NULL, 0);
+	add(&g, func(1, 9, 110, 5));
+	add(&g, vfs_read(1, 100, 100));
+	assert_string_equal(graph_lines(),
+			    "  |  0xffffffff81000009() 0.005us\n");
+	done(&g);
+}
+
+int main(void)
+{
+	RUN(cmocka_unit_test(test_nesting_text),
+	    cmocka_unit_test(test_summary_text),
+	    cmocka_unit_test(test_three_levels),
+	    cmocka_unit_test(test_depth_hides),
+	    cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_full_ring),
+	    cmocka_unit_test(test_thread_table_full),
+	    cmocka_unit_test(test_unnamed));
+}
