@@ -12,17 +12,19 @@
 # --min-latency past any call's latency leaves none, live and on
 # replay. --perfetto draws each of dd's N calls as a vfs_write slice on
 # its thread's track, and --folded weighs the recording's calls by their
-# latency under dd with vfs_write the leaf: the sum of their lat_ns. A
-# function that
-# cannot be probed is refused with its reason. Needs root and
-# ringtrace.ko loaded (the runner does it).
+# latency under dd with vfs_write the leaf: the sum of their lat_ns.
+# A function that cannot be probed is refused with its reason. The calls
+# the probe missed (func_missed's 100 threads asleep in eventfd_read at
+# once) are said at the end, the same count live and on replay, and with
+# the records make every call. Needs root and ringtrace.ko loaded (the
+# runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
 # shellcheck source=selftests/ringtrace/st_tools.sh
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 14
+tap_plan 15
 
 n=23
 size=1234
@@ -196,6 +198,23 @@ print(sum(e["lat_ns"] for e in map(json.loads, open(sys.argv[1]))
 [[ $replay -eq 0 && $folded == "$lat 0" && $lat -gt 0 ]]
 tap_ok $? "--folded: dd's calls weigh their latency, vfs_write the leaf ($folded, lat_ns $lat, exit $replay)" ||
 	{ tap_diag <"$work/rfo.err"; head -5 "$work/r.folded" | tap_diag; }
+
+# func_missed --workload: 100 threads in eventfd_read at once.
+missed_line() {
+	sed -n 's/^ringtrace-cat: \([0-9]*\) func calls\{0,1\} missed by the probe .*/\1/p' "$1"
+}
+"$cat" --raw -o "$work/x.raw" -e func:eventfd_read -- "$here/func_missed" \
+	--workload 2>"$work/x.err"
+rc=$?
+"$cat" -i "$work/x.raw" >"$work/x.txt" 2>"$work/x.replay"
+replay=$?
+live_n=$(missed_line "$work/x.err")
+replay_n=$(missed_line "$work/x.replay")
+got=$(grep -cE "^ *func_missed .*func: name=eventfd_read[^ ]* ret=8 " "$work/x.txt")
+[[ $rc -eq 0 && $replay -eq 0 && ${live_n:-0} == "${replay_n:-0}" &&
+	$((got + ${live_n:-0})) -eq 100 ]]
+tap_ok $? "func calls missed by the probe: ${live_n:-0} live, ${replay_n:-0} on replay, + $got records = 100 (exit $rc, replay $replay)" ||
+	{ tap_diag <"$work/x.err"; tap_diag <"$work/x.replay"; head -3 "$work/x.txt" | tap_diag; }
 
 "$cat" -e func:ringtrace_no_such_function -- true >/dev/null 2>"$work/n.err"
 rc=$?

@@ -172,6 +172,7 @@ int cat_replay(struct options *o)
 	sum.counter_srcs = sum.perf_srcs + f.nr_perf_srcs;
 	sum.nr_counter_srcs = f.nr_counter_srcs;
 	sum.lost_pending = st.lost_pending;
+	sum.func_missed = f.func_missed;
 	sum.elapsed_ns = RT_SUMMARY_NO_TIME;
 	if (use_views) {
 		struct rt_source_counts t = rt_summary_totals(&sum);

@@ -173,6 +173,9 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 	/* Losses no LOST record reported stay said in the copy. */
 	if (status == RT_STREAM_OK && f->pending_lost)
 		rt_raw_write_pending(st->out, 0, f->pending_lost);
+	/* So do the calls the probes missed (no filter applies to them). */
+	if (status == RT_STREAM_OK && f->func_missed)
+		rt_raw_write_func_missed(st->out, f->func_missed);
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
 	*written = rw.written;

@@ -596,8 +596,10 @@ static int trace_report(struct trace_run *r, int status, int code)
 			code = EXIT_FAIL;
 	}
 	if (!o->quiet) {
-		if (!rt_session_stats(&r->s, &r->kstats))
+		if (!rt_session_stats(&r->s, &r->kstats)) {
 			sum->kernel = &r->kstats;
+			sum->func_missed = r->kstats.func_missed;
+		}
 		cat_summary_rings(&r->s, sum, &r->ring_stats);
 		rt_summary_print(stderr, sum);
 		if (o->verbose)

@@ -919,6 +919,38 @@ static void test_thread_chunks_round_trip(void **state)
 	unlink(path);
 }
 
+/*
+ * The calls -e func:NAME's probes missed travel in FUNC_MISSED chunks (any
+ * version: older readers skip them) and add up; the records around them
+ * read as ever, and a -i F --raw -o G copy keeps the count.
+ */
+static void test_func_missed_chunks(void **state)
+{
+	static const uint64_t want[] = { 1, 2 };
+	struct ringtrace_vfs_read_record r;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+
+	(void)state;
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	rt_raw_write_func_missed(&ob, 30);
+	vfs(&r, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	rt_raw_write_func_missed(&ob, 6);
+	finish(&ob, 0);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_false(f.truncated);
+	assert_int_equal(f.func_missed, 36);
+	assert_int_equal(f.pending_lost, 0);
+	merged_are(&f, want, 2);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 /* Versions 1 and 2 never had them: skipped, as those readers did. */
 static void test_thread_chunks_need_version_3(void **state)
 {
@@ -1012,6 +1044,7 @@ int main(void)
 	    cmocka_unit_test(test_corrupt_descriptors_refused),
 	    cmocka_unit_test(test_damaged_perf_record_names_file_offset),
 	    cmocka_unit_test(test_thread_chunks_round_trip),
+	    cmocka_unit_test(test_func_missed_chunks),
 	    cmocka_unit_test(test_thread_chunks_need_version_3),
 	    cmocka_unit_test(test_thread_chunk_bad_tid_is_damage),
 	    cmocka_unit_test(test_thread_corrupt_record_names_thread));

@@ -436,6 +436,36 @@ static void test_summary_counts(void **state)
 	free(text);
 }
 
+/* -e func:NAME's missed calls: a line of their own, only when there are. */
+static void test_summary_func_missed(void **state)
+{
+	struct rt_summary sum = { .prog = "t", .elapsed_ns = RT_SUMMARY_NO_TIME };
+	const uint64_t n[] = { 0, 1, 36 };
+	const char *want[] = {
+		"t: 0 records, 0 lost, 0 bytes\n",
+		"t: 0 records, 0 lost, 0 bytes\n"
+		"t: 1 func call missed by the probe (more calls in flight "
+		"than it follows): no record\n",
+		"t: 0 records, 0 lost, 0 bytes\n"
+		"t: 36 func calls missed by the probe (more calls in flight "
+		"than it follows): no record\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		assert_non_null(out);
+		sum.func_missed = n[i];
+		rt_summary_print(out, &sum);
+		fclose(out);
+		assert_string_equal(text, want[i]);
+		free(text);
+	}
+}
+
 static void test_stats_line(void **state)
 {
 	struct rt_health h;
@@ -505,6 +535,7 @@ int main(void)
 	    cmocka_unit_test(test_suggest_buffer),
 	    cmocka_unit_test(test_summary_advice),
 	    cmocka_unit_test(test_summary_counts),
+	    cmocka_unit_test(test_summary_func_missed),
 	    cmocka_unit_test(test_stats_line),
 	    cmocka_unit_test(test_peak_agrees));
 }

@@ -136,6 +136,10 @@ enum rt_raw_chunk_kind {
 	RT_RAW_CHUNK_KSYMS	= 11,	/* struct rt_raw_ksyms_head, then
 					 * struct rt_raw_ksym entries */
 	RT_RAW_CHUNK_MOUNTS	= 12,	/* mountinfo text, NUL-padded */
+	RT_RAW_CHUNK_FUNC_MISSED = 13,	/* payload: __u64 calls of the traced
+					 * functions the probes missed (the
+					 * session's func_missed), at the
+					 * end: no record has them */
 };
 
 /*
@@ -235,6 +239,9 @@ void rt_raw_write_pending(struct rt_outbuf *ob, uint32_t cpu, uint64_t lost);
 void rt_raw_write_source_pending(struct rt_outbuf *ob,
 				 const struct rt_source *src, uint64_t lost);
 
+/* Calls the probes missed (ringtrace_stats.func_missed), one chunk. */
+void rt_raw_write_func_missed(struct rt_outbuf *ob, uint64_t missed);
+
 /* The descriptors of version 2 (write them right after the header). */
 void rt_raw_write_perf_format(struct rt_outbuf *ob,
 			      const struct rt_raw_perf_format *pf);
@@ -322,6 +329,7 @@ struct rt_raw_file {
 	struct rt_raw_chunk_ref	*chunks;
 	uint32_t		nr_chunks;
 	uint64_t		pending_lost;	/* sum of PENDING chunks */
+	uint64_t		func_missed;	/* sum of FUNC_MISSED chunks */
 	uint64_t		truncated_bytes; /* of a partial record, ignored */
 	/*
 	 * The file ends before the last chunk does (the writer was stopped,

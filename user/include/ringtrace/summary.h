@@ -10,7 +10,13 @@
  * per record, sample, counter snapshot and LOST record.
  * lost = the counts of every LOST record consumed + the records still
  * pending in the control pages (dropped after the last LOST record had no
- * room). With verbose, a per-CPU table and the kernel's session totals.
+ * room). Then, when there were any, the calls of -e func:NAME functions
+ * the probes missed, live and on replay:
+ *
+ *   ringtrace-cat: 36 func calls missed by the probe (more calls in
+ *                  flight than it follows): no record
+ *
+ * With verbose, a per-CPU table and the kernel's session totals.
  */
 #ifndef RINGTRACE_SUMMARY_H
 #define RINGTRACE_SUMMARY_H
@@ -40,6 +46,12 @@ struct rt_summary {
 	const struct rt_source		*counter_srcs;
 	uint32_t			nr_counter_srcs;
 	uint64_t			lost_pending;
+	/*
+	 * Calls of the traced functions (-e func:NAME) the probes missed:
+	 * no record has them. Live, the session's func_missed; on replay,
+	 * what the recording kept of it (its FUNC_MISSED chunk).
+	 */
+	uint64_t			func_missed;
 	uint64_t			elapsed_ns;
 	const struct ringtrace_stats	*kernel;	/* NULL: none (-i) */
 	bool				verbose;

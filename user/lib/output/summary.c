@@ -214,6 +214,11 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 		fprintf(out, "%s: %" PRIu64 " user stack%s cut at a frame-pointer "
 			"loop (a frame that does not move up the stack)\n",
 			s->prog, t.fp_loops, t.fp_loops == 1 ? "" : "s");
+	/* Calls of -e func:NAME that no record has: said like lost ones. */
+	if (s->func_missed)
+		fprintf(out, "%s: %" PRIu64 " func call%s missed by the probe "
+			"(more calls in flight than it follows): no record\n",
+			s->prog, s->func_missed, s->func_missed == 1 ? "" : "s");
 	/* --filter's ranges, applied by the module. */
 	if (s->kernel && s->kernel->vfs_read_filtered)
 		fprintf(out, "%s: %llu vfs_read calls filtered in the kernel "

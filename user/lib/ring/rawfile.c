@@ -275,7 +275,7 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
 	return c->kind >= RT_RAW_CHUNK_RECORDS &&
-	       c->kind <= RT_RAW_CHUNK_MOUNTS && chunk_id_valid(c) &&
+	       c->kind <= RT_RAW_CHUNK_FUNC_MISSED && chunk_id_valid(c) &&
 	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
@@ -299,6 +299,7 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 		return c.size && whole_records(p, c.size) == c.size;
 	case RT_RAW_CHUNK_PENDING:
 	case RT_RAW_CHUNK_THREAD_PENDING:
+	case RT_RAW_CHUNK_FUNC_MISSED:
 		return c.size == sizeof(uint64_t);
 	case RT_RAW_CHUNK_PERF_FORMAT:
 		return c.size == sizeof(struct rt_raw_perf_format);
@@ -567,6 +568,12 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 
 			memcpy(&lost, f->map + off, sizeof(lost));
 			f->pending_lost += lost;
+		} else if (c.kind == RT_RAW_CHUNK_FUNC_MISSED &&
+			   c.size >= sizeof(uint64_t)) {
+			uint64_t missed;
+
+			memcpy(&missed, f->map + off, sizeof(missed));
+			f->func_missed += missed;
 		} else if (stream >= 0 && c.size) {
 			struct chain *ch = stream == STREAM_THREAD ?
 				thread_chain(chains, c.tid) :
@@ -627,6 +634,9 @@ static const char *cut_what(const struct rt_raw_file *f)
 	case RT_RAW_CHUNK_COMMS:
 		return "; it holds thread names, not records: they were "
 		       "ignored";
+	case RT_RAW_CHUNK_FUNC_MISSED:
+		return "; it holds the count of function calls the probes "
+		       "missed, not records: it was ignored";
 	case RT_RAW_CHUNK_PERF_FORMAT:
 	case RT_RAW_CHUNK_COUNTER_NAMES:
 		return "; it describes the samples or counters that would "

@@ -334,6 +334,18 @@ static int wait_for_data(struct rt_stream *st, struct rt_session *s,
 	return RT_STREAM_OK;
 }
 
+/*
+ * A recording of functions' calls ends with the calls the probes missed
+ * (read after DISABLE, which keeps them), so that a replay says them.
+ */
+static void raw_func_missed(struct rt_stream *st, struct rt_session *s)
+{
+	struct ringtrace_stats k;
+
+	if (s->nr_funcs && !rt_session_stats(s, &k) && k.func_missed)
+		rt_raw_write_func_missed(st->out, k.func_missed);
+}
+
 /* Disable, then empty the rings (the kernel's final LOST records too). */
 static int finish(struct rt_stream *st, struct rt_session *s,
 		  struct rt_merge *m, struct emit_ctx *ctx, int status)
@@ -375,6 +387,7 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 							    &s->srcs[i],
 							    pending);
 		}
+		raw_func_missed(st, s);
 	}
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
