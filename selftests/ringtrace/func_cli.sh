@@ -13,6 +13,8 @@
 # replay. --perfetto draws each of dd's N calls as a vfs_write slice on
 # its thread's track, and --folded weighs the recording's calls by their
 # latency under dd with vfs_write the leaf: the sum of their lat_ns.
+# --ctf declares func events: babeltrace2's Python bindings read back the
+# N calls with their return value and arguments.
 # A function that cannot be probed is refused with its reason. The calls
 # the probe missed (func_missed's 100 threads asleep in eventfd_read at
 # once) are said at the end, the same count live and on replay, and with
@@ -24,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 15
+tap_plan 16
 
 n=23
 size=1234
@@ -215,6 +217,27 @@ got=$(grep -cE "^ *func_missed .*func: name=eventfd_read[^ ]* ret=8 " "$work/x.t
 	$((got + ${live_n:-0})) -eq 100 ]]
 tap_ok $? "func calls missed by the probe: ${live_n:-0} live, ${replay_n:-0} on replay, + $got records = 100 (exit $rc, replay $replay)" ||
 	{ tap_diag <"$work/x.err"; tap_diag <"$work/x.replay"; head -3 "$work/x.txt" | tap_diag; }
+
+"$cat" -e func:vfs_write --args 3 --ctf "$work/c.ctf" -- dd if=/dev/zero \
+	of=/dev/null bs="$size" count="$n" status=none >/dev/null 2>"$work/c.err"
+rc=$?
+got=$(/usr/bin/python3 - "$work/c.ctf" "$size" 2>&1 <<'EOF'
+import sys
+import bt2
+n, size = 0, int(sys.argv[2])
+for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
+    if type(m) is bt2._EventMessageConst and m.event.name == 'func':
+        f = m.event.payload_field
+        if str(f['func']) == 'vfs_write' and str(f['comm']) == 'dd' and \
+           int(f['ret']) == size and int(f['lat_ns']) > 0 and \
+           int(f['nr_args']) == 3 and int(f['args'][2]) == size:
+            n += 1
+print(n)
+EOF
+)
+[[ $rc -eq 0 && $got == "$n" ]]
+tap_ok $? "--ctf: babeltrace2 reads $n func events of dd's writes with ret and args ($got, exit $rc)" ||
+	{ tap_diag <"$work/c.err"; echo "$got" | tap_diag; }
 
 "$cat" -e func:ringtrace_no_such_function -- true >/dev/null 2>"$work/n.err"
 rc=$?
