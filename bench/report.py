@@ -513,7 +513,8 @@ def graph_table(vm):
         lines.append("added: minus the baselines around it (same file), "
                      "median over rounds; x tr-cmd: added / trace-cmd's "
                      "added; records: ringtrace's records (vfs_read and "
-                     "func), bpftrace's lines.")
+                     "func), trace-cmd's events read (an entry and a "
+                     "return per span), bpftrace's lines.")
     return lines
 
 

@@ -1212,7 +1212,9 @@ static void tracecmd_graph_config(const char *config,
 {
 	char *argv[48] = { "trace-cmd", "record", "-p", "function_graph",
 			   "-g", "vfs_read", "-l", "vfs_read", "-o", TRACE_OUT };
-	char errlog[256], buf[128], *text;
+	char *stat[] = { "trace-cmd", "report", "--stat", "-i", TRACE_OUT,
+			 NULL };
+	char errlog[256], statlog[256], buf[128], *text;
 	struct result r;
 	int i = 10;
 
@@ -1227,11 +1229,24 @@ static void tracecmd_graph_config(const char *config,
 	if (run(argv, errlog, errlog))
 		say("%s: trace-cmd record failed (see %s)", config, errlog);
 	loop_collect(&r.loop);
-	/* Its per-CPU "overrun: N" lines: events the buffer dropped. */
-	text = slurp(errlog, NULL);
+	/*
+	 * The kernel buffer's counts, kept in the file (report --stat), per
+	 * CPU: "read events" (an entry and a return event per span),
+	 * "overrun", "commit overrun" and "dropped events" (lost).
+	 */
+	snprintf(statlog, sizeof(statlog), "%s/logs/%s.stat", outdir, r.config);
+	if (run(stat, statlog, statlog))
+		say("%s: trace-cmd report --stat failed (see %s)", config,
+		    statlog);
+	text = slurp(statlog, NULL);
+	r.records = 0;
 	r.lost = 0;
+	for (char *p = text; p && (p = strstr(p, "read events: ")); p += 13)
+		r.records += strtoll(p + 13, NULL, 10);
 	for (char *p = text; p && (p = strstr(p, "overrun: ")); p += 9)
 		r.lost += strtoll(p + 9, NULL, 10);
+	for (char *p = text; p && (p = strstr(p, "dropped events: ")); p += 16)
+		r.lost += strtoll(p + 16, NULL, 10);
 	free(text);
 	unlink(TRACE_OUT);
 	emit(&r);

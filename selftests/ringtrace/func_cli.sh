@@ -5,6 +5,16 @@
 # else writes to /dev/null; the text lines, the JSON objects and a raw
 # recording replayed each show exactly N vfs_write calls of that size
 # from dd with its return value, and --args 3 gives the count argument.
+# --hist and --summary (text and JSON) count exactly N calls of
+# vfs_write, in its own histogram and row named after it, and a replay
+# of a raw recording counts and names them the same. --filter selects
+# them by function and return value among another dd's writes, and
+# --min-latency past any call's latency leaves none, live and on
+# replay. --perfetto draws each of dd's N calls as a vfs_write slice on
+# its thread's track, and --folded weighs the recording's calls by their
+# latency under dd with vfs_write the leaf: the sum of their lat_ns.
+# --ctf declares func events: babeltrace2's Python bindings read back the
+# N calls with their return value and arguments.
 # A function that cannot be probed is refused with its reason. The calls
 # the probe missed (func_missed's 100 threads asleep in eventfd_read at
 # once) are said at the end, the same count live and on replay, and with
@@ -16,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 7
+tap_plan 17
 
 n=23
 size=1234
@@ -57,6 +67,140 @@ got=$(grep -cE "^ *dd .*func: name=[^ ]+ ret=$size .*args=0x[0-9a-f]+,0x[0-9a-f]
 tap_ok $? "raw: recorded and replayed, $n calls ($got, exit $rc, replay $replay)" ||
 	{ tap_diag <"$work/r.err"; tap_diag <"$work/r.replay"; head -3 "$work/r.txt" | tap_diag; }
 
+# The JSON views' numbers for vfs_write: the histogram's count, the
+# summary row's calls, the histogram's and the row's total, and dd's
+# key of --hist-by comm: "COUNT CALLS SUM TOTAL DD_COUNT".
+json_counts() {
+	python3 -c '
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+h = o["hist"]["all"]["funcs"]["vfs_write"]
+rows = [r for r in o["summary"]["funcs"] if r["func"] == "vfs_write"]
+dd = [k for k in o["hist"]["keys"] if k["comm"] == "dd"]
+print(h["count"], rows[0]["calls"] if rows else -1, h["sum_ns"],
+      rows[0]["total_ns"] if rows else -1,
+      dd[0]["funcs"]["vfs_write"]["count"] if dd else -1)' "$1" 2>&1
+}
+
+# Text: the histogram's count line, its rows summed, the summary row's
+# calls: "COUNT ROWS CALLS".
+text_counts() {
+	awk '/^ func vfs_write latency$/ { h = 1; next }
+	     h && $2 == "->" && $4 == ":" { rows += $5; next }
+	     h && $1 == "count" { n = $2; sub(",", "", n); h = 0 }
+	     /^FUNCTION / { t = 1; next }
+	     t && $1 == "vfs_write" { c = $2 }
+	     END { print n + 0, rows + 0, c + 0 }' "$1"
+}
+
+"$cat" -e func:vfs_write --hist --summary -- dd if=/dev/zero of=/dev/null \
+	bs="$size" count="$n" status=none >"$work/h.txt" 2>"$work/h.err"
+rc=$?
+got=$(text_counts "$work/h.txt")
+[[ $rc -eq 0 && $got == "$n $n $n" ]]
+tap_ok $? "--hist --summary text: vfs_write's histogram and row count $n calls ($got, exit $rc)" ||
+	{ tap_diag <"$work/h.err"; tap_diag <"$work/h.txt"; }
+
+"$cat" --json -e func:vfs_write --hist --hist-by comm --summary -- dd \
+	if=/dev/zero of=/dev/null bs="$size" count="$n" status=none \
+	>"$work/hj.json" 2>"$work/hj.err"
+rc=$?
+read -r hc rc_calls hsum rsum ddc <<<"$(json_counts "$work/hj.json")"
+[[ $rc -eq 0 && $hc == "$n" && $rc_calls == "$n" && $ddc == "$n" && $hsum == "$rsum" ]]
+tap_ok $? "--hist --summary JSON: $n calls in the histogram, the row and dd's key, one total ($hc $rc_calls $ddc, $hsum $rsum, exit $rc)" ||
+	{ tap_diag <"$work/hj.err"; tap_diag <"$work/hj.json"; }
+
+# A replay of the recording: the same calls under the same name.
+"$cat" -i "$work/r.raw" --hist --summary >"$work/rh.txt" 2>"$work/rh.err"
+replay=$?
+got=$(text_counts "$work/rh.txt")
+[[ $replay -eq 0 && $got == "$n $n $n" ]]
+tap_ok $? "replay --hist --summary text: vfs_write named, $n calls ($got, exit $replay)" ||
+	{ tap_diag <"$work/rh.err"; tap_diag <"$work/rh.txt"; }
+
+"$cat" -i "$work/r.raw" --json --hist --hist-by comm --summary \
+	>"$work/rhj.json" 2>"$work/rhj.err"
+replay=$?
+read -r hc rc_calls hsum rsum ddc <<<"$(json_counts "$work/rhj.json")"
+[[ $replay -eq 0 && $hc == "$n" && $rc_calls == "$n" && $ddc == "$n" && $hsum == "$rsum" ]]
+tap_ok $? "replay --hist --summary JSON: $n calls, as live ($hc $rc_calls $ddc, exit $replay)" ||
+	{ tap_diag <"$work/rhj.err"; tap_diag <"$work/rhj.json"; }
+
+# The summary's calls of vfs_write in a JSON view (0: no row).
+json_calls() {
+	python3 -c '
+import json, sys
+o = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+print(sum(r["calls"] for r in o["summary"].get("funcs", [])
+          if r["func"] == "vfs_write"))' "$1" 2>&1
+}
+
+# Two dd's: the filter keeps the first one's writes only.
+two_dds="dd if=/dev/zero of=/dev/null bs=$size count=$n status=none;
+	 dd if=/dev/zero of=/dev/null bs=777 count=5 status=none"
+"$cat" --json -e func:vfs_write --summary \
+	--filter "func == \"vfs_write\" && ret == $size && comm == \"dd\"" \
+	-- sh -c "$two_dds" >"$work/f.json" 2>"$work/f.err"
+rc=$?
+got=$(json_calls "$work/f.json")
+[[ $rc -eq 0 && $got == "$n" ]]
+tap_ok $? "--filter on func and ret: $n of dd's writes ($got, exit $rc)" ||
+	{ tap_diag <"$work/f.err"; tap_diag <"$work/f.json"; }
+
+"$cat" -i "$work/r.raw" --json --summary \
+	--filter "func == \"vfs_write\" && ret == $size && lat > 0" \
+	>"$work/rf.json" 2>"$work/rf.err"
+replay=$?
+got=$(json_calls "$work/rf.json")
+[[ $replay -eq 0 && $got == "$n" ]]
+tap_ok $? "replay --filter on func, ret and lat: $n calls ($got, exit $replay)" ||
+	{ tap_diag <"$work/rf.err"; tap_diag <"$work/rf.json"; }
+
+# No call takes an hour: --min-latency leaves none, live and on replay.
+"$cat" --json -e func:vfs_write --summary --min-latency 1h -- dd \
+	if=/dev/zero of=/dev/null bs="$size" count="$n" status=none \
+	>"$work/m1.json" 2>"$work/m1.err"
+rc=$?
+got=$(json_calls "$work/m1.json")
+"$cat" -i "$work/r.raw" --json --summary --min-latency 1h \
+	>"$work/m2.json" 2>"$work/m2.err"
+replay=$?
+got2=$(json_calls "$work/m2.json")
+[[ $rc -eq 0 && $replay -eq 0 && $got == 0 && $got2 == 0 ]] &&
+	grep -qE "^ringtrace-cat: [0-9]+ events filtered out" "$work/m2.err"
+tap_ok $? "--min-latency 1h: no func call left, live ($got) or replayed ($got2, exit $rc, $replay)" ||
+	{ tap_diag <"$work/m1.err"; tap_diag <"$work/m2.err"; }
+
+"$cat" -e func:vfs_write --perfetto "$work/p.json" -- dd if=/dev/zero \
+	of=/dev/null bs="$size" count="$n" status=none >/dev/null 2>"$work/p.err"
+rc=$?
+got=$(python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev
+         if e.get("ph") == "M" and e.get("name") == "thread_name"}
+print(sum(1 for e in ev if e.get("ph") == "X" and e["name"] == "vfs_write"
+          and e["cat"] == "func" and e["dur"] > 0 and
+          e["args"]["ret"] == int(sys.argv[2]) and
+          names.get((e["pid"], e["tid"])) == "dd"))' "$work/p.json" "$size" 2>&1)
+[[ $rc -eq 0 && $got == "$n" ]]
+tap_ok $? "--perfetto: $n vfs_write slices on dd's track ($got, exit $rc)" ||
+	{ tap_diag <"$work/p.err"; head -c 2000 "$work/p.json" | tap_diag; }
+
+"$cat" -i "$work/r.raw" --folded >"$work/r.folded" 2>"$work/rfo.err"
+replay=$?
+folded=$(awk '$1 ~ /^dd;/ && $1 ~ /;vfs_write_\[k\]$/ { w += $2 }
+	      $1 ~ /^dd;/ && $1 !~ /;vfs_write_\[k\]$/ { bad++ }
+	      END { print w + 0, bad + 0 }' "$work/r.folded")
+"$cat" -i "$work/r.raw" --json >"$work/r.json" 2>/dev/null
+lat=$(python3 -c '
+import json, sys
+print(sum(e["lat_ns"] for e in map(json.loads, open(sys.argv[1]))
+          if e.get("type") == "func" and e.get("comm") == "dd"))' "$work/r.json" 2>&1)
+[[ $replay -eq 0 && $folded == "$lat 0" && $lat -gt 0 ]]
+tap_ok $? "--folded: dd's calls weigh their latency, vfs_write the leaf ($folded, lat_ns $lat, exit $replay)" ||
+	{ tap_diag <"$work/rfo.err"; head -5 "$work/r.folded" | tap_diag; }
+
 # func_missed --workload: 100 threads in eventfd_read at once.
 missed_line() {
 	sed -n 's/^ringtrace-cat: \([0-9]*\) func calls\{0,1\} missed by the probe .*/\1/p' "$1"
@@ -79,18 +223,39 @@ tap_ok $? "func calls missed by the probe: ${live_n:-0} live, ${replay_n:-0} on 
 rc=$?
 "$cat" -q -i "$work/x.raw" --hist --json >"$work/h.json" 2>"$work/h.jerr"
 jrc=$?
-n=${live_n:-0}
-if [[ $n -gt 0 ]]; then
-	grep -q "^  $n func calls\{0,1\} missed by the probe (no record)" "$work/h.txt"
+m=${live_n:-0}
+if [[ $m -gt 0 ]]; then
+	grep -q "^  $m func calls\{0,1\} missed by the probe (no record)" "$work/h.txt"
 else
 	! grep -q "missed by the probe" "$work/h.txt"
 fi
 text=$?
-grep -q "\"func_missed\":${n}[,}]" "$work/h.json"
+grep -q "\"func_missed\":${m}[,}]" "$work/h.json"
 json=$?
 [[ $rc -eq 0 && $jrc -eq 0 && $text -eq 0 && $json -eq 0 ]]
-tap_ok $? "--hist on replay: $n func calls missed, in its text and its JSON (exit $rc, $jrc)" ||
+tap_ok $? "--hist on replay: $m func calls missed, in its text and its JSON (exit $rc, $jrc)" ||
 	{ tail -5 "$work/h.txt" | tap_diag; tail -c 600 "$work/h.json" | tap_diag; tap_diag <"$work/h.jerr"; }
+
+"$cat" -e func:vfs_write --args 3 --ctf "$work/c.ctf" -- dd if=/dev/zero \
+	of=/dev/null bs="$size" count="$n" status=none >/dev/null 2>"$work/c.err"
+rc=$?
+got=$(/usr/bin/python3 - "$work/c.ctf" "$size" 2>&1 <<'EOF'
+import sys
+import bt2
+n, size = 0, int(sys.argv[2])
+for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
+    if type(m) is bt2._EventMessageConst and m.event.name == 'func':
+        f = m.event.payload_field
+        if str(f['func']) == 'vfs_write' and str(f['comm']) == 'dd' and \
+           int(f['ret']) == size and int(f['lat_ns']) > 0 and \
+           int(f['nr_args']) == 3 and int(f['args'][2]) == size:
+            n += 1
+print(n)
+EOF
+)
+[[ $rc -eq 0 && $got == "$n" ]]
+tap_ok $? "--ctf: babeltrace2 reads $n func events of dd's writes with ret and args ($got, exit $rc)" ||
+	{ tap_diag <"$work/c.err"; echo "$got" | tap_diag; }
 
 "$cat" -e func:ringtrace_no_such_function -- true >/dev/null 2>"$work/n.err"
 rc=$?

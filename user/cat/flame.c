@@ -25,6 +25,11 @@ void cat_flame_add(struct cat_views *v, const struct rt_event *ev)
 			rt_folded_add_stack(&v->folded, ev,
 					    ev->u.offcpu.offcpu_ns);
 		break;
+	case FLAME_FUNC:
+		/* Where the functions were called from, by their latency. */
+		if (ev->kind == RT_EVENT_FUNC)
+			rt_folded_add_func(&v->folded, ev);
+		break;
 	case FLAME_LATENCY:
 	case FLAME_BYTES:
 		if (ev->kind != RT_EVENT_VFS_READ)

@@ -30,7 +30,8 @@ enum {
 	CAT_FLAME_SAMPLES	= 1,	/* perf samples: samples */
 	CAT_FLAME_READS		= 2,	/* vfs_read calls: latency, bytes */
 	CAT_FLAME_OFFCPU	= 4,	/* offcpu intervals: offcpu */
-	CAT_FLAME_ALL		= 7,
+	CAT_FLAME_FUNC		= 8,	/* func calls: func */
+	CAT_FLAME_ALL		= 15,
 };
 
 /* What a trace records of them (its -e, --sample). */

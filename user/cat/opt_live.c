@@ -200,6 +200,12 @@ void cat_check_live(struct options *o)
 	if (o->filter.relative && o->duration_ns)
 		cat_usage_error("--time and -d both bound the run: pick one");
 	/*
+	 * The module selects vfs_reads by latency; func calls are ours
+	 * (--graph's are callees, kept for the reads that pass).
+	 */
+	if (o->session.nr_funcs && !o->graph)
+		o->filter.min_func_latency_ns = o->session.min_latency_ns;
+	/*
 	 * One pid: the module follows it and its descendants. Several: the
 	 * module traces everything and the list is applied here.
 	 */

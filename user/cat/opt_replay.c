@@ -41,6 +41,9 @@ static void replay_filters(struct options *o)
 	if (o->events_given)
 		o->filter.events = o->session.events;
 	o->filter.min_latency_ns = o->session.min_latency_ns;
+	/* func calls too, but --graph's callees (see cat_check_live()) */
+	if (!o->graph)
+		o->filter.min_func_latency_ns = o->session.min_latency_ns;
 	/* a replay keeps what the recording kept unless told. */
 	if (o->min_offcpu_given)
 		o->filter.min_offcpu_ns = o->session.min_offcpu_ns;

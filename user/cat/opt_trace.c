@@ -124,6 +124,10 @@ static void check_trace(struct options *o)
 		cat_usage_error("--raw records what the module selects: -t, "
 				"--comm, --time, --filter and several -p pids "
 				"filter a replay (-i)");
+	if (o->raw && o->session.min_latency_ns && o->session.nr_funcs &&
+	    !o->graph)
+		cat_usage_error("--raw records every func call: --min-latency "
+				"selects them on replay (-i)");
 	cat_check_outputs(o);
 	cat_check_unused(o);
 	cat_check_live(o);

@@ -47,9 +47,10 @@ void cat_check_unused(const struct options *o)
 		cat_usage_error("--kallsyms names kernel frames and --no-symbols "
 				"keeps every frame hex: pick one");
 	if (o->session.min_latency_ns &&
-	    !selected(o, RINGTRACE_EVENT_VFS_READ))
-		cat_usage_error("--min-latency selects vfs_read calls: -e does "
-				"not name vfs_read");
+	    !selected(o, RINGTRACE_EVENT_VFS_READ) &&
+	    !selected(o, RINGTRACE_EVENT_FUNC))
+		cat_usage_error("--min-latency selects vfs_read and func calls: "
+				"-e names neither");
 	if (o->min_offcpu_given && !selected(o, RINGTRACE_EVENT_OFFCPU))
 		cat_usage_error("--min-offcpu selects offcpu intervals: %s",
 				o->events_given ? "-e does not name offcpu" :

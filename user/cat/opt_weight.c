@@ -16,7 +16,8 @@ static unsigned int kinds_of(uint64_t events)
 {
 	return (events & RT_FILTER_EVENT_SAMPLE ? CAT_FLAME_SAMPLES : 0) |
 	       (events & RINGTRACE_EVENT_VFS_READ ? CAT_FLAME_READS : 0) |
-	       (events & RINGTRACE_EVENT_OFFCPU ? CAT_FLAME_OFFCPU : 0);
+	       (events & RINGTRACE_EVENT_OFFCPU ? CAT_FLAME_OFFCPU : 0) |
+	       (events & RINGTRACE_EVENT_FUNC ? CAT_FLAME_FUNC : 0);
 }
 
 unsigned int cat_flame_live_kinds(const struct options *o)
@@ -59,11 +60,16 @@ static const struct {
 			  "bytes read", "-e vfs_read" },
 	[FLAME_OFFCPU] = { "offcpu", CAT_FLAME_OFFCPU, "offcpu intervals",
 			   "ns off CPU", "-e offcpu" },
+	[FLAME_FUNC] = { "func", CAT_FLAME_FUNC, "func calls",
+			 "ns in the functions", "-e func:NAME" },
 };
 
-/* The rule: samples, then vfs_read latency, then time off CPU. */
+/*
+ * The rule: samples, then vfs_read latency, then time off CPU, then time
+ * in the traced functions.
+ */
 static const enum flame_weight by_default[] = {
-	FLAME_SAMPLES, FLAME_LATENCY, FLAME_OFFCPU,
+	FLAME_SAMPLES, FLAME_LATENCY, FLAME_OFFCPU, FLAME_FUNC,
 };
 
 int cat_flame_pick(const char *view, bool given, enum flame_weight *w,
@@ -99,8 +105,8 @@ int cat_flame_pick(const char *view, bool given, enum flame_weight *w,
 			return 0;
 		}
 	}
-	snprintf(why, len, "%s weighs samples, vfs_read calls or offcpu "
-		 "intervals: %s", view, !held ?
+	snprintf(why, len, "%s weighs samples, vfs_read calls, offcpu "
+		 "intervals or func calls: %s", view, !held ?
 		 (file ? "the file holds none of them" :
 		  "-e traces none of them") :
 		 "-e selects none of those it holds");

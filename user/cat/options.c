@@ -117,8 +117,9 @@ const char cat_usage_text[] =
 "      --report-by KEY       the same by sym, comm or dso\n"
 "      --flamegraph FILE     an interactive SVG flame graph\n"
 "      --flame-weight W      what --flamegraph, --folded and --report weigh:\n"
-"                            samples, latency, bytes or offcpu (time off CPU);\n"
-"                            default: the first of samples, latency and offcpu\n"
+"                            samples, latency, bytes, offcpu (time off CPU) or\n"
+"                            func (time in -e func:NAME's functions); default:\n"
+"                            the first of samples, latency, offcpu and func\n"
 "                            that the input holds and -e selects\n"
 "      --perfetto FILE       Chrome trace-event JSON for ui.perfetto.dev\n"
 "      --ctf DIR             a CTF 1.8 trace for babeltrace2 and Trace Compass\n"
@@ -178,6 +179,8 @@ int cat_flame_weight_parse(const char *s, enum flame_weight *w)
 		*w = FLAME_BYTES;
 	else if (!strcmp(s, "offcpu"))
 		*w = FLAME_OFFCPU;
+	else if (!strcmp(s, "func"))
+		*w = FLAME_FUNC;
 	else
 		return -1;
 	return 0;

@@ -61,6 +61,7 @@ struct options {
 		FLAME_LATENCY,
 		FLAME_BYTES,
 		FLAME_OFFCPU,	/* ns off CPU, offcpu records */
+		FLAME_FUNC,	/* ns in the functions, func records */
 	}			flame_weight;	/* --flame-weight */
 	bool			flame_weight_given;
 	bool			file_classes;	/* --diff: pipes by kind */

@@ -598,13 +598,14 @@ static void test_tables_documented(void **state)
  * An option that would do nothing is refused, naming it, rather than
  * ignored: --header --json printed text, --flame-weight alone weighed
  * nothing, --no-symbols --kallsyms kept frames hex, --min-latency with
- * -e lock and --min-offcpu without offcpu selected nothing, and
- * --reorder-window with --raw (which does not merge) held nothing.
+ * -e lock and --min-offcpu without offcpu selected nothing,
+ * --reorder-window with --raw (which does not merge) held nothing, and
+ * --min-latency with --raw kept every func call.
  */
 static void test_nothing_ignored(void **state)
 {
 	static const struct {
-		const char	*args[8];
+		const char	*args[10];
 		const char	*says;
 	} cases[] = {
 		{ { "-i", "x.raw", "--header", "--json" },
@@ -625,8 +626,12 @@ static void test_nothing_ignored(void **state)
 		  "--kallsyms names kernel frames and --no-symbols keeps every "
 		  "frame hex" },
 		{ { "-i", "x.raw", "-e", "lock", "--min-latency", "1ms" },
-		  "--min-latency selects vfs_read calls: -e does not name "
-		  "vfs_read" },
+		  "--min-latency selects vfs_read and func calls: -e names "
+		  "neither" },
+		{ { "--raw", "-o", "x.raw", "-e", "func:vfs_write",
+		    "--min-latency", "1ms", "-a" },
+		  "--raw records every func call: --min-latency selects them "
+		  "on replay" },
 		{ { "-i", "x.raw", "-e", "vfs_read", "--min-offcpu", "1ms" },
 		  "--min-offcpu selects offcpu intervals: -e does not name "
 		  "offcpu" },
@@ -695,8 +700,14 @@ static void test_live_flame_weight(void **state)
 		  EXIT_USAGE, 0, "--flame-weight offcpu weighs offcpu "
 		  "intervals: trace them with -e offcpu" },
 		{ { "-e", "lock", "--folded", "-a" }, EXIT_USAGE, 0,
-		  "--folded weighs samples, vfs_read calls or offcpu "
-		  "intervals: -e traces none of them" },
+		  "--folded weighs samples, vfs_read calls, offcpu "
+		  "intervals or func calls: -e traces none of them" },
+		{ { "-e", "func:vfs_write", "--stack", "--folded", "-a" }, 0,
+		  FLAME_FUNC, NULL },
+		{ { "-e", "func:vfs_write", "--flamegraph", "x.svg",
+		    "--flame-weight", "latency", "-a" }, EXIT_USAGE, 0,
+		  "--flame-weight latency weighs vfs_read calls: trace them "
+		  "with -e vfs_read" },
 	};
 	struct outcome r;
 

@@ -10,8 +10,10 @@
  * appears only at close, never over an existing directory, and an abort
  * leaves nothing; offcpu events and the off-CPU and cgroup fields of
  * vfs_read and lock events are laid out as the metadata declares, zero
- * (and an empty cgroup) where a record lacks them. (babeltrace2 reading
- * real recordings: tests/ctf.sh.)
+ * (and an empty cgroup) where a record lacks them; func events carry the
+ * function's name (the session's, else hex), address, ret, latency and
+ * raw arguments as the metadata declares. (babeltrace2 reading real
+ * recordings: tests/ctf.sh, func events: selftests' func_cli.sh.)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include "test.h"
 
 #include "ringtrace/ctf.h"
+#include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
 
 #define HDR		(4 + 16 + 4)
@@ -429,6 +432,82 @@ static void test_offcpu_and_cgroup(void **state)
 	rm_trace();
 }
 
+static void test_func_event(void **state)
+{
+	static const char names[1][RINGTRACE_FUNC_NAME_LEN] = { "vfs_write" };
+	struct rt_event ev, unnamed;
+	struct cursor cur;
+	struct rt_ctf c;
+	unsigned char *b;
+	size_t len;
+	char *meta;
+
+	(void)state;
+	fresh_dir();
+	rm_trace();
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_FUNC;
+	ev.cpu = 0;
+	ev.ts_ns = 2000;
+	ev.pid = ev.tid = 42;
+	strcpy(ev.comm, "cat");
+	ev.u.func.ip = 0xffffffff81400004ull;
+	ev.u.func.ret = -4;
+	ev.u.func.lat_ns = 1500;
+	ev.u.func.nr_args = 2;
+	ev.u.func.args[0] = 3;
+	ev.u.func.args[1] = 0x1234;
+	ev.ext.present = true;
+	ev.ext.host_pid = 1;
+	ev.ext.host_tid = 2;
+	ev.ext.cgroup_id = 9;
+	/* A replay without symbols: the function in hex. */
+	unnamed = ev;
+	unnamed.ts_ns = 2100;
+	unnamed.u.func.idx = 3;
+	unnamed.u.func.nr_args = 0;
+	unnamed.ext.present = false;
+
+	rt_output_set_func_names(names, 1);
+	assert_int_equal(rt_ctf_open(&c, dir, RT_CTF_PACKET_DEFAULT, NULL), 0);
+	rt_ctf_add(&c, &ev);
+	rt_ctf_add(&c, &unnamed);
+	assert_int_equal(c.events, 2);
+	assert_int_equal(rt_ctf_close(&c), 0);
+	rt_output_set_func_names(NULL, 0);
+	b = slurp("stream_cpu0", &len);
+	cur.p = b + HDR + CTX;
+
+	take_head(&cur, 5, 2000);
+	assert_string_equal(take_str(&cur), "vfs_write");
+	assert_true(take(&cur, 8) == 0xffffffff81400004ull);
+	assert_true(take(&cur, 8) == (uint64_t)-4);	/* ret */
+	assert_int_equal(take(&cur, 8), 1500);		/* lat_ns */
+	assert_int_equal(take(&cur, 4), 2);		/* nr_args */
+	assert_int_equal(take(&cur, 8), 3);
+	assert_int_equal(take(&cur, 8), 0x1234);
+	take_ext(&cur, 1, 2, 9, "");
+	assert_int_equal(take(&cur, 2), 0);
+	assert_int_equal(take(&cur, 2), 0);
+
+	take_head(&cur, 5, 2100);
+	assert_string_equal(take_str(&cur), "0xffffffff81400004");
+	cur.p += 8 + 8 + 8;				/* ip, ret, lat */
+	assert_int_equal(take(&cur, 4), 0);		/* nr_args */
+	take_ext(&cur, 0, 0, 0, "");
+	assert_int_equal(take(&cur, 2), 0);
+	assert_int_equal(take(&cur, 2), 0);
+	assert_true(cur.p == b + len);
+
+	meta = (char *)slurp("metadata", &len);
+	assert_non_null(strstr(meta, "name = \"func\";\n\tid = 5;"));
+	assert_non_null(strstr(meta, "\t\tstring func;\n\t\thex64_t func_ip;\n"
+				     "\t\tint64_t ret;\n\t\tuint64_t lat_ns;\n"
+				     "\t\tuint32_t nr_args;\n"
+				     "\t\thex64_t args[nr_args];\n"));
+	rm_trace();
+}
+
 static void test_atomic(void **state)
 {
 	struct rt_event ev = read_ev(0, 1);
@@ -463,5 +542,6 @@ int main(void)
 	RUN(cmocka_unit_test(test_rotation_and_losses),
 	    cmocka_unit_test(test_counters_row_stream),
 	    cmocka_unit_test(test_offcpu_and_cgroup),
+	    cmocka_unit_test(test_func_event),
 	    cmocka_unit_test(test_atomic));
 }

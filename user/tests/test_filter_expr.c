@@ -137,7 +137,7 @@ static void test_errors_name_the_column(void **state)
 	assert_string_equal(error_of("ret <"), "expected a number at column 6");
 	assert_string_equal(error_of("rett < 0"),
 			    "unknown field (ret, count, pos, lat, ino, path, "
-			    "wait, hold, lock, offcpu, pid, tid, cpu, comm) "
+			    "wait, hold, lock, offcpu, func, pid, tid, cpu, comm) "
 			    "at column 1");
 	assert_string_equal(error_of("ret = 0"),
 			    "expected a comparison (== not =) at column 5");

@@ -39,6 +39,11 @@ struct rt_filter {
 	struct rt_cpuset cpus;
 	uint64_t	events;			/* RINGTRACE_EVENT_*, RT_FILTER_EVENT_*; 0: any */
 	uint64_t	min_latency_ns;		/* vfs_read only */
+	/*
+	 * func calls (--min-latency beside -e func:NAME; not for --graph,
+	 * whose callees are kept for the reads that passed).
+	 */
+	uint64_t	min_func_latency_ns;
 	uint64_t	min_offcpu_ns;		/* offcpu only */
 	uint64_t	from_ns, to_ns;		/* time range; to 0: open */
 	bool		relative;		/* a time range is set (--time) */

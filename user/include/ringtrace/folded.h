@@ -117,6 +117,13 @@ void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
 			 uint64_t weight);
 
 /*
+ * Count a func call's latency on its stack trailer (as
+ * rt_folded_add_stack()) with the function as its leaf, a kernel frame
+ * at its address; without a trailer, on the thread and the function.
+ */
+void rt_folded_add_func(struct rt_folded *f, const struct rt_event *ev);
+
+/*
  * Count @weight for a vfs_read event: on its stack trailer as
  * rt_folded_add_stack() does, or on its file when it has none.
  */

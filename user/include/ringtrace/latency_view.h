@@ -4,12 +4,14 @@
  * printed at the end:
  *
  *  --hist [--hist-by comm|pid|file|cgroup]
- *                                    vfs_read latency histograms, and the
+ *                                    vfs_read latency histograms, the
  *                                    lock wait and hold times of -e lock,
+ *                                    one per function of -e func:NAME,
  *                                    overall or one per key
  *  --summary                         who reads what: one row per
  *                                    process and file (and cgroup, when
- *                                    the records say), sorted by time spent
+ *                                    the records say), sorted by time
+ *                                    spent; then one row per function
  *
  * Tables are allocated once at init and bounded: past RT_VIEW_MAX_KEYS
  * keys (RT_VIEW_MAX_ROWS summary rows) events go to one "[other]" entry
@@ -35,7 +37,8 @@ enum rt_hist_by {
 	RT_HIST_BY_NONE,
 	RT_HIST_BY_COMM,
 	RT_HIST_BY_PID,
-	RT_HIST_BY_FILE,	/* dev:ino for reads, the lock's name for locks */
+	RT_HIST_BY_FILE,	/* dev:ino for reads, the lock's name for locks,
+				   the function for func calls */
 	RT_HIST_BY_CGROUP,	/* the task's cgroup (task_ext) */
 };
 
@@ -61,11 +64,24 @@ struct rt_view_entry {
 	uint64_t		read_offcpu_n;	/* reads with offcpu_ns known */
 };
 
-/* Lock times, kept only where lock events are counted (not summary rows). */
+/*
+ * Lock, off-CPU and func times, kept only where those events are counted
+ * (not summary rows); func[i]: the calls of the view's function i.
+ */
 struct rt_view_locks {
 	struct rt_hist		wait;
 	struct rt_hist		hold;
 	struct rt_hist		offcpu;		/* offcpu intervals */
+	struct rt_hist		func[RINGTRACE_MAX_FUNCS];
+};
+
+/*
+ * A function whose calls the view counts: known by its address (a
+ * replay may not know its name), named by its index (the session's list).
+ */
+struct rt_view_func {
+	uint64_t		ip;
+	uint32_t		idx;
 };
 
 struct rt_view_table {
@@ -94,6 +110,15 @@ struct rt_latency_view {
 	 * offcpu events)"); NULL: every kind it counts.
 	 */
 	const char		*kinds;
+	/*
+	 * The functions seen, in order of first call; kept across resets
+	 * (--interval) so that each keeps its place. Calls of more than
+	 * RINGTRACE_MAX_FUNCS functions (no session traces more) are
+	 * counted in func_overflow, not shown.
+	 */
+	struct rt_view_func	funcs[RINGTRACE_MAX_FUNCS];
+	uint32_t		nr_funcs;
+	uint64_t		func_overflow;
 };
 
 /* Set hist/by/summary first. 0 or -ENOMEM. */
@@ -102,7 +127,10 @@ void rt_latency_view_fini(struct rt_latency_view *v);
 
 void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev);
 
-/* The histograms (if hist) then the summary table (if summary). */
+/*
+ * The histograms (if hist) then the summary tables (if summary). Func
+ * histograms and rows are named with rt_output_func_label() (output.h).
+ */
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob);
 
 /*

@@ -62,12 +62,24 @@ const char *rt_output_frame_name(const struct rt_event *ev, bool kernel,
 /*
  * The names of the functions a live session traces (-e func:NAME), by
  * func_idx; set once before the stream, kept by the caller. Without them
- * (a replay) a func record is named by its address through the frame
- * names, or not at all.
+ * (a replay) a func record is named by the namer given to
+ * rt_output_set_func_namer() (ringtrace-cat: the symbol at that address
+ * in the recording's symbols, bare, as the live run named it), else
+ * through the frame names, or not at all.
  */
 void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			      uint32_t nr);
+typedef const char *(*rt_func_name_fn)(void *arg, uint64_t ip);
+void rt_output_set_func_namer(rt_func_name_fn fn, void *arg);
 const char *rt_output_func_name(const struct rt_event *ev);
+/* The same for a function known by its index and address (the views). */
+const char *rt_output_func_name_at(uint32_t idx, uint64_t ip);
+/*
+ * The views' label of a function: its name, else its address in hex in
+ * @buf (RT_FUNC_LABEL_MAX bytes, at least 19). Never NULL.
+ */
+#define RT_FUNC_LABEL_MAX	RINGTRACE_FUNC_NAME_LEN
+const char *rt_output_func_label(uint32_t idx, uint64_t ip, char *buf);
 /* Whether names are asked for at all. */
 bool rt_output_names_on(void);
 

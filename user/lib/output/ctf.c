@@ -28,7 +28,7 @@
 #define OFF_DISCARDED		(PACKET_HEADER_LEN + 32)
 
 /* Event class ids (the metadata's order; new classes are appended). */
-enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS, EV_OFFCPU };
+enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS, EV_OFFCPU, EV_FUNC };
 
 /*
  * Room past packet_max for one event: a lock record with two full stacks
@@ -406,6 +406,31 @@ static unsigned char *offcpu(const struct rt_ctf *c, unsigned char *p,
 	return stacks(p, &ev->stack);
 }
 
+/*
+ * One call of a traced kernel function: its name (as --json's "func"),
+ * address, return value, latency, the raw arguments asked for.
+ */
+static unsigned char *func(const struct rt_ctf *c, unsigned char *p,
+			   const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+	char hex[RT_FUNC_LABEL_MAX];
+	uint32_t nr = f->nr_args < RINGTRACE_FUNC_MAX_ARGS ? f->nr_args :
+		      RINGTRACE_FUNC_MAX_ARGS;
+
+	p = task(p, ev);
+	p = str(p, rt_output_func_label(f->idx, f->ip, hex),
+		RT_FUNC_LABEL_MAX - 1);
+	p = u64(p, f->ip);
+	p = u64(p, (uint64_t)f->ret);
+	p = u64(p, f->lat_ns);
+	p = u32(p, nr);
+	for (uint32_t i = 0; i < nr; i++)
+		p = u64(p, f->args[i]);
+	p = task_ext(c, p, &ev->ext);	/* as vfs_read and lock */
+	return stacks(p, &ev->stack);
+}
+
 /* The call chain as --json prints it: markers skipped, at most 128. */
 static unsigned char *sample(unsigned char *p, const struct rt_event *ev)
 {
@@ -493,6 +518,9 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 	case RT_EVENT_OFFCPU:
 		id = EV_OFFCPU;
 		break;
+	case RT_EVENT_FUNC:
+		id = EV_FUNC;
+		break;
 	case RT_EVENT_LOST:
 		lost(c, ev);
 		return;
@@ -513,6 +541,9 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 		break;
 	case EV_OFFCPU:
 		p = offcpu(c, p, ev);
+		break;
+	case EV_FUNC:
+		p = func(c, p, ev);
 		break;
 	case EV_SAMPLE:
 		p = sample(p, ev);
@@ -667,6 +698,23 @@ TSDL_TASK
 "\t\tstring state;\n"
 "\t\tuint32_t cpu_out;\n"
 "\t\tuint32_t cpu_in;\n"
+TSDL_TASK_EXT
+TSDL_STACKS
+"\t};\n"
+"};\n"
+"\n"
+"event {\n"
+"\tname = \"func\";\n"
+"\tid = 5;\n"
+"\tstream_id = 0;\n"
+"\tfields := struct {\n"
+TSDL_TASK
+"\t\tstring func;\n"
+"\t\thex64_t func_ip;\n"
+"\t\tint64_t ret;\n"
+"\t\tuint64_t lat_ns;\n"
+"\t\tuint32_t nr_args;\n"
+"\t\thex64_t args[nr_args];\n"
 TSDL_TASK_EXT
 TSDL_STACKS
 "\t};\n"

@@ -194,6 +194,33 @@ void rt_folded_add_read(struct rt_folded *f, const struct rt_event *ev,
 		insert(f, ev->comm, ev->pid, file, 2, 0, true, weight);
 }
 
+void rt_folded_add_func(struct rt_folded *f, const struct rt_event *ev)
+{
+	const struct rt_stack *s = &ev->stack;
+	uint64_t frames[RT_FOLDED_DEPTH], ip = ev->u.func.ip;
+	uint32_t n = 0, nk = 0;
+
+	f->samples++;
+	if (s->nr_kernel || s->nr_user)
+		f->stacks_seen++;
+	if (!ev->u.func.lat_ns)
+		return;
+	/*
+	 * As rt_folded_add_stack(), with room kept for the leaf: the
+	 * function, a kernel frame named by its address (the trailer's
+	 * innermost frame is its caller's, or its own entry).
+	 */
+	for (uint32_t i = s->nr_user; i-- > 0 && n < RT_FOLDED_DEPTH - 1;)
+		frames[n++] = rt_stack_frame(s->user, i);
+	for (uint32_t i = s->nr_kernel; i-- > 0 && n < RT_FOLDED_DEPTH - 1; nk++)
+		frames[n++] = rt_stack_frame(s->kernel, i);
+	if (!nk || frames[n - 1] != ip) {
+		frames[n++] = ip;
+		nk++;
+	}
+	insert(f, ev->comm, ev->pid, frames, n, nk, false, ev->u.func.lat_ns);
+}
+
 /* A growable string, for the end-of-run lines. */
 struct line {
 	char	*s;

@@ -26,23 +26,37 @@ void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 	nr_func_names = nr;
 }
 
+static rt_func_name_fn func_name_fn;
+static void *func_name_arg;
+
+void rt_output_set_func_namer(rt_func_name_fn fn, void *arg)
+{
+	func_name_fn = fn;
+	func_name_arg = arg;
+}
+
 /*
  * A func record's function: the name the session traced it by, or (on
- * replay) the symbol its address falls in, without the offset: the probe
- * sits at the function's entry, so "+0x0", or the arch's entry padding
- * (x86's ENDBR64: "+0x4"), would only make one function two names. What
- * follows the offset (a module's name) stays.
+ * replay) the symbol its address falls in: the namer's (ringtrace-cat:
+ * the recording's symbols, bare, as the live run named it), else the
+ * frame name without the offset: the probe sits at the function's entry,
+ * so "+0x0", or the arch's entry padding (x86's ENDBR64: "+0x4"), would
+ * only make one function two names. What follows the offset (a module's
+ * name) stays.
  */
-const char *rt_output_func_name(const struct rt_event *ev)
+const char *rt_output_func_name_at(uint32_t idx, uint64_t ip)
 {
 	static char buf[RINGTRACE_FUNC_NAME_LEN + 64];
-	const struct rt_func_event *f = &ev->u.func;
 	const char *sym, *plus, *end;
 	size_t len;
 
-	if (f->idx < nr_func_names)
-		return func_names[f->idx];
-	sym = rt_output_frame_name(ev, true, f->ip);
+	if (idx < nr_func_names)
+		return func_names[idx];
+	sym = func_name_fn ? func_name_fn(func_name_arg, ip) : NULL;
+	if (sym || !name_fn)
+		return sym;
+	/* Kernel frames are named alike in every task. */
+	sym = name_fn(name_arg, true, 0, "", ip);
 	plus = sym ? strstr(sym, "+0x") : NULL;
 	if (!plus)
 		return sym;
@@ -53,6 +67,21 @@ const char *rt_output_func_name(const struct rt_event *ev)
 		return sym;
 	memcpy(buf, sym, len);
 	strcpy(buf + len, end);
+	return buf;
+}
+
+const char *rt_output_func_name(const struct rt_event *ev)
+{
+	return rt_output_func_name_at(ev->u.func.idx, ev->u.func.ip);
+}
+
+const char *rt_output_func_label(uint32_t idx, uint64_t ip, char *buf)
+{
+	const char *name = rt_output_func_name_at(idx, ip);
+
+	if (name)
+		return name;
+	*rt_fmt_hex(buf, ip) = '\0';
 	return buf;
 }
 

@@ -155,6 +155,7 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 		{ RINGTRACE_EVENT_LOCK,			"lock" },
 		{ RINGTRACE_EVENT_LOCK_CONTENTION,	"lock_contention" },
 		{ RINGTRACE_EVENT_OFFCPU,		"offcpu" },
+		{ RINGTRACE_EVENT_FUNC,			"func" },
 	};
 	size_t used = 0;
 

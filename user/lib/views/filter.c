@@ -102,7 +102,8 @@ uint64_t rt_filter_time_to(const struct rt_filter *f)
 bool rt_filter_active(const struct rt_filter *f)
 {
 	return f->nr_pids || f->nr_tids || f->comm || f->cpus_given ||
-	       f->events || f->min_latency_ns || f->min_offcpu_ns ||
+	       f->events || f->min_latency_ns || f->min_func_latency_ns ||
+	       f->min_offcpu_ns ||
 	       f->relative || f->nr_exprs;
 }
 
@@ -144,7 +145,8 @@ static bool has(const uint32_t *ids, uint32_t nr, uint32_t id)
 bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 {
 	bool tasked = ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
-		      ev->kind == RT_EVENT_SAMPLE || ev->kind == RT_EVENT_OFFCPU;
+		      ev->kind == RT_EVENT_SAMPLE || ev->kind == RT_EVENT_OFFCPU ||
+		      ev->kind == RT_EVENT_FUNC;
 
 	if (!f->first_ns && ev->ts_ns)
 		f->first_ns = ev->ts_ns;
@@ -177,12 +179,19 @@ bool rt_filter_pass(struct rt_filter *f, const struct rt_event *ev)
 		if (ev->kind == RT_EVENT_OFFCPU &&
 		    !(f->events & RINGTRACE_EVENT_OFFCPU))
 			return false;
+		if (ev->kind == RT_EVENT_FUNC &&
+		    !(f->events & RINGTRACE_EVENT_FUNC))
+			return false;
 	}
 	if (f->min_offcpu_ns && ev->kind == RT_EVENT_OFFCPU &&
 	    ev->u.offcpu.offcpu_ns < f->min_offcpu_ns)
 		return false;
 	if (f->min_latency_ns && ev->kind == RT_EVENT_VFS_READ &&
 	    ev->u.vfs_read.lat_ns < f->min_latency_ns)
+		return false;
+	/* The module applies it to vfs_read only: func calls are here. */
+	if (f->min_func_latency_ns && ev->kind == RT_EVENT_FUNC &&
+	    ev->u.func.lat_ns < f->min_func_latency_ns)
 		return false;
 	if (!tasked)
 		return true;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ringtrace/filter_expr.h"
+#include "ringtrace/output.h"
 #include "ringtrace/parse.h"
 
 enum rt_expr_op { OP_CMP, OP_AND, OP_OR, OP_NOT };
@@ -15,11 +16,14 @@ enum rt_expr_type { T_SIGNED, T_BYTES, T_UNSIGNED, T_DURATION, T_STRING };
 
 #define K(k)		(1u << (k))
 #define TASKED		(K(RT_EVENT_VFS_READ) | K(RT_EVENT_LOCK) | \
-			 K(RT_EVENT_SAMPLE) | K(RT_EVENT_OFFCPU))
+			 K(RT_EVENT_SAMPLE) | K(RT_EVENT_OFFCPU) | \
+			 K(RT_EVENT_FUNC))
+/* What vfs_read and func calls share: a return value, a latency. */
+#define CALLS		(K(RT_EVENT_VFS_READ) | K(RT_EVENT_FUNC))
 
 enum rt_expr_field {
 	F_RET, F_COUNT, F_POS, F_LAT, F_INO, F_PATH, F_WAIT, F_HOLD,
-	F_LOCK, F_OFFCPU, F_PID, F_TID, F_CPU, F_COMM,
+	F_LOCK, F_OFFCPU, F_PID, F_TID, F_CPU, F_COMM, F_FUNC,
 };
 
 static const struct field {
@@ -27,10 +31,10 @@ static const struct field {
 	uint8_t		type;
 	uint32_t	kinds;
 } fields[] = {
-	[F_RET]		= { "ret",	T_SIGNED,	K(RT_EVENT_VFS_READ) },
+	[F_RET]		= { "ret",	T_SIGNED,	CALLS },
 	[F_COUNT]	= { "count",	T_BYTES,	K(RT_EVENT_VFS_READ) },
 	[F_POS]		= { "pos",	T_SIGNED,	K(RT_EVENT_VFS_READ) },
-	[F_LAT]		= { "lat",	T_DURATION,	K(RT_EVENT_VFS_READ) },
+	[F_LAT]		= { "lat",	T_DURATION,	CALLS },
 	[F_INO]		= { "ino",	T_UNSIGNED,	K(RT_EVENT_VFS_READ) },
 	[F_PATH]	= { "path",	T_STRING,	K(RT_EVENT_VFS_READ) },
 	[F_WAIT]	= { "wait",	T_DURATION,	K(RT_EVENT_LOCK) },
@@ -41,6 +45,7 @@ static const struct field {
 	[F_TID]		= { "tid",	T_UNSIGNED,	TASKED },
 	[F_CPU]		= { "cpu",	T_UNSIGNED,	TASKED },
 	[F_COMM]	= { "comm",	T_STRING,	TASKED },
+	[F_FUNC]	= { "func",	T_STRING,	K(RT_EVENT_FUNC) },
 };
 
 /* The parser's state: one pass over the text, nodes appended. */
@@ -117,7 +122,8 @@ static int parse_field(struct parser *p)
 			return (int)i;
 	p->pos = start;
 	return fail(p, start, "unknown field (ret, count, pos, lat, ino, "
-		    "path, wait, hold, lock, offcpu, pid, tid, cpu, comm)");
+		    "path, wait, hold, lock, offcpu, func, pid, tid, cpu, "
+		    "comm)");
 }
 
 static int parse_cmp_op(struct parser *p, bool string)
@@ -410,10 +416,28 @@ static bool cmp_string(uint8_t cmp, const char *a, const char *pat)
 	}
 }
 
+/* A func call's fields: ret, lat and its function's name. */
+static bool eval_func(const struct rt_expr_node *n, const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+	char hex[RT_FUNC_LABEL_MAX];
+
+	switch (n->field) {
+	case F_RET:	return cmp_signed(n->cmp, f->ret, n->sval);
+	case F_LAT:	return cmp_unsigned(n->cmp, f->lat_ns, n->uval);
+	default:	return cmp_string(n->cmp, rt_output_func_label(f->idx,
+					  f->ip, hex), n->str);
+	}
+}
+
 static bool eval_cmp(const struct rt_expr_node *n, const struct rt_event *ev)
 {
 	const struct rt_vfs_read_event *r = &ev->u.vfs_read;
 
+	/* Fields of another kind were refused: kinds (rt_expr_eval()). */
+	if (ev->kind == RT_EVENT_FUNC &&
+	    (n->field == F_RET || n->field == F_LAT || n->field == F_FUNC))
+		return eval_func(n, ev);
 	switch (n->field) {
 	case F_RET:	return cmp_signed(n->cmp, r->ret, n->sval);
 	case F_POS:	return cmp_signed(n->cmp, r->pos, n->sval);

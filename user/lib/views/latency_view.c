@@ -7,6 +7,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/latency_view.h"
+#include "ringtrace/output.h"
 #include "latency_view_names.h"
 
 int rt_hist_by_parse(const char *s, enum rt_hist_by *by)
@@ -87,6 +88,7 @@ void rt_latency_view_reset(struct rt_latency_view *v)
 	memset(&v->total_locks, 0, sizeof(v->total_locks));
 	table_reset(&v->keyed);
 	table_reset(&v->rows);
+	v->func_overflow = 0;
 }
 
 static uint64_t key_hash(const struct rt_view_key *k)
@@ -124,7 +126,46 @@ static struct rt_view_entry *lookup(struct rt_view_table *t,
 	return e;
 }
 
-static void key_of(const struct rt_event *ev, enum rt_hist_by by,
+/* @ev's function's slot: found, new, or -1 once every slot is taken. */
+static int func_slot(struct rt_latency_view *v, const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+
+	for (uint32_t i = 0; i < v->nr_funcs; i++)
+		if (v->funcs[i].ip == f->ip)
+			return (int)i;
+	if (v->nr_funcs >= RINGTRACE_MAX_FUNCS)
+		return -1;
+	v->funcs[v->nr_funcs].ip = f->ip;
+	v->funcs[v->nr_funcs].idx = f->idx;
+	return (int)v->nr_funcs++;
+}
+
+const char *rt_view_func_name(const struct rt_latency_view *v, uint32_t slot,
+			      char *buf)
+{
+	return rt_output_func_label(v->funcs[slot].idx, v->funcs[slot].ip, buf);
+}
+
+uint32_t rt_view_funcs_sorted(const struct rt_latency_view *v,
+			      uint32_t order[RINGTRACE_MAX_FUNCS])
+{
+	const struct rt_hist *h = v->total_locks.func;
+	uint32_t n = 0, at;
+
+	/* At most eight: an insertion sort, stable for equal times. */
+	for (uint32_t i = 0; i < v->nr_funcs; i++) {
+		if (!h[i].n)
+			continue;
+		for (at = n++; at && h[order[at - 1]].sum < h[i].sum; at--)
+			order[at] = order[at - 1];
+		order[at] = i;
+	}
+	return n;
+}
+
+/* @slot: the function of a func event (func_slot()), else unused. */
+static void key_of(const struct rt_event *ev, enum rt_hist_by by, int slot,
 		   struct rt_view_key *k)
 {
 	memset(k, 0, sizeof(*k));
@@ -141,7 +182,11 @@ static void key_of(const struct rt_event *ev, enum rt_hist_by by,
 		k->cgroup_id = ev->ext.cgroup_id;
 		break;
 	case RT_HIST_BY_FILE:
-		if (ev->kind == RT_EVENT_OFFCPU) {
+		if (ev->kind == RT_EVENT_FUNC) {
+			/* no file; one key per function. */
+			k->is_lock = 3;
+			k->ino = (uint64_t)slot;
+		} else if (ev->kind == RT_EVENT_OFFCPU) {
 			/* no file; one key per state left in. */
 			k->is_lock = 2;
 			snprintf(k->name, sizeof(k->name), "offcpu %s",
@@ -159,7 +204,7 @@ static void key_of(const struct rt_event *ev, enum rt_hist_by by,
 }
 
 static void account(struct rt_view_entry *e, struct rt_view_locks *l,
-		    const struct rt_event *ev)
+		    const struct rt_event *ev, int slot)
 {
 	memcpy(e->comm, ev->comm, sizeof(e->comm));
 	if (ev->kind == RT_EVENT_VFS_READ) {
@@ -176,7 +221,9 @@ static void account(struct rt_view_entry *e, struct rt_view_locks *l,
 			e->errors++;
 	} else if (l && ev->kind == RT_EVENT_OFFCPU) {
 		rt_hist_add(&l->offcpu, ev->u.offcpu.offcpu_ns);
-	} else if (l) {
+	} else if (l && ev->kind == RT_EVENT_FUNC) {
+		rt_hist_add(&l->func[slot], ev->u.func.lat_ns);
+	} else if (l && ev->kind == RT_EVENT_LOCK) {
 		rt_hist_add(&l->wait, ev->u.lock.wait_ns);
 		/* Kernel contention records know no hold time. */
 		if (!(ev->u.lock.flags & RINGTRACE_LOCK_KERNEL))
@@ -187,24 +234,32 @@ static void account(struct rt_view_entry *e, struct rt_view_locks *l,
 void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 {
 	struct rt_view_key k;
+	int slot = -1;
 
 	if (ev->kind != RT_EVENT_VFS_READ && ev->kind != RT_EVENT_LOCK &&
-	    ev->kind != RT_EVENT_OFFCPU)
+	    ev->kind != RT_EVENT_OFFCPU && ev->kind != RT_EVENT_FUNC)
 		return;
+	if (ev->kind == RT_EVENT_FUNC) {
+		slot = func_slot(v, ev);
+		if (slot < 0) {
+			v->func_overflow++;
+			return;
+		}
+	}
 	v->cgroups |= ev->ext.present;
-	account(&v->total, &v->total_locks, ev);
+	account(&v->total, &v->total_locks, ev, slot);
 	if (v->keyed.entries) {
 		struct rt_view_entry *e;
 
-		key_of(ev, v->by, &k);
+		key_of(ev, v->by, slot, &k);
 		e = lookup(&v->keyed, &k);
-		account(e, &v->keyed.locks[e - v->keyed.entries], ev);
+		account(e, &v->keyed.locks[e - v->keyed.entries], ev, slot);
 	}
 	if (v->rows.entries && ev->kind == RT_EVENT_VFS_READ) {
-		key_of(ev, RT_HIST_BY_FILE, &k);
+		key_of(ev, RT_HIST_BY_FILE, slot, &k);
 		k.pid = ev->pid;
 		k.cgroup_id = ev->ext.cgroup_id;
-		account(lookup(&v->rows, &k), NULL, ev);
+		account(lookup(&v->rows, &k), NULL, ev, slot);
 	}
 }
 
@@ -251,6 +306,16 @@ static bool named_cgroup(const struct rt_latency_view *v, uint64_t id)
 				   RT_PATHS_CGROUP_DEV, id);
 }
 
+/* Calls of the view's functions counted in @l. */
+static uint64_t func_calls(const struct rt_view_locks *l)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < RINGTRACE_MAX_FUNCS; i++)
+		n += l->func[i].n;
+	return n;
+}
+
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
@@ -289,7 +354,8 @@ void rt_latency_view_unnamed(const struct rt_latency_view *v,
 			f += e->read.n;
 		if (v->by == RT_HIST_BY_CGROUP &&
 		    !named_cgroup(v, e->key.cgroup_id))
-			c += e->read.n + l->wait.n + l->offcpu.n;
+			c += e->read.n + l->wait.n + l->offcpu.n +
+			     func_calls(l);
 	}
 	*files = max_u64(*files, f);
 	*cgroups = max_u64(*cgroups, c);
@@ -306,9 +372,13 @@ static const char *text_name(const char *name, char *esc)
 	return esc;
 }
 
-static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
+static void print_entry_hists(const struct rt_latency_view *v,
+			      struct rt_outbuf *ob, const struct rt_view_entry *e,
 			      const struct rt_view_locks *l)
 {
+	char hex[RT_FUNC_LABEL_MAX];
+	char esc[RT_FUNC_LABEL_MAX * RT_TEXT_ESCAPE_MAX + 1];
+
 	if (e->read.n) {
 		rt_outbuf_printf(ob, " vfs_read latency\n");
 		rt_hist_print(ob, &e->read, "nsecs");
@@ -325,6 +395,14 @@ static void print_entry_hists(struct rt_outbuf *ob, const struct rt_view_entry *
 		rt_outbuf_printf(ob, " off CPU\n");
 		rt_hist_print(ob, &l->offcpu, "nsecs");
 	}
+	for (uint32_t i = 0; l && i < v->nr_funcs; i++) {
+		if (!l->func[i].n)
+			continue;
+		*rt_text_escape(esc, rt_view_func_name(v, i, hex),
+				RT_FUNC_LABEL_MAX, NULL) = '\0';
+		rt_outbuf_printf(ob, " func %s latency\n", esc);
+		rt_hist_print(ob, &l->func[i], "nsecs");
+	}
 }
 
 /* Sorting needs the lock times of keyed entries: the table being sorted. */
@@ -333,11 +411,16 @@ static const struct rt_view_table *sort_table;
 static uint64_t time_spent(const struct rt_view_entry *e)
 {
 	const struct rt_view_table *t = sort_table;
+	const struct rt_view_locks *l;
+	uint64_t sum = e->read.sum;
 
-	if (t && t->locks)
-		return e->read.sum + t->locks[e - t->entries].wait.sum +
-		       t->locks[e - t->entries].offcpu.sum;
-	return e->read.sum;
+	if (!t || !t->locks)
+		return sum;
+	l = &t->locks[e - t->entries];
+	sum += l->wait.sum + l->offcpu.sum;
+	for (uint32_t i = 0; i < RINGTRACE_MAX_FUNCS; i++)
+		sum += l->func[i].sum;
+	return sum;
 }
 
 static int by_time(const void *a, const void *b)
@@ -373,7 +456,7 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
 	char name[64], path[NAME_MAX_ESCAPED];
-	char esc[RINGTRACE_LOCK_NAME_LEN * RT_TEXT_ESCAPE_MAX + 1];
+	char esc[RT_FUNC_LABEL_MAX * RT_TEXT_ESCAPE_MAX + 1];
 	uint32_t n;
 
 	list = rt_view_sorted(&v->keyed, &n);
@@ -394,6 +477,11 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 		} else if (v->by == RT_HIST_BY_PID) {
 			*rt_text_escape(esc, e->comm, sizeof(e->comm), NULL) = '\0';
 			rt_outbuf_printf(ob, "\n@[pid %u, %s]\n", e->key.pid, esc);
+		} else if (e->key.is_lock == 3) {
+			*rt_text_escape(esc, rt_view_func_name(v,
+					(uint32_t)e->key.ino, name),
+					RT_FUNC_LABEL_MAX, NULL) = '\0';
+			rt_outbuf_printf(ob, "\n@[func %s]\n", esc);
 		} else if (v->by == RT_HIST_BY_COMM || e->key.is_lock) {
 			*rt_text_escape(esc, e->key.name, sizeof(e->key.name),
 					NULL) = '\0';
@@ -404,7 +492,8 @@ static void print_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 					 text_name(rt_view_file_name(v, &e->key,
 						   name, sizeof(name)), path));
 		}
-		print_entry_hists(ob, e, &v->keyed.locks[e - v->keyed.entries]);
+		print_entry_hists(v, ob, e,
+				  &v->keyed.locks[e - v->keyed.entries]);
 	}
 	free(list);
 }
@@ -430,8 +519,10 @@ static bool print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		return false;
 	if (!n) {
 		free(list);
-		rt_outbuf_printf(ob, "\n(no vfs_read records: no per-file "
-				 "table)\n");
+		/* func calls alone have their table (print_funcs()). */
+		if (!func_calls(&v->total_locks))
+			rt_outbuf_printf(ob, "\n(no vfs_read records: no "
+					 "per-file table)\n");
 		return false;
 	}
 	rt_outbuf_printf(ob, "\n%-16s %7s %9s %12s %10s %10s %10s %10s%s  %s%s\n",
@@ -480,15 +571,48 @@ static bool print_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 	return true;
 }
 
+/*
+ * The calls of each function (-e func:NAME), most time first; whether it
+ * printed a row (and so percentiles).
+ */
+static bool print_funcs(struct rt_latency_view *v, struct rt_outbuf *ob)
+{
+	char esc[RT_FUNC_LABEL_MAX * RT_TEXT_ESCAPE_MAX + 1];
+	char tot[32], p50[32], p99[32], max[32], hex[RT_FUNC_LABEL_MAX];
+	uint32_t order[RINGTRACE_MAX_FUNCS];
+	uint32_t n = rt_view_funcs_sorted(v, order);
+
+	if (!n)
+		return false;
+	rt_outbuf_printf(ob, "\n%-32s %9s %10s %10s %10s %10s\n", "FUNCTION",
+			 "CALLS", "TOTAL", "P50", "P99", "MAX");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rt_hist *h = &v->total_locks.func[order[i]];
+
+		*rt_text_escape(esc, rt_view_func_name(v, order[i], hex),
+				RT_FUNC_LABEL_MAX, NULL) = '\0';
+		rt_outbuf_printf(ob, "%-32s %9llu %10s %10s %10s %10s\n", esc,
+				 (unsigned long long)h->n,
+				 rt_fmt_duration(tot, sizeof(tot), h->sum),
+				 rt_fmt_duration(p50, sizeof(p50),
+						 rt_hist_percentile(h, 500)),
+				 rt_fmt_duration(p99, sizeof(p99),
+						 rt_hist_percentile(h, 990)),
+				 rt_fmt_duration(max, sizeof(max), h->max));
+	}
+	return true;
+}
+
 void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	bool any = v->total.read.n || v->total_locks.wait.n ||
-		   v->total_locks.hold.n || v->total_locks.offcpu.n;
+		   v->total_locks.hold.n || v->total_locks.offcpu.n ||
+		   func_calls(&v->total_locks);
 	bool percentiles = v->hist && any;
 
 	if (v->hist) {
 		rt_outbuf_printf(ob, "@[all]\n");
-		print_entry_hists(ob, &v->total, &v->total_locks);
+		print_entry_hists(v, ob, &v->total, &v->total_locks);
 		if (!any)
 			rt_outbuf_printf(ob, "  (no %s events)\n", v->kinds ?
 					 v->kinds : "vfs_read, lock or offcpu");
@@ -496,6 +620,8 @@ void rt_latency_view_print(struct rt_latency_view *v, struct rt_outbuf *ob)
 			print_keyed(v, ob);
 	}
 	if (v->summary && print_summary(v, ob))
+		percentiles = true;
+	if (v->summary && print_funcs(v, ob))
 		percentiles = true;
 	/* Only under percentiles that were printed. */
 	if (percentiles)

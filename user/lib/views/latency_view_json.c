@@ -11,6 +11,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/latency_view.h"
+#include "ringtrace/output.h"
 #include "latency_view_names.h"
 
 /* "NAME":"escaped value" with a leading comma unless @first. */
@@ -29,8 +30,26 @@ static void put_str(struct rt_outbuf *ob, bool first, const char *name,
 	rt_outbuf_commit(ob, p);
 }
 
-/* The histograms the text prints for an entry, each as its member. */
-static void put_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
+/* A JSON string, escaped, after a comma if @comma. */
+static void put_json_str(struct rt_outbuf *ob, bool comma, const char *val,
+			 size_t max)
+{
+	char *p = rt_outbuf_reserve(ob, 4 + max * RT_JSON_ESCAPE_MAX);
+
+	if (comma)
+		*p++ = ',';
+	*p++ = '"';
+	p = rt_json_escape(p, val, max);
+	*p++ = '"';
+	rt_outbuf_commit(ob, p);
+}
+
+/*
+ * The histograms the text prints for an entry, each as its member; the
+ * functions' in "funcs":{"NAME":{...}}, in the text's order.
+ */
+static void put_hists(const struct rt_latency_view *v, struct rt_outbuf *ob,
+		      const struct rt_view_entry *e,
 		      const struct rt_view_locks *l, bool first)
 {
 	const struct {
@@ -42,6 +61,8 @@ static void put_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
 		{ "lock_hold", l ? &l->hold : NULL },
 		{ "offcpu", l ? &l->offcpu : NULL },
 	};
+	char hex[RT_FUNC_LABEL_MAX];
+	uint32_t shown = 0;
 
 	for (size_t i = 0; i < sizeof(hists) / sizeof(hists[0]); i++) {
 		if (!hists[i].h || !hists[i].h->n)
@@ -51,6 +72,18 @@ static void put_hists(struct rt_outbuf *ob, const struct rt_view_entry *e,
 		rt_hist_print_json(ob, hists[i].h);
 		first = false;
 	}
+	for (uint32_t i = 0; l && i < v->nr_funcs; i++) {
+		if (!l->func[i].n)
+			continue;
+		if (!shown++)
+			rt_outbuf_printf(ob, "%s\"funcs\":{", first ? "" : ",");
+		put_json_str(ob, shown > 1, rt_view_func_name(v, i, hex),
+			     RT_FUNC_LABEL_MAX);
+		rt_outbuf_printf(ob, ":");
+		rt_hist_print_json(ob, &l->func[i]);
+	}
+	if (shown)
+		rt_outbuf_printf(ob, "}");
 }
 
 static const char *by_name(enum rt_hist_by by)
@@ -85,6 +118,10 @@ static void put_key(struct rt_latency_view *v, struct rt_outbuf *ob,
 		put_str(ob, false, "comm", e->comm, sizeof(e->comm));
 	} else if (v->by == RT_HIST_BY_COMM) {
 		put_str(ob, true, "comm", e->key.name, sizeof(e->key.name));
+	} else if (e->key.is_lock == 3) {
+		put_str(ob, true, "func",
+			rt_view_func_name(v, (uint32_t)e->key.ino, name),
+			RT_FUNC_LABEL_MAX);
 	} else if (e->key.is_lock == 1) {
 		put_str(ob, true, "lock", e->key.name, sizeof(e->key.name));
 	} else if (e->key.is_lock == 2) {
@@ -114,7 +151,8 @@ static void put_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 			continue;
 		rt_outbuf_printf(ob, "%s{", k++ ? "," : "");
 		put_key(v, ob, e);
-		put_hists(ob, e, &v->keyed.locks[e - v->keyed.entries], false);
+		put_hists(v, ob, e, &v->keyed.locks[e - v->keyed.entries],
+			  false);
 		rt_outbuf_printf(ob, "}");
 	}
 	rt_outbuf_printf(ob, "]");
@@ -123,7 +161,7 @@ static void put_keyed(struct rt_latency_view *v, struct rt_outbuf *ob)
 		rt_outbuf_printf(ob, ",\"other\":{\"max_keys\":%u,\"events\":%llu",
 				 v->keyed.max,
 				 (unsigned long long)v->keyed.overflow);
-		put_hists(ob, other, &v->keyed.locks[v->keyed.max], false);
+		put_hists(v, ob, other, &v->keyed.locks[v->keyed.max], false);
 		rt_outbuf_printf(ob, "}");
 	}
 	free(list);
@@ -162,6 +200,34 @@ static void put_row(struct rt_latency_view *v, struct rt_outbuf *ob,
 		RT_PATH_MAX);
 }
 
+/* The text's table of functions as "funcs":[...], when it prints one. */
+static void put_funcs(struct rt_latency_view *v, struct rt_outbuf *ob)
+{
+	uint32_t order[RINGTRACE_MAX_FUNCS];
+	uint32_t n = rt_view_funcs_sorted(v, order);
+	char hex[RT_FUNC_LABEL_MAX];
+
+	if (!n)
+		return;
+	rt_outbuf_printf(ob, ",\"funcs\":[");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct rt_hist *h = &v->total_locks.func[order[i]];
+
+		rt_outbuf_printf(ob, "%s{", i ? "," : "");
+		put_str(ob, true, "func", rt_view_func_name(v, order[i], hex),
+			RT_FUNC_LABEL_MAX);
+		rt_outbuf_printf(ob, ",\"calls\":%llu,\"total_ns\":%llu,"
+				 "\"p50_ns\":%llu,\"p99_ns\":%llu,"
+				 "\"max_ns\":%llu}",
+				 (unsigned long long)h->n,
+				 (unsigned long long)h->sum,
+				 (unsigned long long)rt_hist_percentile(h, 500),
+				 (unsigned long long)rt_hist_percentile(h, 990),
+				 (unsigned long long)h->max);
+	}
+	rt_outbuf_printf(ob, "]");
+}
+
 static void put_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 {
 	const struct rt_view_entry **list;
@@ -184,7 +250,9 @@ static void put_summary(struct rt_latency_view *v, struct rt_outbuf *ob)
 		put_row(v, ob, e, is_other, offcpu);
 		rt_outbuf_printf(ob, "}");
 	}
-	rt_outbuf_printf(ob, "],\"more_rows\":%u}", more);
+	rt_outbuf_printf(ob, "],\"more_rows\":%u", more);
+	put_funcs(v, ob);
+	rt_outbuf_printf(ob, "}");
 	free(list);
 }
 
@@ -198,7 +266,7 @@ void rt_latency_view_print_json(struct rt_latency_view *v,
 		first = false;
 	if (v->hist) {
 		rt_outbuf_printf(ob, "%s\"hist\":{\"all\":{", first ? "" : ",");
-		put_hists(ob, &v->total, &v->total_locks, true);
+		put_hists(v, ob, &v->total, &v->total_locks, true);
 		rt_outbuf_printf(ob, "}");
 		if (v->keyed.entries)
 			put_keyed(v, ob);

@@ -27,4 +27,14 @@ const char *rt_view_cgroup_name(const struct rt_latency_view *v, uint64_t id,
 const struct rt_view_entry **rt_view_sorted(const struct rt_view_table *t,
 					    uint32_t *n);
 
+/* Function @slot of the view's: its name, or its address in @buf. */
+const char *rt_view_func_name(const struct rt_latency_view *v, uint32_t slot,
+			      char *buf);
+/*
+ * The view's functions with calls counted, by total time, most first
+ * (ties: first seen first), into @order; how many.
+ */
+uint32_t rt_view_funcs_sorted(const struct rt_latency_view *v,
+			      uint32_t order[RINGTRACE_MAX_FUNCS]);
+
 #endif /* RINGTRACE_LATENCY_VIEW_NAMES_H */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ringtrace/escape.h"
+#include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
 #include "ringtrace/perfetto.h"
 
@@ -102,7 +103,8 @@ static void name_task(struct rt_perfetto *p, const struct rt_event *ev)
 		return;
 	*rt_json_escape(comm, ev->comm, sizeof(ev->comm)) = '\0';
 	if ((ev->kind == RT_EVENT_VFS_READ || ev->kind == RT_EVENT_LOCK ||
-	     ev->kind == RT_EVENT_OFFCPU) && ev->ext.cgroup) {
+	     ev->kind == RT_EVENT_OFFCPU || ev->kind == RT_EVENT_FUNC) &&
+	    ev->ext.cgroup) {
 		memcpy(cg, " (cgroup ", 9);
 		*rt_json_escape(cg + 9, ev->ext.cgroup, RT_PATH_MAX) = '\0';
 		strcat(cg, ")");
@@ -204,6 +206,29 @@ static void offcpu(struct rt_perfetto *p, const struct rt_event *ev)
 }
 
 /*
+ * A call of a traced kernel function: a slice named after it on its
+ * thread's track, from its entry (ts - lat) for its latency, as vfs_read.
+ */
+static void func(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+	char hex[RT_FUNC_LABEL_MAX];
+	char name[RT_FUNC_LABEL_MAX * RT_JSON_ESCAPE_MAX + 1];
+	uint64_t start = ev->ts_ns - (f->lat_ns < ev->ts_ns ? f->lat_ns : 0);
+
+	*rt_json_escape(name, rt_output_func_label(f->idx, f->ip, hex),
+			RT_FUNC_LABEL_MAX) = '\0';
+	begin(p);
+	rt_outbuf_printf(p->out, "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"func\","
+			 "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
+			 ",\"args\":{\"ret\":%" PRId64 ",\"cpu\":%u", name, ev->pid,
+			 ev->tid, US(start), US(f->lat_ns), f->ret, ev->cpu);
+	stack_arg(p, "kstack", ev->stack.kernel, ev->stack.nr_kernel);
+	stack_arg(p, "ustack", ev->stack.user, ev->stack.nr_user);
+	rt_outbuf_printf(p->out, "}}");
+}
+
+/*
  * A counter with no value (JSON's null) gets no track, which would read
  * as zero: the first time, a metadata event names it and says why.
  */
@@ -293,6 +318,10 @@ void rt_perfetto_add(struct rt_perfetto *p, const struct rt_event *ev)
 	case RT_EVENT_OFFCPU:
 		name_task(p, ev);
 		offcpu(p, ev);
+		break;
+	case RT_EVENT_FUNC:
+		name_task(p, ev);
+		func(p, ev);
 		break;
 	case RT_EVENT_COUNTERS:
 		counters(p, ev);
