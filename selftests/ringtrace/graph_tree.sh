@@ -14,7 +14,11 @@
 # ends inside its parent and the read; first and inner last at least the
 # time they sleep; each parent's self time is its duration less its
 # children's; and the module ran the tree N times. The text view draws
-# the same tree. A function of the module that does not exist is refused.
+# the same tree. Recorded raw and replayed, --folded puts the tree's
+# wall time under vfs_read: exactly the tree's chains, every span's self
+# time on its own, adding up to the reads' latency to the nanosecond; and
+# --report says first and inner spent at least their sleeps. A function
+# of the module that does not exist is refused.
 # Needs root and ringtrace.ko loaded (the runner does it).
 #
 # The probes attach while dd is held (ringtrace-cat starts the COMMAND
@@ -26,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
 ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
-tap_plan 4
+tap_plan 6
 
 n=7
 size=512
@@ -121,6 +125,33 @@ want="      $n   |  ringtrace_ct_outer() {;  |    ringtrace_ct_first() ;  |    r
 [[ $rc -eq 0 && $blocks == "$want" ]]
 tap_ok $? "text: $n reads drawn as the same indented tree (exit $rc)" ||
 	{ tap_diag <<<"$blocks"; tap_diag <"$work/t2.err"; }
+
+"$cat" --graph vfs_read --graph-funcs "$funcs" --raw -o "$work/g.raw" -- \
+	dd if="$dir/tree" of=/dev/null bs="$size" count="$n" status=none \
+	2>"$work/g.err"
+rc=$?
+"$cat" -i "$work/g.raw" --graph vfs_read --folded >"$work/g.folded" 2>"$work/gf.err"
+rcf=$?
+lat=$("$cat" -i "$work/g.raw" --json 2>/dev/null |
+	python3 -c 'import json, sys
+print(sum(e["lat_ns"] for e in map(json.loads, sys.stdin)
+          if e.get("type") == "vfs_read"))')
+weight=$(awk '{ s += $NF } END { print s + 0 }' "$work/g.folded")
+chains=$(sed 's/_\[k\]//g; s/ [0-9]*$//' "$work/g.folded" | sort | tr '\n' ' ')
+o=dd\;vfs_read\;ringtrace_ct_outer
+want="dd;vfs_read $o $o;ringtrace_ct_first $o;ringtrace_ct_middle $o;ringtrace_ct_middle;ringtrace_ct_inner "
+[[ $rc -eq 0 && $rcf -eq 0 && $chains == "$want" && $weight -eq $lat && $lat -gt 0 ]]
+tap_ok $? "--folded: the tree's chains under vfs_read, weighing the reads' $lat ns exactly ($weight)" ||
+	{ tap_diag <"$work/g.folded"; tap_diag <"$work/gf.err"; tap_diag <"$work/g.err"; }
+
+"$cat" -i "$work/g.raw" --graph vfs_read --report >"$work/g.report" 2>/dev/null
+rc=$?
+# "Children% Self% Children(w) Self(w) Symbol": the self weight, in ns.
+first=$(awk '$5 ~ /^ringtrace_ct_first/ { print $4 }' "$work/g.report")
+inner=$(awk '$5 ~ /^ringtrace_ct_inner/ { print $4 }' "$work/g.report")
+[[ $rc -eq 0 && ${first:-0} -ge $((n * 3000000)) && ${inner:-0} -ge $((n * 2000000)) ]]
+tap_ok $? "--report: first and inner spent at least their sleeps ($first, $inner ns)" ||
+	tap_diag <"$work/g.report"
 
 "$cat" --graph vfs_read --graph-funcs ringtrace_ct_nosuch -- true \
 	>/dev/null 2>"$work/bad.err"

@@ -44,13 +44,15 @@ const struct cat_opt cat_graph_opts[] = {
 	CAT_OPT_END,
 };
 
-/* The view --graph would share the output with, or NULL. */
+/*
+ * The view --graph would share the output with, or NULL. The weighted
+ * views (--folded, --flamegraph, --report) take its trees instead of
+ * its text: where the reads' wall time went.
+ */
 static const char *other_view(const struct options *o)
 {
 	return o->hist ? "--hist" : o->summary ? "--summary" :
-	       o->report ? "--report" : o->folded ? "--folded" :
-	       o->flamegraph ? "--flamegraph" : o->perfetto ? "--perfetto" :
-	       o->ctf ? "--ctf" : NULL;
+	       o->perfetto ? "--perfetto" : o->ctf ? "--ctf" : NULL;
 }
 
 /* --graph-funcs, or the default callees, into the session's names. */
@@ -92,6 +94,10 @@ void cat_check_graph(struct options *o)
 				view);
 	if (o->session.func_args)
 		cat_usage_error("--args: --graph shows no arguments");
+	if ((o->folded || o->flamegraph || o->report) &&
+	    o->flame_weight_given && o->flame_weight != FLAME_LATENCY)
+		cat_usage_error("--graph weighs each read's wall time (ns in "
+				"vfs_read): --flame-weight latency, or none");
 	if (o->input) {
 		if (o->graph_funcs)
 			cat_usage_error("--graph-funcs picks what a trace "

@@ -105,6 +105,29 @@ static void func_names_init(struct cat_views *v)
 		rt_output_set_func_namer(func_ksym_name, &v->stream_ksyms);
 }
 
+/*
+ * --graph with --folded, --flamegraph or --report: each read's tree goes
+ * into the weighted views' table, rooted at vfs_read's own frame (its
+ * address from the kernel's symbols, or the recording's; without them
+ * the frame stays hex), instead of being printed.
+ */
+static void graph_fold_init(struct cat_views *v)
+{
+	struct options quiet;
+	bool failed;
+
+	if (!v->stream_ksyms_on) {
+		quiet = *v->o;
+		quiet.quiet = true;
+		v->stream_ksyms_on = cat_views_load_ksyms(&v->stream_ksyms,
+							  &quiet, &failed);
+	}
+	v->graph.fold = &v->folded;
+	if (v->stream_ksyms_on)
+		v->graph.read_ip = rt_ksyms_addr_of(&v->stream_ksyms,
+						    "vfs_read");
+}
+
 void cat_views_see_thread(struct cat_views *v, pid_t tid)
 {
 	char path[64], comm[RT_USYMS_COMM_LEN], status[1024];
@@ -271,6 +294,8 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->folded.paths = paths;
 		v->folded.file_classes = o->file_classes;
 	}
+	if (v->graph_on && v->folded_on)
+		graph_fold_init(v);
 	if (o->perfetto) {
 		int fd = cat_create_file(o->perfetto, o->input);
 
@@ -488,7 +513,8 @@ void cat_views_sink(void *arg, const struct rt_event *ev)
 		v->print(v->out, ev);
 	if (v->lat_on)
 		rt_latency_view_add(&v->lat, ev);
-	if (v->folded_on)
+	/* --graph fills the table itself, read by read. */
+	if (v->folded_on && !v->graph.fold)
 		cat_flame_add(v, ev);
 	if (v->perfetto_on)
 		rt_perfetto_add(&v->perfetto, ev);
@@ -773,6 +799,17 @@ static void print_graph_end(struct cat_views *v)
 	char json[RT_MISSING_JSON_MAX + 16], *p;
 
 	rt_graph_end(&v->graph);
+	/* The table's views have the output: the counts go beside it. */
+	if (v->graph.fold) {
+		struct rt_outbuf ob;
+
+		if (v->o->quiet || rt_outbuf_init(&ob, STDERR_FILENO, 4096))
+			return;
+		rt_graph_print_summary(&v->graph, &ob);
+		rt_outbuf_flush(&ob);
+		rt_outbuf_fini(&ob);
+		return;
+	}
 	if (v->format != RT_FORMAT_JSON) {
 		rt_graph_print_summary(&v->graph, v->out);
 		rt_missing_print(&v->missing, v->out, "");

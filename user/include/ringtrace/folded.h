@@ -124,6 +124,14 @@ void rt_folded_add_stack(struct rt_folded *f, const struct rt_event *ev,
 void rt_folded_add_func(struct rt_folded *f, const struct rt_event *ev);
 
 /*
+ * Count @weight on @nr kernel frames (root first) under @comm: a stack
+ * built by the caller (--graph's: vfs_read and its callees). Weight 0
+ * counts nothing; nothing is counted as an event (samples).
+ */
+void rt_folded_add_frames(struct rt_folded *f, const char *comm, uint32_t pid,
+			  const uint64_t *frames, uint32_t nr, uint64_t weight);
+
+/*
  * Count @weight for a vfs_read event: on its stack trailer as
  * rt_folded_add_stack() does, or on its file when it has none.
  */

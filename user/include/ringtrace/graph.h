@@ -35,6 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ringtrace/folded.h"
 #include "ringtrace/outbuf.h"
 #include "ringtrace/output.h"
 #include "ringtrace/record.h"
@@ -63,6 +64,16 @@ struct rt_graph {
 	uint32_t		max_depth;	/* deeper spans hidden; 0: none */
 	uint32_t		per_thread;	/* RT_GRAPH_PER_THREAD */
 	uint32_t		threads;	/* RT_GRAPH_THREADS, power of 2 */
+	/*
+	 * Or, instead of printing: each read's tree into this table, by
+	 * wall time (a flame graph of where reads spent it): every span's
+	 * self time on its chain of callers, the read's own on its frame
+	 * at @read_ip (vfs_read's address), so that a read's stacks add
+	 * up to its latency exactly; spans deeper than max_depth count in
+	 * their deepest shown caller.
+	 */
+	struct rt_folded	*fold;
+	uint64_t		read_ip;
 
 	struct rt_graph_thread	*table;
 	struct rt_graph_span	*spans;		/* threads x per_thread */

@@ -221,6 +221,16 @@ void rt_folded_add_func(struct rt_folded *f, const struct rt_event *ev)
 	insert(f, ev->comm, ev->pid, frames, n, nk, false, ev->u.func.lat_ns);
 }
 
+void rt_folded_add_frames(struct rt_folded *f, const char *comm, uint32_t pid,
+			  const uint64_t *frames, uint32_t nr, uint64_t weight)
+{
+	if (!weight || !nr)
+		return;
+	if (nr > RT_FOLDED_DEPTH)
+		nr = RT_FOLDED_DEPTH;
+	insert(f, comm, pid, frames, nr, nr, false, weight);
+}
+
 /* A growable string, for the end-of-run lines. */
 struct line {
 	char	*s;

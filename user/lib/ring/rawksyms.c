@@ -24,6 +24,7 @@ _Static_assert(sizeof(struct rt_raw_ksym) == 24, "ksym layout");
 struct marks {
 	const struct rt_ksyms	*k;
 	uint8_t			*used;		/* per kallsyms symbol */
+	uint64_t		read_ip;	/* vfs_read's (0: none) */
 	char			kernel[64];	/* the recording's release */
 };
 
@@ -53,9 +54,15 @@ static int on_record(void *arg, const struct rt_source *src,
 		for (uint32_t i = 0; ev->stack.kernel &&
 				     i < ev->stack.nr_kernel; i++)
 			mark(m, rt_stack_frame(ev->stack.kernel, i));
-	/* a func record's function, named on replay (--graph, the stream) */
-	if (ev->kind == RT_EVENT_FUNC)
+	/*
+	 * a func record's function, named on replay (--graph, the stream);
+	 * and vfs_read itself, the root --graph's weighted views put the
+	 * callees under.
+	 */
+	if (ev->kind == RT_EVENT_FUNC) {
 		mark(m, ev->u.func.ip);
+		mark(m, m->read_ip);
+	}
 	if (ev->kind == RT_EVENT_SAMPLE) {
 		const struct rt_sample_event *s = &ev->u.sample;
 
@@ -182,6 +189,7 @@ int rt_raw_append_ksyms(const char *path, const char *kallsyms, char *err,
 		rt_ksyms_free(&k);
 		return -EPERM;
 	}
+	m.read_ip = rt_ksyms_addr_of(&k, "vfs_read");
 	m.used = calloc(k.nr, 1);
 	if (!m.used) {
 		rt_ksyms_free(&k);

@@ -331,6 +331,37 @@ static void print_json(struct rt_graph *g, const struct rt_event *read,
 }
 
 /*
+ * @read's tree into g->fold by wall time: each span's self time on the
+ * chain [vfs_read, its callers..., it]; a span deeper than max_depth on
+ * its deepest shown caller's chain; the read's own time (its latency less
+ * its depth-1 spans') on vfs_read's frame. Spans are in entry order with
+ * their depth (nest()), so chain[d] is the open span at depth d.
+ */
+static void fold_read(struct rt_graph *g, const struct rt_event *read,
+		      const struct rt_graph_span *s, uint32_t n)
+{
+	uint64_t chain[RT_FOLDED_DEPTH], own = read->u.vfs_read.lat_ns;
+	uint32_t top;
+
+	chain[0] = g->read_ip;
+	for (uint32_t i = 0; i < n; i++) {
+		top = s[i].depth;
+		if (g->max_depth && top > g->max_depth)
+			top = g->max_depth;
+		if (top >= RT_FOLDED_DEPTH)
+			top = RT_FOLDED_DEPTH - 1;
+		if (top == s[i].depth)
+			chain[top] = s[i].ip;
+		if (s[i].depth == 1)
+			own = own > s[i].dur_ns ? own - s[i].dur_ns : 0;
+		rt_folded_add_frames(g->fold, read->comm, read->pid, chain,
+				     top + 1, s[i].self_ns);
+	}
+	rt_folded_add_frames(g->fold, read->comm, read->pid, chain, 1, own);
+	g->fold->samples++;
+}
+
+/*
  * @read's spans out of its thread's ring: those inside it to scratch,
  * those before it counted outside, those after it (a later read's, come
  * early through the merge) kept. Returns how many are its own.
@@ -384,7 +415,9 @@ static void add_read(struct rt_graph *g, const struct rt_event *ev)
 			g->hidden++;
 	}
 	g->reads++;
-	if (g->format == RT_FORMAT_JSON)
+	if (g->fold)
+		fold_read(g, ev, g->scratch, n);
+	else if (g->format == RT_FORMAT_JSON)
 		print_json(g, ev, g->scratch, n, missing);
 	else
 		print_text(g, ev, g->scratch, n, missing);
