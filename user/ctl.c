@@ -179,22 +179,13 @@ static int cmd_status(void)
 	return st.loaded ? 0 : 1;
 }
 
+/* The events by the names -e takes (one table: rt_event_names()). */
 static void print_events(const char *label, uint64_t events)
 {
-	printf("%-16s", label);
-	if (events & RINGTRACE_EVENT_VFS_READ)
-		printf(" vfs_read");
-	if (events & RINGTRACE_EVENT_LOCK)
-		printf(" lock");
-	if (events & RINGTRACE_EVENT_LOCK_CONTENTION)
-		printf(" lock_contention");
-	if (events & RINGTRACE_EVENT_OFFCPU)
-		printf(" offcpu");
-	events &= ~(RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK |
-		    RINGTRACE_EVENT_LOCK_CONTENTION | RINGTRACE_EVENT_OFFCPU);
-	if (events)
-		printf(" 0x%llx", (unsigned long long)events);
-	printf("\n");
+	char names[256];
+
+	printf("%-16s %s\n", label, rt_event_names(events, " ", names,
+						    sizeof(names)));
 }
 
 /*
