@@ -10,6 +10,8 @@
 
 #include "test.h"
 
+#include "print_event.h"
+
 #include "ringtrace/frame_names.h"
 #include "ringtrace/output.h"
 
@@ -134,19 +136,6 @@ static const char *fake_namer(void *arg, bool kernel, uint32_t pid,
 	return NULL;
 }
 
-static const char *render(rt_print_fn print, const struct rt_event *ev)
-{
-	static char text[RT_OUTBUF_MAX_RECORD + 1];
-	struct rt_outbuf ob;
-
-	rt_outbuf_init(&ob, -1, 0);
-	print(&ob, ev);
-	memcpy(text, ob.buf, ob.len);
-	text[ob.len] = '\0';
-	rt_outbuf_fini(&ob);
-	return text;
-}
-
 static void stack_event(struct rt_event *ev, const uint64_t *kern,
 			const uint64_t *user)
 {
@@ -170,10 +159,10 @@ static void test_printers_name_frames(void **state)
 	(void)state;
 	stack_event(&ev, kern, user);
 	rt_output_set_frame_names(fake_namer, NULL);
-	assert_non_null(strstr(render(rt_print_text, &ev),
+	assert_non_null(strstr(print_event(rt_print_text, &ev),
 			       " kstack=vfs_read+0x5,0xffffffff81a43e1d "
 			       "ustack=main+0x10(prog)\n"));
-	assert_non_null(strstr(render(rt_print_json, &ev),
+	assert_non_null(strstr(print_event(rt_print_json, &ev),
 			       "\"kstack\":[\"0xffffffff81367505\","
 			       "\"0xffffffff81a43e1d\"],"
 			       "\"kstack_sym\":[\"vfs_read+0x5\",null],"
@@ -181,15 +170,15 @@ static void test_printers_name_frames(void **state)
 			       "\"ustack_sym\":[\"main+0x10(prog)\"]}\n"));
 	/* A task nothing is known of: no *_sym array for its user stack. */
 	ev.pid = 7;
-	assert_non_null(strstr(render(rt_print_json, &ev),
+	assert_non_null(strstr(print_event(rt_print_json, &ev),
 			       "\"ustack\":[\"0x401234\"]}\n"));
 	/* Without a namer, as before frame names: hex, no names. */
 	rt_output_set_frame_names(NULL, NULL);
 	ev.pid = 42;
-	assert_non_null(strstr(render(rt_print_text, &ev),
+	assert_non_null(strstr(print_event(rt_print_text, &ev),
 			       " kstack=0xffffffff81367505,0xffffffff81a43e1d "
 			       "ustack=0x401234\n"));
-	assert_null(strstr(render(rt_print_json, &ev), "_sym"));
+	assert_null(strstr(print_event(rt_print_json, &ev), "_sym"));
 }
 
 int main(void)

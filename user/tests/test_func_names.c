@@ -10,6 +10,8 @@
  */
 #include "test.h"
 
+#include "print_event.h"
+
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 
@@ -43,22 +45,6 @@ static void make_func(struct func_with_ext *f)
 	f->x.cgroup_id = 4242;
 }
 
-static const char *render(const struct rt_event *ev, bool json)
-{
-	static struct rt_outbuf ob;
-	static char text[4096];
-
-	rt_outbuf_init(&ob, -1, 0);
-	if (json)
-		rt_print_json(&ob, ev);
-	else
-		rt_print_text(&ob, ev);
-	memcpy(text, ob.buf, ob.len);
-	text[ob.len] = '\0';
-	rt_outbuf_fini(&ob);
-	return text;
-}
-
 static void test_cgroup_named(void **state)
 {
 	struct func_with_ext f;
@@ -72,7 +58,7 @@ static void test_cgroup_named(void **state)
 	assert_true(ev.kind == RT_EVENT_FUNC && ev.ext.present);
 	assert_true(ev.ext.cgroup_id == 4242);
 	/* No cgroup record yet: the id. */
-	assert_non_null(strstr(render(&ev, false), " cgroup=#4242"));
+	assert_non_null(strstr(print_event_as(&ev, false), " cgroup=#4242"));
 
 	memset(&cg, 0, sizeof(cg));
 	cg.c.header.type = RINGTRACE_RECORD_CGROUP;
@@ -89,9 +75,9 @@ static void test_cgroup_named(void **state)
 	rt_paths_name(&paths, &ev);
 	assert_non_null(ev.ext.cgroup);
 	assert_string_equal(ev.ext.cgroup, "/ctr/a");
-	assert_non_null(strstr(render(&ev, false), " cgroup=/ctr/a"));
-	assert_null(strstr(render(&ev, false), "cgroup=#"));
-	assert_non_null(strstr(render(&ev, true), "\"cgroup\":\"/ctr/a\""));
+	assert_non_null(strstr(print_event_as(&ev, false), " cgroup=/ctr/a"));
+	assert_null(strstr(print_event_as(&ev, false), "cgroup=#"));
+	assert_non_null(strstr(print_event_as(&ev, true), "\"cgroup\":\"/ctr/a\""));
 	rt_paths_fini(&paths);
 }
 
@@ -123,12 +109,12 @@ static void test_name_on_replay(void **state)
 	assert_int_equal(rt_decode(&f, sizeof(f), 0, &ev), RT_DECODE_OK);
 	/* Unnamed: the address. */
 	assert_null(rt_output_func_name(&ev));
-	assert_non_null(strstr(render(&ev, false),
+	assert_non_null(strstr(print_event_as(&ev, false),
 				"func: name=0xffffffff81234560 "));
 	rt_output_set_frame_names(namer, NULL);
 	assert_string_equal(rt_output_func_name(&ev), "vfs_write");
-	assert_non_null(strstr(render(&ev, false), "func: name=vfs_write ret="));
-	assert_non_null(strstr(render(&ev, true), "\"func\":\"vfs_write\""));
+	assert_non_null(strstr(print_event_as(&ev, false), "func: name=vfs_write ret="));
+	assert_non_null(strstr(print_event_as(&ev, true), "\"func\":\"vfs_write\""));
 	ev.u.func.ip = 0xffffffff81234564ull;	/* past an ENDBR64 */
 	assert_string_equal(rt_output_func_name(&ev), "vfs_write");
 	ev.u.func.ip = 0xffffffffc0001000ull;

@@ -10,25 +10,13 @@
  */
 #include "test.h"
 
+#include "print_event.h"
+
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
 #include "ringtrace/perfetto.h"
 #include "fake_ring.h"
-
-static const char *render(const struct rt_event *ev)
-{
-	static struct rt_outbuf ob;
-	static char text[8192];
-
-	rt_outbuf_init(&ob, -1, 0);
-	rt_print_json(&ob, ev);
-	assert_true(ob.len < sizeof(text));
-	memcpy(text, ob.buf, ob.len);
-	text[ob.len] = '\0';
-	rt_outbuf_fini(&ob);
-	return text;
-}
 
 static const char *escape(const char *s)
 {
@@ -48,7 +36,7 @@ static void test_vfs_read_exact(void **state)
 	r.pos = -1;
 	r.ret = -11;
 	rt_decode(&r, sizeof(r), 2, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"vfs_read\",\"ts_ns\":1234567890123,\"cpu\":2,"
 		"\"pid\":4242,\"tid\":4243,\"comm\":\"sha256sum\",\"dev\":\"8:1\","
 		"\"ino\":123,\"pos\":-1,\"count\":4096,\"ret\":-11,"
@@ -70,7 +58,7 @@ static void test_extremes(void **state)
 	r.dev_major = UINT32_MAX;
 	r.dev_minor = 0;
 	rt_decode(&r, sizeof(r), 0, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"vfs_read\",\"ts_ns\":18446744073709551615,\"cpu\":0,"
 		"\"pid\":0,\"tid\":4294967295,\"comm\":\"\",\"dev\":\"4294967295:0\","
 		"\"ino\":18446744073709551615,\"pos\":-9223372036854775808,"
@@ -85,7 +73,7 @@ static void test_lock_exact(void **state)
 	(void)state;
 	make_lock(&r, 10, 1, "storm/0", "lockstorm.a", RINGTRACE_LOCK_CONTENDED);
 	rt_decode(&r, sizeof(r), 1, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"lock\",\"ts_ns\":10,\"cpu\":1,\"pid\":77,\"tid\":78,"
 		"\"comm\":\"storm/0\",\"lock\":\"lockstorm.a\",\"lock_id\":\"0xdeadbeef\","
 		"\"wait_ns\":1500,\"hold_ns\":250,\"contended\":true,"
@@ -94,9 +82,9 @@ static void test_lock_exact(void **state)
 	r.flags = RINGTRACE_LOCK_KERNEL | RINGTRACE_LOCK_ID_HASHED;
 	r.lock_id = 0x1d2aa1950e93723bull;
 	rt_decode(&r, sizeof(r), 1, &ev);
-	assert_non_null(strstr(render(&ev),
+	assert_non_null(strstr(print_event(rt_print_json, &ev),
 		",\"lock_id\":\"0x1d2aa1950e93723b\",\"wait_ns\""));
-	assert_non_null(strstr(render(&ev),
+	assert_non_null(strstr(print_event(rt_print_json, &ev),
 		",\"contended\":false,\"kernel\":true,\"hashed\":true}\n"));
 }
 
@@ -108,7 +96,7 @@ static void test_lost_exact(void **state)
 	(void)state;
 	make_lost(&r, 99, 17);
 	rt_decode(&r, sizeof(r), 3, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"lost\",\"ts_ns\":99,\"cpu\":3,\"count\":17}\n");
 }
 
@@ -117,7 +105,7 @@ static void test_unknown_prints_nothing(void **state)
 	struct rt_event ev = { .kind = RT_EVENT_UNKNOWN };
 
 	(void)state;
-	assert_string_equal(render(&ev), "");
+	assert_string_equal(print_event(rt_print_json, &ev), "");
 }
 
 static void test_escape_specials(void **state)
@@ -158,7 +146,7 @@ static void test_escaped_comm_in_record(void **state)
 	(void)state;
 	make_vfs_read(&r, 1, 0, 1, 1, "\"\"\"\"\"\"\"\"\n\n\n\n\xff\xff\xff\xff");
 	rt_decode(&r, sizeof(r), 0, &ev);
-	out = render(&ev);
+	out = print_event(rt_print_json, &ev);
 	assert_non_null(strstr(out,
 		"\"comm\":\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\\"\\n\\n\\n\\n"
 		"\\ufffd\\ufffd\\ufffd\\ufffd\",\"dev\""));
@@ -189,12 +177,12 @@ static void test_sample_exact(void **state)
 	struct rt_event ev = sample_event(NULL, 0);
 
 	(void)state;
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"sample\",\"ts_ns\":5000000001,\"cpu\":1,"
 		"\"pid\":10,\"tid\":11,\"comm\":\"sha\\\"256\","
 		"\"event\":\"cpu-clock\",\"ip\":\"0xffffffff81234567\"}\n");
 	ev = sample_event(chain, 4);
-	assert_non_null(strstr(render(&ev), "\"ip\":\"0xffffffff81234567\","
+	assert_non_null(strstr(print_event(rt_print_json, &ev), "\"ip\":\"0xffffffff81234567\","
 			       "\"callchain\":[\"0xffffffff81000010\","
 			       "\"0x401000\"]}\n"));
 }
@@ -211,7 +199,7 @@ static void test_sample_frames_capped(void **state)
 	for (int i = 0; i < 1000; i++)
 		chain[i] = UINT64_MAX - 5000;
 	ev = sample_event(chain, 1000);
-	out = render(&ev);
+	out = print_event(rt_print_json, &ev);
 	assert_true(strlen(out) < RT_OUTBUF_MAX_RECORD);
 	for (const char *p = out; (p = strstr(p, "0xffffffffffffec77")); p++)
 		n++;
@@ -229,7 +217,7 @@ static void test_perf_lost_exact(void **state)
 	ev.cpu = 3;
 	ev.u.lost.count = 12;
 	ev.u.lost.source = "perf";
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"lost\",\"ts_ns\":77,\"cpu\":3,\"count\":12,"
 		"\"source\":\"perf\"}\n");
 }
@@ -267,7 +255,7 @@ static void test_counters_exact(void **state)
 	struct rt_event ev = cpu1_counters(names, v, 4);
 
 	(void)state;
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"counters\",\"ts_ns\":2000000000,\"cpu\":1,"
 		"\"interval_ns\":100000000,\"values\":{\"task-clock\":9876543,"
 		"\"cycles\":null,\"instructions\":400,\"page-faults\":0},"
@@ -278,7 +266,7 @@ static void test_counters_exact(void **state)
 	ev.u.counters.target_pid = 4242;
 	ev.u.counters.nr = 2;
 	v[1].status = RT_COUNTER_NOT_COUNTED;
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_json, &ev),
 		"{\"type\":\"counters\",\"ts_ns\":2000000000,\"cpu\":-1,"
 		"\"pid\":4242,\"interval_ns\":100000000,"
 		"\"values\":{\"task-clock\":9876543,\"cycles\":null}}\n");

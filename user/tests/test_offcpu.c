@@ -12,6 +12,8 @@
  */
 #include "test.h"
 
+#include "print_event.h"
+
 #include "ringtrace/filter.h"
 #include "ringtrace/latency_view.h"
 #include "ringtrace/output.h"
@@ -43,22 +45,6 @@ static void make_offcpu(struct offcpu_with_stack *o, bool stack)
 	o->ips[2] = 0x401000;
 	o->t.nr_kernel = 2;
 	o->t.nr_user = 1;
-}
-
-static const char *render(const struct rt_event *ev, bool json)
-{
-	static struct rt_outbuf ob;
-	static char text[8192];
-
-	rt_outbuf_init(&ob, -1, 0);
-	if (json)
-		rt_print_json(&ob, ev);
-	else
-		rt_print_text(&ob, ev);
-	memcpy(text, ob.buf, ob.len);
-	text[ob.len] = '\0';
-	rt_outbuf_fini(&ob);
-	return text;
 }
 
 static void test_decode_offcpu(void **state)
@@ -160,11 +146,11 @@ static void test_lines(void **state)
 	(void)state;
 	make_offcpu(&o, true);
 	rt_decode(&o, sizeof(o), 0, &ev);
-	assert_string_equal(render(&ev, false),
+	assert_string_equal(print_event_as(&ev, false),
 		"         sleeper      42/43      [001]     5.000000000: offcpu: "
 		"state=S dur=20000.123us cpu_out=0 "
 		"kstack=0xffffffff81000010,0xffffffff81000020 ustack=0x401000\n");
-	assert_string_equal(render(&ev, true),
+	assert_string_equal(print_event_as(&ev, true),
 		"{\"type\":\"offcpu\",\"ts_ns\":5000000000,\"cpu\":1,\"pid\":42,"
 		"\"tid\":43,\"comm\":\"sleeper\",\"offcpu_ns\":20000123,"
 		"\"state\":\"S\",\"cpu_out\":0,\"kstack\":[\"0xffffffff81000010\","
@@ -177,11 +163,11 @@ static void test_lines(void **state)
 	r.offcpu_max_ns = 1500000;
 	r.offcpu_max_ts = 8312123000000ull;
 	rt_decode(&r, sizeof(r), 1, &ev);
-	assert_string_equal(render(&ev, false),
+	assert_string_equal(print_event_as(&ev, false),
 		"            bash    1234/1235    [001]  8312.123456789: vfs_read: "
 		"dev=8:1 ino=123 pos=0 count=4096 ret=4096 lat=2210.000us "
 		"offcpu=2100.000us\n");
-	assert_string_equal(render(&ev, true),
+	assert_string_equal(print_event_as(&ev, true),
 		"{\"type\":\"vfs_read\",\"ts_ns\":8312123456789,\"cpu\":1,"
 		"\"pid\":1234,\"tid\":1235,\"comm\":\"bash\",\"dev\":\"8:1\","
 		"\"ino\":123,\"pos\":0,\"count\":4096,\"ret\":4096,"
@@ -190,8 +176,8 @@ static void test_lines(void **state)
 	/* Not measured: the lines an older ringtrace printed. */
 	r.header.misc = 0;
 	rt_decode(&r, sizeof(r), 1, &ev);
-	assert_null(strstr(render(&ev, false), "offcpu"));
-	assert_null(strstr(render(&ev, true), "offcpu"));
+	assert_null(strstr(print_event_as(&ev, false), "offcpu"));
+	assert_null(strstr(print_event_as(&ev, true), "offcpu"));
 }
 
 static void test_views(void **state)
@@ -336,12 +322,12 @@ static void test_cgroup(void **state)
 	rt_paths_name(&paths, &ev);
 	assert_non_null(ev.ext.cgroup);
 	assert_string_equal(ev.ext.cgroup, "/ctr/a");
-	assert_string_equal(render(&ev, false),
+	assert_string_equal(print_event_as(&ev, false),
 		"         sleeper      42/43      [001]     5.000000000: offcpu: "
 		"state=S dur=20000.123us cpu_out=0 "
 		"kstack=0xffffffff81000010,0xffffffff81000020 ustack=0x401000 "
 		"host_pid=5042 host_tid=5043 cgroup=/ctr/a\n");
-	assert_string_equal(render(&ev, true),
+	assert_string_equal(print_event_as(&ev, true),
 		"{\"type\":\"offcpu\",\"ts_ns\":5000000000,\"cpu\":1,\"pid\":42,"
 		"\"tid\":43,\"comm\":\"sleeper\",\"offcpu_ns\":20000123,"
 		"\"state\":\"S\",\"cpu_out\":0,\"host_pid\":5042,"

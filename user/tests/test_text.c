@@ -6,23 +6,12 @@
  */
 #include "test.h"
 
+#include "print_event.h"
+
 #include "ringtrace/escape.h"
 #include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
 #include "fake_ring.h"
-
-static const char *render(const struct rt_event *ev)
-{
-	static struct rt_outbuf ob;
-	static char text[8192];
-
-	rt_outbuf_init(&ob, -1, 0);
-	rt_print_text(&ob, ev);
-	memcpy(text, ob.buf, ob.len);
-	text[ob.len] = '\0';
-	rt_outbuf_fini(&ob);
-	return text;
-}
 
 static void test_vfs_read_line(void **state)
 {
@@ -32,7 +21,7 @@ static void test_vfs_read_line(void **state)
 	(void)state;
 	make_vfs_read(&r, 8312123456789ull, 1, 1234, 1235, "bash");
 	rt_decode(&r, sizeof(r), 1, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"            bash    1234/1235    [001]  8312.123456789: vfs_read: "
 		"dev=8:1 ino=123 pos=0 count=4096 ret=4096 lat=12.345us\n");
 }
@@ -49,7 +38,7 @@ static void test_columns_grow_not_truncate(void **state)
 	r.ret = -4;
 	r.lat_ns = 1000000007;
 	rt_decode(&r, sizeof(r), 1234, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"0123456789abcdef 4194304/4194305 [1234] 123456789.012345678: "
 		"vfs_read: dev=8:1 ino=123 pos=-1 count=4096 ret=-4 "
 		"lat=1000000.007us\n");
@@ -64,7 +53,7 @@ static void test_small_timestamp(void **state)
 	make_vfs_read(&r, 5, 0, 1, 1, "init");
 	r.lat_ns = 7;
 	rt_decode(&r, sizeof(r), 0, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"            init       1/1       [000]     0.000000005: vfs_read: "
 		"dev=8:1 ino=123 pos=0 count=4096 ret=4096 lat=0.007us\n");
 }
@@ -78,7 +67,7 @@ static void test_lock_line(void **state)
 	make_lock(&r, 2000000001, 0, "storm/1", "lockstorm.b",
 		  RINGTRACE_LOCK_CONTENDED);
 	rt_decode(&r, sizeof(r), 0, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"         storm/1      77/78      [000]     2.000000001: lock: "
 		"lock=lockstorm.b lock_id=0xdeadbeef wait=1.500us hold=0.250us "
 		"contended=1 kernel=0\n");
@@ -92,7 +81,7 @@ static void test_lost_line(void **state)
 	(void)state;
 	make_lost(&r, 3000000000ull, 12);
 	rt_decode(&r, sizeof(r), 2, &ev);
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"               -       -/-       [002]     3.000000000: lost: "
 		"count=12\n");
 }
@@ -106,7 +95,7 @@ static void test_comm_escaped_and_aligned(void **state)
 	(void)state;
 	make_vfs_read(&r, 1, 0, 1, 1, "a\nb\\c\xc3\xa9");
 	rt_decode(&r, sizeof(r), 0, &ev);
-	line = render(&ev);
+	line = print_event(rt_print_text, &ev);
 	/* 10 columns: a \x0a b \\ c é -> padded with 6 spaces to 16. */
 	static const char expect[] = "      a\\x0ab\\\\c\xc3\xa9       1/1";
 
@@ -142,12 +131,12 @@ static void test_sample_line(void **state)
 	strcpy(ev.comm, "sha256sum");
 	ev.u.sample.event = "cpu-clock";
 	ev.u.sample.ip = 0xffffffff81000010ull;
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"       sha256sum    1234/1235    [001]  8312.123456789: sample: "
 		"event=cpu-clock ip=0xffffffff81000010\n");
 	ev.u.sample.frames = (const unsigned char *)chain;
 	ev.u.sample.nr_frames = 5;
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"       sha256sum    1234/1235    [001]  8312.123456789: sample: "
 		"event=cpu-clock ip=0xffffffff81000010 callchain="
 		"0xffffffff81000010,0xffffffff81000020,0x401000\n");
@@ -175,14 +164,14 @@ static void test_counters_line(void **state)
 	ev.u.counters.nr = 4;
 	ev.u.counters.names = names;
 	ev.u.counters.values = v;
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"               -       -/-       [002]     3.000000000: counters: "
 		"interval=100000.000us task-clock=98765432 cycles:u=400(25.00%) "
 		"instructions=<not supported> LLC-loads=<not counted>\n");
 	ev.cpu = RT_EVENT_CPU_ANY;
 	ev.u.counters.target_pid = 77;
 	ev.u.counters.nr = 1;
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"               -       -/-       [any]     3.000000000: counters: "
 		"pid=77 interval=100000.000us task-clock=98765432\n");
 }
@@ -198,7 +187,7 @@ static void test_perf_lost_line(void **state)
 	ev.cpu = 2;
 	ev.u.lost.count = 12;
 	ev.u.lost.source = "perf";
-	assert_string_equal(render(&ev),
+	assert_string_equal(print_event(rt_print_text, &ev),
 		"               -       -/-       [002]     3.000000000: lost: "
 		"count=12 source=perf\n");
 }
