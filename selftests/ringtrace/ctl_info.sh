@@ -18,20 +18,21 @@ always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel func)
 events=(vfs_read lock offcpu func)
 tap_plan $((${#always[@]} + ${#events[@]} + 4))
 
-line=$("$ctl" info | grep '^features ')
-tap_ok $? "ringtrace-ctl info prints a features line" || tap_diag "$line"
-for f in "${always[@]}"; do
-	[[ " ${line#features} " == *" $f "* ]]
-	tap_ok $? "features name $f" || tap_diag "$line"
-done
-! grep -qE ' bit[0-9]+( |$)' <<<"$line"
-tap_ok $? "no feature bit left unnamed" || tap_diag "$line"
+# A line of `ringtrace-ctl info`: printed, naming each of the names
+# after the first three arguments, and no bit left bare (a number shaped
+# as the second argument says).
+check_line() {
+	local label=$1 bare=$2 what=$3 name line
+	shift 3
+	line=$("$ctl" info | grep "^$label ")
+	tap_ok $? "ringtrace-ctl info prints its $label line" || tap_diag "$line"
+	for name; do
+		[[ " ${line#"$label"} " == *" $name "* ]]
+		tap_ok $? "$label name $name" || tap_diag "$line"
+	done
+	! grep -qE "$bare" <<<"$line"
+	tap_ok $? "no $what bit left unnamed" || tap_diag "$line"
+}
 
-line=$("$ctl" info | grep '^events ')
-tap_ok $? "ringtrace-ctl info prints an events line" || tap_diag "$line"
-for e in "${events[@]}"; do
-	[[ " ${line#events} " == *" $e "* ]]
-	tap_ok $? "events name $e" || tap_diag "$line"
-done
-! grep -qE '0x[0-9a-f]+' <<<"$line"
-tap_ok $? "no event bit left unnamed" || tap_diag "$line"
+check_line features ' bit[0-9]+( |$)' feature "${always[@]}"
+check_line events '0x[0-9a-f]+' event "${events[@]}"
