@@ -81,6 +81,24 @@ static const char *func_ksym_name(void *arg, uint64_t ip)
 }
 
 /*
+ * The stream's kernel symbols, loaded now without a word if names_init()
+ * did not load them (what stays hex is said at the end); false: none.
+ */
+static bool stream_ksyms(struct cat_views *v)
+{
+	struct options quiet;
+	bool failed;
+
+	if (!v->stream_ksyms_on) {
+		quiet = *v->o;
+		quiet.quiet = true;
+		v->stream_ksyms_on = cat_views_load_ksyms(&v->stream_ksyms,
+							  &quiet, &failed);
+	}
+	return v->stream_ksyms_on;
+}
+
+/*
  * Live, func records are named from the session's list (trace.c). A
  * replay names them after the recording's symbols (its KSYMS chunk, which
  * holds the functions it traced), as the live run did, so that every view
@@ -90,18 +108,10 @@ static const char *func_ksym_name(void *arg, uint64_t ip)
 static void func_names_init(struct cat_views *v)
 {
 	const struct options *o = v->o;
-	struct options quiet;
-	bool failed;
 
-	if (!o->input || !o->symbols)
+	if (!o->input || !o->symbols || (!v->stream_ksyms_on && o->kallsyms))
 		return;
-	if (!v->stream_ksyms_on && !o->kallsyms) {
-		quiet = *o;
-		quiet.quiet = true;
-		v->stream_ksyms_on = cat_views_load_ksyms(&v->stream_ksyms,
-							  &quiet, &failed);
-	}
-	if (v->stream_ksyms_on)
+	if (stream_ksyms(v))
 		rt_output_set_func_namer(func_ksym_name, &v->stream_ksyms);
 }
 
@@ -113,17 +123,8 @@ static void func_names_init(struct cat_views *v)
  */
 static void graph_fold_init(struct cat_views *v)
 {
-	struct options quiet;
-	bool failed;
-
-	if (!v->stream_ksyms_on) {
-		quiet = *v->o;
-		quiet.quiet = true;
-		v->stream_ksyms_on = cat_views_load_ksyms(&v->stream_ksyms,
-							  &quiet, &failed);
-	}
 	v->graph.fold = &v->folded;
-	if (v->stream_ksyms_on)
+	if (stream_ksyms(v))
 		v->graph.read_ip = rt_ksyms_addr_of(&v->stream_ksyms,
 						    "vfs_read");
 }
