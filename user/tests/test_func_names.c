@@ -3,15 +3,16 @@
  * A func record (any kernel function's call) names what it refers to as
  * the module's other records about a task do: its task_ext's cgroup by
  * the cgroup record before it (text and JSON), and a func record without
- * one says cgroup=#ID. On replay (no session's names) the function is
- * the symbol its address falls in, without the entry's offset, so that
- * it is one name live and on replay. rt_event_about_task() lists the
+ * one says cgroup=#ID. On replay (no session's names) the namer gives the
+ * symbol its address falls in, bare, so that it is one name live and on
+ * replay; a frame's name (symbol+offset) never stands in for it. rt_event_about_task() lists the
  * kinds that carry a task_ext and a stack trailer.
  */
 #include "test.h"
 
 #include "print_event.h"
 
+#include "ringtrace/folded.h"
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 
@@ -81,50 +82,64 @@ static void test_cgroup_named(void **state)
 	rt_paths_fini(&paths);
 }
 
-/* What a namer gives for kernel addresses: symbol+offset [module]. */
-static const char *namer(void *arg, bool kernel, uint32_t pid,
-			 const char *comm, uint64_t ip)
+/*
+ * ringtrace-cat's namer on replay: the symbol an address falls in, bare
+ * (the recording's symbols, here a kallsyms text).
+ */
+static const char *ksym_namer(void *arg, uint64_t ip)
+{
+	const struct rt_ksym *sym = rt_ksyms_lookup(arg, ip);
+
+	return sym ? sym->name : NULL;
+}
+
+/* What a frame namer gives: symbol+offset. Not a function's name. */
+static const char *frame_namer(void *arg, bool kernel, uint32_t pid,
+			       const char *comm, uint64_t ip)
 {
 	(void)arg;
+	(void)kernel;
 	(void)pid;
 	(void)comm;
-	if (!kernel)
-		return NULL;
-	if (ip == 0xffffffff81234560ull)
-		return "vfs_write+0x0";
-	if (ip == 0xffffffff81234564ull)
-		return "vfs_write+0x4";
-	if (ip == 0xffffffffc0001000ull)
-		return "rt_mark+0x4 [ringtrace_graph]";
-	return NULL;
+	(void)ip;
+	return "vfs_write+0x0";
 }
 
 static void test_name_on_replay(void **state)
 {
+	static const char kallsyms[] =
+		"ffffffff81234560 T vfs_write\n"
+		"ffffffff81234700 T ksys_write\n"
+		"ffffffffc0001000 t rt_mark\t[ringtrace_graph]\n";
+	static const char names[1][RINGTRACE_FUNC_NAME_LEN] = { "ksys_write" };
 	struct func_with_ext f;
+	struct rt_ksyms k;
 	struct rt_event ev;
 
 	(void)state;
 	make_func(&f);
 	assert_int_equal(rt_decode(&f, sizeof(f), 0, &ev), RT_DECODE_OK);
-	/* Unnamed: the address. */
+	/* Unnamed: the address; a frame's name is not the function's. */
+	rt_output_set_frame_names(frame_namer, NULL);
 	assert_null(rt_output_func_name(&ev));
 	assert_non_null(strstr(print_event_as(&ev, false),
 				"func: name=0xffffffff81234560 "));
-	rt_output_set_frame_names(namer, NULL);
+	rt_output_set_frame_names(NULL, NULL);
+	assert_int_equal(rt_ksyms_parse(&k, kallsyms), 0);
+	rt_output_set_func_namer(ksym_namer, &k);
 	assert_string_equal(rt_output_func_name(&ev), "vfs_write");
 	assert_non_null(strstr(print_event_as(&ev, false), "func: name=vfs_write ret="));
 	assert_non_null(strstr(print_event_as(&ev, true), "\"func\":\"vfs_write\""));
 	ev.u.func.ip = 0xffffffff81234564ull;	/* past an ENDBR64 */
 	assert_string_equal(rt_output_func_name(&ev), "vfs_write");
-	ev.u.func.ip = 0xffffffffc0001000ull;
-	assert_string_equal(rt_output_func_name(&ev), "rt_mark [ringtrace_graph]");
+	ev.u.func.ip = 0xffffffffc0001004ull;	/* a module's, bare */
+	assert_string_equal(rt_output_func_name(&ev), "rt_mark");
 	/* The session's names come first. */
-	static const char names[1][RINGTRACE_FUNC_NAME_LEN] = { "ksys_write" };
 	rt_output_set_func_names(names, 1);
 	assert_string_equal(rt_output_func_name(&ev), "ksys_write");
 	rt_output_set_func_names(NULL, 0);
-	rt_output_set_frame_names(NULL, NULL);
+	rt_output_set_func_namer(NULL, NULL);
+	rt_ksyms_free(&k);
 }
 
 static void test_about_task(void **state)

@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Choosing a printer by format, and what printers share (see output.h). */
-#include <ctype.h>
-#include <string.h>
-
 #include "ringtrace/output.h"
 #include "ringtrace/record.h"
 
@@ -37,37 +34,16 @@ void rt_output_set_func_namer(rt_func_name_fn fn, void *arg)
 
 /*
  * A func record's function: the name the session traced it by, or (on
- * replay) the symbol its address falls in: the namer's (ringtrace-cat:
- * the recording's symbols, bare, as the live run named it), else the
- * frame name without the offset: the probe sits at the function's entry,
- * so "+0x0", or the arch's entry padding (x86's ENDBR64: "+0x4"), would
- * only make one function two names. What follows the offset (a module's
- * name) stays.
+ * replay) the namer's, the symbol its address falls in, bare, as the live
+ * run named it (ringtrace-cat: the recording's symbols). Not a frame
+ * name: "vfs_write+0x4" (past x86's ENDBR64) would make one function two
+ * names.
  */
 const char *rt_output_func_name_at(uint32_t idx, uint64_t ip)
 {
-	static char buf[RINGTRACE_FUNC_NAME_LEN + 64];
-	const char *sym, *plus, *end;
-	size_t len;
-
 	if (idx < nr_func_names)
 		return func_names[idx];
-	sym = func_name_fn ? func_name_fn(func_name_arg, ip) : NULL;
-	if (sym || !name_fn)
-		return sym;
-	/* Kernel frames are named alike in every task. */
-	sym = name_fn(name_arg, true, 0, "", ip);
-	plus = sym ? strstr(sym, "+0x") : NULL;
-	if (!plus)
-		return sym;
-	for (end = plus + 3; isxdigit((unsigned char)*end); end++)
-		;
-	len = (size_t)(plus - sym);
-	if (len + strlen(end) >= sizeof(buf))
-		return sym;
-	memcpy(buf, sym, len);
-	strcpy(buf + len, end);
-	return buf;
+	return func_name_fn ? func_name_fn(func_name_arg, ip) : NULL;
 }
 
 const char *rt_output_func_name(const struct rt_event *ev)

@@ -162,28 +162,19 @@ static void nest(struct rt_graph_span *s, uint32_t n,
 }
 
 /*
- * The function's name as the stream names func records: live, the name
- * the session gave; on replay the symbol at its address, its "+0x0"
- * and "[module]" cut so that both read the same. "" when unnamed.
+ * The function's name as the stream names func records (live, the name
+ * the session gave; on replay the symbol at its address), at most @len - 1
+ * bytes of it: a line's room is reserved for that much. "" when unnamed.
  */
-static const char *span_name(const struct rt_event *read,
-			     const struct rt_graph_span *s, char *buf,
+static const char *span_name(const struct rt_graph_span *s, char *buf,
 			     size_t len)
 {
-	struct rt_event ev;
-	const char *name;
+	const char *name = rt_output_func_name_at(s->idx, s->ip);
 	size_t n;
 
-	ev.kind = RT_EVENT_FUNC;
-	ev.pid = read->pid;
-	ev.tid = read->tid;
-	memcpy(ev.comm, read->comm, sizeof(ev.comm));
-	ev.u.func.ip = s->ip;
-	ev.u.func.idx = s->idx;
-	name = rt_output_func_name(&ev);
 	if (!name)
 		return "";
-	n = strcspn(name, " +[");
+	n = strlen(name);
 	if (n >= len)
 		n = len - 1;
 	memcpy(buf, name, n);
@@ -260,7 +251,7 @@ static void print_text(struct rt_graph *g, const struct rt_event *read,
 		while (nr_open && open[nr_open - 1]->depth >= c->depth)
 			close_span(ob, open[--nr_open]);
 		p = indent(rt_outbuf_reserve(ob, GRAPH_LINE_MAX), c->depth);
-		p = name_or_ip(p, span_name(read, c, name, sizeof(name)), c->ip);
+		p = name_or_ip(p, span_name(c, name, sizeof(name)), c->ip);
 		if (opens) {
 			p = RT_FMT_LIT(p, "() {\n");
 			open[nr_open++] = c;
@@ -303,7 +294,7 @@ static void print_json(struct rt_graph *g, const struct rt_event *read,
 
 		if (!shown(g, c))
 			continue;
-		nm = span_name(read, c, name, sizeof(name));
+		nm = span_name(c, name, sizeof(name));
 		p = rt_outbuf_reserve(ob, GRAPH_LINE_MAX + 2 * RINGTRACE_FUNC_NAME_LEN);
 		if (!first)
 			*p++ = ',';
