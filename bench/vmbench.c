@@ -1253,25 +1253,27 @@ static void tracecmd_graph_config(const char *config,
 }
 
 /* bpftrace: a kprobe and a kretprobe per function, a line per span. */
+/* Function @fn's kprobe/kretprobe pair (map @s@i), at @used in @prog. */
+static size_t bt_span(char *prog, size_t size, size_t used, const char *fn,
+		      int i)
+{
+	if (used >= size)
+		return used;
+	return used + (size_t)snprintf(prog + used, size - used,
+		"kprobe:%s { @s%d[tid] = nsecs; }\n"
+		"kretprobe:%s /@s%d[tid]/ {\n"
+		"  printf(\"%%d %%d %%lld\\n\", tid, retval, nsecs - @s%d[tid]);\n"
+		"  delete(@s%d[tid]);\n}\n", fn, i, fn, i, i, i);
+}
+
 static void bpftrace_graph_config(const char *config,
 				  const char *const *funcs)
 {
 	static char prog[4096];
-	size_t used = 0;
-	int i = 0;
+	size_t used = bt_span(prog, sizeof(prog), 0, "vfs_read", 0);
 
-	used += (size_t)snprintf(prog, sizeof(prog),
-		"kprobe:vfs_read { @s[tid] = nsecs; }\n"
-		"kretprobe:vfs_read /@s[tid]/ {\n"
-		"  printf(\"%%d %%d %%lld\\n\", tid, retval, nsecs - @s[tid]);\n"
-		"  delete(@s[tid]);\n}\n");
-	for (; *funcs && used < sizeof(prog); funcs++, i++)
-		used += (size_t)snprintf(prog + used, sizeof(prog) - used,
-			"kprobe:%s { @s%d[tid] = nsecs; }\n"
-			"kretprobe:%s /@s%d[tid]/ {\n"
-			"  printf(\"%%d %%d %%lld\\n\", tid, retval, "
-			"nsecs - @s%d[tid]);\n"
-			"  delete(@s%d[tid]);\n}\n", *funcs, i, *funcs, i, i, i);
+	for (int i = 1; *funcs; funcs++, i++)
+		used = bt_span(prog, sizeof(prog), used, *funcs, i);
 	bpftrace_config(config, prog, 0, 1);
 }
 
