@@ -33,9 +33,13 @@
 
 struct exporter {
 	const struct exporter_opts	*o;
-	pthread_mutex_t			lock;	/* the table, lost_pending */
+	pthread_mutex_t			lock;	/* the table, the counts below */
 	struct rt_metrics		m;
 	uint64_t			lost_pending;
+	/* -e func:NAME calls missed: a replay's, or the session's at its end */
+	uint64_t			func_missed;
+	/* Live, while it traces: its func_missed is read at each scrape. */
+	struct rt_session		*session;
 	clockid_t			reader_clock;	/* the main thread's */
 };
 
@@ -57,6 +61,20 @@ static void sink(void *arg, const struct rt_event *ev)
 	pthread_mutex_unlock(&x->lock);
 }
 
+/*
+ * Live, the calls the probes missed so far: the session's count, read
+ * now (GET_STATS is one ioctl; the kernel keeps it exact), under the lock
+ * that keeps the session open.
+ */
+static void live_func_missed(struct exporter *x, struct rt_metrics_health *h)
+{
+	struct ringtrace_stats k;
+
+	if (x->session && x->session->nr_funcs &&
+	    !rt_session_stats(x->session, &k))
+		h->func_missed = k.func_missed;
+}
+
 /* The table as text, under the lock; 0 or -errno. */
 static int print_metrics(struct exporter *x, FILE *f)
 {
@@ -69,6 +87,8 @@ static int print_metrics(struct exporter *x, FILE *f)
 				  (uint64_t)ts.tv_nsec;
 	pthread_mutex_lock(&x->lock);
 	h.lost_pending = x->lost_pending;
+	h.func_missed = x->func_missed;
+	live_func_missed(x, &h);
 	ret = rt_metrics_print_prom(f, &x->m, &h);
 	pthread_mutex_unlock(&x->lock);
 	return ret;
@@ -288,6 +308,7 @@ static int replay(struct exporter *x, struct rt_stream *st)
 		ret = 1;
 	pthread_mutex_lock(&x->lock);
 	x->lost_pending = st->lost_pending;
+	x->func_missed = st->func_missed;	/* its FUNC_MISSED chunks */
 	pthread_mutex_unlock(&x->lock);
 	rt_raw_close(&f);
 	if (!x->o->quiet)
@@ -316,10 +337,14 @@ static int trace(struct exporter *x, struct rt_stream *st,
 		rt_session_close(&s);
 		return EXIT_FAILURE;
 	}
+	pthread_mutex_lock(&x->lock);
+	x->session = &s;
+	pthread_mutex_unlock(&x->lock);
 	/* "serving ..." once it traces: a caller may start its workload. */
 	if (x->o->listen) {
 		*d = start_http(x);
 		if (!*d) {
+			x->session = NULL;	/* no other thread: no scrape */
 			rt_session_close(&s);
 			return EXIT_FAILURE;
 		}
@@ -334,6 +359,8 @@ static int trace(struct exporter *x, struct rt_stream *st,
 		fprintf(stderr, PROG ": %s\n", st->errmsg);
 	pthread_mutex_lock(&x->lock);
 	x->lost_pending = st->lost_pending;
+	x->func_missed = st->func_missed;	/* read after DISABLE */
+	x->session = NULL;
 	pthread_mutex_unlock(&x->lock);
 	rt_session_close(&s);
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -10,7 +10,8 @@
 # with a generated configuration, scrapes both; and PromQL over its HTTP
 # API returns exactly the numbers ringtrace-cat -i FILE --summary --json -v
 # (-v: every row, not a screenful) and --hist --json give for the same files (tests/check_exporter.py).
-# Also: --textfile is written whole and parses, and a usage error exits 2.
+# Also: --textfile is written whole and parses, a recording's missed func
+# calls are counted, and a usage error exits 2.
 set -u
 exporter=$(realpath "$1")
 cat_bin=$(realpath "$2")
@@ -121,6 +122,23 @@ if "$exporter" -q -i "$tmp/ext.raw" --listen none --textfile "$tmp/ext.txt" &&
 	ok "--textfile: the text /metrics serves, written atomically, promtool passes"
 else
 	not_ok "--textfile"
+fi
+# The calls the probes of -e func:NAME missed: a recording's FUNC_MISSED
+# chunks (kind 13, a u64 each; two here, 30 and 6) add up in their own
+# counter; a recording without them says 0.
+cp "$tmp/ext.raw" "$tmp/missed.raw"
+python3 -c 'import struct, sys
+with open(sys.argv[1], "ab") as f:
+    for n in (30, 6):
+        f.write(struct.pack("<IIQQ", 13, 0, 8, n))' "$tmp/missed.raw"
+if "$exporter" -q -i "$tmp/missed.raw" --listen none --textfile "$tmp/missed.txt" &&
+	grep -qx 'ringtrace_exporter_func_missed_total 36' "$tmp/missed.txt" &&
+	grep -qx '# TYPE ringtrace_exporter_func_missed_total counter' "$tmp/missed.txt" &&
+	grep -qx 'ringtrace_exporter_func_missed_total 0' "$tmp/ext.txt" &&
+	promtool check metrics < "$tmp/missed.txt" > /dev/null 2>&1; then
+	ok "func calls the probes missed: the recording's FUNC_MISSED chunks, 0 without"
+else
+	not_ok "func_missed_total: $(grep func_missed "$tmp/missed.txt" "$tmp/ext.txt")"
 fi
 # A cardinality limit: the first 2 keys (reads, or locks and time off CPU)
 # have series of their own, the rest count in "[other]", no count lost.

@@ -6,7 +6,8 @@
  * skipped for kernel contention records; the series limit (later keys in
  * "[other]", nothing lost, earlier keys keep their series); a cgroup named
  * after its first use; label values escaped and made valid UTF-8; the
- * health figures.
+ * health figures (lost records, func calls the probes missed, the reader's
+ * CPU time).
  */
 #include <errno.h>
 
@@ -66,7 +67,7 @@ static void test_classes(void **state)
 static void test_counts_and_buckets(void **state)
 {
 	struct rt_metrics m;
-	struct rt_metrics_health h = { .lost_pending = 2,
+	struct rt_metrics_health h = { .lost_pending = 2, .func_missed = 36,
 					.reader_cpu_ns = 1500000000 };
 	struct rt_event ev;
 	char *text;
@@ -126,6 +127,13 @@ static void test_counts_and_buckets(void **state)
 		"ringtrace_exporter_records_total{event=\"lock\"} 2\n"));
 	assert_non_null(strstr(text,
 		"\nringtrace_exporter_lost_records_total 5\n"));
+	/* The probes' missed calls: a counter of their own, with its help. */
+	assert_non_null(strstr(text,
+		"# TYPE ringtrace_exporter_func_missed_total counter\n"
+		"ringtrace_exporter_func_missed_total 36\n"));
+	assert_non_null(strstr(text,
+		"# HELP ringtrace_exporter_func_missed_total Calls of traced "
+		"functions the probes missed (no record).\n"));
 	assert_non_null(strstr(text,
 		"\nringtrace_exporter_reader_cpu_seconds_total 1.500000000\n"));
 	free(text);

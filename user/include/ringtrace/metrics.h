@@ -88,6 +88,11 @@ struct rt_metrics {
 /* The health figures the printer adds (the exporter's own). */
 struct rt_metrics_health {
 	uint64_t	lost_pending;	/* dropped, not yet in a LOST record */
+	/*
+	 * Calls of -e func:NAME functions the probes missed (the session's
+	 * func_missed; a replay's FUNC_MISSED chunks): no record has them.
+	 */
+	uint64_t	func_missed;
 	uint64_t	reader_cpu_ns;	/* CPU time of the reading thread */
 };
 

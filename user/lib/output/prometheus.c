@@ -170,6 +170,10 @@ int rt_metrics_print_prom(FILE *f, const struct rt_metrics *m,
 	       "Records the kernel dropped (rings full).");
 	fprintf(f, "ringtrace_exporter_lost_records_total %" PRIu64 "\n",
 		m->lost + h->lost_pending);
+	family(f, "ringtrace_exporter_func_missed_total", "counter",
+	       "Calls of traced functions the probes missed (no record).");
+	fprintf(f, "ringtrace_exporter_func_missed_total %" PRIu64 "\n",
+		h->func_missed);
 	family(f, "ringtrace_exporter_other_records_total", "counter",
 	       "Records counted in the [other] series (series limit reached).");
 	fprintf(f, "ringtrace_exporter_other_records_total %" PRIu64 "\n",
