@@ -93,7 +93,8 @@ int cat_raw_dump_close(struct cat_raw_dump *d, const struct options *o)
 /*
  * --raw: snapshot N is the file OUTPUT.N, a raw file of its own (read it
  * with -i): the header, then one RECORDS chunk per ring holding its kept
- * records in time order. 0, or -1 with the reason printed.
+ * records in time order, and the func calls the probes missed since the
+ * previous snapshot (FUNC_MISSED). 0, or -1 with the reason printed.
  */
 static int write_raw_snapshot(const struct options *o,
 			      const struct rt_snapshot *sn,

@@ -7,8 +7,14 @@
  * records, skip those a previous snapshot showed, give up on a ring whose
  * tail runs past its head and refuse an impossible one; rt_snapshot_select()
  * orders rings by time and applies --snapshot-size and --snapshot-time;
- * the --buffer-size advice and the --stats line are computed as documented.
+ * the --buffer-size advice and the --stats line are computed as documented;
+ * a --raw snapshot carries the func calls the probes missed since the
+ * previous one (FUNC_MISSED), which its replay says missing.
  */
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
 #include "test.h"
 
 #include "ringtrace/barrier.h"
@@ -16,7 +22,10 @@
 #include "ringtrace/merge.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/snapshot.h"
+#include "ringtrace/missing.h"
+#include "ringtrace/stream.h"
 #include "ringtrace/summary.h"
+#include "fake_kernel.h"
 #include "fake_ring.h"
 
 #define REC	sizeof(struct ringtrace_vfs_read_record)
@@ -466,6 +475,136 @@ static void test_summary_func_missed(void **state)
 	}
 }
 
+/* A snapshot of @s as a --raw file at @path: header, then its chunks. */
+static void write_snapshot_file(const struct rt_snapshot *sn, const char *path)
+{
+	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };
+	struct rt_outbuf ob;
+	int fd;
+
+	h.header_size = sizeof(h);
+	h.format_version = RT_RAW_FORMAT_VERSION;
+	h.endian = RT_RAW_ENDIAN;
+	h.page_size = 4096;
+	h.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC;
+	/* Through the fake kernel's capture (FAKE_OUT_FD), then to @path. */
+	free(fk.out);
+	fk.out = NULL;
+	fk.out_len = 0;
+	assert_int_equal(rt_outbuf_init(&ob, FAKE_OUT_FD, 0), 0);
+	rt_raw_write_header(&ob, &h);
+	rt_snapshot_write_raw(sn, &ob);
+	assert_int_equal(rt_outbuf_flush(&ob), 0);
+	rt_outbuf_fini(&ob);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, fk.out, fk.out_len), (ssize_t)fk.out_len);
+	close(fd);
+}
+
+static void count_event(void *arg, const struct rt_event *ev)
+{
+	(void)ev;
+	(*(unsigned int *)arg)++;
+}
+
+/*
+ * The replay of a snapshot file as ringtrace-cat -i replays a live
+ * recording: its records, and the calls the probes missed (the stream's
+ * func_missed, which the summary and the views' missing line say).
+ */
+static uint64_t replay_func_missed(const char *path, unsigned int *events)
+{
+	volatile sig_atomic_t never = 0;
+	struct rt_outbuf ob;
+	struct rt_stream st = { .format = RT_FORMAT_TEXT, .stop = &never,
+				.out = &ob, .sink = count_event,
+				.sink_arg = events };
+	struct rt_raw_file f;
+
+	*events = 0;
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_int_equal(f.func_missed, rt_stream_file(&st, &f) ? ~0ull :
+			 st.func_missed);
+	rt_raw_close(&f);
+	rt_outbuf_fini(&ob);
+	return st.func_missed;
+}
+
+/*
+ * --snapshot --raw with -e func:NAME: each snapshot's file ends with the
+ * FUNC_MISSED chunk a live --raw recording ends with, holding the calls
+ * the probes missed since the previous snapshot (the session's count less
+ * what the previous snapshot saw; none: no chunk), so that a replay of a
+ * snapshot says them missing as a replay of a live recording does. The
+ * printed header says them too.
+ */
+static void test_raw_snapshot_func_missed(void **state)
+{
+	static const uint64_t counts[] = { 5, 12, 12 };	/* the session's */
+	static const uint64_t want[] = { 5, 7, 0 };	/* each snapshot's */
+	static struct rt_session_opts o = {
+		.pid = -1, .overwrite = true, .nr_funcs = 1,
+		.buffer_bytes = 64 * 1024,
+		.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC,
+		.funcs = { "filemap_read" },
+	};
+	char paths[3][40];
+	struct rt_snapshot sn = { 0 };
+	struct rt_session s;
+	struct rt_outbuf ob;
+	unsigned int events;
+	struct rt_missing m = { 0 };
+	char line[256];
+
+	(void)state;
+	fake_kernel_install();
+	fk.info.features |= RINGTRACE_FEAT_FUNC | RINGTRACE_FEAT_OVERWRITE;
+	fk.info.events |= RINGTRACE_EVENT_FUNC;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(rt_session_enable(&s), 0);
+	assert_int_equal(rt_snapshot_init(&sn, &s), 0);
+	for (int i = 0; i < 3; i++) {
+		snprintf(paths[i], sizeof(paths[i]),
+			 "/tmp/ringtrace-snapfm-%d-%d.raw", (int)getpid(), i);
+		ow_write(&fk.rings[0], 100 * (uint64_t)(i + 1), i);
+		fk.stats.func_missed = counts[i];
+		assert_int_equal(rt_snapshot_take(&sn, &s, 1000 * (uint64_t)(i + 1)),
+				 RT_SNAPSHOT_OK);
+		assert_int_equal(sn.func_missed, want[i]);
+		write_snapshot_file(&sn, paths[i]);
+	}
+	/* The text header: said when there are some. */
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	sn.func_missed = 7;
+	rt_snapshot_print(&sn, RT_FORMAT_TEXT, &ob, NULL);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, " overwritten since the previous "
+			       "snapshot, 7 func calls missed by the probe\n"));
+	ob.len = 0;
+	rt_snapshot_print(&sn, RT_FORMAT_JSON, &ob, NULL);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, ",\"func_missed\":7}\n"));
+	rt_outbuf_fini(&ob);
+	rt_snapshot_fini(&sn);
+	rt_session_close(&s);
+	fake_kernel_remove();
+
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(replay_func_missed(paths[i], &events), want[i]);
+		assert_int_equal(events, 1);	/* the one new record */
+		unlink(paths[i]);
+	}
+	/* What the replay's views say (cat_views_stream_ended()). */
+	m.events = 1;
+	m.func_missed = want[1];
+	rt_missing_line(&m, line, sizeof(line));
+	assert_non_null(strstr(line, "7 func calls missed by the probe"));
+}
+
 static void test_stats_line(void **state)
 {
 	struct rt_health h;
@@ -536,6 +675,7 @@ int main(void)
 	    cmocka_unit_test(test_summary_advice),
 	    cmocka_unit_test(test_summary_counts),
 	    cmocka_unit_test(test_summary_func_missed),
+	    cmocka_unit_test(test_raw_snapshot_func_missed),
 	    cmocka_unit_test(test_stats_line),
 	    cmocka_unit_test(test_peak_agrees));
 }

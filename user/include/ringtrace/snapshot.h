@@ -94,6 +94,15 @@ struct rt_snapshot {
 	uint64_t		overwritten;	/* since the previous snapshot */
 	uint64_t		busy_rings;	/* rings given up (RT_SNAPSHOT_BUSY) */
 	uint64_t		total_overwritten;
+	/*
+	 * Calls of the session's functions (-e func:NAME) the probes missed
+	 * since the previous snapshot (the session's func_missed, which the
+	 * kernel counts from the session's start): no record has them, and
+	 * when they were is not known, so some may be older than the
+	 * snapshot's oldest record. 0 when no function is traced.
+	 */
+	uint64_t		func_missed;
+	uint64_t		total_func_missed;
 	struct ringtrace_ring_stats *stats;	/* [nr], GET_STATS; NULL: none */
 };
 
@@ -122,8 +131,11 @@ void rt_snapshot_print(const struct rt_snapshot *sn, enum rt_format format,
  * --raw: the last snapshot's records as raw chunks (rawfile.h), one per
  * ring that kept some (its CPU's RECORDS, or THREAD_RECORDS of a
  * per-thread ring), each in time order: the records shown and every name
- * record (path, cgroup) copied, which names them on replay. The file's
- * header goes first (the caller's). Returns the records written.
+ * record (path, cgroup) copied, which names them on replay; then the
+ * calls the probes missed since the previous snapshot (func_missed), a
+ * FUNC_MISSED chunk as a live --raw recording ends with, so that a replay
+ * says them missing alike. The file's header goes first (the caller's).
+ * Returns the records written.
  */
 size_t rt_snapshot_write_raw(const struct rt_snapshot *sn,
 			     struct rt_outbuf *ob);

@@ -224,6 +224,23 @@ static uint64_t overwritten_now(struct rt_snapshot *sn, struct rt_session *s)
 	return sum;
 }
 
+/*
+ * The calls the probes of the session's functions missed since the
+ * previous snapshot: the session's count (GET_STATS), less what the
+ * previous snapshot saw. Unchanged (0 new) if it cannot be read.
+ */
+static void func_missed_now(struct rt_snapshot *sn, struct rt_session *s)
+{
+	struct ringtrace_stats st;
+
+	sn->func_missed = 0;
+	if (!s->nr_funcs || rt_session_stats(s, &st) ||
+	    st.func_missed < sn->total_func_missed)
+		return;
+	sn->func_missed = st.func_missed - sn->total_func_missed;
+	sn->total_func_missed = st.func_missed;
+}
+
 int rt_snapshot_take(struct rt_snapshot *sn, struct rt_session *s,
 		     uint64_t now_ns)
 {
@@ -254,6 +271,7 @@ int rt_snapshot_take(struct rt_snapshot *sn, struct rt_session *s,
 	overwritten = overwritten_now(sn, s);
 	sn->overwritten = overwritten - sn->total_overwritten;
 	sn->total_overwritten = overwritten;
+	func_missed_now(sn, s);
 	rt_snapshot_select(sn, now_ns);
 	return RT_SNAPSHOT_OK;
 }
@@ -268,20 +286,26 @@ void rt_snapshot_print(const struct rt_snapshot *sn, enum rt_format format,
 		rt_outbuf_printf(ob, "{\"snapshot\":%" PRIu64 ",\"ts_ns\":%"
 				 PRIu64 ",\"records\":%zu,\"not_shown\":%zu,"
 				 "\"overwritten\":%" PRIu64 ",\"busy_rings\":%"
-				 PRIu64 "}\n", sn->number, sn->ts_ns,
-				 sn->nr_shown, sn->nr_not_shown,
-				 sn->overwritten, sn->busy_rings);
+				 PRIu64 ",\"func_missed\":%" PRIu64 "}\n",
+				 sn->number, sn->ts_ns, sn->nr_shown,
+				 sn->nr_not_shown, sn->overwritten,
+				 sn->busy_rings, sn->func_missed);
 	else
 		rt_outbuf_printf(ob, "# snapshot %" PRIu64 " at %" PRIu64 ".%09"
 				 PRIu64 ": %zu records, %zu older not shown, %"
 				 PRIu64 " overwritten since the previous "
-				 "snapshot%s\n", sn->number,
+				 "snapshot%s", sn->number,
 				 sn->ts_ns / 1000000000u,
 				 sn->ts_ns % 1000000000u, sn->nr_shown,
 				 sn->nr_not_shown, sn->overwritten,
 				 sn->busy_rings ?
 				 " (some rings overwritten faster than read)" :
 				 "");
+	if (format != RT_FORMAT_JSON && sn->func_missed)
+		rt_outbuf_printf(ob, ", %" PRIu64 " func calls missed by the "
+				 "probe", sn->func_missed);
+	if (format != RT_FORMAT_JSON)
+		rt_outbuf_append(ob, "\n", 1);
 	for (size_t i = 0; i < sn->nr_recs; i++) {
 		const struct rt_snapshot_rec *rec = &sn->recs[i];
 
@@ -337,5 +361,7 @@ size_t rt_snapshot_write_raw(const struct rt_snapshot *sn,
 			written++;
 		}
 	}
+	if (sn->func_missed)
+		rt_raw_write_func_missed(ob, sn->func_missed);
 	return written;
 }
