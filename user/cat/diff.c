@@ -16,9 +16,11 @@
 #include "views.h"
 #include "ringtrace/escape.h"
 #include "ringtrace/flame_diff.h"
+#include "ringtrace/graph_diff.h"
 #include "ringtrace/hist.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"
+#include "ringtrace/summary.h"
 #include "ringtrace/sys.h"
 
 static const char diff_usage[] =
@@ -38,6 +40,15 @@ static const char diff_usage[] =
 "      --summary             per command x file: calls, bytes and time before,\n"
 "                            after and their change (raw)\n"
 "\n"
+"  --graph vfs_read          where the reads' time went, in two recordings of\n"
+"                            " PROG " --graph vfs_read --raw: --flamegraph\n"
+"                            and --folded weigh each read's wall time by\n"
+"                            callee chain, as --graph --folded does; --summary\n"
+"                            is per function: calls, self and total time\n"
+"                            before, after and their change\n"
+"      --graph-depth N       callees deeper than N count in their caller\n"
+"      --json                --graph --summary's table as one JSON object\n"
+"\n"
 "Options:\n"
 "      --flame-weight W      samples, latency, bytes, offcpu or func (raw;\n"
 "                            default: the first of samples, latency, offcpu\n"
@@ -56,6 +67,7 @@ static const char diff_usage[] =
 
 static const char diff_takes[] =
 	"--diff takes --flamegraph FILE, --folded, --hist, --summary, "
+	"--graph vfs_read, --graph-depth N, --json, "
 	"--flame-weight W, --no-normalize, --kallsyms FILE, --no-symbols, "
 	"--comm NAME, -o FILE, -q, -v";
 
@@ -70,6 +82,9 @@ enum {
 	DOPT_KALLSYMS,
 	DOPT_NO_SYMBOLS,
 	DOPT_COMM,
+	DOPT_GRAPH,
+	DOPT_GRAPH_DEPTH,
+	DOPT_JSON,
 };
 
 static const struct option diff_options[] = {
@@ -83,6 +98,9 @@ static const struct option diff_options[] = {
 	{ "kallsyms",		required_argument,	NULL, DOPT_KALLSYMS },
 	{ "no-symbols",		no_argument,		NULL, DOPT_NO_SYMBOLS },
 	{ "comm",		required_argument,	NULL, DOPT_COMM },
+	{ "graph",		required_argument,	NULL, DOPT_GRAPH },
+	{ "graph-depth",	required_argument,	NULL, DOPT_GRAPH_DEPTH },
+	{ "json",		no_argument,		NULL, DOPT_JSON },
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "verbose",		no_argument,		NULL, 'v' },
@@ -103,6 +121,9 @@ struct diff_opts {
 	unsigned int		nr_kallsyms;
 	bool			symbols;
 	const char		*comm;
+	bool			graph;		/* --graph vfs_read */
+	uint32_t		graph_depth;	/* 0: every level */
+	bool			json;		/* --graph --summary's table */
 	const char		*output;
 	bool			quiet;
 	bool			verbose;
@@ -149,6 +170,35 @@ static void __attribute__((noreturn)) refuse(const char *arg, int c)
 		diff_usage_error("--%s does not apply to --diff (%s)", name,
 				 diff_takes);
 	diff_usage_error("unknown option --%s (%s)", name, diff_takes);
+}
+
+/*
+ * --graph vfs_read: the views that compare two function graphs, and
+ * what shapes them; what does not apply is refused, never ignored.
+ */
+static void check_graph(const struct diff_opts *d)
+{
+	if (!d->graph) {
+		if (d->graph_depth)
+			diff_usage_error("--graph-depth shapes --graph vfs_read: "
+					 "give it");
+		if (d->json)
+			diff_usage_error("--json: only --graph vfs_read's "
+					 "--summary has a JSON form");
+		return;
+	}
+	if (d->hist)
+		diff_usage_error("--hist compares vfs_read latency "
+				 "distributions, not function graphs: not with "
+				 "--graph (its --summary compares the "
+				 "functions)");
+	if (d->weight_given && d->weight != FLAME_LATENCY)
+		diff_usage_error("--graph weighs each read's wall time (ns in "
+				 "vfs_read): --flame-weight latency, or none");
+	if (d->json && !d->summary)
+		diff_usage_error("--json: only --graph's --summary has a JSON "
+				 "form (--folded and --flamegraph are formats "
+				 "of their own)");
 }
 
 static void parse(int argc, char **argv, struct diff_opts *d)
@@ -198,6 +248,26 @@ static void parse(int argc, char **argv, struct diff_opts *d)
 		case DOPT_COMM:
 			d->comm = optarg;
 			break;
+		case DOPT_GRAPH:
+			if (strcmp(optarg, "vfs_read"))
+				diff_usage_error("--graph: only vfs_read's "
+						 "callees are graphed, not '%s'",
+						 optarg);
+			d->graph = true;
+			break;
+		case DOPT_GRAPH_DEPTH: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || !n || n > 64)
+				diff_usage_error("--graph-depth takes 1 to 64, "
+						 "not '%s'", optarg);
+			d->graph_depth = (uint32_t)n;
+			break;
+		}
+		case DOPT_JSON:
+			d->json = true;
+			break;
 		case 'o':
 			d->output = optarg;
 			break;
@@ -226,6 +296,7 @@ static void parse(int argc, char **argv, struct diff_opts *d)
 	if (!d->flamegraph && !d->folded && !d->hist && !d->summary)
 		diff_usage_error("--diff needs a view: --flamegraph FILE, "
 				 "--folded, --hist or --summary");
+	check_graph(d);
 	if (d->folded && (d->hist || d->summary))
 		diff_usage_error("--folded writes stacks for other tools: not "
 				 "with --hist or --summary on the same output");
@@ -244,9 +315,15 @@ static void parse(int argc, char **argv, struct diff_opts *d)
 	if (!d->flamegraph && !d->folded) {
 		const char *what = !d->normalise ? "--no-normalize" :
 				   d->weight_given ? "--flame-weight" :
+				   d->graph ? NULL :
 				   d->nr_kallsyms ? "--kallsyms" :
 				   !d->symbols ? "--no-symbols" : NULL;
 
+		if (what && d->graph)
+			diff_usage_error("%s applies to the stacks of "
+					 "--flamegraph and --folded: --graph's "
+					 "--summary shows the times as "
+					 "recorded", what);
 		if (what)
 			diff_usage_error("%s applies to the stacks of "
 					 "--flamegraph and --folded: --hist and "
@@ -326,6 +403,28 @@ static int read_kind(struct diff_side *s)
 }
 
 /*
+ * --graph: both files hold vfs_read and func records (a recording of
+ * --graph vfs_read --raw); weighed by the reads' wall time. 0, or -1 with
+ * the file named.
+ */
+static int graph_files(struct diff_side *s, struct diff_opts *d)
+{
+	for (int i = 0; i < 2; i++) {
+		unsigned int held = cat_flame_file_kinds(&s[i].f);
+
+		if (!(held & CAT_FLAME_READS) || !(held & CAT_FLAME_FUNC)) {
+			fprintf(stderr, PROG ": --graph: %s holds no %s records: "
+				"compare recordings of " PROG " --graph vfs_read "
+				"--raw\n", s[i].path, held & CAT_FLAME_READS ?
+				"func (callee)" : "vfs_read");
+			return -1;
+		}
+	}
+	d->weight = FLAME_LATENCY;
+	return 0;
+}
+
+/*
  * The weight both recordings are compared by, by the rule of -i FILE
  * (flame.h) over what both hold; -1 if one cannot give it.
  */
@@ -335,6 +434,8 @@ static int pick_weight(struct diff_side *s, struct diff_opts *d)
 	unsigned int both = CAT_FLAME_ALL;
 	char why[512];
 
+	if (d->graph)
+		return graph_files(s, d);
 	if (!d->flamegraph && !d->folded)
 		return 0;	/* --hist, --summary: vfs_read, unweighted */
 	for (int i = 0; i < 2; i++) {
@@ -356,6 +457,36 @@ static int pick_weight(struct diff_side *s, struct diff_opts *d)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * --graph: what the side's graph is made of and what it lacks, as -i FILE
+ * --graph --folded says it (graph.h's counts, then the recording's losses
+ * and the func calls its probes missed): a diff of two graphs that lack
+ * different things would show that as a change.
+ */
+static void graph_said(struct diff_side *s, const struct rt_stream *st,
+		       const struct diff_opts *d)
+{
+	struct rt_summary sum = { .srcs = s->f.srcs };
+	struct rt_source_counts t;
+	struct rt_outbuf ob;
+	char line[512];
+
+	rt_graph_end(&s->v.graph);
+	sum.nr_srcs = s->f.nr_srcs - s->f.nr_perf_srcs - s->f.nr_counter_srcs;
+	t = rt_summary_totals(&sum);
+	cat_views_stream_ended(&s->v, &t, st->lost_pending, st->func_missed,
+			       &s->f);
+	if (d->quiet || rt_outbuf_init(&ob, STDERR_FILENO, 4096))
+		return;
+	rt_outbuf_printf(&ob, PROG ": %s: ", s->path);
+	rt_graph_print_summary(&s->v.graph, &ob);
+	cat_views_missing_line(&s->v.missing, line, sizeof(line));
+	if (line[0])
+		rt_outbuf_printf(&ob, PROG ": %s: %s\n", s->path, line);
+	rt_outbuf_flush(&ob);
+	rt_outbuf_fini(&ob);
 }
 
 /* Decode @s through the views -i would use, weighed by d->weight. */
@@ -386,6 +517,16 @@ static int decode_side(struct diff_side *s, const struct diff_opts *d, int i,
 	o->folded = d->folded || d->flamegraph;
 	o->summary = d->summary;
 	o->hist = d->hist;
+	/*
+	 * --graph: each read's tree into the stacks (folded, never printed)
+	 * and its functions' table (graph.h), whichever views were asked.
+	 */
+	if (d->graph) {
+		o->graph = true;
+		o->graph_depth = d->graph_depth;
+		o->folded = true;
+		o->summary = false;
+	}
 	if (rt_paths_init(&s->paths)) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return EXIT_FAIL;
@@ -408,6 +549,8 @@ static int decode_side(struct diff_side *s, const struct diff_opts *d, int i,
 		fprintf(stderr, PROG ": warning: %s ends in the middle of a "
 			"record; the last %llu bytes were ignored\n", s->path,
 			(unsigned long long)s->f.truncated_bytes);
+	if (d->graph)
+		graph_said(s, &st, d);
 	return EXIT_OK;
 }
 
@@ -425,7 +568,8 @@ static void side_fini(struct diff_side *s)
 /* Both files: the same kind, the options that kind takes, decoded. */
 static int load(struct diff_side *s, struct diff_opts *d, struct rt_outbuf *out)
 {
-	const char *raw_only = d->hist ? "--hist" : d->summary ? "--summary" :
+	const char *raw_only = d->graph ? "--graph" :
+			       d->hist ? "--hist" : d->summary ? "--summary" :
 			       d->weight_given ? "--flame-weight" :
 			       d->nr_kallsyms ? "--kallsyms" :
 			       !d->symbols ? "--no-symbols" :
@@ -566,8 +710,8 @@ static int write_graph(const struct rt_flame_diff *fd, const struct diff_opts *d
 	if (rt_flame_init(&fl))
 		return EXIT_FAIL;
 	rt_flame_diff_graph(fd, &fl);
-	snprintf(title, sizeof(title), "ringtrace differential flame graph "
-		 "(%s)", unit);
+	snprintf(title, sizeof(title), "ringtrace differential %s (%s)",
+		 d->graph ? "function graph of vfs_read" : "flame graph", unit);
 	snprintf(sub, sizeof(sub), "%s -> %s: widths are AFTER's; red grew, "
 		 "blue shrank%s", base(d->path[0]), base(d->path[1]),
 		 fd->normalised ? " (BEFORE normalised to AFTER's total)" :
@@ -777,6 +921,47 @@ static void print_summary(struct diff_side *s, const struct diff_opts *d,
 	free(rows);
 }
 
+/*
+ * --graph --summary: both graphs' functions side by side, each named from
+ * its own recording's symbols (or --kallsyms FILE): addresses differ
+ * between boots, names match.
+ */
+static void print_graph_table(struct diff_side *s, const struct diff_opts *d,
+			      struct rt_outbuf *ob)
+{
+	struct rt_graph_diff *gd = malloc(sizeof(*gd));
+
+	if (!gd) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return;
+	}
+	rt_graph_diff_init(gd);
+	for (int i = 0; i < 2; i++) {
+		const struct cat_views *v = &s[i].v;
+
+		for (uint32_t k = 0; k < v->graph.nr_funcs; k++) {
+			const struct rt_graph_func *f = &v->graph.funcs[k];
+			const struct rt_ksym *sym = v->stream_ksyms_on ?
+				rt_ksyms_lookup(&v->stream_ksyms, f->ip) : NULL;
+
+			rt_graph_diff_add(gd, (enum rt_diff_side)i,
+					  sym ? sym->name : NULL, f);
+		}
+		if (v->graph.funcs_full && !d->quiet)
+			fprintf(stderr, PROG ": %s: %llu spans of functions "
+				"beyond the table's %u left out of --summary\n",
+				s[i].path,
+				(unsigned long long)v->graph.funcs_full,
+				RT_GRAPH_FUNCS);
+	}
+	rt_graph_diff_finish(gd);
+	if (d->json)
+		rt_graph_diff_print_json(gd, ob, d->path[0], d->path[1]);
+	else
+		rt_graph_diff_print(gd, ob, d->path[0], d->path[1]);
+	free(gd);
+}
+
 static void print_hist(struct diff_side *s, const struct diff_opts *d,
 		       struct rt_outbuf *ob)
 {
@@ -837,7 +1022,9 @@ int cat_diff_main(int argc, char **argv)
 		code = stacks(s, &d, &fd);
 	if (!code && d.hist)
 		print_hist(s, &d, &ob);
-	if (!code && d.summary)
+	if (!code && d.summary && d.graph)
+		print_graph_table(s, &d, &ob);
+	else if (!code && d.summary)
 		print_summary(s, &d, &ob);
 	if (!code && d.folded) {
 		char said[256];

@@ -7,7 +7,10 @@
 # SVG whose frames have the colours' signs of their change; two raw files
 # of mkraw whose vfs_read records are the same compare as all grey, for
 # every weight; --hist and --summary of two recordings match their golden
-# output; options that do not apply are refused with the reason; the SVG's
+# output; two function-graph recordings (mkraw --graph) compare by callee
+# chain (--graph vfs_read: folded, SVG, the per-function table in text and
+# JSON), each side equal to its own --graph --folded; options that do not
+# apply are refused with the reason; the SVG's
 # script shows the before/after hover line in Chromium.
 set -u
 cat_bin=$(realpath "$1")
@@ -136,8 +139,88 @@ else
 	not_ok "--summary pipes: $("$cat_bin" -q --diff "$here/data/vm-stacks.raw" "$here/data/vm-syms.raw" --summary | grep pipe)"
 fi
 
+# Two function-graph recordings (mkraw --graph: 10 reads of 4 KiB, then of
+# 64 KiB, their functions' symbols appended as ringtrace-cat --raw does):
+# the per-function table, text and JSON, and the folded pairs are golden.
+for bytes in 4096 65536; do
+	if ! "$mkraw" --graph $bytes "$tmp/g$bytes.raw" ||
+		! "$mkraw" --ksyms "$tmp/g$bytes.raw" "$here/data/graph.kallsyms"; then
+		not_ok "mkraw --graph $bytes"
+	fi
+done
+golden diff_graph_summary g4096.raw g65536.raw --graph vfs_read --summary
+golden diff_graph_json g4096.raw g65536.raw --graph vfs_read --summary --json
+golden diff_graph_folded g4096.raw g65536.raw --graph vfs_read --folded \
+	--no-normalize
+golden diff_graph_depth g4096.raw g65536.raw --graph vfs_read --folded \
+	--no-normalize --graph-depth 1
+# Each column of the diff is its recording's own --graph --folded: the
+# same stacks and weights, and the totals; the table's self times add up to
+# them, its vfs_read total too.
+# shellcheck disable=SC2317 # called through check
+graph_totals() {
+	local a b
+	a=$("$cat_bin" -q -i "$tmp/g4096.raw" --graph vfs_read --folded) &&
+	b=$("$cat_bin" -q -i "$tmp/g65536.raw" --graph vfs_read --folded) &&
+	diff <(awk '{ print $1, $2 }' "$tmp/diff_graph_folded.txt" | grep -v ' 0$') \
+		<(echo "$a" | sort) &&
+	diff <(awk '{ print $1, $3 }' "$tmp/diff_graph_folded.txt" | grep -v ' 0$') \
+		<(echo "$b" | sort) &&
+	python3 - "$tmp/diff_graph_json.txt" \
+		"$(awk '{ s += $NF } END { print s }' <<< "$a")" \
+		"$(awk '{ s += $NF } END { print s }' <<< "$b")" <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+want = [int(sys.argv[2]), int(sys.argv[3])]
+for side in (0, 1):
+    self = sum(f['self_ns'][side] for f in d['functions'])
+    read = [f for f in d['functions'] if f['read']][0]
+    assert self == want[side] == read['total_ns'][side], (side, self, want)
+    assert read['calls'][side] == 10, read
+for f in d['functions']:
+    assert f['self_change_ns'] == f['self_ns'][1] - f['self_ns'][0], f
+PY
+}
+check "--graph: the diff's columns and the table's self times are each recording's --graph --folded" \
+	graph_totals
+# shellcheck disable=SC2317 # called through check
+graph_svg() {
+	"$cat_bin" -q --diff "$tmp/g4096.raw" "$tmp/g65536.raw" --graph vfs_read \
+		--flamegraph "$tmp/graph.svg" --no-normalize &&
+		grep -q 'ringtrace differential function graph of vfs_read (ns in vfs_read)' "$tmp/graph.svg" &&
+		python3 "$check" diffsvg "$tmp/graph.svg" 182340 28740 \
+			'filemap_read_[k]=+,copy_page_to_iter_[k]=+,rw_verify_area_[k]=0,touch_atime_[k]=0'
+}
+check "--graph --flamegraph: AFTER's tree, grown where 64 KiB reads spend more" graph_svg
+# What each graph lacks is said, per file.
+"$cat_bin" --diff "$tmp/g4096.raw" "$tmp/g65536.raw" --graph vfs_read --summary \
+	> /dev/null 2> "$tmp/graph.err"
+if grep -qx "ringtrace-cat: $tmp/g4096.raw: graph: 10 reads, 50 spans shown, 1 outside a read (dropped)" "$tmp/graph.err" &&
+	grep -qx "ringtrace-cat: $tmp/g65536.raw: missing: 3 func calls missed by the probe (no record)" "$tmp/graph.err"; then
+	ok "--graph: each recording's spans outside a read and missed calls are said"
+else
+	not_ok "--graph notes: $(cat "$tmp/graph.err")"
+fi
+refused 2 'not with --graph' --diff "$tmp/g4096.raw" "$tmp/g65536.raw" \
+	--graph vfs_read --hist
+refused 2 '--flame-weight latency, or none' --diff "$tmp/g4096.raw" \
+	"$tmp/g65536.raw" --graph vfs_read --folded --flame-weight bytes
+refused 2 "only vfs_read's callees" --diff "$tmp/g4096.raw" "$tmp/g65536.raw" \
+	--graph filemap_read --folded
+refused 2 '--graph reads recordings' --diff "$before" "$after" --graph vfs_read \
+	--folded
+refused 2 'holds no func .callee. records' --diff "$tmp/g4096.raw" "$tmp/t.raw" \
+	--graph vfs_read --summary
+refused 2 '--graph-depth shapes --graph vfs_read' --diff "$tmp/t.raw" \
+	"$tmp/t.raw" --folded --graph-depth 2
+refused 2 "only --graph's --summary has a JSON form" --diff "$tmp/g4096.raw" \
+	"$tmp/g65536.raw" --graph vfs_read --folded --json
+refused 2 "--no-normalize applies to the stacks .*--graph's --summary" \
+	--diff "$tmp/g4096.raw" "$tmp/g65536.raw" --graph vfs_read --summary \
+	--no-normalize
+
 # What does not apply is refused, with the reason.
-refused 2 '--json does not apply to --diff' --diff "$before" "$after" --folded --json
+refused 2 "--json: only --graph vfs_read's --summary has a JSON form" --diff "$before" "$after" --folded --json
 refused 2 '-p does not apply to --diff' --diff "$before" "$after" --folded -p 1
 refused 2 'unknown option --colour' --diff "$before" "$after" --folded --colour
 refused 2 'compares two files' --diff "$before" --folded

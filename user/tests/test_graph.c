@@ -7,7 +7,8 @@
  * threads, before the read or after it wait or count as outside; a
  * span that returns after the read waits for the next one; --graph-depth
  * hides and counts; a full per-thread ring counts its losses and the
- * read says so; a full thread table counts what it turned away.
+ * read says so; a full thread table counts what it turned away. The
+ * per-function table (calls, self, total) adds up to the folded weights.
  */
 #include "test.h"
 
@@ -366,6 +367,78 @@ static void test_fold(void **state)
 	}
 }
 
+/* The per-function table's row of function @idx (func()'s ip), or NULL. */
+static const struct rt_graph_func *row_of(const struct rt_graph *g,
+					  uint32_t idx)
+{
+	for (uint32_t i = 0; i < g->nr_funcs; i++)
+		if (!g->funcs[i].is_read &&
+		    g->funcs[i].ip == 0xffffffff81000000ull + idx)
+			return &g->funcs[i];
+	return NULL;
+}
+
+static void row_is(const struct rt_graph_func *f, uint64_t calls,
+		   uint64_t self, uint64_t total)
+{
+	assert_non_null(f);
+	assert_int_equal(f->calls, calls);
+	assert_int_equal(f->self_ns, self);
+	assert_int_equal(f->total_ns, total);
+}
+
+/*
+ * The per-function table (--diff --graph --summary): calls, self time as
+ * the folded table weighs it (deeper than --graph-depth: in the deepest
+ * shown caller's), total time counted once for a function under itself;
+ * vfs_read's row holds the reads, their latency and what no callee took,
+ * so that the self times add up to the folded total.
+ */
+static void test_func_table(void **state)
+{
+	struct rt_folded f;
+	struct rt_graph g;
+
+	(void)state;
+	for (uint32_t depth = 0; depth <= 1; depth++) {
+		uint64_t self = 0;
+
+		assert_int_equal(rt_folded_init(&f), 0);
+		setup(&g, RT_FORMAT_TEXT, depth, 0, 0);
+		g.fold = &f;
+		add(&g, func(3, F_COPY, 130, 10));
+		add(&g, func(3, F_PAGES, 120, 40));
+		add(&g, func(3, F_READ, 110, 80));
+		add(&g, func(3, F_VERIFY, 101, 4));
+		add(&g, vfs_read(3, 100, 100));
+		/* filemap_read inside filemap_read: one total, two calls */
+		add(&g, func(3, F_READ, 320, 30));
+		add(&g, func(3, F_READ, 310, 80));
+		add(&g, vfs_read(3, 300, 100));
+		assert_int_equal(g.funcs[0].is_read, true);
+		assert_int_equal(g.funcs[0].calls, 2);
+		assert_int_equal(g.funcs[0].total_ns, 200);
+		assert_int_equal(g.funcs[0].self_ns, 16 + 20);
+		row_is(row_of(&g, F_VERIFY), 1, 4, 4);
+		if (depth) {
+			/* the nested call hidden: its time in its caller's */
+			row_is(row_of(&g, F_READ), 2, 80 + 80, 80 + 80);
+			assert_null(row_of(&g, F_PAGES));
+			assert_null(row_of(&g, F_COPY));
+		} else {
+			row_is(row_of(&g, F_READ), 3, 40 + 50 + 30, 80 + 80);
+			row_is(row_of(&g, F_PAGES), 1, 30, 40);
+			row_is(row_of(&g, F_COPY), 1, 10, 10);
+		}
+		for (uint32_t i = 0; i < g.nr_funcs; i++)
+			self += g.funcs[i].self_ns;
+		assert_int_equal(self, f.weight);
+		assert_int_equal(g.funcs_full, 0);
+		done(&g);
+		rt_folded_fini(&f);
+	}
+}
+
 static void test_unnamed(void **state)
 {
 	struct rt_graph g;
@@ -390,5 +463,6 @@ int main(void)
 	    cmocka_unit_test(test_full_ring),
 	    cmocka_unit_test(test_thread_table_full),
 	    cmocka_unit_test(test_fold),
+	    cmocka_unit_test(test_func_table),
 	    cmocka_unit_test(test_unnamed));
 }

@@ -57,6 +57,27 @@ struct rt_graph_span {
 
 struct rt_graph_thread;
 
+/*
+ * Per function, over every read: its calls (spans shown), its self time
+ * (as the folded table weighs it: what its shown children leave of it,
+ * spans deeper than max_depth included) and its total (its spans' time,
+ * a span inside another of the same function not counted twice). The
+ * read itself is one more row, ip 0 and is_read: its calls are the reads,
+ * its total their latency, its self what no callee took. The self times
+ * add up to the reads' latencies, the folded table's total.
+ */
+struct rt_graph_func {
+	uint64_t	ip;
+	uint32_t	idx;
+	bool		is_read;
+	uint64_t	calls;
+	uint64_t	self_ns;
+	uint64_t	total_ns;
+};
+
+/* Rows of the table: vfs_read's, then as many functions as 2 sessions. */
+#define RT_GRAPH_FUNCS		(1 + 2 * RINGTRACE_MAX_FUNCS)
+
 struct rt_graph {
 	/* set before rt_graph_init(); zero: the default */
 	struct rt_outbuf	*out;
@@ -74,6 +95,12 @@ struct rt_graph {
 	 */
 	struct rt_folded	*fold;
 	uint64_t		read_ip;
+
+	/* the per-function table (--diff --graph --summary), in first-seen order */
+	struct rt_graph_func	funcs[RT_GRAPH_FUNCS];
+	uint32_t		nr_funcs;
+	uint64_t		funcs_full;	/* spans of a function without a row */
+	struct rt_graph_func	**func_chain;	/* one read's, per_thread */
 
 	struct rt_graph_thread	*table;
 	struct rt_graph_span	*spans;		/* threads x per_thread */

@@ -34,7 +34,9 @@ int rt_graph_init(struct rt_graph *g)
 			  sizeof(*g->spans));
 	g->scratch = calloc(g->per_thread, sizeof(*g->scratch));
 	g->open = calloc(g->per_thread, sizeof(*g->open));
-	if (!g->table || !g->spans || !g->scratch || !g->open) {
+	g->func_chain = calloc(g->per_thread + 1, sizeof(*g->func_chain));
+	if (!g->table || !g->spans || !g->scratch || !g->open ||
+	    !g->func_chain) {
 		rt_graph_fini(g);
 		return -ENOMEM;
 	}
@@ -47,6 +49,8 @@ void rt_graph_fini(struct rt_graph *g)
 	free(g->spans);
 	free(g->scratch);
 	free(g->open);
+	free(g->func_chain);
+	g->func_chain = NULL;
 	g->open = NULL;
 	g->table = NULL;
 	g->spans = NULL;
@@ -352,6 +356,72 @@ static void fold_read(struct rt_graph *g, const struct rt_event *read,
 	g->fold->samples++;
 }
 
+/* @ip's row of the per-function table, made on first use; NULL: full. */
+static struct rt_graph_func *func_row(struct rt_graph *g, uint64_t ip,
+				      uint32_t idx, bool is_read)
+{
+	struct rt_graph_func *f;
+
+	for (uint32_t i = 0; i < g->nr_funcs; i++)
+		if (g->funcs[i].is_read == is_read && g->funcs[i].ip == ip)
+			return &g->funcs[i];
+	if (g->nr_funcs == RT_GRAPH_FUNCS)
+		return NULL;
+	f = &g->funcs[g->nr_funcs++];
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	f->idx = idx;
+	f->is_read = is_read;
+	return f;
+}
+
+/*
+ * @read's spans into the per-function table, by fold_read()'s rule: a
+ * span deeper than max_depth adds its self time to its deepest shown
+ * caller's; a span under another of its function adds no total (it is
+ * in that one's already). chain[d]: the row of the open span at depth d.
+ */
+static void count_funcs(struct rt_graph *g, const struct rt_event *read,
+			const struct rt_graph_span *s, uint32_t n)
+{
+	struct rt_graph_func **chain = g->func_chain;
+	uint64_t own = read->u.vfs_read.lat_ns;
+	uint32_t top;
+
+	chain[0] = func_row(g, 0, 0, true);
+	for (uint32_t i = 0; i < n; i++) {
+		struct rt_graph_func *f;
+		bool nested = false;
+
+		if (s[i].depth == 1)
+			own = own > s[i].dur_ns ? own - s[i].dur_ns : 0;
+		top = s[i].depth;
+		if (g->max_depth && top > g->max_depth)
+			top = g->max_depth;
+		if (top == s[i].depth) {
+			chain[top] = func_row(g, s[i].ip, s[i].idx, false);
+			f = chain[top];
+			if (!f) {
+				g->funcs_full++;
+				continue;
+			}
+			f->calls++;
+			for (uint32_t d = 1; d < top && !nested; d++)
+				nested = chain[d] == f;
+			if (!nested)
+				f->total_ns += s[i].dur_ns;
+		}
+		f = chain[top];
+		if (f)
+			f->self_ns += s[i].self_ns;
+	}
+	if (chain[0]) {
+		chain[0]->calls++;
+		chain[0]->total_ns += read->u.vfs_read.lat_ns;
+		chain[0]->self_ns += own;
+	}
+}
+
 /*
  * @read's spans out of its thread's ring: those inside it to scratch,
  * those before it counted outside, those after it (a later read's, come
@@ -406,6 +476,7 @@ static void add_read(struct rt_graph *g, const struct rt_event *ev)
 			g->hidden++;
 	}
 	g->reads++;
+	count_funcs(g, ev, g->scratch, n);
 	if (g->fold)
 		fold_read(g, ev, g->scratch, n);
 	else if (g->format == RT_FORMAT_JSON)

@@ -31,11 +31,21 @@
  * a newline, a tab and a backslash, in a cgroup whose path holds a
  * newline (tests/views.sh: every view keeps one row a line).
  *
+ * mkraw --graph BYTES FILE: what ringtrace-cat --graph vfs_read --raw
+ * records (tests/diff.sh, tests/views.sh): "dd" (pid 500) reads BYTES at a
+ * time, 10 times, on CPU 0; inside each read the func records of its
+ * callees, returned before it: rw_verify_area, then filemap_read holding
+ * filemap_get_pages and copy_page_to_iter (longer the more bytes), then
+ * touch_atime; before the first read a touch_atime outside any read. The
+ * file ends with a FUNC_MISSED chunk of 3 calls. Its functions' addresses
+ * are those of tests/data/graph.kallsyms, which mkraw --ksyms appends.
+ *
  * mkraw --ksyms FILE KALLSYMS: see main().
  */
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -413,6 +423,61 @@ static void counters_chunk(struct rt_outbuf *ob, uint64_t t)
 	rt_outbuf_append(ob, rec, sizeof(rec));
 }
 
+/* --graph: the functions, at tests/data/graph.kallsyms's addresses. */
+enum { G_VERIFY, G_READ, G_PAGES, G_COPY, G_ATIME };
+static const uint64_t graph_ip[] = {
+	0xffffffff81301000ull, 0xffffffff81310000ull, 0xffffffff81311000ull,
+	0xffffffff81320000ull, 0xffffffff81330000ull,
+};
+
+/* A func record of @idx returning at @entry + @dur, on CPU 0. */
+static void func(uint32_t idx, uint64_t entry, uint64_t dur)
+{
+	struct ringtrace_func_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_FUNC;
+	r.header.size = sizeof(r);
+	task(&r.task, entry + dur, 0, 500, 500, "dd");
+	/* The probed address: past x86's ENDBR64, as kprobes put it. */
+	r.func_ip = graph_ip[idx] + 4;
+	r.func_idx = idx;
+	r.ret = 0;
+	r.lat_ns = dur;
+	memcpy(cpu0 + len0, &r, sizeof(r));
+	len0 += sizeof(r);
+}
+
+/*
+ * 10 reads of @bytes, each [t, end]: rw_verify_area 200 ns; filemap_read
+ * 1000 + bytes/4 ns holding get_pages 300 + bytes/64 and copy 200 +
+ * bytes/16; touch_atime 150; the read's own time around them.
+ */
+static void graph_reads(uint64_t bytes)
+{
+	uint64_t t = BASE_NS;
+
+	func(G_ATIME, t, 100);		/* outside any read */
+	for (int i = 0; i < 10; i++) {
+		uint64_t pages = 300 + bytes / 64, copy = 200 + bytes / 16;
+		uint64_t fread = 1000 + bytes / 4, v, f, a, end;
+
+		t += 10000;
+		v = t + 100;
+		f = v + 300;
+		a = f + fread + 100;
+		end = a + 150 + 200;
+		func(G_VERIFY, v, 200);
+		func(G_PAGES, f + 100, pages);
+		func(G_COPY, f + 100 + pages + 100, copy);
+		func(G_READ, f, fread);
+		func(G_ATIME, a, 150);
+		vfs(cpu0, &len0, end, 0, 500, 500, "dd", 33, bytes,
+		    (int64_t)bytes, end - t);
+		t = end;
+	}
+}
+
 static void write_v2(struct rt_outbuf *ob)
 {
 	struct rt_raw_perf_format pf = {
@@ -444,6 +509,8 @@ int main(int argc, char **argv)
 	bool v2 = argc == 3 && !strcmp(argv[1], "--v2");
 	bool ext = argc == 3 && !strcmp(argv[1], "--ext");
 	bool names = argc == 3 && !strcmp(argv[1], "--names");
+	bool graph = argc == 4 && !strcmp(argv[1], "--graph");
+	uint64_t graph_bytes = graph ? strtoull(argv[2], NULL, 0) : 0;
 	struct rt_raw_header h;
 	struct rt_outbuf ob;
 	uint64_t t = BASE_NS, t0;
@@ -466,9 +533,13 @@ int main(int argc, char **argv)
 		argc--;
 		argv++;
 	}
-	if (argc != 2) {
+	if (graph) {
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc != 2 || (graph && (!graph_bytes || graph_bytes > 1 << 20))) {
 		fprintf(stderr, "usage: mkraw [--v2|--ext|--names] FILE | "
-			"--ksyms FILE KALLSYMS\n");
+			"--graph BYTES FILE | --ksyms FILE KALLSYMS\n");
 		return 2;
 	}
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -493,6 +564,22 @@ int main(int argc, char **argv)
 	strcpy(h.host, "testhost");
 	strcpy(h.kernel, "6.1.0-test-amd64");
 	strcpy(h.machine, "x86_64");
+	if (graph) {
+		snprintf(h.cmdline, sizeof(h.cmdline), "ringtrace-cat --graph "
+			 "vfs_read --raw -o g.raw -- dd bs=%llu count=10",
+			 (unsigned long long)graph_bytes);
+		h.nr_cpu_ids = 1;
+		h.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC;
+		rt_raw_write_header(&ob, &h);
+		graph_reads(graph_bytes);
+		chunk(&ob, 0, cpu0, len0);
+		rt_raw_write_func_missed(&ob, 3);
+		if (rt_outbuf_flush(&ob))
+			return 1;
+		close(fd);
+		rt_outbuf_fini(&ob);
+		return 0;
+	}
 	rt_raw_write_header(&ob, &h);
 
 	/* CPU 0: cat reads ino 11 and 12 fast, tar's thread reads ino 22 slowly. */
