@@ -14,8 +14,11 @@
 # and counts them; --min-latency above every read keeps no read and
 # counts the recorded spans as outside one; the default list graphs
 # filemap_read too; globs that expand to nothing or to more than 8
-# functions are refused. Needs root (mount) and ringtrace.ko loaded (the
-# runner does it).
+# functions are refused. A second recording of reads 8 times larger,
+# compared with the first by --diff --graph vfs_read: each column of its
+# --folded is that recording's own --graph --folded, line for line and in
+# total, and the --summary table's self times add up to the same totals.
+# Needs root (mount) and ringtrace.ko loaded (the runner does it).
 #
 # The probes are attached while dd is held (ringtrace-cat starts the
 # COMMAND stopped until ENABLE), as func_cli.sh does: under TCG attaching
@@ -26,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 8
+tap_plan 9
 
 n=17
 size=1234
@@ -239,3 +242,39 @@ rc2=$?
 	grep -q "at most 8 per session" "$work/many.err"
 tap_ok $? "globs that match nothing or more than 8 functions are refused (exit $rc1, $rc2)" ||
 	{ tap_diag <"$work/none.err"; tap_diag <"$work/many.err"; }
+
+# --diff --graph: a second recording, reads of 8 x $size from its own file.
+size2=$((8 * size))
+file2=$fs/f2
+dd if=/dev/zero of="$file2" bs="$size2" count="$n" status=none
+"$cat" --graph vfs_read --graph-funcs "$funcs" --raw -o "$work/r2.raw" -- \
+	dd if="$file2" of=/dev/null bs="$size2" count="$n" status=none \
+	2>"$work/r2.err"
+rc=$?
+for r in r r2; do
+	"$cat" -q -i "$work/$r.raw" --graph vfs_read --folded | LC_ALL=C sort >"$work/$r.folded"
+done
+"$cat" -q --diff "$work/r.raw" "$work/r2.raw" --graph vfs_read --folded \
+	--no-normalize >"$work/diff.folded" 2>"$work/diff.err"
+rc_diff=$?
+"$cat" -q --diff "$work/r.raw" "$work/r2.raw" --graph vfs_read --summary \
+	--json >"$work/diff.json" 2>>"$work/diff.err"
+rc_json=$?
+# The lines of each side (the other side's own stacks are 0 here).
+awk '$2 { print $1, $2 }' "$work/diff.folded" | LC_ALL=C sort >"$work/diff.col2"
+awk '$3 { print $1, $3 }' "$work/diff.folded" | LC_ALL=C sort >"$work/diff.col3"
+sum() { awk -v c="$1" '{ s += $c } END { print s + 0 }' "$2"; }
+t1=$(sum 2 "$work/r.folded")
+t2=$(sum 2 "$work/r2.folded")
+d1=$(sum 2 "$work/diff.folded")
+d2=$(sum 3 "$work/diff.folded")
+selfs=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(*(sum(f["self_ns"][i] for f in d["functions"]) for i in (0, 1)))' "$work/diff.json" 2>&1)
+[[ $rc -eq 0 && $rc_diff -eq 0 && $rc_json -eq 0 && $t1 -gt 0 && $t2 -gt 0 &&
+	$d1 -eq $t1 && $d2 -eq $t2 && $selfs == "$t1 $t2" ]] &&
+	cmp -s "$work/diff.col2" "$work/r.folded" &&
+	cmp -s "$work/diff.col3" "$work/r2.folded" &&
+	grep -q '"func":"filemap_get_pages"' "$work/diff.json"
+tap_ok $? "--diff --graph: each column is its recording's --graph --folded ($d1 = $t1, $d2 = $t2 ns; table self $selfs; exit $rc, $rc_diff, $rc_json)" ||
+	{ tap_diag <"$work/r2.err"; tap_diag <"$work/diff.err"; head -5 "$work/diff.folded" | tap_diag; }
