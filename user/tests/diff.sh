@@ -156,33 +156,45 @@ golden diff_graph_depth g4096.raw g65536.raw --graph vfs_read --folded \
 	--no-normalize --graph-depth 1
 # Each column of the diff is its recording's own --graph --folded: the
 # same stacks and weights, and the totals; the table's self times add up to
-# them, its vfs_read total too.
+# them, its vfs_read total too. graph_totals BEFORE AFTER READS.
 # shellcheck disable=SC2317 # called through check
 graph_totals() {
 	local a b
-	a=$("$cat_bin" -q -i "$tmp/g4096.raw" --graph vfs_read --folded) &&
-	b=$("$cat_bin" -q -i "$tmp/g65536.raw" --graph vfs_read --folded) &&
-	diff <(awk '{ print $1, $2 }' "$tmp/diff_graph_folded.txt" | grep -v ' 0$') \
-		<(echo "$a" | sort) &&
-	diff <(awk '{ print $1, $3 }' "$tmp/diff_graph_folded.txt" | grep -v ' 0$') \
-		<(echo "$b" | sort) &&
-	python3 - "$tmp/diff_graph_json.txt" \
+	a=$("$cat_bin" -q -i "$1" --graph vfs_read --folded) &&
+	b=$("$cat_bin" -q -i "$2" --graph vfs_read --folded) &&
+	"$cat_bin" -q --diff "$1" "$2" --graph vfs_read --folded --no-normalize \
+		> "$tmp/gt.folded" &&
+	"$cat_bin" -q --diff "$1" "$2" --graph vfs_read --summary --json \
+		> "$tmp/gt.json" &&
+	diff <(awk '$2 { print $1, $2 }' "$tmp/gt.folded") \
+		<(echo "$a" | LC_ALL=C sort) &&
+	diff <(awk '$3 { print $1, $3 }' "$tmp/gt.folded") \
+		<(echo "$b" | LC_ALL=C sort) &&
+	python3 - "$tmp/gt.json" "$3" \
 		"$(awk '{ s += $NF } END { print s }' <<< "$a")" \
 		"$(awk '{ s += $NF } END { print s }' <<< "$b")" <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
-want = [int(sys.argv[2]), int(sys.argv[3])]
+reads, want = int(sys.argv[2]), [int(sys.argv[3]), int(sys.argv[4])]
 for side in (0, 1):
     self = sum(f['self_ns'][side] for f in d['functions'])
     read = [f for f in d['functions'] if f['read']][0]
     assert self == want[side] == read['total_ns'][side], (side, self, want)
-    assert read['calls'][side] == 10, read
+    assert read['calls'][side] == reads, read
 for f in d['functions']:
     assert f['self_change_ns'] == f['self_ns'][1] - f['self_ns'][0], f
+    assert f['total_change_ns'] == f['total_ns'][1] - f['total_ns'][0], f
 PY
 }
 check "--graph: the diff's columns and the table's self times are each recording's --graph --folded" \
-	graph_totals
+	graph_totals "$tmp/g4096.raw" "$tmp/g65536.raw" 10
+# The same on two VM recordings (tests/data/record-vm-graph: dd's reads of
+# 4 KiB, then 64 KiB; the dynamic loader's of libc too), and their table.
+check "--graph on VM recordings: each column is its recording's --graph --folded" \
+	graph_totals "$here/data/vm-graph-4k.raw" "$here/data/vm-graph-64k.raw" 21
+ln -s "$here/data/vm-graph-4k.raw" "$here/data/vm-graph-64k.raw" "$tmp/"
+golden diff_vm_graph_summary vm-graph-4k.raw vm-graph-64k.raw --graph vfs_read \
+	--summary
 # shellcheck disable=SC2317 # called through check
 graph_svg() {
 	"$cat_bin" -q --diff "$tmp/g4096.raw" "$tmp/g65536.raw" --graph vfs_read \
