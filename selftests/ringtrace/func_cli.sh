@@ -18,15 +18,17 @@
 # A function that cannot be probed is refused with its reason. The calls
 # the probe missed (func_missed's 100 threads asleep in eventfd_read at
 # once) are said at the end, the same count live and on replay, and with
-# the records make every call. Needs root and ringtrace.ko loaded (the
-# runner does it).
+# the records make every call; a --snapshot --raw file of the same
+# workload carries them too (FUNC_MISSED), and its replay says them so
+# that with its records they make every call again. Needs root and
+# ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
 # shellcheck source=selftests/ringtrace/st_tools.sh
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 17
+tap_plan 18
 
 n=23
 size=1234
@@ -217,6 +219,33 @@ got=$(grep -cE "^ *func_missed .*func: name=eventfd_read[^ ]* ret=8 " "$work/x.t
 	$((got + ${live_n:-0})) -eq 100 ]]
 tap_ok $? "func calls missed by the probe: ${live_n:-0} live, ${replay_n:-0} on replay, + $got records = 100 (exit $rc, replay $replay)" ||
 	{ tap_diag <"$work/x.err"; tap_diag <"$work/x.replay"; head -3 "$work/x.txt" | tap_diag; }
+
+# A flight-recorder snapshot's file carries them too: asked for once the
+# workload is done (its shell then sleeps), it ends with a FUNC_MISSED
+# chunk, and its replay says them as the live recording's replay does.
+mkfifo "$work/sdone"
+"$cat" --snapshot --raw -o "$work/s" -e func:eventfd_read -- sh -c \
+	"'$here/func_missed' --workload; echo done >'$work/sdone'; sleep 30" \
+	2>"$work/s.err" &
+spid=$!
+read -r _ <"$work/sdone"
+kill -USR2 "$spid"
+for ((i = 0; i < 600; i++)); do
+	grep -q '^ringtrace-cat: snapshot 1: ' "$work/s.err" && break
+	sleep 0.1
+done
+kill -TERM "$spid"
+wait "$spid"
+"$cat" -i "$work/s.1" >"$work/s.txt" 2>"$work/s.replay"
+replay=$?
+snap_n=$(missed_line "$work/s.replay")
+got=$(grep -cE "^ *func_missed .*func: name=eventfd_read[^ ]* ret=8 " "$work/s.txt")
+# Where the live run missed calls (a fixed number of return instances),
+# the snapshot's run missed some too.
+[[ -s $work/s.1 && $replay -eq 0 && $((got + ${snap_n:-0})) -eq 100 &&
+	(${live_n:-0} -eq 0 || ${snap_n:-0} -gt 0) ]]
+tap_ok $? "--snapshot --raw: ${snap_n:-0} func calls missed, said on replay, + $got records = 100 (replay $replay)" ||
+	{ tap_diag <"$work/s.err"; tap_diag <"$work/s.replay"; }
 
 # The views say them too: under the text, in the JSON object.
 "$cat" -q -i "$work/x.raw" --hist >"$work/h.txt" 2>&1
