@@ -24,6 +24,7 @@
 #include <linux/errno.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
@@ -272,7 +273,8 @@ static int rt_func_get(const struct rt_session *s)
 		return -EINVAL;
 	a = rt_func_find(s);
 	if (!a) {
-		a = kzalloc(sizeof(*a), GFP_KERNEL);
+		/* RINGTRACE_MAX_FUNCS probes: several pages, maybe not contiguous. */
+		a = kvzalloc(sizeof(*a), GFP_KERNEL);
 		if (!a)
 			return -ENOMEM;
 		a->s = s;
@@ -336,7 +338,7 @@ static void rt_func_release(struct rt_session *s)
 	mutex_lock(&rt_func_mutex);
 	list_del(&a->node);
 	mutex_unlock(&rt_func_mutex);
-	kfree(a);
+	kvfree(a);
 }
 
 struct rt_producer rt_func_producer = {

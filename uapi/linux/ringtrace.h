@@ -347,7 +347,7 @@ struct ringtrace_func_record {
 #define RINGTRACE_FUNC_RECORD_ARGS(rec)	((const __u64 *)((rec) + 1))
 
 /* Most functions one session may trace (nr_funcs), arguments per record. */
-#define RINGTRACE_MAX_FUNCS		8
+#define RINGTRACE_MAX_FUNCS		64
 #define RINGTRACE_FUNC_MAX_ARGS		6
 /* Bytes per name at funcs_ptr, the terminating NUL included. */
 #define RINGTRACE_FUNC_NAME_LEN		64

@@ -94,20 +94,28 @@ static void test_kallsyms(void **state)
 
 static void test_too_many(void **state)
 {
-	char text[1024] = "";
+	char text[RINGTRACE_MAX_FUNCS * 16] = "";
+	char want[64], last[32];
 	const char *const *lists;
 
 	(void)state;
-	for (int i = 0; i < 9; i++)
+	for (int i = 0; i <= RINGTRACE_MAX_FUNCS; i++)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text),
-			 "fn_%d\n", i);
+			 "fn_%02d\n", i);
 	lists = list_of(text);
 	assert_int_equal(resolve("fn_*", NULL, lists), -1);
-	assert_non_null(strstr(err, "names 9 functions"));
-	assert_non_null(strstr(err, "at most 8"));
-	/* eight is the limit, not over it */
-	assert_int_equal(resolve("fn_[0-7]", NULL, lists), 0);
-	assert_int_equal(nr, 8);
+	snprintf(want, sizeof(want), "names %d functions",
+		 RINGTRACE_MAX_FUNCS + 1);
+	assert_non_null(strstr(err, want));
+	snprintf(want, sizeof(want), "at most %d", RINGTRACE_MAX_FUNCS);
+	assert_non_null(strstr(err, want));
+	/* the limit itself is not over it: every name but the last */
+	_Static_assert(RINGTRACE_MAX_FUNCS == 64, "the patterns below name 64");
+	snprintf(last, sizeof(last), "fn_%02d", RINGTRACE_MAX_FUNCS);
+	assert_int_equal(resolve("fn_[0-5]?,fn_6[0-3]", NULL, lists), 0);
+	assert_int_equal(nr, RINGTRACE_MAX_FUNCS);
+	for (uint32_t i = 0; i < nr; i++)
+		assert_string_not_equal(out[i], last);
 	unlink(path);
 }
 
