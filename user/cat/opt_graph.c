@@ -3,8 +3,10 @@
  * --graph vfs_read (opt.h): each read's callees as a function graph
  * (lib/views/graph.c). Live it traces vfs_read and, as func records,
  * the functions of --graph-funcs (names and globs, resolved here against
- * the kernel's list) or the usual callees the kernel has; on replay it
- * shows the func records the file holds.
+ * the kernel's list) or the usual callees the kernel has, and the
+ * traced tasks' off-CPU intervals with the kernel stack they left with
+ * (unless --no-offcpu); on replay it shows the func and offcpu records
+ * the file holds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@ static void set_graph(struct options *o, const char *arg)
 }
 
 CAT_SET_STR(set_graph_funcs, graph_funcs)
+CAT_SET_FLAG(set_no_offcpu, graph_no_offcpu)
 
 #define MAX_GRAPH_DEPTH	64
 
@@ -41,6 +44,7 @@ const struct cat_opt cat_graph_opts[] = {
 	{ "graph",		0, required_argument,	set_graph },
 	{ "graph-funcs",	0, required_argument,	set_graph_funcs },
 	{ "graph-depth",	0, required_argument,	set_graph_depth },
+	{ "no-offcpu",		0, no_argument,		set_no_offcpu },
 	CAT_OPT_END,
 };
 
@@ -72,6 +76,18 @@ static void resolve(struct options *o)
 					"itself, not one of its callees");
 	so->events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC;
 	o->events_given = true;
+	if (o->graph_no_offcpu)
+		return;
+	/*
+	 * Where the reads were off CPU: every interval (a shorter one's
+	 * time would count as on CPU), unless --min-offcpu says otherwise,
+	 * each with the kernel stack it left with: where it blocked.
+	 */
+	so->events |= RINGTRACE_EVENT_OFFCPU;
+	if (!o->min_offcpu_given)
+		so->min_offcpu_ns = 0;
+	so->stack_events |= RINGTRACE_EVENT_OFFCPU;
+	so->stack_kernel_depth = RINGTRACE_STACK_MAX_DEPTH;
 }
 
 void cat_check_graph(struct options *o)
@@ -79,12 +95,16 @@ void cat_check_graph(struct options *o)
 	const char *view = other_view(o);
 
 	if (!o->graph) {
-		if (o->graph_funcs || o->graph_depth)
+		if (o->graph_funcs || o->graph_depth || o->graph_no_offcpu)
 			cat_usage_error("%s shapes --graph vfs_read: give it",
 					o->graph_funcs ? "--graph-funcs" :
-					"--graph-depth");
+					o->graph_depth ? "--graph-depth" :
+					"--no-offcpu");
 		return;
 	}
+	if (o->graph_no_offcpu && o->min_offcpu_given)
+		cat_usage_error("--min-offcpu selects off-CPU intervals, which "
+				"--no-offcpu leaves out: pick one");
 	if (o->events_given)
 		cat_usage_error("--graph vfs_read picks the events (vfs_read "
 				"and its callees' func records): -e does not "

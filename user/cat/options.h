@@ -70,6 +70,7 @@ struct options {
 	bool			graph;
 	const char		*graph_funcs;	/* --graph-funcs LIST */
 	uint32_t		graph_depth;	/* --graph-depth; 0: all */
+	bool			graph_no_offcpu; /* --no-offcpu */
 	const char		*ctf;		/* --ctf DIR */
 	bool			symbols;	/* name user frames (--no-symbols) */
 	bool			header;		/* --header: -i FILE's header */

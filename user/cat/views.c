@@ -257,9 +257,17 @@ int cat_views_init(struct cat_views *v, const struct options *o,
 		v->graph.out = out;
 		v->graph.format = format;
 		v->graph.max_depth = o->graph_depth;
+		v->graph.no_offcpu = o->graph_no_offcpu;
 		if (rt_graph_init(&v->graph))
 			goto nomem;
 		v->graph_on = true;
+		/* Where off-CPU intervals blocked: their kernel frames. */
+		if (o->symbols && (o->input || o->session.stack_kernel_depth) &&
+		    stream_ksyms(v)) {
+			v->graph.ksyms = &v->stream_ksyms;
+			v->graph.read_ip = rt_ksyms_addr_of(&v->stream_ksyms,
+							    "vfs_read");
+		}
 	}
 	if (o->hist || o->summary) {
 		v->lat.hist = o->hist;

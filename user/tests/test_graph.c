@@ -9,6 +9,8 @@
  * hides and counts; a full per-thread ring counts its losses and the
  * read says so; a full thread table counts what it turned away. The
  * per-function table (calls, self, total) adds up to the folded weights.
+ * Off-CPU intervals go under the innermost span they began in, clipped
+ * to its own time, with where they blocked; on and off CPU add up.
  */
 #include "test.h"
 
@@ -218,16 +220,20 @@ static void test_json(void **state)
 	assert_non_null(graph);
 	assert_string_equal(graph,
 		",\"graph\":["
-		"{\"func\":\"rw_verify_area\",\"depth\":1,\"entry_ns\":1050,"
-		"\"dur_ns\":40,\"self_ns\":40},"
-		"{\"func\":\"filemap_read\",\"depth\":1,\"entry_ns\":1100,"
-		"\"dur_ns\":1500,\"self_ns\":800},"
-		"{\"func\":\"filemap_get_pages\",\"depth\":2,\"entry_ns\":1200,"
-		"\"dur_ns\":300,\"self_ns\":300},"
-		"{\"func\":\"copy_page_to_iter\",\"depth\":2,\"entry_ns\":1600,"
-		"\"dur_ns\":400,\"self_ns\":400},"
-		"{\"func\":\"touch_atime\",\"depth\":1,\"entry_ns\":2700,"
-		"\"dur_ns\":100,\"self_ns\":100}"
+		"{\"kind\":\"func\",\"func\":\"rw_verify_area\",\"depth\":1,"
+		"\"entry_ns\":1050,\"dur_ns\":40,\"self_ns\":40,\"offcpu_ns\":0},"
+		"{\"kind\":\"func\",\"func\":\"filemap_read\",\"depth\":1,"
+		"\"entry_ns\":1100,\"dur_ns\":1500,\"self_ns\":800,"
+		"\"offcpu_ns\":0},"
+		"{\"kind\":\"func\",\"func\":\"filemap_get_pages\",\"depth\":2,"
+		"\"entry_ns\":1200,\"dur_ns\":300,\"self_ns\":300,"
+		"\"offcpu_ns\":0},"
+		"{\"kind\":\"func\",\"func\":\"copy_page_to_iter\",\"depth\":2,"
+		"\"entry_ns\":1600,\"dur_ns\":400,\"self_ns\":400,"
+		"\"offcpu_ns\":0},"
+		"{\"kind\":\"func\",\"func\":\"touch_atime\",\"depth\":1,"
+		"\"entry_ns\":2700,\"dur_ns\":100,\"self_ns\":100,"
+		"\"offcpu_ns\":0}"
 		"],\"graph_missing\":0}");
 	ob.len = 0;
 	rt_graph_end(&g);
@@ -236,7 +242,9 @@ static void test_json(void **state)
 	assert_string_equal(ob.buf, "{\"type\":\"graph_summary\",\"reads\":1,"
 			    "\"shown\":5,\"hidden\":0,\"outside\":3,"
 			    "\"spans_missing\":0,\"incomplete_reads\":0,\"no_room\":0,"
-			    "\"per_thread\":256,\"threads\":1024,\"x\":1}\n");
+			    "\"offcpu_shown\":0,\"offcpu_hidden\":0,"
+			    "\"offcpu_outside\":0,\"offcpu_missing\":0,"
+			    "\"offcpu_ns\":0,\"per_thread\":256,\"threads\":1024,\"x\":1}\n");
 	done(&g);
 }
 
@@ -439,6 +447,289 @@ static void test_func_table(void **state)
 	}
 }
 
+/* ---- off-CPU intervals ---- */
+
+/*
+ * Kernel symbols for the intervals' frames: the functions at the
+ * addresses func() gives them, the scheduler's, and what blocks.
+ */
+static const char offcpu_kallsyms[] =
+	"ffffffff80000000 T vfs_read\n"
+	"ffffffff81000000 t filemap_read\n"
+	"ffffffff81000001 t filemap_get_pages\n"
+	"ffffffff81000002 t copy_page_to_iter\n"
+	"ffffffff81000003 t touch_atime\n"
+	"ffffffff81000004 t rw_verify_area\n"
+	"ffffffff82000000 T __schedule\n"
+	"ffffffff82000100 T schedule\n"
+	"ffffffff82000200 T io_schedule\n"
+	"ffffffff82000300 T folio_wait_bit_common\n"
+	"ffffffff82000400 T msleep\n"
+	"ffffffff82000500 T _etext\n";
+
+enum {
+	K_READ = 0, K_FILEMAP, K_PAGES, K_SCHED, K_SCHEDULE, K_IO, K_WAIT,
+	K_MSLEEP,
+};
+
+static const uint64_t kaddr[] = {
+	[K_READ]	= 0xffffffff80000000ull,
+	[K_FILEMAP]	= 0xffffffff81000000ull,
+	[K_PAGES]	= 0xffffffff81000001ull,
+	[K_SCHED]	= 0xffffffff82000010ull,
+	[K_SCHEDULE]	= 0xffffffff82000110ull,
+	[K_IO]		= 0xffffffff82000210ull,
+	[K_WAIT]	= 0xffffffff82000310ull,
+	[K_MSLEEP]	= 0xffffffff82000410ull,
+};
+
+/* Stack trailers stay valid while the event is handled: one per call. */
+static uint64_t stack_frames[8][16];
+static unsigned int nr_stacks;
+
+/*
+ * Thread @tid was off CPU over [left, left + dur] (@state), having left
+ * with the kernel frames @k (innermost first, -1 ends them).
+ */
+static struct rt_event offcpu(uint32_t tid, uint64_t left, uint64_t dur,
+			      uint32_t state, const int *k)
+{
+	uint64_t *frames = stack_frames[nr_stacks++ % 8];
+	struct rt_event ev;
+	uint16_t n = 0;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_OFFCPU;
+	ev.pid = ev.tid = tid;
+	strcpy(ev.comm, "dd");
+	ev.ts_ns = left + dur;
+	ev.u.offcpu.offcpu_ns = dur;
+	ev.u.offcpu.state = state;
+	while (k && k[n] >= 0) {
+		frames[n] = kaddr[k[n]];
+		n++;
+	}
+	ev.stack.nr_kernel = n;
+	ev.stack.kernel = (const unsigned char *)frames;
+	return ev;
+}
+
+static struct rt_ksyms offcpu_ksyms;
+
+static void setup_offcpu(struct rt_graph *g, enum rt_format format,
+			 uint32_t max_depth)
+{
+	setup(g, format, max_depth, 0, 0);
+	assert_int_equal(rt_ksyms_parse(&offcpu_ksyms, offcpu_kallsyms), 0);
+	g->ksyms = &offcpu_ksyms;
+	g->read_ip = kaddr[K_READ];
+}
+
+static void done_offcpu(struct rt_graph *g)
+{
+	done(g);
+	rt_ksyms_free(&offcpu_ksyms);
+}
+
+/*
+ * One read, [1000, 10000]: filemap_read 1100-9000 holding
+ * filemap_get_pages 1200-6000. Off CPU: 600-1000, ending as the read
+ * starts (outside it); 800-1050, begun before the read (clipped to it,
+ * the read's own time, no stack); 2000-5000 in filemap_get_pages, in
+ * io_schedule (the scheduler's frames left out, cut at
+ * filemap_get_pages); 5800-6200, begun in filemap_get_pages and past
+ * its return (clipped to it); 7000-7500 in filemap_read, preempted;
+ * 9500-9800 in the read's own time, in msleep.
+ */
+static void feed_offcpu_read(struct rt_graph *g)
+{
+	static const int io[] = { K_SCHED, K_SCHEDULE, K_IO, K_WAIT, K_PAGES,
+				  K_FILEMAP, K_READ, -1 };
+	static const int sleep[] = { K_SCHED, K_SCHEDULE, K_MSLEEP, K_READ,
+				     -1 };
+	static const int pages[] = { K_SCHED, K_PAGES, K_FILEMAP, -1 };
+
+	add(g, offcpu(4, 600, 400, RINGTRACE_OFFCPU_SLEEP, sleep));
+	add(g, offcpu(4, 800, 250, RINGTRACE_OFFCPU_SLEEP, NULL));
+	add(g, offcpu(4, 2000, 3000, RINGTRACE_OFFCPU_DISK, io));
+	add(g, func(4, F_PAGES, 1200, 4800));
+	add(g, offcpu(4, 5800, 400, RINGTRACE_OFFCPU_PREEMPTED, pages));
+	add(g, offcpu(4, 7000, 500, RINGTRACE_OFFCPU_PREEMPTED, NULL));
+	add(g, func(4, F_READ, 1100, 7900));
+	add(g, offcpu(4, 9500, 300, RINGTRACE_OFFCPU_SLEEP, sleep));
+	add(g, vfs_read(4, 1000, 9000));
+}
+
+static void test_offcpu_text(void **state)
+{
+	struct rt_graph g;
+	char text[512];
+
+	(void)state;
+	setup_offcpu(&g, RT_FORMAT_TEXT, 0);
+	feed_offcpu_read(&g);
+	assert_string_equal(graph_lines(),
+		"  |  [off-cpu S] 0.050us\n"
+		"  |  filemap_read() {\n"
+		"  |    filemap_get_pages() {\n"
+		"  |      [off-cpu D] 3.000us io_schedule < folio_wait_bit_common\n"
+		"  |      [off-cpu R] 0.200us\n"
+		"  |    } 4.800us (self 1.600us on-cpu, 3.200us off-cpu)\n"
+		"  |    [off-cpu R] 0.500us\n"
+		"  |  } 7.900us (self 2.600us on-cpu, 0.500us off-cpu)\n"
+		"  |  [off-cpu S] 0.300us msleep\n");
+	assert_int_equal(g.shown, 2);
+	assert_int_equal(g.offcpu_shown, 5);
+	assert_int_equal(g.offcpu_outside, 1);
+	assert_int_equal(g.offcpu_ns, 50 + 3000 + 200 + 500 + 300);
+	rt_graph_end(&g);
+	ob.len = 0;
+	rt_graph_print_summary(&g, &ob);
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	assert_string_equal(text, "graph: 1 reads, 2 spans shown; off-cpu: 5 "
+			    "intervals shown (4.050us), 1 outside a read "
+			    "(dropped)\n");
+	done_offcpu(&g);
+}
+
+static void test_offcpu_json(void **state)
+{
+	struct rt_graph g;
+	const char *graph;
+
+	(void)state;
+	setup_offcpu(&g, RT_FORMAT_JSON, 0);
+	feed_offcpu_read(&g);
+	ob.buf[ob.len - 1] = '\0';
+	graph = strstr(ob.buf, ",\"graph\":[");
+	assert_non_null(graph);
+	assert_string_equal(graph,
+		",\"graph\":["
+		"{\"kind\":\"offcpu\",\"state\":\"S\",\"depth\":1,"
+		"\"entry_ns\":1000,\"dur_ns\":50,\"frames\":[]},"
+		"{\"kind\":\"func\",\"func\":\"filemap_read\",\"depth\":1,"
+		"\"entry_ns\":1100,\"dur_ns\":7900,\"self_ns\":2600,"
+		"\"offcpu_ns\":500},"
+		"{\"kind\":\"func\",\"func\":\"filemap_get_pages\",\"depth\":2,"
+		"\"entry_ns\":1200,\"dur_ns\":4800,\"self_ns\":1600,"
+		"\"offcpu_ns\":3200},"
+		"{\"kind\":\"offcpu\",\"state\":\"D\",\"depth\":3,"
+		"\"entry_ns\":2000,\"dur_ns\":3000,"
+		"\"frames\":[\"io_schedule\",\"folio_wait_bit_common\"]},"
+		"{\"kind\":\"offcpu\",\"state\":\"R\",\"depth\":3,"
+		"\"entry_ns\":5800,\"dur_ns\":200,\"frames\":[]},"
+		"{\"kind\":\"offcpu\",\"state\":\"R\",\"depth\":2,"
+		"\"entry_ns\":7000,\"dur_ns\":500,\"frames\":[]},"
+		"{\"kind\":\"offcpu\",\"state\":\"S\",\"depth\":1,"
+		"\"entry_ns\":9500,\"dur_ns\":300,\"frames\":[\"msleep\"]}"
+		"],\"graph_missing\":0}");
+	done_offcpu(&g);
+}
+
+/*
+ * Folded: each interval's time on [vfs_read, callers, [off-cpu], where
+ * it blocked, outermost first], its span's self time less it; the
+ * read's stacks add up to its latency. --graph-depth 1 hides the
+ * intervals under filemap_get_pages in filemap_read, keeping the sum.
+ */
+static void test_offcpu_fold(void **state)
+{
+	struct rt_folded f;
+	struct rt_graph g;
+	char out[4096];
+	uint64_t self;
+
+	(void)state;
+	for (uint32_t depth = 0; depth <= 1; depth++) {
+		assert_int_equal(rt_folded_init(&f), 0);
+		setup_offcpu(&g, RT_FORMAT_TEXT, depth);
+		g.fold = &f;
+		feed_offcpu_read(&g);
+		assert_int_equal(f.weight, 9000);
+		out[0] = '\0';
+		rt_folded_foreach(&f, &offcpu_ksyms, fold_line, out);
+		assert_string_equal(out, depth ?
+			"dd;vfs_read_[k] 750\n"
+			"dd;vfs_read_[k];[off-cpu] 50\n"
+			"dd;vfs_read_[k];[off-cpu];msleep_[k] 300\n"
+			"dd;vfs_read_[k];filemap_read_[k] 7900\n" :
+			"dd;vfs_read_[k] 750\n"
+			"dd;vfs_read_[k];[off-cpu] 50\n"
+			"dd;vfs_read_[k];[off-cpu];msleep_[k] 300\n"
+			"dd;vfs_read_[k];filemap_read_[k] 2600\n"
+			"dd;vfs_read_[k];filemap_read_[k];[off-cpu] 500\n"
+			"dd;vfs_read_[k];filemap_read_[k];filemap_get_pages_[k] 1600\n"
+			"dd;vfs_read_[k];filemap_read_[k];filemap_get_pages_[k];"
+			"[off-cpu] 200\n"
+			"dd;vfs_read_[k];filemap_read_[k];filemap_get_pages_[k];"
+			"[off-cpu];folio_wait_bit_common_[k];io_schedule_[k] 3000\n");
+		assert_int_equal(g.offcpu_hidden, depth ? 3 : 0);
+		/* The per-function table: off CPU in the span's self time. */
+		self = 0;
+		for (uint32_t i = 0; i < g.nr_funcs; i++)
+			self += g.funcs[i].self_ns;
+		assert_int_equal(self, 9000);
+		done_offcpu(&g);
+		rt_folded_fini(&f);
+	}
+}
+
+/*
+ * At the read's edges: an interval that ends as the read returns is
+ * its own; one that ends after it waits for the thread's next read,
+ * where it began before that read: clipped to its start. A thread's
+ * intervals outside any read are counted at the end. --no-offcpu
+ * ignores them all.
+ */
+static void test_offcpu_edges(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup_offcpu(&g, RT_FORMAT_TEXT, 0);
+	add(&g, offcpu(6, 150, 50, RINGTRACE_OFFCPU_SLEEP, NULL));
+	add(&g, offcpu(6, 190, 30, RINGTRACE_OFFCPU_SLEEP, NULL));
+	add(&g, vfs_read(6, 100, 100));
+	assert_string_equal(graph_lines(), "  |  [off-cpu S] 0.050us\n");
+	ob.len = 0;
+	add(&g, vfs_read(6, 210, 40));
+	assert_string_equal(graph_lines(), "  |  [off-cpu S] 0.010us\n");
+	add(&g, offcpu(6, 400, 10, RINGTRACE_OFFCPU_SLEEP, NULL));
+	rt_graph_end(&g);
+	assert_int_equal(g.offcpu_shown, 2);
+	assert_int_equal(g.offcpu_outside, 1);
+	done_offcpu(&g);
+
+	setup_offcpu(&g, RT_FORMAT_TEXT, 0);
+	g.no_offcpu = true;
+	add(&g, offcpu(6, 150, 50, RINGTRACE_OFFCPU_SLEEP, NULL));
+	add(&g, vfs_read(6, 100, 100));
+	assert_string_equal(graph_lines(), "");
+	rt_graph_end(&g);
+	assert_false(g.offcpu_shown || g.offcpu_outside);
+	done_offcpu(&g);
+}
+
+/* Two intervals that overlap (the clocks) are clipped, not counted twice. */
+static void test_offcpu_overlap(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup_offcpu(&g, RT_FORMAT_TEXT, 0);
+	add(&g, offcpu(2, 120, 40, RINGTRACE_OFFCPU_SLEEP, NULL));
+	add(&g, offcpu(2, 150, 30, RINGTRACE_OFFCPU_PREEMPTED, NULL));
+	add(&g, func(2, F_READ, 110, 80));
+	add(&g, vfs_read(2, 100, 100));
+	assert_string_equal(graph_lines(),
+			    "  |  filemap_read() {\n"
+			    "  |    [off-cpu S] 0.040us\n"
+			    "  |    [off-cpu R] 0.020us\n"
+			    "  |  } 0.080us (self 0.020us on-cpu, 0.060us off-cpu)\n");
+	done_offcpu(&g);
+}
+
 static void test_unnamed(void **state)
 {
 	struct rt_graph g;
@@ -464,5 +755,10 @@ int main(void)
 	    cmocka_unit_test(test_thread_table_full),
 	    cmocka_unit_test(test_fold),
 	    cmocka_unit_test(test_func_table),
-	    cmocka_unit_test(test_unnamed));
+	    cmocka_unit_test(test_unnamed),
+	    cmocka_unit_test(test_offcpu_text),
+	    cmocka_unit_test(test_offcpu_json),
+	    cmocka_unit_test(test_offcpu_fold),
+	    cmocka_unit_test(test_offcpu_edges),
+	    cmocka_unit_test(test_offcpu_overlap));
 }

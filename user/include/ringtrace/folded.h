@@ -36,6 +36,14 @@
 #define RT_FOLDED_MAX_FRAMES	(4u << 20)	/* over every stack */
 #define RT_FOLDED_DEPTH		128u		/* frames kept per sample */
 
+/*
+ * A frame that stands for time off CPU in a stack built by the caller
+ * (--graph's: "vfs_read;filemap_read;[off-cpu];io_schedule"): written
+ * as "[off-cpu]", no symbol looked up. No kernel address is this high.
+ */
+#define RT_FOLDED_OFFCPU_FRAME	((uint64_t)-4096 - 1)
+#define RT_FOLDED_OFFCPU_NAME	"[off-cpu]"
+
 struct rt_ksym {
 	uint64_t	addr;
 	const char	*name;

@@ -19,6 +19,21 @@
  *     |    copy_page_to_iter() 4.100us
  *     |  } 30.700us (self 20.600us)
  *
+ * Off-CPU intervals of the same threads (offcpu records, stamped when the
+ * task ran again) wait in the same ring: an interval that ends inside a
+ * read is the read's, clipped to it, and goes under the innermost span it
+ * began in (graph_offcpu.c), as a line of its own, with the kernel
+ * frames where the task blocked (the scheduler's own left out, cut at
+ * that span's function):
+ *
+ *     |  msleep() {
+ *     |    [off-cpu S] 3012.345us schedule_timeout
+ *     |  } 3100.000us (self 87.655us on-cpu, 3012.345us off-cpu)
+ *
+ * A span's self time is then its time on CPU: its duration less its
+ * children's and its own intervals', so that on-CPU and off-CPU time
+ * still add up to the read's latency.
+ *
  * Nothing is silent: spans not inside any read (the function was called
  * elsewhere, or inside a read the kernel did not record, faster than
  * --min-latency) are dropped and counted as outside; spans a full ring
@@ -44,23 +59,43 @@
 #define RT_GRAPH_PER_THREAD	256u	/* spans waiting per thread */
 #define RT_GRAPH_PROBE		16u	/* slots a thread may sit in */
 
-/* A func record's span, waiting for its thread's read. */
+/* Frames kept of where an off-CPU interval blocked. */
+#define RT_GRAPH_BLOCK_FRAMES	8u
+
+/*
+ * A func record's span, or an offcpu record's interval (@offcpu),
+ * waiting for its thread's read.
+ */
 struct rt_graph_span {
-	uint64_t	entry_ns;
+	uint64_t	entry_ns;	/* off CPU: when it left */
 	uint64_t	dur_ns;
 	uint64_t	ip;
 	uint32_t	idx;		/* func_idx */
 	uint32_t	depth;		/* 1: called by the read itself */
-	uint64_t	self_ns;	/* dur_ns less its children's */
+	/* dur_ns less its children's and its own off-CPU time: on CPU */
+	uint64_t	self_ns;
+	uint64_t	offcpu_ns;	/* its own intervals' (graph_offcpu.c) */
 	bool		children;	/* the next span is one deeper */
+	bool		offcpu;		/* an off-CPU interval, not a call */
+	uint8_t		state;		/* off CPU: RINGTRACE_OFFCPU_* */
+	uint8_t		nr_frames;	/* off CPU: frames[] used */
+	/*
+	 * off CPU: the kernel frames where it blocked, innermost first,
+	 * the scheduler's own left out (when symbols name them); at the
+	 * read, cut where the span it lies in begins.
+	 */
+	uint64_t	frames[RT_GRAPH_BLOCK_FRAMES];
 };
+
+struct rt_ksyms;
 
 struct rt_graph_thread;
 
 /*
  * Per function, over every read: its calls (spans shown), its self time
- * (as the folded table weighs it: what its shown children leave of it,
- * spans deeper than max_depth included) and its total (its spans' time,
+ * (what its shown children leave of it, spans deeper than max_depth
+ * included; on CPU or off: the folded table's [off-cpu] chains under
+ * it count here) and its total (its spans' time,
  * a span inside another of the same function not counted twice). The
  * read itself is one more row, ip 0 and is_read: its calls are the reads,
  * its total their latency, its self what no callee took. The self times
@@ -86,6 +121,12 @@ struct rt_graph {
 	uint32_t		per_thread;	/* RT_GRAPH_PER_THREAD */
 	uint32_t		threads;	/* RT_GRAPH_THREADS, power of 2 */
 	/*
+	 * Names the frames where off-CPU intervals blocked, and tells the
+	 * scheduler's and the span's own among them; NULL: hex, all kept.
+	 */
+	const struct rt_ksyms	*ksyms;
+	bool			no_offcpu;	/* offcpu records ignored */
+	/*
 	 * Or, instead of printing: each read's tree into this table, by
 	 * wall time (a flame graph of where reads spent it): every span's
 	 * self time on its chain of callers, the read's own on its frame
@@ -105,6 +146,8 @@ struct rt_graph {
 	struct rt_graph_thread	*table;
 	struct rt_graph_span	*spans;		/* threads x per_thread */
 	struct rt_graph_span	*scratch;	/* one read's, per_thread */
+	struct rt_graph_span	*offs;		/* its intervals, per_thread */
+	struct rt_graph_span	*nodes;		/* both, in time order */
 	const struct rt_graph_span **open;	/* nesting, per_thread */
 
 	/* counts */
@@ -115,15 +158,22 @@ struct rt_graph {
 	uint64_t		missing;	/* pushed out of a full ring */
 	uint64_t		no_room;	/* their thread had no slot */
 	uint64_t		incomplete;	/* reads that may lack spans */
+	/* the same for off-CPU intervals */
+	uint64_t		offcpu_shown;
+	uint64_t		offcpu_hidden;
+	uint64_t		offcpu_outside;
+	uint64_t		offcpu_missing;
+	uint64_t		offcpu_ns;	/* time of those shown or hidden */
 };
 
 int rt_graph_init(struct rt_graph *g);
 void rt_graph_fini(struct rt_graph *g);
 
 /*
- * A stream event: a func record waits, a vfs_read record prints its
- * block (the read's own line, then its callees); other kinds are not
- * the graph's. In time order per thread, as the stream merges them.
+ * A stream event: a func or offcpu record waits, a vfs_read record
+ * prints its block (the read's own line, then its callees and where it
+ * was off CPU); other kinds are not the graph's. In time order per
+ * thread, as the stream merges them.
  */
 void rt_graph_add(struct rt_graph *g, const struct rt_event *ev);
 

@@ -303,6 +303,10 @@ static void put_frame(struct line *l, uint64_t ip, bool kernel,
 							    sizeof(buf)) : NULL;
 
 	put(l, ";", 1);
+	if (ip == RT_FOLDED_OFFCPU_FRAME) {
+		put(l, RT_FOLDED_OFFCPU_NAME, sizeof(RT_FOLDED_OFFCPU_NAME) - 1);
+		return;
+	}
 	if (name) {
 		put_name(l, name, RT_PATH_MAX);
 	} else {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graph_offcpu.h"
 #include "ringtrace/escape.h"
 #include "ringtrace/graph.h"
 
@@ -13,11 +14,13 @@ struct rt_graph_thread {
 	uint32_t	head;		/* oldest span */
 	uint32_t	nr;
 	/*
-	 * Spans a full ring pushed out since the thread's last read, and
-	 * the latest entry among them: at the next read, those that
-	 * entered before it were outside it, the others its own, missing.
+	 * Spans (and off-CPU intervals) a full ring pushed out since the
+	 * thread's last read, and the latest entry among them: at the next
+	 * read, those that entered before it were outside it, the others
+	 * its own, missing.
 	 */
 	uint32_t	evicted;
+	uint32_t	evicted_offcpu;
 	uint64_t	evicted_max_entry;
 };
 
@@ -33,10 +36,12 @@ int rt_graph_init(struct rt_graph *g)
 	g->spans = calloc((size_t)g->threads * g->per_thread,
 			  sizeof(*g->spans));
 	g->scratch = calloc(g->per_thread, sizeof(*g->scratch));
+	g->offs = calloc(g->per_thread, sizeof(*g->offs));
+	g->nodes = calloc(g->per_thread, sizeof(*g->nodes));
 	g->open = calloc(g->per_thread, sizeof(*g->open));
 	g->func_chain = calloc(g->per_thread + 1, sizeof(*g->func_chain));
-	if (!g->table || !g->spans || !g->scratch || !g->open ||
-	    !g->func_chain) {
+	if (!g->table || !g->spans || !g->scratch || !g->offs || !g->nodes ||
+	    !g->open || !g->func_chain) {
 		rt_graph_fini(g);
 		return -ENOMEM;
 	}
@@ -48,10 +53,14 @@ void rt_graph_fini(struct rt_graph *g)
 	free(g->table);
 	free(g->spans);
 	free(g->scratch);
+	free(g->offs);
+	free(g->nodes);
 	free(g->open);
 	free(g->func_chain);
 	g->func_chain = NULL;
 	g->open = NULL;
+	g->offs = NULL;
+	g->nodes = NULL;
 	g->table = NULL;
 	g->spans = NULL;
 	g->scratch = NULL;
@@ -78,9 +87,11 @@ static struct rt_graph_thread *thread_of(struct rt_graph *g, uint32_t tid,
 	for (uint32_t i = 0; i < probe; i++) {
 		struct rt_graph_thread *t = &g->table[(h + i) & (g->threads - 1)];
 
-		if (t->tid == tid && (t->nr || t->evicted))
+		bool used = t->nr || t->evicted || t->evicted_offcpu;
+
+		if (t->tid == tid && used)
 			return t;
-		if (!free_slot && !t->nr && !t->evicted)
+		if (!free_slot && !used)
 			free_slot = t;
 	}
 	if (!claim || !free_slot)
@@ -96,31 +107,57 @@ static struct rt_graph_span *ring_of(struct rt_graph *g,
 	return g->spans + (size_t)(t - g->table) * g->per_thread;
 }
 
-static void add_span(struct rt_graph *g, const struct rt_event *ev)
+/* A place for @ev's span at the end of its thread's ring, or NULL. */
+static struct rt_graph_span *push(struct rt_graph *g, const struct rt_event *ev)
 {
-	const struct rt_func_event *f = &ev->u.func;
 	struct rt_graph_thread *t = thread_of(g, ev->tid, true);
 	struct rt_graph_span *ring, *s;
 
 	if (!t) {
-		g->no_room++;
-		return;
+		if (ev->kind == RT_EVENT_OFFCPU)
+			g->offcpu_missing++;
+		else
+			g->no_room++;
+		return NULL;
 	}
 	ring = ring_of(g, t);
 	if (t->nr == g->per_thread) {
 		s = &ring[t->head];
-		if (!t->evicted || s->entry_ns > t->evicted_max_entry)
+		if ((!t->evicted && !t->evicted_offcpu) ||
+		    s->entry_ns > t->evicted_max_entry)
 			t->evicted_max_entry = s->entry_ns;
-		t->evicted++;
+		if (s->offcpu)
+			t->evicted_offcpu++;
+		else
+			t->evicted++;
 		t->head = (t->head + 1) % g->per_thread;
 		t->nr--;
 	}
 	s = &ring[(t->head + t->nr) % g->per_thread];
 	t->nr++;
+	return s;
+}
+
+static void add_span(struct rt_graph *g, const struct rt_event *ev)
+{
+	const struct rt_func_event *f = &ev->u.func;
+	struct rt_graph_span *s = push(g, ev);
+
+	if (!s)
+		return;
+	memset(s, 0, sizeof(*s));
 	s->dur_ns = f->lat_ns;
 	s->entry_ns = ev->ts_ns >= f->lat_ns ? ev->ts_ns - f->lat_ns : 0;
 	s->ip = f->ip;
 	s->idx = f->idx;
+}
+
+static void add_offcpu(struct rt_graph *g, const struct rt_event *ev)
+{
+	struct rt_graph_span *s = push(g, ev);
+
+	if (s)
+		rt_graph_offcpu_span(g, ev, s);
 }
 
 /* Entry order; of two spans entered together, the longer holds the other. */
@@ -153,6 +190,7 @@ static void nest(struct rt_graph_span *s, uint32_t n,
 			top--;
 		s[i].depth = top + 1;
 		s[i].self_ns = s[i].dur_ns;
+		s[i].offcpu_ns = 0;
 		s[i].children = false;
 		if (top) {
 			struct rt_graph_span *p = &s[stack[top - 1] - s];
@@ -204,7 +242,10 @@ static char *name_or_ip(char *p, const char *name, uint64_t ip)
 	return rt_fmt_hex(p, ip);
 }
 
-/* "} DUR (self SELF)": the end of a span that has shown children. */
+/*
+ * "} DUR (self SELF)": the end of a span that has shown children; one
+ * that was off CPU itself, "} DUR (self SELF on-cpu, OFF off-cpu)".
+ */
 static void close_span(struct rt_outbuf *ob, const struct rt_graph_span *c)
 {
 	char *p = indent(rt_outbuf_reserve(ob, GRAPH_LINE_MAX), c->depth);
@@ -213,7 +254,14 @@ static void close_span(struct rt_outbuf *ob, const struct rt_graph_span *c)
 	p = rt_fmt_ns_as_us(p, c->dur_ns);
 	p = RT_FMT_LIT(p, "us (self ");
 	p = rt_fmt_ns_as_us(p, c->self_ns);
-	p = RT_FMT_LIT(p, "us)\n");
+	if (c->offcpu_ns) {
+		p = RT_FMT_LIT(p, "us on-cpu, ");
+		p = rt_fmt_ns_as_us(p, c->offcpu_ns);
+		p = RT_FMT_LIT(p, "us off-cpu");
+	} else {
+		p = RT_FMT_LIT(p, "us");
+	}
+	p = RT_FMT_LIT(p, ")\n");
 	rt_outbuf_commit(ob, p);
 }
 
@@ -224,7 +272,8 @@ static bool shown(const struct rt_graph *g, const struct rt_graph_span *c)
 
 /*
  * function_graph's shape: "name() DUR" for a leaf, "name() {", its
- * children, then "} DUR (self SELF)" for a span with shown children.
+ * children, then "} DUR (self SELF)" for a span with shown children;
+ * an off-CPU interval, "[off-cpu S] DUR where" (graph_offcpu.c).
  */
 static void print_text(struct rt_graph *g, const struct rt_event *read,
 		       const struct rt_graph_span *s, uint32_t n,
@@ -254,6 +303,15 @@ static void print_text(struct rt_graph *g, const struct rt_event *read,
 			continue;
 		while (nr_open && open[nr_open - 1]->depth >= c->depth)
 			close_span(ob, open[--nr_open]);
+		if (c->offcpu) {
+			p = indent(rt_outbuf_reserve(ob, GRAPH_LINE_MAX +
+						     RT_GRAPH_OFFCPU_TEXT_MAX),
+				   c->depth);
+			p = rt_graph_offcpu_text(g, p, c);
+			*p++ = '\n';
+			rt_outbuf_commit(ob, p);
+			continue;
+		}
 		p = indent(rt_outbuf_reserve(ob, GRAPH_LINE_MAX), c->depth);
 		p = name_or_ip(p, span_name(c, name, sizeof(name)), c->ip);
 		if (opens) {
@@ -272,9 +330,10 @@ static void print_text(struct rt_graph *g, const struct rt_event *read,
 
 /*
  * The read's JSON object, its closing brace taken back for
- * "graph":[{"func","depth","entry_ns","dur_ns","self_ns"}...] and
- * "graph_missing": the printer leaves the object it committed in the
- * buffer (a flush happens only when a reserve needs room).
+ * "graph":[{"kind":"func","func","depth","entry_ns","dur_ns","self_ns",
+ * "offcpu_ns"}, {"kind":"offcpu",...}...] and "graph_missing": the
+ * printer leaves the object it committed in the buffer (a flush happens
+ * only when a reserve needs room).
  */
 static void print_json(struct rt_graph *g, const struct rt_event *read,
 		       const struct rt_graph_span *s, uint32_t n,
@@ -298,12 +357,17 @@ static void print_json(struct rt_graph *g, const struct rt_event *read,
 
 		if (!shown(g, c))
 			continue;
-		nm = span_name(c, name, sizeof(name));
-		p = rt_outbuf_reserve(ob, GRAPH_LINE_MAX + 2 * RINGTRACE_FUNC_NAME_LEN);
+		p = rt_outbuf_reserve(ob, GRAPH_LINE_MAX + RT_GRAPH_OFFCPU_JSON_MAX +
+				      RT_JSON_ESCAPE_MAX * RINGTRACE_FUNC_NAME_LEN);
 		if (!first)
 			*p++ = ',';
 		first = false;
-		p = RT_FMT_LIT(p, "{\"func\":\"");
+		if (c->offcpu) {
+			rt_outbuf_commit(ob, rt_graph_offcpu_json(g, p, c));
+			continue;
+		}
+		nm = span_name(c, name, sizeof(name));
+		p = RT_FMT_LIT(p, "{\"kind\":\"func\",\"func\":\"");
 		if (*nm)
 			p = rt_json_escape(p, nm, RINGTRACE_FUNC_NAME_LEN);
 		else
@@ -316,6 +380,8 @@ static void print_json(struct rt_graph *g, const struct rt_event *read,
 		p = rt_fmt_u64(p, c->dur_ns);
 		p = RT_FMT_LIT(p, ",\"self_ns\":");
 		p = rt_fmt_u64(p, c->self_ns);
+		p = RT_FMT_LIT(p, ",\"offcpu_ns\":");
+		p = rt_fmt_u64(p, c->offcpu_ns);
 		*p++ = '}';
 		rt_outbuf_commit(ob, p);
 	}
@@ -326,17 +392,19 @@ static void print_json(struct rt_graph *g, const struct rt_event *read,
 }
 
 /*
- * @read's tree into g->fold by wall time: each span's self time on the
- * chain [vfs_read, its callers..., it]; a span deeper than max_depth on
- * its deepest shown caller's chain; the read's own time (its latency less
- * its depth-1 spans') on vfs_read's frame. Spans are in entry order with
- * their depth (nest()), so chain[d] is the open span at depth d.
+ * @read's tree into g->fold by wall time: each span's self time (on
+ * CPU) on the chain [vfs_read, its callers..., it]; each off-CPU
+ * interval's time on [vfs_read, its callers..., [off-cpu], where it
+ * blocked...]; a node deeper than max_depth on its deepest shown
+ * caller's chain; the read's own time (its latency less its depth-1
+ * nodes') on vfs_read's frame. Nodes are in drawing order with their
+ * depth, so chain[d] is the open span at depth d.
  */
 static void fold_read(struct rt_graph *g, const struct rt_event *read,
 		      const struct rt_graph_span *s, uint32_t n)
 {
 	uint64_t chain[RT_FOLDED_DEPTH], own = read->u.vfs_read.lat_ns;
-	uint32_t top;
+	uint32_t top, nr;
 
 	chain[0] = g->read_ip;
 	for (uint32_t i = 0; i < n; i++) {
@@ -345,12 +413,16 @@ static void fold_read(struct rt_graph *g, const struct rt_event *read,
 			top = g->max_depth;
 		if (top >= RT_FOLDED_DEPTH)
 			top = RT_FOLDED_DEPTH - 1;
-		if (top == s[i].depth)
-			chain[top] = s[i].ip;
 		if (s[i].depth == 1)
 			own = own > s[i].dur_ns ? own - s[i].dur_ns : 0;
+		nr = top + 1;
+		if (top == s[i].depth && s[i].offcpu)
+			nr = rt_graph_offcpu_chain(&s[i], chain, top,
+						   RT_FOLDED_DEPTH);
+		else if (top == s[i].depth)
+			chain[top] = s[i].ip;
 		rt_folded_add_frames(g->fold, read->comm, read->pid, chain,
-				     top + 1, s[i].self_ns);
+				     nr, s[i].self_ns);
 	}
 	rt_folded_add_frames(g->fold, read->comm, read->pid, chain, 1, own);
 	g->fold->samples++;
@@ -393,6 +465,18 @@ static void count_funcs(struct rt_graph *g, const struct rt_event *read,
 		struct rt_graph_func *f;
 		bool nested = false;
 
+		/*
+		 * An off-CPU interval is in the self time of the span it
+		 * lies in (the read's own, at depth 1: left in own).
+		 */
+		if (s[i].offcpu) {
+			top = s[i].depth - 1;
+			if (g->max_depth && top > g->max_depth)
+				top = g->max_depth;
+			if (top && chain[top])
+				chain[top]->self_ns += s[i].dur_ns;
+			continue;
+		}
 		if (s[i].depth == 1)
 			own = own > s[i].dur_ns ? own - s[i].dur_ns : 0;
 		top = s[i].depth;
@@ -424,33 +508,45 @@ static void count_funcs(struct rt_graph *g, const struct rt_event *read,
 
 /*
  * @read's spans out of its thread's ring: those inside it to scratch,
- * those before it counted outside, those after it (a later read's, come
- * early through the merge) kept. Returns how many are its own.
+ * its off-CPU intervals (those that ended inside it: the task left
+ * inside it, give or take the clocks) to offs, those before it counted
+ * outside, those after it (a later read's, come early through the
+ * merge) kept. Returns how many spans are its own, *@m intervals.
  */
 static uint32_t take_spans(struct rt_graph *g, struct rt_graph_thread *t,
-			   uint64_t start, uint64_t end, uint32_t *missing)
+			   uint64_t start, uint64_t end, uint32_t *missing,
+			   uint32_t *m)
 {
 	struct rt_graph_span *ring = ring_of(g, t);
 	uint32_t n = 0, kept = 0;
 
 	*missing = 0;
-	if (t->evicted) {
+	*m = 0;
+	if (t->evicted || t->evicted_offcpu) {
 		if (t->evicted_max_entry >= start) {
-			*missing = t->evicted;
+			*missing = t->evicted + t->evicted_offcpu;
 			g->missing += t->evicted;
+			g->offcpu_missing += t->evicted_offcpu;
 			g->incomplete++;
 		} else {
 			g->outside += t->evicted;
+			g->offcpu_outside += t->evicted_offcpu;
 		}
 		t->evicted = 0;
+		t->evicted_offcpu = 0;
 	}
 	for (uint32_t i = 0; i < t->nr; i++) {
 		const struct rt_graph_span *s = &ring[(t->head + i) % g->per_thread];
+		uint64_t ret = s->entry_ns + s->dur_ns;
 
-		if (s->entry_ns + s->dur_ns > end)
+		if (ret > end)
 			ring[(t->head + kept++) % g->per_thread] = *s;
-		else if (s->entry_ns >= start)
+		else if (s->offcpu && ret > start)
+			g->offs[(*m)++] = *s;
+		else if (!s->offcpu && s->entry_ns >= start)
 			g->scratch[n++] = *s;
+		else if (s->offcpu)
+			g->offcpu_outside++;
 		else
 			g->outside++;
 	}
@@ -463,32 +559,44 @@ static void add_read(struct rt_graph *g, const struct rt_event *ev)
 	const struct rt_vfs_read_event *r = &ev->u.vfs_read;
 	uint64_t start = ev->ts_ns >= r->lat_ns ? ev->ts_ns - r->lat_ns : 0;
 	struct rt_graph_thread *t = thread_of(g, ev->tid, false);
-	uint32_t n = 0, missing = 0;
+	uint32_t n = 0, m = 0, missing = 0;
+	struct rt_graph_span *s = g->nodes;
 
 	if (t)
-		n = take_spans(g, t, start, ev->ts_ns, &missing);
+		n = take_spans(g, t, start, ev->ts_ns, &missing, &m);
 	qsort(g->scratch, n, sizeof(*g->scratch), by_entry);
 	nest(g->scratch, n, g->open);
+	rt_graph_offcpu_attribute(g, g->scratch, n, g->offs, m, start,
+				  ev->ts_ns);
+	n = rt_graph_offcpu_merge(g->scratch, n, g->offs, m, s);
 	for (uint32_t i = 0; i < n; i++) {
-		if (shown(g, &g->scratch[i]))
-			g->shown++;
-		else
-			g->hidden++;
+		bool on = shown(g, &s[i]);
+
+		if (s[i].offcpu) {
+			g->offcpu_shown += on;
+			g->offcpu_hidden += !on;
+			g->offcpu_ns += s[i].dur_ns;
+		} else {
+			g->shown += on;
+			g->hidden += !on;
+		}
 	}
 	g->reads++;
-	count_funcs(g, ev, g->scratch, n);
+	count_funcs(g, ev, s, n);
 	if (g->fold)
-		fold_read(g, ev, g->scratch, n);
+		fold_read(g, ev, s, n);
 	else if (g->format == RT_FORMAT_JSON)
-		print_json(g, ev, g->scratch, n, missing);
+		print_json(g, ev, s, n, missing);
 	else
-		print_text(g, ev, g->scratch, n, missing);
+		print_text(g, ev, s, n, missing);
 }
 
 void rt_graph_add(struct rt_graph *g, const struct rt_event *ev)
 {
 	if (ev->kind == RT_EVENT_FUNC)
 		add_span(g, ev);
+	else if (ev->kind == RT_EVENT_OFFCPU && !g->no_offcpu)
+		add_offcpu(g, ev);
 	else if (ev->kind == RT_EVENT_VFS_READ)
 		add_read(g, ev);
 }
@@ -498,15 +606,44 @@ void rt_graph_end(struct rt_graph *g)
 	for (uint32_t i = 0; i < g->threads; i++) {
 		struct rt_graph_thread *t = &g->table[i];
 
-		g->outside += t->nr + t->evicted;
+		for (uint32_t j = 0; j < t->nr; j++) {
+			if (ring_of(g, t)[(t->head + j) % g->per_thread].offcpu)
+				g->offcpu_outside++;
+			else
+				g->outside++;
+		}
+		g->outside += t->evicted;
+		g->offcpu_outside += t->evicted_offcpu;
 		t->nr = 0;
 		t->evicted = 0;
+		t->evicted_offcpu = 0;
 	}
 }
 
 bool rt_graph_lacks(const struct rt_graph *g)
 {
-	return g->outside || g->hidden || g->missing || g->no_room;
+	return g->outside || g->hidden || g->missing || g->no_room ||
+	       g->offcpu_outside || g->offcpu_hidden || g->offcpu_missing;
+}
+
+/* "; off-cpu: N intervals shown (T us)...": only when there were some. */
+static void print_offcpu_summary(const struct rt_graph *g,
+				 struct rt_outbuf *ob)
+{
+	char us[32];
+
+	*rt_fmt_ns_as_us(us, g->offcpu_ns) = '\0';
+	rt_outbuf_printf(ob, "; off-cpu: %llu intervals shown (%sus)",
+			 (unsigned long long)g->offcpu_shown, us);
+	if (g->offcpu_hidden)
+		rt_outbuf_printf(ob, ", %llu deeper than --graph-depth hidden",
+				 (unsigned long long)g->offcpu_hidden);
+	if (g->offcpu_outside)
+		rt_outbuf_printf(ob, ", %llu outside a read (dropped)",
+				 (unsigned long long)g->offcpu_outside);
+	if (g->offcpu_missing)
+		rt_outbuf_printf(ob, ", %llu missing (no room)",
+				 (unsigned long long)g->offcpu_missing);
 }
 
 void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob)
@@ -529,6 +666,9 @@ void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob)
 	if (g->no_room)
 		rt_outbuf_printf(ob, ", %llu missing (over %u threads waiting)",
 				 (unsigned long long)g->no_room, g->threads);
+	if (g->offcpu_shown || g->offcpu_hidden || g->offcpu_outside ||
+	    g->offcpu_missing)
+		print_offcpu_summary(g, ob);
 	rt_outbuf_append(ob, "\n", 1);
 }
 
@@ -538,13 +678,21 @@ void rt_graph_print_summary_json(const struct rt_graph *g,
 	rt_outbuf_printf(ob, "{\"type\":\"graph_summary\",\"reads\":%llu,"
 			 "\"shown\":%llu,\"hidden\":%llu,\"outside\":%llu,"
 			 "\"spans_missing\":%llu,\"incomplete_reads\":%llu,"
-			 "\"no_room\":%llu,\"per_thread\":%u,\"threads\":%u%s}\n",
+			 "\"no_room\":%llu,\"offcpu_shown\":%llu,"
+			 "\"offcpu_hidden\":%llu,\"offcpu_outside\":%llu,"
+			 "\"offcpu_missing\":%llu,\"offcpu_ns\":%llu,"
+			 "\"per_thread\":%u,\"threads\":%u%s}\n",
 			 (unsigned long long)g->reads,
 			 (unsigned long long)g->shown,
 			 (unsigned long long)g->hidden,
 			 (unsigned long long)g->outside,
 			 (unsigned long long)g->missing,
 			 (unsigned long long)g->incomplete,
-			 (unsigned long long)g->no_room, g->per_thread,
+			 (unsigned long long)g->no_room,
+			 (unsigned long long)g->offcpu_shown,
+			 (unsigned long long)g->offcpu_hidden,
+			 (unsigned long long)g->offcpu_outside,
+			 (unsigned long long)g->offcpu_missing,
+			 (unsigned long long)g->offcpu_ns, g->per_thread,
 			 g->threads, extra_json ? extra_json : "");
 }

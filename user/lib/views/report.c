@@ -133,7 +133,11 @@ static const char *frame_key(const struct rt_folded *f,
 {
 	uint64_t ip = f->frames[st->first + i];
 	bool kernel = i >= (uint32_t)(st->nr - st->nr_kernel);
-	const char *name = rt_frame_name(names, kernel, st->pid, st->comm, ip);
+	const char *name;
+
+	if (ip == RT_FOLDED_OFFCPU_FRAME)
+		return RT_FOLDED_OFFCPU_NAME;
+	name = rt_frame_name(names, kernel, st->pid, st->comm, ip);
 
 	if (by == RT_REPORT_BY_DSO) {
 		dso_of(buf, len, name, kernel);
