@@ -8,11 +8,12 @@
 # shows exactly N such reads of the file, each with one filemap_read at
 # depth 1 holding its filemap_get_pages at depth 2, every duration within
 # the read's latency and the parent's self time its duration less its
-# children's; the JSON objects hold the same shape; a raw recording
+# children's and its own off-CPU time (a preemption may put an [off-cpu]
+# line anywhere: not the shape); the JSON objects hold the same shape; a raw recording
 # replayed as text and as JSON gives the same spans, named, and the JSON
 # equals the text span for span; --graph-depth 1 hides the inner spans
 # and counts them; --min-latency above every read keeps no read and
-# counts the recorded spans as outside one; the default list graphs
+# counts the recorded spans (and off-CPU intervals) as outside one; the default list graphs
 # filemap_read too; globs that expand to nothing or to more than 8
 # functions are refused. A second recording of reads 8 times larger,
 # compared with the first by --diff --graph vfs_read: each column of its
@@ -59,10 +60,15 @@ def text_reads(path):
             body = line[3:]
             depth = (len(body) - len(body.lstrip(" "))) // 2
             body = body.strip()
-            m = re.fullmatch(r"\} ([0-9.]+)us \(self ([0-9.]+)us\)", body)
+            m = re.fullmatch(r"\} ([0-9.]+)us \(self ([0-9.]+)us"
+                             r"(?: on-cpu, ([0-9.]+)us off-cpu)?\)", body)
             if m:
                 span = stack.pop()
                 span["dur"], span["self"] = us_ns(m[1]), us_ns(m[2])
+                span["off"] = us_ns(m[3]) if m[3] else 0
+                continue
+            # A preemption or a wait inside a span: not the tree's shape.
+            if re.match(r"\[off-cpu \S+\] [0-9.]+us", body) and cur:
                 continue
             m = re.fullmatch(r"(\S+)\(\) (\{|([0-9.]+)us)", body)
             if not m or cur is None:
@@ -73,6 +79,7 @@ def text_reads(path):
                 stack.append(span)
             else:
                 span["dur"] = span["self"] = us_ns(m[3])
+                span["off"] = 0
             continue
         m = re.search(r"^\s*(\S+)\s.*vfs_read: .* count=(\d+) ret=(-?\d+) "
                       r"lat=([0-9.]+)us.* file=(\S+)", line)
@@ -89,8 +96,10 @@ def json_reads(path):
         e = json.loads(line)
         if e.get("type") != "vfs_read":
             continue
+        e["graph"] = [s for s in e["graph"] if s["kind"] == "func"]
         for s in e["graph"]:
             s["dur"], s["self"] = s.pop("dur_ns"), s.pop("self_ns")
+            s["off"] = s.pop("offcpu_ns")
         reads.append(e)
     return reads
 
@@ -111,7 +120,7 @@ def shape(r, size):
         return "filemap_read's children are not filemap_get_pages at 2: %s" % g
     if any(s["dur"] > r["lat_ns"] for s in g):
         return "a span longer than the read's %dns: %s" % (r["lat_ns"], g)
-    if g[0]["self"] != g[0]["dur"] - sum(s["dur"] for s in inner):
+    if g[0]["self"] + g[0]["off"] != g[0]["dur"] - sum(s["dur"] for s in inner):
         return "self time is not duration less children: %s" % g
     if "entry_ns" in g[0]:
         start = r["ts_ns"] - r["lat_ns"]
@@ -134,7 +143,7 @@ elif mode == "json":
 elif mode == "same":
     t = mine(text_reads(out), size, path)
     j = mine(json_reads(sys.argv[6]), size, path)
-    strip = lambda g: [{k: s[k] for k in ("func", "depth", "dur", "self")}
+    strip = lambda g: [{k: s[k] for k in ("func", "depth", "dur", "self", "off")}
                        for s in g]
     if len(t) != n or len(j) != n:
         raise SystemExit("%d text and %d JSON reads, not %d" % (len(t), len(j), n))
@@ -219,7 +228,7 @@ tap_ok $? "--graph-depth 1: filemap_read alone, the inner spans counted hidden (
 # and with them go their spans, counted.
 "$cat" -i "$work/r.raw" --graph vfs_read --min-latency 60s >"$work/m.txt" 2>"$work/m.err"
 rc=$?
-outside=$(sed -n 's/^graph: 0 reads, 0 spans shown, \([0-9]*\) outside a read (dropped)$/\1/p' "$work/m.txt")
+outside=$(sed -n 's/^graph: 0 reads, 0 spans shown, \([0-9]*\) outside a read (dropped)\(; off-cpu: 0 intervals shown (0.000us), [0-9]* outside a read (dropped)\)\{0,1\}$/\1/p' "$work/m.txt")
 [[ $rc -eq 0 && -n $outside && $outside -ge $((2 * n)) ]] &&
 	! grep -q "vfs_read:" "$work/m.txt"
 tap_ok $? "--min-latency 60s: no read, the $((2 * n)) or more spans counted outside one (${outside:-none}, exit $rc)" ||

@@ -13,12 +13,21 @@
 # in that order, inner at depth 3 inside middle; every span starts and
 # ends inside its parent and the read; first and inner last at least the
 # time they sleep; each parent's self time is its duration less its
-# children's; and the module ran the tree N times. The text view draws
-# the same tree. Recorded raw and replayed, --folded puts the tree's
-# wall time under vfs_read: exactly the tree's chains, every span's self
-# time on its own, adding up to the reads' latency to the nanosecond; and
-# --report says first and inner spent at least their sleeps. A function
-# of the module that does not exist is refused.
+# children's and its own off-CPU intervals'; first and inner each hold
+# off-CPU intervals (where they slept: the stack names usleep_range),
+# as long as their sleeps less what sleeping takes on CPU (the timer is
+# armed before the task leaves), and no longer than they are; every
+# interval lies in its span, outside its children; and the module ran
+# the tree N times. The text view draws the same tree, an [off-cpu]
+# line under first and under inner. Recorded raw and replayed, the
+# graph counts every offcpu record the file holds (in a read or outside
+# one), and --folded puts the tree's wall time under vfs_read: exactly
+# the tree's chains, each span's time on CPU on its own, its off-CPU
+# intervals on [off-cpu] chains under it, adding up to the reads'
+# latency to the nanosecond, the [off-cpu] chains to the replayed
+# JSON's intervals; and --report says first and inner spent at least
+# their sleeps. A function of the module that does not exist is
+# refused.
 # Needs root and ringtrace.ko loaded (the runner does it).
 #
 # The probes attach while dd is held (ringtrace-cat starts the COMMAND
@@ -30,7 +39,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
 ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
-tap_plan 6
+tap_plan 8
 
 n=7
 size=512
@@ -48,14 +57,61 @@ import json, sys
 
 path, size, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 FIRST_NS, INNER_NS = 3000000, 2000000
+# What a sleep spends on CPU after arming its timer, at most: the rest
+# of usleep_range and the switch (generous for TCG).
+ON_CPU_NS = 500000
 want = [("ringtrace_ct_outer", 1), ("ringtrace_ct_first", 2),
         ("ringtrace_ct_middle", 2), ("ringtrace_ct_inner", 3)]
 
 def inside(s, start, end):
     return start <= s["entry_ns"] and s["entry_ns"] + s["dur_ns"] <= end
 
+def offcpu_under(r):
+    """Each span's off-CPU intervals, and those of the read itself."""
+    under, stack = {}, []
+    for s in r["graph"]:
+        del stack[s["depth"] - 1:]
+        parent = stack[-1]["func"] if stack else "vfs_read"
+        if s["kind"] == "offcpu":
+            under.setdefault(parent, []).append(s)
+        else:
+            stack.append(s)
+    return under
+
+def why_not_offcpu(r):
+    g = [s for s in r["graph"] if s["kind"] == "func"]
+    outer, first, middle, inner = g
+    under = offcpu_under(r)
+    for span, sleep, child in ((first, FIRST_NS, None), (inner, INNER_NS, None),
+                               (middle, 0, inner), (outer, 0, None)):
+        offs = under.get(span["func"], [])
+        off = sum(o["dur_ns"] for o in offs)
+        kids = sum(s["dur_ns"] for s in (child,) if s) if span is middle \
+            else (first["dur_ns"] + middle["dur_ns"] if span is outer else 0)
+        if off != span["offcpu_ns"] or \
+                span["self_ns"] + off + kids != span["dur_ns"]:
+            return "%s: self %d + off %d + children %d != %d" % (
+                span["func"], span["self_ns"], off, kids, span["dur_ns"])
+        if sleep and (not offs or off < sleep - ON_CPU_NS or off > span["dur_ns"]):
+            return "%s off CPU %d ns in %d intervals, slept %d ns in %d" % (
+                span["func"], off, len(offs), sleep, span["dur_ns"])
+        if sleep and not any(f.startswith("usleep_range") for o in offs
+                             for f in o["frames"]):
+            return "%s: no interval blocked in usleep_range: %s" % (
+                span["func"], offs)
+        for o in offs:
+            if not inside(o, span["entry_ns"], span["entry_ns"] + span["dur_ns"]):
+                return "an interval outside %s: %s" % (span["func"], o)
+            for c in (first, middle) if span is outer else \
+                    (inner,) if span is middle else ():
+                if o["entry_ns"] < c["entry_ns"] + c["dur_ns"] and \
+                        c["entry_ns"] < o["entry_ns"] + o["dur_ns"]:
+                    return "an interval of %s overlaps %s" % (
+                        span["func"], c["func"])
+    return None
+
 def why_not(r):
-    g = r["graph"]
+    g = [s for s in r["graph"] if s["kind"] == "func"]
     shape = [(s["func"], s["depth"]) for s in g]
     if shape != want:
         return "tree %s, not %s" % (shape, want)
@@ -75,12 +131,7 @@ def why_not(r):
     if first["dur_ns"] < FIRST_NS or inner["dur_ns"] < INNER_NS:
         return "shorter than its sleep: first %d, inner %d ns" % (
             first["dur_ns"], inner["dur_ns"])
-    if outer["self_ns"] != outer["dur_ns"] - first["dur_ns"] - middle["dur_ns"] \
-            or middle["self_ns"] != middle["dur_ns"] - inner["dur_ns"] \
-            or first["self_ns"] != first["dur_ns"] \
-            or inner["self_ns"] != inner["dur_ns"]:
-        return "self times: %s" % g
-    return None
+    return why_not_offcpu(r)
 
 reads = []
 for line in open(sys.argv[1]):
@@ -108,6 +159,10 @@ why=$(python3 "$work/check.py" "$work/t.json" "$dir/tree" "$size" "$n" 2>&1)
 tap_ok $? "JSON: $n reads, each exactly outer { first, middle { inner } } inside the read, sleeps covered, self times exact ($why, exit $rc)" ||
 	{ tap_diag <"$work/t.err"; head -3 "$work/t.json" | tap_diag; }
 
+grep -q '"offcpu_outside":' "$work/t.json"
+tap_ok $? "JSON: the summary counts the off-CPU intervals" ||
+	tail -1 "$work/t.json" | tap_diag
+
 [[ $((after - before)) -eq $n ]]
 tap_ok $? "the module ran the tree $n times ($((after - before)))"
 
@@ -115,15 +170,19 @@ tap_ok $? "the module ran the tree $n times ($((after - before)))"
 	dd if="$dir/tree" of=/dev/null bs="$size" count="$n" status=none \
 	>"$work/t.txt" 2>"$work/t2.err"
 rc=$?
-# Each read's block, as drawn: the tree's four lines in order.
+# Each read's block, as drawn: the tree's lines in order, a span's
+# sleep as one [off-cpu] line (preemptions, R, may come anywhere: left
+# out; a sleep cut in two is one line).
 blocks=$(awk '
 	on && !/^  \|/ { if (s != "") print s; on = 0; s = "" }
 	/vfs_read: .* file=\/sys\/kernel\/debug\/ringtrace_calltree\/tree/ { on = 1; next }
-	on { sub(/[0-9.]+us.*/, ""); s = s $0 ";" }
+	on && /\[off-cpu R\]/ { next }
+	on { sub(/[0-9.]+us.*/, ""); sub(/\[off-cpu [A-Za-z]+\] /, "[off-cpu]")
+	     if ($0 != last || $0 !~ /off-cpu/) s = s $0 ";"; last = $0 }
 	END { if (on && s != "") print s }' "$work/t.txt" | sort | uniq -c)
-want="      $n   |  ringtrace_ct_outer() {;  |    ringtrace_ct_first() ;  |    ringtrace_ct_middle() {;  |      ringtrace_ct_inner() ;  |    } ;  |  } ;"
+want="      $n   |  ringtrace_ct_outer() {;  |    ringtrace_ct_first() {;  |      [off-cpu];  |    } ;  |    ringtrace_ct_middle() {;  |      ringtrace_ct_inner() {;  |        [off-cpu];  |      } ;  |    } ;  |  } ;"
 [[ $rc -eq 0 && $blocks == "$want" ]]
-tap_ok $? "text: $n reads drawn as the same indented tree (exit $rc)" ||
+tap_ok $? "text: $n reads drawn as the same indented tree, first's and inner's sleeps as [off-cpu] lines (exit $rc)" ||
 	{ tap_diag <<<"$blocks"; tap_diag <"$work/t2.err"; }
 
 "$cat" --graph vfs_read --graph-funcs "$funcs" --raw -o "$work/g.raw" -- \
@@ -132,23 +191,43 @@ tap_ok $? "text: $n reads drawn as the same indented tree (exit $rc)" ||
 rc=$?
 "$cat" -i "$work/g.raw" --graph vfs_read --folded >"$work/g.folded" 2>"$work/gf.err"
 rcf=$?
-lat=$("$cat" -i "$work/g.raw" --json 2>/dev/null |
-	python3 -c 'import json, sys
-print(sum(e["lat_ns"] for e in map(json.loads, sys.stdin)
-          if e.get("type") == "vfs_read"))')
+"$cat" -i "$work/g.raw" --graph vfs_read --json >"$work/g.json" 2>/dev/null
+# Every offcpu record of the file, in a read or outside one: counted.
+counts=$("$cat" -i "$work/g.raw" --json 2>/dev/null | python3 -c 'import json, sys
+ev = [json.loads(l) for l in sys.stdin]
+g = [json.loads(l) for l in open(sys.argv[1])]
+s = g[-1]
+print(sum(e["lat_ns"] for e in ev if e.get("type") == "vfs_read"),
+      sum(e.get("type") == "offcpu" for e in ev),
+      s["offcpu_shown"] + s["offcpu_outside"],
+      sum(n["dur_ns"] for r in g if r.get("type") == "vfs_read"
+          for n in r["graph"] if n["kind"] == "offcpu"))' "$work/g.json")
+read -r lat records counted off <<<"$counts"
+[[ $rc -eq 0 && ${records:-0} -gt 0 && $records -eq $counted ]]
+tap_ok $? "replay: the graph counts all ${records:-0} offcpu records of the recording (${counted:-none} shown or outside a read)" ||
+	{ tap_diag <"$work/g.err"; tail -1 "$work/g.json" | tap_diag; }
 weight=$(awk '{ s += $NF } END { print s + 0 }' "$work/g.folded")
-chains=$(sed 's/_\[k\]//g; s/ [0-9]*$//' "$work/g.folded" | sort | tr '\n' ' ')
+offw=$(awk '/\[off-cpu\]/ { s += $NF } END { print s + 0 }' "$work/g.folded")
+# The chains as callers only: an [off-cpu] chain's frames after it cut.
+chains=$(sed 's/_\[k\]//g; s/ [0-9]*$//; s/;\[off-cpu\].*/;[off-cpu]/' \
+	"$work/g.folded" | sort -u | tr '\n' ' ')
 o=dd\;vfs_read\;ringtrace_ct_outer
-want="dd;vfs_read $o $o;ringtrace_ct_first $o;ringtrace_ct_middle $o;ringtrace_ct_middle;ringtrace_ct_inner "
-[[ $rc -eq 0 && $rcf -eq 0 && $chains == "$want" && $weight -eq $lat && $lat -gt 0 ]]
-tap_ok $? "--folded: the tree's chains under vfs_read, weighing the reads' $lat ns exactly ($weight)" ||
+want="$o;ringtrace_ct_first;[off-cpu] $o;ringtrace_ct_middle;ringtrace_ct_inner;[off-cpu] "
+func=$(sed 's/_\[k\]//g; s/ [0-9]*$//' "$work/g.folded" | grep -v "off-cpu" |
+	sort | tr '\n' ' ')
+wantf="dd;vfs_read $o $o;ringtrace_ct_first $o;ringtrace_ct_middle $o;ringtrace_ct_middle;ringtrace_ct_inner "
+[[ $rc -eq 0 && $rcf -eq 0 && $func == "$wantf" && $weight -eq $lat &&
+   $lat -gt 0 && $offw -eq $off && $off -ge $((n * 4000000)) ]] &&
+	for c in $want; do [[ " $chains " == *" $c "* ]] || false; done
+tap_ok $? "--folded: the tree's chains under vfs_read, first's and inner's [off-cpu] under them, weighing the reads' $lat ns exactly ($weight; off CPU $offw = $off)" ||
 	{ tap_diag <"$work/g.folded"; tap_diag <"$work/gf.err"; tap_diag <"$work/g.err"; }
 
 "$cat" -i "$work/g.raw" --graph vfs_read --report >"$work/g.report" 2>/dev/null
 rc=$?
-# "Children% Self% Children(w) Self(w) Symbol": the self weight, in ns.
-first=$(awk '$5 ~ /^ringtrace_ct_first/ { print $4 }' "$work/g.report")
-inner=$(awk '$5 ~ /^ringtrace_ct_inner/ { print $4 }' "$work/g.report")
+# "Children% Self% Children(w) Self(w) Symbol": the children weight (on
+# and off CPU), in ns.
+first=$(awk '$5 ~ /^ringtrace_ct_first/ { print $3 }' "$work/g.report")
+inner=$(awk '$5 ~ /^ringtrace_ct_inner/ { print $3 }' "$work/g.report")
 [[ $rc -eq 0 && ${first:-0} -ge $((n * 3000000)) && ${inner:-0} -ge $((n * 2000000)) ]]
 tap_ok $? "--report: first and inner spent at least their sleeps ($first, $inner ns)" ||
 	tap_diag <"$work/g.report"

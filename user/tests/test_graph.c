@@ -536,14 +536,14 @@ static void done_offcpu(struct rt_graph *g)
  * filemap_get_pages 1200-6000. Off CPU: 600-1000, ending as the read
  * starts (outside it); 800-1050, begun before the read (clipped to it,
  * the read's own time, no stack); 2000-5000 in filemap_get_pages, in
- * io_schedule (the scheduler's frames left out, cut at
- * filemap_get_pages); 5800-6200, begun in filemap_get_pages and past
+ * io_schedule (the scheduler's frames left out; filemap_get_pages has
+ * no frame, it jumped to what blocked: cut at filemap_read); 5800-6200, begun in filemap_get_pages and past
  * its return (clipped to it); 7000-7500 in filemap_read, preempted;
  * 9500-9800 in the read's own time, in msleep.
  */
 static void feed_offcpu_read(struct rt_graph *g)
 {
-	static const int io[] = { K_SCHED, K_SCHEDULE, K_IO, K_WAIT, K_PAGES,
+	static const int io[] = { K_SCHED, K_SCHEDULE, K_IO, K_WAIT,
 				  K_FILEMAP, K_READ, -1 };
 	static const int sleep[] = { K_SCHED, K_SCHEDULE, K_MSLEEP, K_READ,
 				     -1 };

@@ -103,23 +103,38 @@ static uint64_t next_entry(const struct rt_graph_span *s, uint32_t n,
 }
 
 /*
- * Where @o blocked, below the function @fn it lies in: its frames up to
- * the first in @fn's symbol (that one and its callers are the graph's
- * already). Kept whole when symbols cannot tell.
+ * Where @o blocked, below the span @p it lies in: its frames up to the
+ * first in the function of @p or of a span holding it, or in vfs_read
+ * (that frame and its callers are the graph's already). Not always
+ * @p's own: a function that ends in a call may have jumped to it,
+ * leaving no frame. Kept whole when symbols cannot tell.
  */
 static void cut_at(const struct rt_graph *g, struct rt_graph_span *o,
-		   uint64_t fn)
+		   const struct rt_graph_span *s, int32_t p)
 {
-	const struct rt_ksym *f = g->ksyms && fn ?
-				  rt_ksyms_lookup(g->ksyms, fn) : NULL;
+	const struct rt_ksym *fn[RT_GRAPH_BLOCK_FRAMES + 1];
+	uint32_t nr = 0, depth = p >= 0 ? s[p].depth : 0;
 
-	if (!f)
+	if (!g->ksyms)
 		return;
-	for (uint32_t i = 0; i < o->nr_frames; i++)
-		if (rt_ksyms_lookup(g->ksyms, o->frames[i]) == f) {
-			o->nr_frames = (uint8_t)i;
-			return;
+	/* The spans holding @o, innermost first: the depths going down. */
+	for (int32_t i = p; i >= 0 && depth && nr < RT_GRAPH_BLOCK_FRAMES; i--)
+		if (s[i].depth == depth) {
+			fn[nr] = rt_ksyms_lookup(g->ksyms, s[i].ip);
+			nr += fn[nr] != NULL;
+			depth--;
 		}
+	if (g->read_ip && (fn[nr] = rt_ksyms_lookup(g->ksyms, g->read_ip)))
+		nr++;
+	for (uint32_t i = 0; i < o->nr_frames; i++) {
+		const struct rt_ksym *k = rt_ksyms_lookup(g->ksyms, o->frames[i]);
+
+		for (uint32_t j = 0; k && j < nr; j++)
+			if (k == fn[j]) {
+				o->nr_frames = (uint8_t)i;
+				return;
+			}
+	}
 }
 
 uint64_t rt_graph_offcpu_attribute(const struct rt_graph *g,
@@ -150,7 +165,7 @@ uint64_t rt_graph_offcpu_attribute(const struct rt_graph *g,
 		if (p < 0) {
 			o->depth = 1;
 			own += o->dur_ns;
-			cut_at(g, o, g->read_ip);
+			cut_at(g, o, s, p);
 			continue;
 		}
 		o->depth = s[p].depth + 1;
@@ -158,7 +173,7 @@ uint64_t rt_graph_offcpu_attribute(const struct rt_graph *g,
 		s[p].offcpu_ns += o->dur_ns;
 		s[p].self_ns = s[p].self_ns > o->dur_ns ?
 			       s[p].self_ns - o->dur_ns : 0;
-		cut_at(g, o, s[p].ip);
+		cut_at(g, o, s, p);
 	}
 	return own;
 }
