@@ -17,7 +17,8 @@
 # off-CPU intervals (where they slept: the stack names usleep_range),
 # as long as their sleeps less what sleeping takes on CPU (the timer is
 # armed before the task leaves), and no longer than they are; every
-# interval lies in its span, outside its children; and the module ran
+# interval lies in its span, outside its children, and they add up to
+# the read's own offcpu_ns (the module's count); and the module ran
 # the tree N times. The text view draws the same tree, an [off-cpu]
 # line under first and under inner. Recorded raw and replayed, the
 # graph counts every offcpu record the file holds (in a read or outside
@@ -82,6 +83,11 @@ def why_not_offcpu(r):
     g = [s for s in r["graph"] if s["kind"] == "func"]
     outer, first, middle, inner = g
     under = offcpu_under(r)
+    # Every interval (--min-offcpu 0): the module's own count agrees.
+    total = sum(s["dur_ns"] for s in r["graph"] if s["kind"] == "offcpu")
+    if total != r["offcpu_ns"]:
+        return "intervals of %d ns, the read says %d off CPU" % (
+            total, r["offcpu_ns"])
     for span, sleep, child in ((first, FIRST_NS, None), (inner, INNER_NS, None),
                                (middle, 0, inner), (outer, 0, None)):
         offs = under.get(span["func"], [])
