@@ -722,6 +722,55 @@ static void test_live_flame_weight(void **state)
 	}
 }
 
+/*
+ * --graph vfs_read traces the tasks' off-CPU intervals too: every one
+ * (--min-offcpu's default does not apply, a given one does), with their
+ * kernel stacks; --no-offcpu leaves them out, and shapes --graph only.
+ */
+static void test_graph_offcpu(void **state)
+{
+	static const char *const on[] = { "--graph", "vfs_read",
+					   "--graph-funcs", "filemap_read", "-a",
+					   NULL };
+	static const char *const min[] = { "--graph", "vfs_read",
+					    "--graph-funcs", "filemap_read",
+					    "--min-offcpu", "2ms", "-a", NULL };
+	static const char *const off[] = { "--graph", "vfs_read",
+					    "--graph-funcs", "filemap_read",
+					    "--no-offcpu", "-a", NULL };
+	static const char *const both[] = { "-i", "x.raw", "--graph", "vfs_read",
+					     "--no-offcpu", "--min-offcpu", "1ms",
+					     NULL };
+	struct outcome r;
+
+	(void)state;
+	parse(&r, "--no-offcpu", "-a");
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--no-offcpu shapes --graph vfs_read"));
+	parsev(&r, both);
+	assert_int_equal(r.status, EXIT_USAGE);
+	assert_non_null(strstr(r.err, "--no-offcpu leaves out"));
+	/* The rest needs a kernel list naming filemap_read. */
+	parsev(&r, on);
+	if (r.status && strstr(r.err, "matches no function"))
+		return;
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.events & RINGTRACE_EVENT_OFFCPU);
+	assert_int_equal(r.o.session.min_offcpu_ns, 0);
+	parsev(&r, min);
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.events & RINGTRACE_EVENT_OFFCPU);
+	assert_true(r.o.session.stack_events & RINGTRACE_EVENT_OFFCPU);
+	assert_int_equal(r.o.session.stack_kernel_depth,
+			 RINGTRACE_STACK_MAX_DEPTH);
+	assert_int_equal(r.o.session.min_offcpu_ns, 2000000);
+	parsev(&r, off);
+	assert_int_equal(r.status, 0);
+	assert_false(r.o.session.events & RINGTRACE_EVENT_OFFCPU);
+	assert_false(r.o.session.stack_events);
+	assert_true(r.o.graph_no_offcpu);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
@@ -730,6 +779,7 @@ int main(void)
 	    cmocka_unit_test(test_in_range_values_taken),
 	    cmocka_unit_test(test_buffer_size_nearest),
 	    cmocka_unit_test(test_per_thread),
+	    cmocka_unit_test(test_graph_offcpu),
 	    cmocka_unit_test(test_one_file_twice_refused),
 	    cmocka_unit_test(test_events_name_perf_kinds),
 	    cmocka_unit_test(test_replay_to_raw),
