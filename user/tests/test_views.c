@@ -265,6 +265,45 @@ static void test_flame_sums_folded_lines(void **state)
 }
 
 /*
+ * --graph's folded chains: the [off-cpu] frame and every frame above it
+ * (where the task blocked) take flamegraph.pl --color=io's blues, the
+ * callee it blocked in keeps its warm colour.
+ */
+static void test_flame_offcpu_blue(void **state)
+{
+	static const char line[] =
+		"dd;vfs_read_[k];filemap_read_[k];[off-cpu];io_schedule_[k] 7";
+	struct rt_outbuf ob;
+	struct rt_flame f;
+	char *svg, *at;
+
+	(void)state;
+	assert_int_equal(rt_flame_init(&f), 0);
+	rt_flame_add_folded(&f, line, strlen(line));
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	rt_flame_write_svg(&f, &ob, "t", "ns");
+	svg = strndup(ob.buf, ob.len);
+	assert_non_null(svg);
+	for (int i = 0; i < 3; i++) {
+		const char *name = i == 0 ? "<title>filemap_read_[k] " :
+				   i == 1 ? "<title>[off-cpu] " :
+				   "<title>io_schedule_[k] ";
+		unsigned int r, g, b;
+
+		at = strstr(svg, name);
+		assert_non_null(at);
+		at = strstr(at, "fill=\"rgb(");
+		assert_non_null(at);
+		assert_int_equal(sscanf(at, "fill=\"rgb(%u,%u,%u)", &r, &g, &b), 3);
+		/* io's blues: r == g, b above both; warm: r above b */
+		assert_true(i ? (r == g && b > r) : r > b);
+	}
+	free(svg);
+	rt_outbuf_fini(&ob);
+	rt_flame_fini(&f);
+}
+
+/*
  * A stack of 127 frames (a frame-pointer loop) made the graph
  * thousands of pixels tall: past RT_FLAME_MAX_DEPTH levels the rest is
  * one frame, the weights still sum, and such stacks are counted.
@@ -621,6 +660,7 @@ int main(void)
 	    cmocka_unit_test(test_filter_time),
 	    cmocka_unit_test(test_flame_sums_folded_lines),
 	    cmocka_unit_test(test_flame_depth_capped),
+	    cmocka_unit_test(test_flame_offcpu_blue),
 	    cmocka_unit_test(test_filter_lists),
 	    cmocka_unit_test(test_usyms_one_load_per_binary),
 	    cmocka_unit_test(test_usyms_build_id_mismatch),

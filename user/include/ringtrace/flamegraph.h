@@ -53,6 +53,7 @@ struct rt_flame_node {
 	uint32_t	depth;
 	uint64_t	value;
 	uint64_t	before;		/* differential graphs: BEFORE's weight */
+	bool		offcpu;		/* "[off-cpu]" or below it: io's blues */
 };
 
 struct rt_flame {

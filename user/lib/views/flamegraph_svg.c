@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ringtrace/flamegraph.h"
+#include "ringtrace/folded.h"
 
 #define WIDTH		1200
 #define FRAME_H		16
@@ -110,6 +111,8 @@ static uint32_t descend(struct rt_flame *f, uint32_t at, const char *name,
 			size_t len, uint64_t before, uint64_t after,
 			bool *capped)
 {
+	uint32_t parent;
+
 	if (f->nodes[at].depth >= RT_FLAME_MAX_DEPTH) {
 		if (*capped)
 			return at;
@@ -118,10 +121,15 @@ static uint32_t descend(struct rt_flame *f, uint32_t at, const char *name,
 		name = RT_FLAME_DEEPER;
 		len = strlen(RT_FLAME_DEEPER);
 	}
+	parent = at;
 	at = child(f, at, name, len);
 	if (at) {
 		f->nodes[at].value += after;
 		f->nodes[at].before += before;
+		/* --graph's time off CPU: the frame and where it blocked. */
+		f->nodes[at].offcpu = f->nodes[parent].offcpu ||
+			(len == sizeof(RT_FOLDED_OFFCPU_NAME) - 1 &&
+			 !memcmp(name, RT_FOLDED_OFFCPU_NAME, len));
 	}
 	return at;
 }
@@ -344,7 +352,7 @@ static void write_frame(const struct rt_flame *f, const struct rt_flame_node *n,
 			 (unsigned long long)n->value, unit,
 			 100.0 * (double)n->value / (double)f->nodes[0].value);
 		put(ob, num);
-		colour(name, col, sizeof(col), f->io_palette);
+		colour(name, col, sizeof(col), f->io_palette || n->offcpu);
 	}
 	snprintf(num, sizeof(num), "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
 		 "height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\"%s>",
