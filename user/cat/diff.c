@@ -477,7 +477,7 @@ static void graph_said(struct diff_side *s, const struct rt_stream *st,
 	sum.nr_srcs = s->f.nr_srcs - s->f.nr_perf_srcs - s->f.nr_counter_srcs;
 	t = rt_summary_totals(&sum);
 	cat_views_stream_ended(&s->v, &t, st->lost_pending, st->func_missed,
-			       &s->f);
+			       st->offcpu_missed, &s->f);
 	if (d->quiet || rt_outbuf_init(&ob, STDERR_FILENO, 4096))
 		return;
 	rt_outbuf_printf(&ob, PROG ": %s: ", s->path);

@@ -173,13 +173,14 @@ int cat_replay(struct options *o)
 	sum.nr_counter_srcs = f.nr_counter_srcs;
 	sum.lost_pending = st.lost_pending;
 	sum.func_missed = st.func_missed;
+	sum.offcpu_missed = st.offcpu_missed;
 	sum.elapsed_ns = RT_SUMMARY_NO_TIME;
 	if (use_views) {
 		struct rt_source_counts t = rt_summary_totals(&sum);
 
 		/* What the views lack, -q or not: said in each view. */
 		cat_views_stream_ended(&views, &t, st.lost_pending,
-				       st.func_missed, &f);
+				       st.func_missed, st.offcpu_missed, &f);
 		if (code == EXIT_OK && cat_views_finish(&views))
 			code = EXIT_FAIL;
 		cat_views_fini(&views);

@@ -176,6 +176,8 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 	/* So do the calls the probes missed (no filter applies to them). */
 	if (status == RT_STREAM_OK && f->func_missed)
 		rt_raw_write_func_missed(st->out, f->func_missed);
+	if (status == RT_STREAM_OK && f->offcpu_missed)
+		rt_raw_write_offcpu_missed(st->out, f->offcpu_missed);
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
 	*written = rw.written;

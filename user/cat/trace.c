@@ -588,12 +588,14 @@ static int trace_report(struct trace_run *r, int status, int code)
 	}
 	sum->lost_pending = r->st.lost_pending;
 	sum->func_missed = r->st.func_missed;
+	sum->offcpu_missed = r->st.offcpu_missed;
 	sum->elapsed_ns = r->st.end_ns - r->st.start_ns;
 	if (r->use_views && status == RT_STREAM_OK) {
 		struct rt_source_counts t = rt_summary_totals(sum);
 
 		cat_views_stream_ended(&r->views, &t, r->st.lost_pending,
-				       r->st.func_missed, NULL);
+				       r->st.func_missed, r->st.offcpu_missed,
+				       NULL);
 		if (cat_views_finish(&r->views))
 			code = EXIT_FAIL;
 	}

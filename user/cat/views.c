@@ -658,6 +658,7 @@ static void interval_heading(struct cat_views *v, uint64_t now_ns,
 void cat_views_stream_ended(struct cat_views *v,
 			    const struct rt_source_counts *counts,
 			    uint64_t lost_pending, uint64_t func_missed,
+			    uint64_t offcpu_missed,
 			    const struct rt_raw_file *f)
 {
 	struct rt_missing *m[] = { &v->missing, &v->missing_block };
@@ -665,6 +666,7 @@ void cat_views_stream_ended(struct cat_views *v,
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
 		m[i]->lost_pending = lost_pending;
 		m[i]->func_missed = func_missed;
+		m[i]->offcpu_missed = offcpu_missed;
 		m[i]->malformed = counts->malformed;
 		m[i]->unknown = counts->unknown;
 		if (f) {

@@ -113,13 +113,15 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 /*
  * The stream ended: what no view got, from its counts (@counts: every
  * source's, as the summary adds them), @lost_pending (losses no LOST
- * record reported) and @func_missed (calls the probes of -e func:NAME
- * missed); @f the raw file replayed, or NULL live. Before
+ * record reported), @func_missed (calls the probes of -e func:NAME
+ * missed) and @offcpu_missed (off-CPU intervals the module could not
+ * follow); @f the raw file replayed, or NULL live. Before
  * cat_views_finish().
  */
 void cat_views_stream_ended(struct cat_views *v,
 			    const struct rt_source_counts *counts,
 			    uint64_t lost_pending, uint64_t func_missed,
+			    uint64_t offcpu_missed,
 			    const struct rt_raw_file *f);
 
 /* "missing: 19497 records lost (97.5%), ..." of @m, or "" when nothing is. */

@@ -115,6 +115,7 @@ CAUSES = [
     ('unknown', 'records skipped: of a type this version does not know'),
     ('damaged_bytes', 'bytes of the file skipped: damaged'),
     ('func_missed', 'func calls missed by the probe (no record)'),
+    ('offcpu_missed', 'off-CPU intervals the module could not follow (no record)'),
     ('kernel_stacks_cut', 'kernel stacks cut at the depth limit'),
     ('user_stacks_cut', 'user stacks cut at the depth limit'),
     ('user_stacks_fault', 'user stacks cut at a frame that could not be read'),

@@ -939,12 +939,15 @@ static void test_func_missed_chunks(void **state)
 	vfs(&r, 2);
 	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
 	rt_raw_write_func_missed(&ob, 6);
+	rt_raw_write_offcpu_missed(&ob, 4);
 	finish(&ob, 0);
 
 	assert_int_equal(rt_raw_open(&f, path), 0);
 	assert_int_equal(f.nr_damage, 0);
 	assert_false(f.truncated);
 	assert_int_equal(f.func_missed, 36);
+	/* and the off-CPU intervals the module could not follow, likewise */
+	assert_int_equal(f.offcpu_missed, 4);
 	assert_int_equal(f.pending_lost, 0);
 	merged_are(&f, want, 2);
 	rt_raw_close(&f);

@@ -236,6 +236,37 @@ static void test_setup_errors(void **state)
  * can leave names out, and for no cgroups at all when it cannot (it would
  * refuse the flag); names by default.
  */
+/*
+ * The off-CPU intervals the module could not follow during a session:
+ * its module-wide offcpu_missed now less what it was at ENABLE; 0 for a
+ * session that did not ask for offcpu.
+ */
+static void test_offcpu_missed_since_enable(void **state)
+{
+	struct rt_session_opts o = { .pid = -1,
+				     .events = RINGTRACE_EVENT_VFS_READ |
+					       RINGTRACE_EVENT_OFFCPU };
+	struct rt_session s;
+
+	(void)state;
+	fk.info.events |= RINGTRACE_EVENT_OFFCPU;
+	fk.stats.offcpu_missed = 40;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(rt_session_enable(&s), 0);
+	fk.stats.offcpu_missed = 47;
+	assert_int_equal(rt_session_offcpu_missed(&s), 7);
+	rt_session_close(&s);
+
+	o.events = RINGTRACE_EVENT_VFS_READ;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(rt_session_enable(&s), 0);
+	fk.stats.offcpu_missed = 90;
+	assert_int_equal(rt_session_offcpu_missed(&s), 0);
+	rt_session_close(&s);
+}
+
 static void test_cgroup_names_flag(void **state)
 {
 	struct rt_session_opts o = { .pid = -1, .cgroups = true,
@@ -409,6 +440,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_setup_errors, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_attach_request, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_value_ranges, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_offcpu_missed_since_enable,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cgroup_names_flag, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,

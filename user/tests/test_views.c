@@ -195,6 +195,14 @@ static void test_missing_func_calls(void **state)
 	*rt_missing_json(json, &m) = '\0';
 	assert_non_null(strstr(json, "{\"events\":64,\"lost\":0,"));
 	assert_non_null(strstr(json, ",\"func_missed\":36,"));
+	/* off-CPU intervals the module could not follow: said the same way */
+	m.func_missed = 0;
+	m.offcpu_missed = 2;
+	rt_missing_line(&m, line, sizeof(line));
+	assert_string_equal(line, "2 off-CPU intervals the module could not "
+			    "follow (no record)");
+	*rt_missing_json(json, &m) = '\0';
+	assert_non_null(strstr(json, ",\"offcpu_missed\":2,"));
 }
 
 /*

@@ -32,6 +32,7 @@ struct rt_missing {
 	uint64_t	unknown;	/* records skipped: type not known */
 	uint64_t	damaged_bytes;	/* raw file: bytes skipped as damaged */
 	uint64_t	func_missed;	/* -e func:NAME calls the probes missed */
+	uint64_t	offcpu_missed;	/* off-CPU intervals not followed */
 	bool		truncated;	/* raw file: cut short */
 	uint64_t	kernel_cut;	/* kernel stacks cut at the depth */
 	uint64_t	user_cut;	/* user stacks cut at the depth */

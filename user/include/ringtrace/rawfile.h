@@ -140,6 +140,10 @@ enum rt_raw_chunk_kind {
 					 * functions the probes missed (the
 					 * session's func_missed), at the
 					 * end: no record has them */
+	RT_RAW_CHUNK_OFFCPU_MISSED = 14, /* payload: __u64 off-CPU intervals
+					 * the module could not follow while
+					 * recording (offcpu_missed), at the
+					 * end: no record has them */
 };
 
 /*
@@ -241,6 +245,8 @@ void rt_raw_write_source_pending(struct rt_outbuf *ob,
 
 /* Calls the probes missed (ringtrace_stats.func_missed), one chunk. */
 void rt_raw_write_func_missed(struct rt_outbuf *ob, uint64_t missed);
+/* Off-CPU intervals not followed (rt_session_offcpu_missed()), one chunk. */
+void rt_raw_write_offcpu_missed(struct rt_outbuf *ob, uint64_t missed);
 
 /* The descriptors of version 2 (write them right after the header). */
 void rt_raw_write_perf_format(struct rt_outbuf *ob,
@@ -330,6 +336,7 @@ struct rt_raw_file {
 	uint32_t		nr_chunks;
 	uint64_t		pending_lost;	/* sum of PENDING chunks */
 	uint64_t		func_missed;	/* sum of FUNC_MISSED chunks */
+	uint64_t		offcpu_missed;	/* sum of OFFCPU_MISSED chunks */
 	uint64_t		truncated_bytes; /* of a partial record, ignored */
 	/*
 	 * The file ends before the last chunk does (the writer was stopped,

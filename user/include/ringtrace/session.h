@@ -150,6 +150,12 @@ struct rt_session {
 	uint32_t		nr_funcs;
 	/* the module applies opts' vfs_read_ranges. */
 	bool			values_in_kernel;
+	/*
+	 * RINGTRACE_EVENT_OFFCPU asked for: the module-wide offcpu_missed
+	 * when ENABLE came, for rt_session_offcpu_missed().
+	 */
+	bool			offcpu;
+	uint64_t		offcpu_missed_before;
 	uint32_t		watermark;	/* bytes, as configured */
 	uint32_t		nr_rings;
 	struct rt_session_ring	*rings;		/* nr_rings, CPU (or tids) order */
@@ -167,6 +173,12 @@ int rt_session_open(struct rt_session *s, const char *path);
 int rt_session_setup(struct rt_session *s, const struct rt_session_opts *o);
 
 int rt_session_enable(struct rt_session *s);
+/*
+ * Off-CPU intervals the module could not follow since ENABLE (its table
+ * of tasks off CPU was full: ringtrace_stats.offcpu_missed, module-wide,
+ * so another session's tasks count too); 0 without RINGTRACE_EVENT_OFFCPU.
+ */
+uint64_t rt_session_offcpu_missed(struct rt_session *s);
 /*
  * RINGTRACE_ATTACH_* vfs_read is attached with now (or would be next), 0
  * if the module does not say.

@@ -123,6 +123,12 @@ struct rt_stream {
 	 * FUNC_MISSED chunks.
 	 */
 	uint64_t		func_missed;
+	/*
+	 * Off-CPU intervals the module could not follow (no record): live,
+	 * rt_session_offcpu_missed() after DISABLE; from a file, its
+	 * OFFCPU_MISSED chunks.
+	 */
+	uint64_t		offcpu_missed;
 	struct rt_placement	place;		/* where the reader ran (-v) */
 	/* internal: the session's rings come first in the merge */
 	uint32_t		nr_session_rings;

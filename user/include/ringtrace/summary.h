@@ -52,6 +52,8 @@ struct rt_summary {
 	 * what the recording kept of it (its FUNC_MISSED chunk).
 	 */
 	uint64_t			func_missed;
+	/* Off-CPU intervals not followed (rt_stream's offcpu_missed). */
+	uint64_t			offcpu_missed;
 	uint64_t			elapsed_ns;
 	const struct ringtrace_stats	*kernel;	/* NULL: none (-i) */
 	bool				verbose;

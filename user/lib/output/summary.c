@@ -219,6 +219,12 @@ void rt_summary_print(FILE *out, const struct rt_summary *s)
 		fprintf(out, "%s: %" PRIu64 " func call%s missed by the probe "
 			"(more calls in flight than it follows): no record\n",
 			s->prog, s->func_missed, s->func_missed == 1 ? "" : "s");
+	/* Off-CPU intervals the module could not follow: the same. */
+	if (s->offcpu_missed)
+		fprintf(out, "%s: %" PRIu64 " off-CPU interval%s the module "
+			"could not follow (its table of tasks off CPU was "
+			"full; module-wide): no record\n", s->prog,
+			s->offcpu_missed, s->offcpu_missed == 1 ? "" : "s");
 	/* --filter's ranges, applied by the module. */
 	if (s->kernel && s->kernel->vfs_read_filtered)
 		fprintf(out, "%s: %llu vfs_read calls filtered in the kernel "

@@ -227,6 +227,7 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 	/* zero otherwise, so that older modules take the config. */
 	if (events & RINGTRACE_EVENT_OFFCPU)
 		cfg.min_offcpu_ns = o->min_offcpu_ns;
+	s->offcpu = events & RINGTRACE_EVENT_OFFCPU;
 	if (o->paths && (s->info.features & RINGTRACE_FEAT_PATHS))
 		cfg.flags |= RINGTRACE_CFG_PATHS;
 	if (o->cgroups && (s->info.features & RINGTRACE_FEAT_CGROUP)) {
@@ -541,8 +542,33 @@ static int enable_busy_error(struct rt_session *s)
 			 "wait until they end", want, cur ? cur : "another one");
 }
 
+/* The module-wide count of switches not followed (0: unknown). */
+static uint64_t offcpu_missed_now(struct rt_session *s)
+{
+	struct ringtrace_stats st;
+
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_GET_STATS, &st) < 0)
+		return 0;
+	return st.offcpu_missed;
+}
+
+uint64_t rt_session_offcpu_missed(struct rt_session *s)
+{
+	uint64_t now;
+
+	if (!s->offcpu)
+		return 0;
+	now = offcpu_missed_now(s);
+	return now > s->offcpu_missed_before ? now - s->offcpu_missed_before :
+	       0;
+}
+
 int rt_session_enable(struct rt_session *s)
 {
+	if (s->offcpu)
+		s->offcpu_missed_before = offcpu_missed_now(s);
 	if (rt_sys.ioctl(s->fd, RINGTRACE_IOC_ENABLE, NULL) < 0) {
 		int err = errno;
 

@@ -381,8 +381,12 @@ static int finish(struct rt_stream *st, struct rt_session *s,
 			break;
 	}
 	st->lost_pending = rt_session_lost_pending(s);
-	if (status != RT_STREAM_ERR_OUTPUT)
+	if (status != RT_STREAM_ERR_OUTPUT) {
 		func_missed(st, s);
+		st->offcpu_missed = rt_session_offcpu_missed(s);
+		if (st->format == RT_FORMAT_RAW && st->offcpu_missed)
+			rt_raw_write_offcpu_missed(st->out, st->offcpu_missed);
+	}
 	if (st->format == RT_FORMAT_RAW && status != RT_STREAM_ERR_OUTPUT) {
 		for (uint32_t i = 0; i < s->nr_rings; i++) {
 			uint64_t pending = rt_load_u64_once(
@@ -533,6 +537,7 @@ int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 		status = RT_STREAM_ERR_OUTPUT;
 	st->lost_pending = f->pending_lost;
 	st->func_missed = f->func_missed;
+	st->offcpu_missed = f->offcpu_missed;
 	st->end_ns = rt_sys.now_ns();
 	rt_merge_fini(&m);
 	return status;

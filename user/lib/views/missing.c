@@ -49,6 +49,8 @@ static const struct cause causes[] = {
 	      "damaged"),
 	CAUSE(func_missed, "func_missed", "func calls missed by the probe "
 	      "(no record)"),
+	CAUSE(offcpu_missed, "offcpu_missed", "off-CPU intervals the module "
+	      "could not follow (no record)"),
 	CAUSE(kernel_cut, "kernel_stacks_cut", "kernel stacks cut at the "
 	      "depth limit"),
 	CAUSE(user_cut, "user_stacks_cut", "user stacks cut at the depth "
