@@ -70,17 +70,6 @@ static int names_init(struct cat_views *v)
 }
 
 /*
- * A traced function's bare name: the symbol its probe's address lies in
- * (its entry, or past the arch's entry padding: x86's ENDBR64, +0x4).
- */
-static const char *func_ksym_name(void *arg, uint64_t ip)
-{
-	const struct rt_ksym *s = rt_ksyms_lookup(arg, ip);
-
-	return s ? s->name : NULL;
-}
-
-/*
  * The stream's kernel symbols, loaded now without a word if names_init()
  * did not load them (what stays hex is said at the end); false: none.
  */
@@ -112,7 +101,7 @@ static void func_names_init(struct cat_views *v)
 	if (!o->input || !o->symbols || (!v->stream_ksyms_on && o->kallsyms))
 		return;
 	if (stream_ksyms(v))
-		rt_output_set_func_namer(func_ksym_name, &v->stream_ksyms);
+		rt_output_set_func_namer(rt_ksyms_func_name, &v->stream_ksyms);
 }
 
 /*

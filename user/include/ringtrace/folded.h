@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ringtrace/ksyms.h"
 #include "ringtrace/outbuf.h"
 #include "ringtrace/record.h"
 
@@ -43,32 +44,6 @@
  */
 #define RT_FOLDED_OFFCPU_FRAME	((uint64_t)-4096 - 1)
 #define RT_FOLDED_OFFCPU_NAME	"[off-cpu]"
-
-struct rt_ksym {
-	uint64_t	addr;
-	const char	*name;
-	const char	*module;	/* "ext4"; NULL: the kernel's own */
-	uint64_t	end;		/* 0: up to the next symbol */
-};
-
-/*
- * The extent of the last symbol of the kernel's text or of a module's
- * (no symbol of the same owner after it to say where it ends): an address
- * further than this past it is not named after it. A frame past the end
- * of its region, or from another boot's or machine's layout, would
- * otherwise take the name of whatever symbol precedes it, however far
- * (arch_prepare_kprobe+0x3876f81998af).
- */
-#define RT_KSYM_LAST_EXTENT	0x1000u
-
-/* Kernel symbols, sorted by address. */
-struct rt_ksyms {
-	struct rt_ksym	*syms;
-	uint32_t	nr;
-	uint32_t	nr_hidden;	/* symbol lines with address 0
-					 * (kptr_restrict hid them) */
-	char		*names;		/* the strings syms point into */
-};
 
 struct rt_folded_stack {
 	uint64_t	hash;
@@ -169,27 +144,5 @@ uint32_t rt_folded_foreach(const struct rt_folded *f,
 			   void (*fn)(void *arg, const char *line, size_t len),
 			   void *arg);
 
-/*
- * Parse /proc/kallsyms text (@text, NUL-terminated) into @k: its text
- * symbols, each ending where the next symbol of its owner (the kernel or
- * its module, of any type) starts, or RT_KSYM_LAST_EXTENT past it when
- * none does. 0 or -ENOMEM.
- */
-int rt_ksyms_parse(struct rt_ksyms *k, const char *text);
-/* Read @path (normally /proc/kallsyms) through the seam and parse it. */
-int rt_ksyms_load(struct rt_ksyms *k, const char *path);
-/* The symbol containing @addr, or NULL. */
-const char *rt_ksyms_find(const struct rt_ksyms *k, uint64_t addr);
-/* The address of the symbol named @name (the first), or 0. */
-uint64_t rt_ksyms_addr_of(const struct rt_ksyms *k, const char *name);
-/*
- * The architecture whose kernel layout @k's addresses are: "x86_64"
- * (every kernel address at or above 0xffffffff80000000), "aarch64" (below
- * it), or NULL for no symbol.
- */
-const char *rt_ksyms_arch(const struct rt_ksyms *k);
-/* Its entry (name, start address, module), or NULL. */
-const struct rt_ksym *rt_ksyms_lookup(const struct rt_ksyms *k, uint64_t addr);
-void rt_ksyms_free(struct rt_ksyms *k);
 
 #endif /* RINGTRACE_FOLDED_H */
