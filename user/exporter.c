@@ -23,7 +23,9 @@
 #include <microhttpd.h>
 
 #include "exporter_opt.h"
+#include "ringtrace/folded.h"
 #include "ringtrace/metrics.h"
+#include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
@@ -290,8 +292,29 @@ static struct MHD_Daemon *start_http(struct exporter *x)
 	return d;
 }
 
+/*
+ * A replay's func records are named after the recording's symbols (its
+ * KSYMS chunk holds the functions it traced), as ringtrace-cat names
+ * them; without them the function label stays hex. Damage is said by
+ * the replay itself.
+ */
+static void replay_func_names(const char *path, struct rt_ksyms *k)
+{
+	struct rt_raw_file f;
+	char err[256];
+
+	/* Standard input can be read once, by the replay. */
+	if (!strcmp(path, "-"))
+		return;
+	if (!rt_raw_open(&f, path) &&
+	    rt_raw_read_ksyms(&f, k, err, sizeof(err)) > 0)
+		rt_output_set_func_namer(rt_ksyms_func_name, k);
+	rt_raw_close(&f);
+}
+
 static int replay(struct exporter *x, struct rt_stream *st)
 {
+	struct rt_ksyms ksyms = { 0 };
 	struct rt_raw_file f;
 	int ret;
 
@@ -301,6 +324,7 @@ static int replay(struct exporter *x, struct rt_stream *st)
 		rt_raw_close(&f);
 		return EXIT_FAILURE;
 	}
+	replay_func_names(x->o->input, &ksyms);
 	ret = rt_stream_file(st, &f);
 	if (ret)
 		fprintf(stderr, PROG ": %s\n", st->errmsg);
@@ -311,11 +335,15 @@ static int replay(struct exporter *x, struct rt_stream *st)
 	x->func_missed = st->func_missed;	/* its FUNC_MISSED chunks */
 	pthread_mutex_unlock(&x->lock);
 	rt_raw_close(&f);
+	/* The metrics hold copies of the names: the symbols can go. */
+	rt_output_set_func_namer(NULL, NULL);
+	rt_ksyms_free(&ksyms);
 	if (!x->o->quiet)
 		fprintf(stderr, PROG ": %s: %llu records\n", x->o->input,
 			(unsigned long long)(x->m.records[RT_EVENT_VFS_READ] +
 					     x->m.records[RT_EVENT_LOCK] +
-					     x->m.records[RT_EVENT_OFFCPU]));
+					     x->m.records[RT_EVENT_OFFCPU] +
+					     x->m.records[RT_EVENT_FUNC]));
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
@@ -340,6 +368,8 @@ static int trace(struct exporter *x, struct rt_stream *st,
 	pthread_mutex_lock(&x->lock);
 	x->session = &s;
 	pthread_mutex_unlock(&x->lock);
+	/* func records are named from the session's list, as ringtrace-cat's. */
+	rt_output_set_func_names(x->o->session.funcs, x->o->session.nr_funcs);
 	/* "serving ..." once it traces: a caller may start its workload. */
 	if (x->o->listen) {
 		*d = start_http(x);

@@ -21,7 +21,8 @@ static const char usage[] =
 "\n"
 "Serve ringtrace's latency histograms and counters to Prometheus: vfs_read\n"
 "by cgroup, command and file class; lock wait and hold, time off CPU by\n"
-"cgroup and command; and the exporter's own health.\n"
+"cgroup and command; calls of traced kernel functions by cgroup, command\n"
+"and function; and the exporter's own health.\n"
 "\n"
 "  -i, --input FILE          replay a raw file (ringtrace-cat --raw) instead\n"
 "                            of tracing, then serve its metrics until stopped\n"
@@ -36,8 +37,9 @@ static const char usage[] =
 "      --max-series N        at most N (cgroup, comm, class) keys get series\n"
 "                            of their own, later ones count as \"[other]\"\n"
 "                            (default 64)\n"
-"  -e, --events LIST         vfs_read, lock, lock_contention, offcpu\n"
-"                            (default vfs_read,offcpu)\n"
+"  -e, --events LIST         vfs_read, lock, lock_contention, offcpu,\n"
+"                            func:NAME (calls of kernel function NAME, up to\n"
+"                            64) (default vfs_read,offcpu)\n"
 "      --min-offcpu DUR      offcpu intervals at least this long (default 1ms)\n"
 "      --buffer-size SIZE    per-CPU ring (default 4M)\n"
 "  -q, --quiet               no messages but errors\n"
@@ -56,21 +58,38 @@ usage_error(const char *fmt, ...)
 	fprintf(stderr, "\nTry '" PROG " --help'.\n");
 }
 
-static int parse_events(const char *list, uint64_t *events)
+/* -e's list into @o's events and functions; -1 with why in @err. */
+static int parse_events(const char *list, struct rt_session_opts *o,
+			char *err, size_t errlen)
 {
 	const char *p = list;
 
-	*events = 0;
+	o->events = 0;
+	o->nr_funcs = 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
-		uint64_t bit = rt_parse_event_name(p, len);
+		uint64_t bit;
 
-		if (!bit)
+		switch (rt_session_opts_add_func(o, p, len, err, errlen)) {
+		case -1:
 			return -1;
-		*events |= bit;
+		case 1:
+			bit = rt_parse_event_name(p, len);
+			if (!bit) {
+				snprintf(err, errlen, "unknown event '%.*s' "
+					 "(vfs_read, lock, lock_contention, "
+					 "offcpu, func:NAME)", (int)len, p);
+				return -1;
+			}
+			o->events |= bit;
+		}
 		p += len + (p[len] == ',');
 	}
-	return *events ? 0 : -1;
+	if (!o->events) {
+		snprintf(err, errlen, "no event in '%s'", list);
+		return -1;
+	}
+	return 0;
 }
 
 enum { OPT_TEXTFILE = 256, OPT_TEXTFILE_INTERVAL, OPT_MAX_SERIES,
@@ -140,10 +159,9 @@ int exporter_parse(int argc, char **argv, struct exporter_opts *o)
 			o->max_series = (uint32_t)n;
 			break;
 		case 'e':
-			if (parse_events(optarg, &o->session.events)) {
-				usage_error("--events: unknown event in '%s' "
-					    "(vfs_read, lock, lock_contention, "
-					    "offcpu)", optarg);
+			if (parse_events(optarg, &o->session, err,
+					 sizeof(err))) {
+				usage_error("--events: %s", err);
 				return -1;
 			}
 			break;

@@ -8,8 +8,12 @@
 # (comm, class="device") series, no record lost, the reader's CPU time
 # counted, every family with its HELP and TYPE; --textfile is written on
 # its interval; SIGTERM ends it with exit 0 (its HTTP thread takes no
-# signal). Scraped with python3's urllib (the arm64 guest has no curl;
-# promtool checks the text in user/tests/exporter.sh).
+# signal). With -e func:NAME, the calls of two functions of the
+# ringtrace_fanout test module (called once each per read of its file, by
+# nothing else) that dd makes 7 reads of: exactly 7 calls in each
+# function's series, named after it. Scraped with python3's urllib (the
+# arm64 guest has no curl; promtool checks the text in
+# user/tests/exporter.sh).
 # Needs root and ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
@@ -18,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 
 exporter=$top/user/ringtrace-exporter
 [[ -x $exporter ]] || tap_skip_all "ringtrace-exporter not built (make -C user)"
-tap_plan 6
+tap_plan 7
 
 # scrape URL: its body on stdout; fails unless 200 and Prometheus's type.
 scrape() {
@@ -105,4 +109,38 @@ tap_ok $? "SIGTERM ends it, exit ${rc:-none (still running)}" || {
 	kill -KILL "$pid" 2>/dev/null
 	tap_diag <"$work/exp.err"
 }
+# The probes attach while nothing runs the module's functions.
+ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
+mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+if insmod "$ko/selftests/ringtrace/modules/ringtrace_fanout.ko"; then
+	"$exporter" --listen none -e func:ringtrace_fan_00,func:ringtrace_fan_63 \
+		--textfile "$work/f.prom" --textfile-interval 100ms \
+		2>"$work/fexp.err" &
+	pid=$!
+	# The first textfile is written once it traces.
+	for _ in $(seq 300); do
+		[[ -e $work/f.prom ]] && break
+		sleep 0.1
+	done
+	"$work/rtexpdd" if=/sys/kernel/debug/ringtrace_fanout/fan of=/dev/null \
+		bs=512 count=7 2>/dev/null
+	ok=1
+	for _ in $(seq 100); do
+		grep -qxF 'ringtrace_func_duration_seconds_count{cgroup="/",comm="rtexpdd",function="ringtrace_fan_00"} 7' "$work/f.prom" &&
+			grep -qxF 'ringtrace_func_duration_seconds_count{cgroup="/",comm="rtexpdd",function="ringtrace_fan_63"} 7' "$work/f.prom" &&
+			{ ok=0; break; }
+		sleep 0.1
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	rmmod ringtrace_fanout
+	[[ $ok -eq 0 && $rc -eq 0 ]]
+	tap_ok $? "-e func:NAME: rtexpdd's 7 reads of the fanout file, 7 calls of each function, named (exit $rc)" || {
+		grep -E 'func|records_total' "$work/f.prom" | tap_diag
+		tap_diag <"$work/fexp.err"
+	}
+else
+	tap_ok 1 "cannot load ringtrace_fanout.ko"
+fi
 tap_done

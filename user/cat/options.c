@@ -309,6 +309,7 @@ static void set_events(struct options *o, const char *list)
 	};
 	const char *p = list;
 	uint64_t *events = &o->session.events;
+	char err[128];
 
 	*events = 0;
 	o->session.nr_funcs = 0;
@@ -318,27 +319,13 @@ static void set_events(struct options *o, const char *list)
 		size_t i;
 
 		/* func:NAME, a kernel function (at most RINGTRACE_MAX_FUNCS). */
-		if (len > 5 && !strncmp(p, "func:", 5)) {
-			struct rt_session_opts *so = &o->session;
-
-			if (so->nr_funcs == RINGTRACE_MAX_FUNCS)
-				cat_usage_error("at most %d func: events",
-						RINGTRACE_MAX_FUNCS);
-			if (len - 5 >= RINGTRACE_FUNC_NAME_LEN)
-				cat_usage_error("function name '%.*s' longer "
-						"than %d bytes", (int)len - 5,
-						p + 5, RINGTRACE_FUNC_NAME_LEN - 1);
-			for (i = 0; i < so->nr_funcs; i++)
-				if (!strncmp(so->funcs[i], p + 5, len - 5) &&
-				    !so->funcs[i][len - 5])
-					cat_usage_error("func:%.*s given twice",
-							(int)len - 5, p + 5);
-			memset(so->funcs[so->nr_funcs], 0,
-			       RINGTRACE_FUNC_NAME_LEN);
-			memcpy(so->funcs[so->nr_funcs++], p + 5, len - 5);
-			*events |= RINGTRACE_EVENT_FUNC;
+		switch (rt_session_opts_add_func(&o->session, p, len, err,
+						 sizeof(err))) {
+		case 0:
 			p += len + (p[len] == ',');
 			continue;
+		case -1:
+			cat_usage_error("%s", err);
 		}
 		bit = rt_parse_event_name(p, len);
 		for (i = 0; !bit && i < sizeof(perf_names) / sizeof(perf_names[0]);

@@ -10,7 +10,8 @@
 # with a generated configuration, scrapes both; and PromQL over its HTTP
 # API returns exactly the numbers ringtrace-cat -i FILE --summary --json -v
 # (-v: every row, not a screenful) and --hist --json give for the same files (tests/check_exporter.py).
-# Also: --textfile is written whole and parses, a recording's missed func
+# Also: --textfile is written whole and parses, func calls have a histogram
+# per function matching --summary, a recording's missed func
 # calls are counted, and a usage error exits 2.
 set -u
 exporter=$(realpath "$1")
@@ -139,6 +140,34 @@ if "$exporter" -q -i "$tmp/missed.raw" --listen none --textfile "$tmp/missed.txt
 	ok "func calls the probes missed: the recording's FUNC_MISSED chunks, 0 without"
 else
 	not_ok "func_missed_total: $(grep func_missed "$tmp/missed.txt" "$tmp/ext.txt")"
+fi
+# Calls of -e func:NAME's functions: a VM recording of --graph vfs_read
+# (tests/data/vm-graph-4k.raw) gives a latency histogram per (cgroup,
+# comm, function), each function named after the recording's symbols (its
+# KSYMS chunk), whose counts and sums add up to ringtrace-cat --summary's
+# calls and total per function; promtool reads the text.
+"$exporter" -q -i "$here/data/vm-graph-4k.raw" --listen none --textfile "$tmp/func.txt"
+"$cat_bin" -i "$here/data/vm-graph-4k.raw" --summary --json -v > "$tmp/func.json" 2> /dev/null
+if promtool check metrics < "$tmp/func.txt" > /dev/null 2>&1 &&
+	python3 - "$tmp/func.txt" "$tmp/func.json" <<'PY'
+import collections, json, re, sys
+text = open(sys.argv[1]).read()
+want = {f["func"]: (f["calls"], f["total_ns"])
+        for f in json.load(open(sys.argv[2]))["summary"]["funcs"]}
+got = collections.defaultdict(lambda: [0, 0])
+for fn, n in re.findall(r'^ringtrace_func_duration_seconds_count\{.*,function="([^"]*)"\} (\d+)$', text, re.M):
+    got[fn][0] += int(n)
+for fn, s, ns in re.findall(r'^ringtrace_func_duration_seconds_sum\{.*,function="([^"]*)"\} (\d+)\.(\d{9})$', text, re.M):
+    got[fn][1] += int(s) * 1000000000 + int(ns)
+got = {k: tuple(v) for k, v in got.items()}
+assert len(want) == 6 and got == want, (got, want)
+assert re.search(r'^ringtrace_exporter_records_total\{event="func"\} %d$' %
+                 sum(c for c, _ in want.values()), text, re.M)
+PY
+then
+	ok "func calls: a histogram per function, named, matching ringtrace-cat --summary's calls and totals"
+else
+	not_ok "func calls: $(grep func_duration_seconds_count "$tmp/func.txt" | head -5)"
 fi
 # A cardinality limit: the first 2 keys (reads, or locks and time off CPU)
 # have series of their own, the rest count in "[other]", no count lost.

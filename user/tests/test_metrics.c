@@ -7,7 +7,9 @@
  * "[other]", nothing lost, earlier keys keep their series); a cgroup named
  * after its first use; label values escaped and made valid UTF-8; the
  * health figures (lost records, func calls the probes missed, the reader's
- * CPU time).
+ * CPU time); func calls per (cgroup, comm, function), named as every view
+ * names them (the session's list, else hex), apart from the lock and
+ * off-CPU series of the same command.
  */
 #include <errno.h>
 
@@ -16,6 +18,7 @@
 #include <linux/ringtrace.h>
 
 #include "ringtrace/metrics.h"
+#include "ringtrace/output.h"
 
 static struct rt_event read_ev(const char *comm, uint64_t cg,
 			       const char *cg_path, const char *path,
@@ -205,10 +208,77 @@ static void test_labels(void **state)
 	rt_metrics_fini(&m);
 }
 
+static struct rt_event func_ev(const char *comm, uint32_t idx, uint64_t ip,
+			       uint64_t lat)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_FUNC;
+	snprintf(ev.comm, sizeof(ev.comm), "%s", comm);
+	ev.u.func.idx = idx;
+	ev.u.func.ip = ip;
+	ev.u.func.lat_ns = lat;
+	return ev;
+}
+
+static void test_funcs(void **state)
+{
+	static const char names[2][RINGTRACE_FUNC_NAME_LEN] = {
+		"vfs_write", "do_sys_openat2"
+	};
+	struct rt_metrics m;
+	struct rt_metrics_health h = { 0 };
+	struct rt_event ev;
+	char *text;
+
+	(void)state;
+	rt_output_set_func_names(names, 2);
+	assert_int_equal(rt_metrics_init(&m, 8), 0);
+	for (unsigned int i = 0; i < 3; i++) {
+		ev = func_ev("dd", 0, 0xffffffff81000000ull, 1000 + i);
+		rt_metrics_add(&m, &ev);
+	}
+	ev = func_ev("dd", 1, 0xffffffff82000000ull, 5000);
+	rt_metrics_add(&m, &ev);
+	/* Not in the list (a replay without symbols): its address. */
+	ev = func_ev("dd", 7, 0xffffffff83000000ull, 7);
+	rt_metrics_add(&m, &ev);
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_OFFCPU;
+	strcpy(ev.comm, "dd");
+	ev.u.offcpu.offcpu_ns = 9;
+	rt_metrics_add(&m, &ev);
+	assert_int_equal(m.nr_series, 4);
+	assert_int_equal(m.records[RT_EVENT_FUNC], 5);
+	text = print(&m, &h);
+	assert_non_null(strstr(text, "# TYPE ringtrace_func_duration_seconds "
+			       "histogram\n"));
+	assert_non_null(strstr(text, "ringtrace_func_duration_seconds_count{"
+			       "cgroup=\"-\",comm=\"dd\",function=\"vfs_write\"} "
+			       "3\n"));
+	assert_non_null(strstr(text, "ringtrace_func_duration_seconds_sum{"
+			       "cgroup=\"-\",comm=\"dd\",function=\"vfs_write\"} "
+			       "0.000003003\n"));
+	assert_non_null(strstr(text, "ringtrace_func_duration_seconds_count{"
+			       "cgroup=\"-\",comm=\"dd\",function=\"do_sys_openat2"
+			       "\"} 1\n"));
+	assert_non_null(strstr(text, "function=\"0xffffffff83000000\"} 1\n"));
+	/* The command's off-CPU series is its own, without a function. */
+	assert_non_null(strstr(text, "ringtrace_offcpu_seconds_count{cgroup="
+			       "\"-\",comm=\"dd\"} 1\n"));
+	assert_non_null(strstr(text, "ringtrace_exporter_records_total{event="
+			       "\"func\"} 5\n"));
+	free(text);
+	rt_metrics_fini(&m);
+	rt_output_set_func_names(NULL, 0);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_classes),
 	    cmocka_unit_test(test_counts_and_buckets),
 	    cmocka_unit_test(test_series_limit),
-	    cmocka_unit_test(test_labels));
+	    cmocka_unit_test(test_labels),
+	    cmocka_unit_test(test_funcs));
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * Metrics for a monitoring system (ringtrace-exporter): per (cgroup, comm,
- * file class) latency histograms and counters of vfs_read, and per
- * (cgroup, comm) histograms of lock wait and hold and of time off CPU,
+ * file class) latency histograms and counters of vfs_read, per (cgroup,
+ * comm) histograms of lock wait and hold and of time off CPU, and per
+ * (cgroup, comm, function) latency histograms of -e func:NAME's calls,
  * printed in the Prometheus text exposition format.
  *
  * The table is allocated once: at most max_series keys. A key first seen
@@ -53,6 +54,7 @@ enum rt_metrics_hist_kind {
 	RT_MH_LOCK_WAIT,
 	RT_MH_LOCK_HOLD,
 	RT_MH_OFFCPU,
+	RT_MH_FUNC,
 	RT_MH_NR,
 };
 
@@ -68,6 +70,8 @@ struct rt_metrics_series {
 	uint64_t		cgroup_id;	/* 0: none known */
 	char			comm[RINGTRACE_COMM_LEN + 1];
 	char			cgroup[RT_METRICS_CGROUP_LEN];
+	/* A func series' function ("" in the others); part of the key. */
+	char			func[RINGTRACE_FUNC_NAME_LEN];
 	uint64_t		bytes;		/* vfs_read: bytes returned */
 	uint64_t		errors;		/* vfs_read: calls that failed */
 	struct rt_metrics_hist	h[RT_MH_NR];

@@ -207,6 +207,16 @@ uint64_t rt_session_lost_pending(const struct rt_session *s);
 const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 			   size_t len);
 
+/*
+ * -e's "func:NAME" (@len bytes at @item, not terminated): NAME joins
+ * @o's functions and RINGTRACE_EVENT_FUNC its events. 0 when @item is
+ * such an event, 1 when it is not one (another event name), -1 with why
+ * in @err: no name, one too long, given twice, more than
+ * RINGTRACE_MAX_FUNCS.
+ */
+int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
+			     size_t len, char *err, size_t errlen);
+
 /* Unmap, close; safe on a partly set up session. */
 void rt_session_close(struct rt_session *s);
 

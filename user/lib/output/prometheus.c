@@ -46,16 +46,22 @@ static void put_seconds(FILE *f, uint64_t ns)
 		ns % 1000000000u);
 }
 
+/* The third label: a read's file class, a call's function, or none. */
+enum third_label { NO_THIRD, CLASS, FUNCTION };
+
 static void put_labels(FILE *f, const struct rt_metrics_series *s,
-		       bool with_class)
+		       enum third_label third)
 {
 	fputs("{cgroup=\"", f);
 	put_label(f, s->cgroup);
 	fputs("\",comm=\"", f);
 	put_label(f, s->comm);
-	if (with_class) {
+	if (third == CLASS) {
 		fputs("\",class=\"", f);
 		fputs(rt_metrics_class_name(s->cls), f);
+	} else if (third == FUNCTION) {
+		fputs("\",function=\"", f);
+		put_label(f, s->func);
 	}
 	fputc('"', f);
 }
@@ -67,14 +73,14 @@ static void family(FILE *f, const char *name, const char *type,
 }
 
 static void hist(FILE *f, const char *name, const struct rt_metrics_series *s,
-		 const struct rt_metrics_hist *h, bool with_class)
+		 const struct rt_metrics_hist *h, enum third_label third)
 {
 	uint64_t cum = 0;
 
 	for (unsigned int b = 0; b <= RT_METRICS_BOUNDS; b++) {
 		cum += h->bucket[b];
 		fprintf(f, "%s_bucket", name);
-		put_labels(f, s, with_class);
+		put_labels(f, s, third);
 		fputs(",le=\"", f);
 		if (b < RT_METRICS_BOUNDS)
 			put_seconds(f, rt_metrics_bound_ns(b));
@@ -83,11 +89,11 @@ static void hist(FILE *f, const char *name, const struct rt_metrics_series *s,
 		fprintf(f, "\"} %" PRIu64 "\n", cum);
 	}
 	fprintf(f, "%s_sum", name);
-	put_labels(f, s, with_class);
+	put_labels(f, s, third);
 	fputs("} ", f);
 	put_seconds(f, h->sum_ns);
 	fprintf(f, "\n%s_count", name);
-	put_labels(f, s, with_class);
+	put_labels(f, s, third);
 	fprintf(f, "} %" PRIu64 "\n", h->count);
 }
 
@@ -108,6 +114,9 @@ static const struct {
 		"Time holding a tracked lock by cgroup and command." },
 	[RT_MH_OFFCPU] = { "ringtrace_offcpu_seconds",
 		"Intervals off CPU by cgroup and command." },
+	[RT_MH_FUNC] = { "ringtrace_func_duration_seconds",
+		"Latency of calls of traced kernel functions (-e func:NAME) "
+		"by cgroup, command and function." },
 };
 
 static void counter(FILE *f, const struct rt_metrics *m, uint32_t n,
@@ -122,7 +131,7 @@ static void counter(FILE *f, const struct rt_metrics *m, uint32_t n,
 			continue;
 		memcpy(&v, (const char *)s + off, sizeof(v));
 		fputs(name, f);
-		put_labels(f, s, true);
+		put_labels(f, s, CLASS);
 		fprintf(f, "} %" PRIu64 "\n", v);
 	}
 }
@@ -138,6 +147,7 @@ int rt_metrics_print_prom(FILE *f, const struct rt_metrics *m,
 		{ RT_EVENT_VFS_READ, "vfs_read" },
 		{ RT_EVENT_LOCK, "lock" },
 		{ RT_EVENT_OFFCPU, "offcpu" },
+		{ RT_EVENT_FUNC, "func" },
 		{ RT_EVENT_SAMPLE, "sample" },
 		{ RT_EVENT_COUNTERS, "counters" },
 	};
@@ -151,7 +161,9 @@ int rt_metrics_print_prom(FILE *f, const struct rt_metrics *m,
 			if (!s->used || is_read_series(s) != read ||
 			    !s->h[k].count)
 				continue;
-			hist(f, hists[k].name, s, &s->h[k], read);
+			hist(f, hists[k].name, s, &s->h[k],
+			     read ? CLASS : k == RT_MH_FUNC ? FUNCTION :
+			     NO_THIRD);
 		}
 	}
 	counter(f, m, n, "ringtrace_vfs_read_bytes_total",

@@ -173,6 +173,41 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 	return buf;
 }
 
+int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
+			     size_t len, char *err, size_t errlen)
+{
+	const char *name = item + 5;
+	size_t n = len - 5;
+
+	if (len < 5 || strncmp(item, "func:", 5))
+		return 1;
+	if (!n) {
+		snprintf(err, errlen, "func: needs a function name");
+		return -1;
+	}
+	if (n >= RINGTRACE_FUNC_NAME_LEN) {
+		snprintf(err, errlen, "function name '%.*s' longer than %d bytes",
+			 (int)n, name, RINGTRACE_FUNC_NAME_LEN - 1);
+		return -1;
+	}
+	for (uint32_t i = 0; i < o->nr_funcs; i++) {
+		if (!strncmp(o->funcs[i], name, n) && !o->funcs[i][n]) {
+			snprintf(err, errlen, "func:%.*s given twice", (int)n,
+				 name);
+			return -1;
+		}
+	}
+	if (o->nr_funcs == RINGTRACE_MAX_FUNCS) {
+		snprintf(err, errlen, "at most %d func: events",
+			 RINGTRACE_MAX_FUNCS);
+		return -1;
+	}
+	memset(o->funcs[o->nr_funcs], 0, RINGTRACE_FUNC_NAME_LEN);
+	memcpy(o->funcs[o->nr_funcs++], name, n);
+	o->events |= RINGTRACE_EVENT_FUNC;
+	return 0;
+}
+
 /* What a session with rings of @bytes asks for when not told. */
 static uint32_t default_watermark(uint64_t bytes)
 {

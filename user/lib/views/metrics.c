@@ -7,6 +7,7 @@
 #include <linux/ringtrace.h>
 
 #include "ringtrace/metrics.h"
+#include "ringtrace/output.h"
 
 int rt_metrics_init(struct rt_metrics *m, uint32_t max_series)
 {
@@ -33,6 +34,7 @@ int rt_metrics_init(struct rt_metrics *m, uint32_t max_series)
 		o->cls = i ? RT_MC_NONE : RT_MC_NR;	/* NR: "other" class */
 		strcpy(o->comm, "[other]");
 		strcpy(o->cgroup, "[other]");
+		strcpy(o->func, "[other]");
 	}
 	return 0;
 }
@@ -90,8 +92,19 @@ const char *rt_metrics_class_name(enum rt_metrics_class c)
 	return (unsigned int)c <= RT_MC_NR ? names[c] : "other";
 }
 
-/* FNV-1a over the key: cgroup id, comm, class. */
-static uint32_t key_hash(uint64_t cgroup_id, const char *comm, uint8_t cls)
+static uint32_t fnv_str(uint32_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (uint8_t)*s;
+		h *= 16777619u;
+	}
+	/* The end too: ("ab", "") and ("a", "b") differ. */
+	return (h ^ 0xff) * 16777619u;
+}
+
+/* FNV-1a over the key: cgroup id, comm, class, function. */
+static uint32_t key_hash(uint64_t cgroup_id, const char *comm, uint8_t cls,
+			 const char *func)
 {
 	uint32_t h = 2166136261u;
 
@@ -99,12 +112,9 @@ static uint32_t key_hash(uint64_t cgroup_id, const char *comm, uint8_t cls)
 		h ^= (uint8_t)(cgroup_id >> (8 * i));
 		h *= 16777619u;
 	}
-	for (; *comm; comm++) {
-		h ^= (uint8_t)*comm;
-		h *= 16777619u;
-	}
+	h = fnv_str(h, comm);
 	h ^= cls;
-	return h * 16777619u;
+	return fnv_str(h * 16777619u, func);
 }
 
 static void cgroup_name(struct rt_metrics_series *s, const struct rt_event *ev)
@@ -119,10 +129,11 @@ static void cgroup_name(struct rt_metrics_series *s, const struct rt_event *ev)
 }
 
 static struct rt_metrics_series *lookup(struct rt_metrics *m,
-					const struct rt_event *ev, uint8_t cls)
+					const struct rt_event *ev, uint8_t cls,
+					const char *func)
 {
 	uint64_t cg = ev->ext.present ? ev->ext.cgroup_id : 0;
-	uint32_t i = key_hash(cg, ev->comm, cls) & m->index_mask;
+	uint32_t i = key_hash(cg, ev->comm, cls, func) & m->index_mask;
 	struct rt_metrics_series *s;
 
 	for (;; i = (i + 1) & m->index_mask) {
@@ -132,7 +143,7 @@ static struct rt_metrics_series *lookup(struct rt_metrics *m,
 			break;
 		s = &m->series[slot - 1];
 		if (s->cgroup_id == cg && s->cls == cls &&
-		    !strcmp(s->comm, ev->comm)) {
+		    !strcmp(s->comm, ev->comm) && !strcmp(s->func, func)) {
 			/* A cgroup record may name it after its first use. */
 			if (cg && s->cgroup[0] == '#' && ev->ext.cgroup)
 				cgroup_name(s, ev);
@@ -149,6 +160,7 @@ static struct rt_metrics_series *lookup(struct rt_metrics *m,
 	s->cls = cls;
 	s->cgroup_id = cg;
 	memcpy(s->comm, ev->comm, sizeof(s->comm));
+	snprintf(s->func, sizeof(s->func), "%s", func);
 	cgroup_name(s, ev);
 	return s;
 }
@@ -166,6 +178,7 @@ static void hist_add(struct rt_metrics_hist *h, uint64_t ns)
 
 void rt_metrics_add(struct rt_metrics *m, const struct rt_event *ev)
 {
+	char hex[RT_FUNC_LABEL_MAX];
 	struct rt_metrics_series *s;
 
 	if ((unsigned int)ev->kind < RT_EVENT_KIND_MAX)
@@ -175,7 +188,8 @@ void rt_metrics_add(struct rt_metrics *m, const struct rt_event *ev)
 		m->lost += ev->u.lost.count;
 		break;
 	case RT_EVENT_VFS_READ:
-		s = lookup(m, ev, rt_metrics_file_class(ev->u.vfs_read.path));
+		s = lookup(m, ev, rt_metrics_file_class(ev->u.vfs_read.path),
+			   "");
 		hist_add(&s->h[RT_MH_VFS_READ], ev->u.vfs_read.lat_ns);
 		if (ev->u.vfs_read.ret > 0)
 			s->bytes += (uint64_t)ev->u.vfs_read.ret;
@@ -183,15 +197,22 @@ void rt_metrics_add(struct rt_metrics *m, const struct rt_event *ev)
 			s->errors++;
 		break;
 	case RT_EVENT_LOCK:
-		s = lookup(m, ev, RT_MC_NONE);
+		s = lookup(m, ev, RT_MC_NONE, "");
 		hist_add(&s->h[RT_MH_LOCK_WAIT], ev->u.lock.wait_ns);
 		/* Kernel contention records know no hold time (as --hist). */
 		if (!(ev->u.lock.flags & RINGTRACE_LOCK_KERNEL))
 			hist_add(&s->h[RT_MH_LOCK_HOLD], ev->u.lock.hold_ns);
 		break;
 	case RT_EVENT_OFFCPU:
-		s = lookup(m, ev, RT_MC_NONE);
+		s = lookup(m, ev, RT_MC_NONE, "");
 		hist_add(&s->h[RT_MH_OFFCPU], ev->u.offcpu.offcpu_ns);
+		break;
+	case RT_EVENT_FUNC:
+		/* Named as every view names it: hex without a name. */
+		s = lookup(m, ev, RT_MC_NONE,
+			   rt_output_func_label(ev->u.func.idx, ev->u.func.ip,
+						hex));
+		hist_add(&s->h[RT_MH_FUNC], ev->u.func.lat_ns);
 		break;
 	default:
 		break;
