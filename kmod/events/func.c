@@ -22,8 +22,8 @@
 
 bool rt_func_enter(struct rt_session *s, struct rt_func_call *c)
 {
-	RCU_LOCKDEP_WARN(!rt_sessions_walk_held(),
-			 "ringtrace: func entry with preemption enabled");
+	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
+			     "ringtrace: func entry with preemption enabled");
 	/* Pairs with DISABLE's clear and rt_sessions_synchronize(). */
 	if (!READ_ONCE(s->enabled) || !rt_session_wants_task(s, current))
 		return false;
@@ -42,8 +42,8 @@ void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 	struct rt_stack st;
 	struct rt_emit e;
 
-	RCU_LOCKDEP_WARN(!rt_sessions_walk_held(),
-			 "ringtrace: func return with preemption enabled");
+	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
+			     "ringtrace: func return with preemption enabled");
 	/* Disabled since the entry: its rings may be stopping. */
 	if (!READ_ONCE(s->enabled) || !cpumask_test_cpu(cpu, s->cpus))
 		return;

@@ -116,6 +116,14 @@ void rt_offcpu_vfs_read_detached(void)
 	WRITE_ONCE(rt_offcpu_read_epoch, rt_offcpu_read_epoch + 1);
 }
 
+/* The table, for a reader that says it has preemption disabled. */
+static __always_inline struct rt_offcpu_table *rt_offcpu_table(void)
+{
+	RT_ASSERT_RCU_READER(rcu_read_lock_sched_held(),
+			     "ringtrace: off-CPU table read preemptible");
+	return rcu_dereference_sched(rt_offcpu_tbl);
+}
+
 void rt_offcpu_init(void)
 {
 	rt_tp_switch = rt_tracepoint_find("sched_switch");
@@ -396,7 +404,7 @@ static void rt_offcpu_switch(void *data, bool preempt,
 			     struct task_struct *prev,
 			     struct task_struct *next, unsigned int prev_state)
 {
-	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
+	struct rt_offcpu_table *t = rt_offcpu_table();
 	int cpu = smp_processor_id();
 	u64 now;
 
@@ -425,7 +433,7 @@ static bool rt_offcpu_read_wanted(void)
 
 void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 {
-	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
+	struct rt_offcpu_table *t = rt_offcpu_table();
 	struct rt_offcpu_task *e;
 	u32 epoch;
 	int idx;
@@ -454,7 +462,7 @@ void __rt_offcpu_read_enter(struct rt_vfs_read_call *call)
 bool __rt_offcpu_read_exit(const struct rt_vfs_read_call *call,
 			   struct rt_offcpu_span *span)
 {
-	struct rt_offcpu_table *t = rcu_dereference_sched(rt_offcpu_tbl);
+	struct rt_offcpu_table *t = rt_offcpu_table();
 	struct rt_offcpu_task *e;
 	int idx;
 

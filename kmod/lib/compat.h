@@ -38,7 +38,10 @@
 #endif
 #else /* !__ASSEMBLY__ */
 
+#include <linux/bug.h>
 #include <linux/mm.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/timer.h>
 
 /* 6.3 made vma->vm_flags read-only and added vm_flags_{set,clear}(). */
@@ -373,6 +376,35 @@ static inline bool rt_task_on_cpu_acquire(struct task_struct *task)
 #ifndef ptrauth_strip_user_insn_pac
 #define ptrauth_strip_user_insn_pac(ptr)	ptrauth_strip_insn_pac(ptr)
 #endif
+#endif
+
+/*
+ * RT_ASSERT_RCU_READER(held, msg): a producer about to read what RCU
+ * protects (the enabled sessions, the off-CPU table) warns, once per
+ * call site, when it is no reader. Kernels with CONFIG_PROVE_RCU ask
+ * lockdep whether @held. Elsewhere, Debian's stock kernels among them,
+ * RCU_LOCKDEP_WARN is compiled out (and rcu_read_lock_held() answers 1),
+ * so ask what being a reader leaves behind: preemption or interrupts
+ * disabled (an RCU-sched reader, which synchronize_rcu() waits for), or,
+ * with CONFIG_PREEMPT_RCU, rcu_read_lock()'s nesting in current
+ * (rcu_preempt_depth(), 0 without it, where rcu_read_lock() disables
+ * preemption). Without CONFIG_PREEMPT_COUNT preemptible() is 0: nothing
+ * can be told, the check is constant and compiled away. Debian's kernels
+ * have it (PREEMPT_DYNAMIC). The cost on the hot path, where readers run
+ * with preemption disabled: one per-CPU load of preempt_count, a test and
+ * a predicted branch (three instructions in x86-64's vfs_read entry);
+ * interrupts and rcu_preempt_depth() are looked at only when the count
+ * is 0, on the way to the warning, whose once flag costs nothing before.
+ */
+static __always_inline bool rt_rcu_reader(void)
+{
+	return !preemptible() || rcu_preempt_depth() > 0;
+}
+
+#ifdef CONFIG_PROVE_RCU
+#define RT_ASSERT_RCU_READER(held, msg)	RCU_LOCKDEP_WARN(!(held), msg)
+#else
+#define RT_ASSERT_RCU_READER(held, msg)	WARN_ONCE(!rt_rcu_reader(), msg)
 #endif
 
 #endif /* !__ASSEMBLY__ */

@@ -30,9 +30,11 @@
  * an RCU read-side critical section (RCU-sched), which
  * rt_sessions_synchronize() waits for before DISABLE lets a session go,
  * so the hot paths need no rcu_read_lock() call, which PREEMPT_RCU
- * kernels make out of line. rt_sessions_walk_held() says so to lockdep:
- * every walk checks it (kernels with CONFIG_PROVE_RCU; nothing
- * elsewhere). Who walks, and what disables preemption there:
+ * kernels make out of line. Every walk checks it: lockdep kernels
+ * through rt_sessions_walk_held(), the others through what preemption's
+ * count says (RT_ASSERT_RCU_READER(), lib/compat.h): a walker left
+ * preemptible warns on stock kernels too. Who walks, and what disables
+ * preemption there:
  *
  *   vfs_read entry, exit  kprobe/kretprobe handlers (kprobe context);
  *                         fprobe's entry (an ftrace callback) and its exit,
@@ -62,8 +64,8 @@ static __always_inline bool rt_sessions_walk_held(void)
 /* The list's head, for a walk that says what protects it. */
 static __always_inline struct list_head *rt_active_sessions_walked(void)
 {
-	RCU_LOCKDEP_WARN(!rt_sessions_walk_held(),
-			 "ringtrace: enabled sessions walked unprotected");
+	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
+			     "ringtrace: enabled sessions walked unprotected");
 	return &rt_active_sessions;
 }
 

@@ -12,9 +12,12 @@
  * from process context, preemptible on 7.x. Run with slub_debug=P (as
  * scripts/check's kernels stage does for 7.x), a freed session read by a
  * late walker is poisoned and the kernel's report ends the VM run with a
- * splat (vm-run exit 125); a debug kernel's lockdep names the walk
- * (active.h's RCU_LOCKDEP_WARN). Here: the loop completes, A records the
- * contentions, B's do too.
+ * splat (vm-run exit 125). That takes a preemption inside a few loads;
+ * what fails every run is the walk's own check (active.h,
+ * RT_ASSERT_RCU_READER()): the first begin that walks preemptible warns,
+ * on a stock kernel through preempt_count, on a debug one through
+ * lockdep, and the VM (panic_on_warn) ends with that splat. Here: the
+ * loop completes, A records the contentions, B's do too.
  */
 #define _GNU_SOURCE
 #include <errno.h>
