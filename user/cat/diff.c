@@ -865,18 +865,6 @@ static struct sum_row **summary_rows(struct diff_side *s, uint32_t *nr)
 	return rows;
 }
 
-static const char *signed_duration(char *buf, size_t len, uint64_t b,
-				   uint64_t a)
-{
-	char d[32];
-
-	if (a == b)
-		return strcpy(buf, "=");
-	rt_fmt_duration(d, sizeof(d), a > b ? a - b : b - a);
-	snprintf(buf, len, "%c%s", a > b ? '+' : '-', d);
-	return buf;
-}
-
 static void print_summary(struct diff_side *s, const struct diff_opts *d,
 			  struct rt_outbuf *ob)
 {
@@ -908,7 +896,7 @@ static void print_summary(struct diff_side *s, const struct diff_opts *d,
 				 (unsigned long long)r->bytes[1],
 				 rt_fmt_duration(tb, sizeof(tb), r->ns[0]),
 				 rt_fmt_duration(ta, sizeof(ta), r->ns[1]),
-				 signed_duration(dt, sizeof(dt), r->ns[0], r->ns[1]),
+				 rt_fmt_duration_change(dt, sizeof(dt), r->ns[0], r->ns[1]),
 				 rt_fmt_change(pc, sizeof(pc), r->ns[0], r->ns[1]));
 		rt_outbuf_append(ob, r->file, strlen(r->file));
 		rt_outbuf_append(ob, "\n", 1);

@@ -107,4 +107,8 @@ const char *rt_fmt_change(char *buf, size_t len, uint64_t b, uint64_t a);
 /* "1.25ms", "830ns", "2.00s": a duration for people, into @buf. */
 char *rt_fmt_duration(char *buf, size_t len, uint64_t ns);
 
+/* "+1.25us", "-830ns", "=": the change from duration @b to @a. */
+const char *rt_fmt_duration_change(char *buf, size_t len, uint64_t b,
+				   uint64_t a);
+
 #endif /* RINGTRACE_HIST_H */

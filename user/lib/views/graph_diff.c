@@ -65,19 +65,6 @@ void rt_graph_diff_finish(struct rt_graph_diff *d)
 	qsort(d->rows, d->nr, sizeof(d->rows[0]), by_change);
 }
 
-/* "+1.25us", "-830ns", "=": the change from @b to @a. */
-static const char *signed_duration(char *buf, size_t len, uint64_t b,
-				   uint64_t a)
-{
-	char d[32];
-
-	if (a == b)
-		return strcpy(buf, "=");
-	rt_fmt_duration(d, sizeof(d), a > b ? a - b : b - a);
-	snprintf(buf, len, "%c%s", a > b ? '+' : '-', d);
-	return buf;
-}
-
 void rt_graph_diff_print(const struct rt_graph_diff *d, struct rt_outbuf *ob,
 			 const char *before, const char *after)
 {
@@ -96,11 +83,11 @@ void rt_graph_diff_print(const struct rt_graph_diff *d, struct rt_outbuf *ob,
 				 r->calls[1],
 				 rt_fmt_duration(sb, sizeof(sb), r->self_ns[0]),
 				 rt_fmt_duration(sa, sizeof(sa), r->self_ns[1]),
-				 signed_duration(sd, sizeof(sd), r->self_ns[0],
+				 rt_fmt_duration_change(sd, sizeof(sd), r->self_ns[0],
 						 r->self_ns[1]),
 				 rt_fmt_duration(tb, sizeof(tb), r->total_ns[0]),
 				 rt_fmt_duration(ta, sizeof(ta), r->total_ns[1]),
-				 signed_duration(td, sizeof(td), r->total_ns[0],
+				 rt_fmt_duration_change(td, sizeof(td), r->total_ns[0],
 						 r->total_ns[1]),
 				 rt_fmt_change(pc, sizeof(pc), r->total_ns[0],
 					       r->total_ns[1]));

@@ -71,6 +71,18 @@ char *rt_fmt_duration(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+const char *rt_fmt_duration_change(char *buf, size_t len, uint64_t b,
+				   uint64_t a)
+{
+	char d[32];
+
+	if (a == b)
+		return strcpy(buf, "=");
+	rt_fmt_duration(d, sizeof(d), a > b ? a - b : b - a);
+	snprintf(buf, len, "%c%s", a > b ? '+' : '-', d);
+	return buf;
+}
+
 /* Power-of-two row of a value: 0 for 0, else 1 + floor(log2 v). */
 static unsigned int row_of(uint64_t v)
 {
