@@ -160,18 +160,6 @@ static void add_offcpu(struct rt_graph *g, const struct rt_event *ev)
 		rt_graph_offcpu_span(g, ev, s);
 }
 
-/* Entry order; of two spans entered together, the longer holds the other. */
-static int by_entry(const void *a, const void *b)
-{
-	const struct rt_graph_span *x = a, *y = b;
-
-	if (x->entry_ns != y->entry_ns)
-		return x->entry_ns < y->entry_ns ? -1 : 1;
-	if (x->dur_ns != y->dur_ns)
-		return x->dur_ns > y->dur_ns ? -1 : 1;
-	return 0;
-}
-
 /*
  * Depth by nesting: a span lies in every span of the stack that it ends
  * within; one that does not end within the top closes it. Self time is
@@ -564,7 +552,7 @@ static void add_read(struct rt_graph *g, const struct rt_event *ev)
 
 	if (t)
 		n = take_spans(g, t, start, ev->ts_ns, &missing, &m);
-	qsort(g->scratch, n, sizeof(*g->scratch), by_entry);
+	qsort(g->scratch, n, sizeof(*g->scratch), rt_graph_by_entry);
 	nest(g->scratch, n, g->open);
 	rt_graph_offcpu_attribute(g, g->scratch, n, g->offs, m, start,
 				  ev->ts_ns);

@@ -68,18 +68,6 @@ void rt_graph_offcpu_span(const struct rt_graph *g, const struct rt_event *ev,
 		s->frames[s->nr_frames++] = rt_stack_frame(st->kernel, i);
 }
 
-/* Time order; of two intervals left at once, the longer first. */
-static int by_start(const void *a, const void *b)
-{
-	const struct rt_graph_span *x = a, *y = b;
-
-	if (x->entry_ns != y->entry_ns)
-		return x->entry_ns < y->entry_ns ? -1 : 1;
-	if (x->dur_ns != y->dur_ns)
-		return x->dur_ns > y->dur_ns ? -1 : 1;
-	return 0;
-}
-
 /*
  * The innermost of @s (entry order, nested) running at @t: of the spans
  * holding it, the one entered last. -1: none, the read's own time.
@@ -144,7 +132,7 @@ uint64_t rt_graph_offcpu_attribute(const struct rt_graph *g,
 {
 	uint64_t last = start, own = 0;
 
-	qsort(off, m, sizeof(*off), by_start);
+	qsort(off, m, sizeof(*off), rt_graph_by_entry);
 	for (uint32_t j = 0; j < m; j++) {
 		struct rt_graph_span *o = &off[j];
 		uint64_t a = o->entry_ns > last ? o->entry_ns : last;

@@ -13,6 +13,22 @@
 #include "ringtrace/escape.h"
 #include "ringtrace/graph.h"
 
+/*
+ * qsort's order of spans and intervals alike: by entry (an interval's:
+ * when it left the CPU); of two entered together, the longer first, as
+ * the one that holds the other.
+ */
+static inline int rt_graph_by_entry(const void *a, const void *b)
+{
+	const struct rt_graph_span *x = a, *y = b;
+
+	if (x->entry_ns != y->entry_ns)
+		return x->entry_ns < y->entry_ns ? -1 : 1;
+	if (x->dur_ns != y->dur_ns)
+		return x->dur_ns > y->dur_ns ? -1 : 1;
+	return 0;
+}
+
 /* @s from offcpu record @ev: its time and the frames where it blocked. */
 void rt_graph_offcpu_span(const struct rt_graph *g, const struct rt_event *ev,
 			  struct rt_graph_span *s);
