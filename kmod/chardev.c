@@ -27,7 +27,8 @@
 #define RT_CFG_FLAGS		(RINGTRACE_CFG_INHERIT | RINGTRACE_CFG_INCLUDE_SELF | \
 				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_PER_THREAD | \
 				 RINGTRACE_CFG_OVERWRITE | RINGTRACE_CFG_CGROUPS | \
-				 RINGTRACE_CFG_NO_CGROUP_NAMES)
+				 RINGTRACE_CFG_NO_CGROUP_NAMES | \
+				 RINGTRACE_CFG_FUNC_IN_READ)
 #define RT_MAX_FLUSH_MS		60000
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
@@ -162,6 +163,10 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	if (cfg->pid < -1 || cfg->pid == 0)
 		return -EINVAL;
 	if (cfg->flush_ms > RT_MAX_FLUSH_MS)
+		return -EINVAL;
+	/* Calls inside reads: the session's reads and its functions. */
+	if ((cfg->flags & RINGTRACE_CFG_FUNC_IN_READ) &&
+	    (~cfg->events & (RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC)))
 		return -EINVAL;
 	/* a thread list with the per-thread flag, and only then. */
 	if (cfg->__pad_threads || cfg->__pad_attach)

@@ -12,6 +12,7 @@
 #include "chardev.h"
 #include "enable.h"
 #include "events/lock_events.h"
+#include "events/inread.h"
 #include "events/offcpu.h"
 #include "lib/version.h"
 #include "lock_stats.h"
@@ -55,6 +56,7 @@ static int __init rt_init(void)
 		return err;
 	rt_contention_init();
 	rt_offcpu_init();
+	rt_inread_init();
 	rt_enable_init();
 	for (i = 0; i < ARRAY_SIZE(rt_producers_all); i++)
 		rt_producer_register(rt_producers_all[i]);

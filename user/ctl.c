@@ -209,6 +209,7 @@ static void print_features(uint64_t features)
 		{ RINGTRACE_FEAT_VFS_READ_VALUES, "vfs_read_values" },
 		{ RINGTRACE_FEAT_CGROUP_IDS, "cgroup_ids" },
 		{ RINGTRACE_FEAT_FUNC, "func" },
+		{ RINGTRACE_FEAT_FUNC_IN_READ, "func_in_read" },
 	};
 	size_t i;
 

@@ -33,6 +33,7 @@
 
 #include "attach.h"
 #include "events/func.h"
+#include "events/inread.h"
 #include "lib/compat.h"
 #include "session/producer.h"
 #include "session/session.h"
@@ -271,12 +272,20 @@ static int rt_func_get(const struct rt_session *s)
 
 	if (!f)
 		return -EINVAL;
+	/* Calls inside reads: the depths exist before a probe asks. */
+	if (s->flags & RINGTRACE_CFG_FUNC_IN_READ) {
+		err = rt_inread_get();
+		if (err)
+			return err;
+	}
 	a = rt_func_find(s);
 	if (!a) {
 		/* RINGTRACE_MAX_FUNCS probes: several pages, maybe not contiguous. */
 		a = kvzalloc(sizeof(*a), GFP_KERNEL);
-		if (!a)
-			return -ENOMEM;
+		if (!a) {
+			err = -ENOMEM;
+			goto err_inread;
+		}
 		a->s = s;
 		mutex_lock(&rt_func_mutex);
 		list_add(&a->node, &rt_func_attached);
@@ -296,11 +305,16 @@ static int rt_func_get(const struct rt_session *s)
 				  f->name[i], rt_func_mechanism,
 				  rt_func_refusal(err), err);
 			rt_func_detach(a);
-			return err;
+			goto err_inread;
 		}
 		p->registered = true;
 	}
 	return 0;
+
+err_inread:
+	if (s->flags & RINGTRACE_CFG_FUNC_IN_READ)
+		rt_inread_put();
+	return err;
 }
 
 static void rt_func_put(const struct rt_session *s)
@@ -309,6 +323,9 @@ static void rt_func_put(const struct rt_session *s)
 
 	if (!WARN_ON_ONCE(!a))
 		rt_func_detach(a);
+	/* No probe of ours runs any more: the depths may go. */
+	if (s->flags & RINGTRACE_CFG_FUNC_IN_READ)
+		rt_inread_put();
 }
 
 /* Under s->lock, which get and put hold too: what @s's probes missed. */
@@ -344,7 +361,7 @@ static void rt_func_release(struct rt_session *s)
 struct rt_producer rt_func_producer = {
 	.name		= "func",
 	.events		= RINGTRACE_EVENT_FUNC,
-	.features	= RINGTRACE_FEAT_FUNC,
+	.features	= RINGTRACE_FEAT_FUNC | RINGTRACE_FEAT_FUNC_IN_READ,
 	.get		= rt_func_get,
 	.put		= rt_func_put,
 	.session_stats	= rt_func_session_stats,

@@ -17,6 +17,7 @@
 
 #include "emit/emit.h"
 #include "func.h"
+#include "inread.h"
 #include "session/active.h"
 #include "session/session.h"
 
@@ -27,6 +28,17 @@ bool rt_func_enter(struct rt_session *s, struct rt_func_call *c)
 	/* Pairs with DISABLE's clear and rt_sessions_synchronize(). */
 	if (!READ_ONCE(s->enabled) || !rt_session_wants_task(s, current))
 		return false;
+	/* Only inside the task's traced reads; undecided: kept, counted. */
+	if (unlikely(s->flags & RINGTRACE_CFG_FUNC_IN_READ)) {
+		int in = rt_inread_current();
+
+		if (!in) {
+			this_cpu_inc(s->xcounts->func_outside_read);
+			return false;
+		}
+		if (in < 0)
+			this_cpu_inc(s->xcounts->func_inread_unknown);
+	}
 	/* Last, so the latency leaves out our own work. */
 	c->ts = ktime_get_mono_fast_ns();
 	return true;

@@ -13,6 +13,7 @@
 #include <linux/timekeeping.h>
 
 #include "emit/emit.h"
+#include "inread.h"
 #include "offcpu.h"
 #include "session/active.h"
 #include "vfs_read.h"
@@ -36,6 +37,8 @@ bool rt_vfs_read_enter(struct rt_vfs_read_call *call, struct file *file,
 	call->pos = ppos ? *ppos : -1;
 	/* Where the caller's off-CPU total stands (offcpu.c). */
 	rt_offcpu_read_enter(call);
+	/* One more read the caller is in, for RINGTRACE_CFG_FUNC_IN_READ. */
+	rt_inread_enter(call);
 	/* Last, so the latency leaves out our own work. */
 	call->ts = ktime_get_mono_fast_ns();
 	return true;
@@ -112,6 +115,8 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 
 	/* Unpins the caller's entry in the off-CPU table, whoever wants it. */
 	followed = rt_offcpu_read_exit(call, &span);
+	/* And leaves the read: its callees' calls are outside it now. */
+	rt_inread_exit(call);
 
 	/* Preemption is disabled here: the RCU section for the walk. */
 	rt_for_each_active_session(s) {

@@ -36,6 +36,13 @@ struct rt_vfs_read_call {
 	u64	offcpu_total;	/* the caller's off-CPU total at entry */
 	/* offcpu.c's table generation at entry, 0: not followed. */
 	u32	offcpu_gen;
+	/*
+	 * inread.c's table generation when the call was counted in the
+	 * caller's depth (| 1: not followed, the table full); 0: not
+	 * counted. Fills what was padding: the direct call's slot keeps
+	 * its 56 bytes.
+	 */
+	u32	inread_gen;
 };
 
 /*

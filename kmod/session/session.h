@@ -32,6 +32,8 @@ struct rt_extra_counts {
 	u64	path_races;
 	u64	stack_missed;
 	u64	vfs_read_filtered;	/* vfs_read's value ranges */
+	u64	func_outside_read;	/* RINGTRACE_CFG_FUNC_IN_READ */
+	u64	func_inread_unknown;
 };
 
 /*

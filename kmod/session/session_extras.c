@@ -162,5 +162,7 @@ void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st)
 		st->path_races += c->path_races;
 		st->stack_missed += c->stack_missed;
 		st->vfs_read_filtered += c->vfs_read_filtered;
+		st->func_outside_read += c->func_outside_read;
+		st->func_inread_unknown += c->func_inread_unknown;
 	}
 }

@@ -14,7 +14,8 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $ctl ]] || tap_skip_all "ringtrace-ctl not built (make -C user)"
-always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel func)
+always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel func
+	func_in_read)
 events=(vfs_read lock offcpu func)
 tap_plan $((${#always[@]} + ${#events[@]} + 4))
 

@@ -563,6 +563,17 @@ struct ringtrace_stack_trailer {
  * be -1 and INHERIT unset. Documentation/abi.rst, "Per-thread rings".
  */
 #define RINGTRACE_CFG_PER_THREAD	(1U << 8)
+/*
+ * Function calls inside reads only (RINGTRACE_FEAT_FUNC_IN_READ): a
+ * call of the session's functions (RINGTRACE_EVENT_FUNC) is recorded
+ * only while its task is inside a vfs_read call the session traces
+ * (entered while the session, or another with this flag, was enabled
+ * and wanted the task; nested reads count once each). Calls outside
+ * any read are counted in ringtrace_stats.func_outside_read, not
+ * written. Needs RINGTRACE_EVENT_VFS_READ and RINGTRACE_EVENT_FUNC.
+ * Documentation/abi.rst, "Calls inside reads".
+ */
+#define RINGTRACE_CFG_FUNC_IN_READ	(1U << 9)
 
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
@@ -740,6 +751,8 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_CGROUP_IDS	(1ULL << 11)
 /* RINGTRACE_EVENT_FUNC, ringtrace_config.nr_funcs (any kernel function). */
 #define RINGTRACE_FEAT_FUNC		(1ULL << 12)
+/* RINGTRACE_CFG_FUNC_IN_READ, stats.func_outside_read and _unknown. */
+#define RINGTRACE_FEAT_FUNC_IN_READ	(1ULL << 13)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
@@ -862,12 +875,29 @@ struct ringtrace_stats {
 	 * before any filter runs: one of a task the filters drop counts too.
 	 */
 	__u64	func_missed;
+
+	/* ---- calls inside reads (RINGTRACE_STATS_SIZE_IN_READ) ---- */
+	/*
+	 * RINGTRACE_CFG_FUNC_IN_READ: calls of the session's functions by a
+	 * task it traces, not recorded because the task was in no traced
+	 * vfs_read (not counted in produced).
+	 */
+	__u64	func_outside_read;
+	/*
+	 * RINGTRACE_CFG_FUNC_IN_READ: calls recorded without knowing whether
+	 * their task was inside a read: some traced read could not be
+	 * followed (the module's table of reading tasks, module parameter
+	 * inread_tasks, was full) and the calling task had no entry. Kept,
+	 * so that a reader can still place them (or drop them) itself.
+	 */
+	__u64	func_inread_unknown;
 };
 
 #define RINGTRACE_STATS_SIZE_HEALTH	152	/* per-ring stats */
 #define RINGTRACE_STATS_SIZE_OFFCPU	160	/* offcpu_missed */
 #define RINGTRACE_STATS_SIZE_VALUES	168	/* vfs_read_filtered */
 #define RINGTRACE_STATS_SIZE_FUNCS	176	/* func_missed */
+#define RINGTRACE_STATS_SIZE_IN_READ	192	/* func_outside_read, _unknown */
 
 #define RINGTRACE_RING_STATS_SIZE_VER0	80
 

@@ -75,6 +75,11 @@ static void resolve(struct options *o)
 			cat_usage_error("--graph-funcs: vfs_read is the read "
 					"itself, not one of its callees");
 	so->events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC;
+	/*
+	 * The module records callees only inside the traced reads, if it
+	 * can; otherwise the graph drops those outside (counted).
+	 */
+	so->func_in_read = true;
 	o->events_given = true;
 	if (o->graph_no_offcpu)
 		return;

@@ -295,6 +295,52 @@ static void test_cgroup_names_flag(void **state)
 	rt_session_close(&s);
 }
 
+/*
+ * --graph's "calls inside reads only" goes to a module that offers it,
+ * with vfs_read and func events; not to one that does not (the graph
+ * then drops calls outside reads itself), nor without both events.
+ */
+static void test_func_in_read_flag(void **state)
+{
+	struct rt_session_opts o = {
+		.pid = -1, .func_in_read = true, .nr_funcs = 1,
+		.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC,
+	};
+	struct rt_session s;
+
+	(void)state;
+	strcpy(o.funcs[0], "rw_verify_area");
+	fk.info.events |= RINGTRACE_EVENT_FUNC;
+	fk.info.features |= RINGTRACE_FEAT_FUNC;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & RINGTRACE_CFG_FUNC_IN_READ, 0);
+	assert_false(s.func_in_read_kernel);
+	rt_session_close(&s);
+
+	fk.info.features |= RINGTRACE_FEAT_FUNC_IN_READ;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & RINGTRACE_CFG_FUNC_IN_READ,
+			 RINGTRACE_CFG_FUNC_IN_READ);
+	assert_true(s.func_in_read_kernel);
+	rt_session_close(&s);
+
+	o.events = RINGTRACE_EVENT_FUNC;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & RINGTRACE_CFG_FUNC_IN_READ, 0);
+	assert_false(s.func_in_read_kernel);
+	rt_session_close(&s);
+
+	o.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC;
+	o.func_in_read = false;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & RINGTRACE_CFG_FUNC_IN_READ, 0);
+	rt_session_close(&s);
+}
+
 static void test_value_ranges(void **state)
 {
 	struct rt_expr_ranges r;
@@ -442,6 +488,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_value_ranges, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_offcpu_missed_since_enable,
 					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_func_in_read_flag, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(test_cgroup_names_flag, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_lost_pending_summed, setup,

@@ -118,6 +118,13 @@ struct rt_session_opts {
 	 * exactly in user space either way. NULL: none.
 	 */
 	const struct rt_expr_ranges	*vfs_read_ranges;
+	/*
+	 * with vfs_read and func events: func records only while their
+	 * task is inside a traced vfs_read (RINGTRACE_CFG_FUNC_IN_READ),
+	 * when the module offers it (RINGTRACE_FEAT_FUNC_IN_READ); quietly
+	 * every call otherwise (rt_session.func_in_read_kernel says which).
+	 */
+	bool		func_in_read;
 };
 
 /*
@@ -156,6 +163,8 @@ struct rt_session {
 	 */
 	bool			offcpu;
 	uint64_t		offcpu_missed_before;
+	/* the module records func calls inside reads only. */
+	bool			func_in_read_kernel;
 	uint32_t		watermark;	/* bytes, as configured */
 	uint32_t		nr_rings;
 	struct rt_session_ring	*rings;		/* nr_rings, CPU (or tids) order */

@@ -338,6 +338,16 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		cfg.cgroup_ids_ptr = (uintptr_t)o->cgroup_ids;
 	}
 
+	s->func_in_read_kernel = false;
+	if (o->func_in_read &&
+	    (events & RINGTRACE_EVENT_VFS_READ) &&
+	    (events & RINGTRACE_EVENT_FUNC) &&
+	    (s->info.features & RINGTRACE_FEAT_FUNC_IN_READ)) {
+		/* the module leaves calls outside reads out. */
+		cfg.flags |= RINGTRACE_CFG_FUNC_IN_READ;
+		s->func_in_read_kernel = true;
+	}
+
 	s->values_in_kernel = false;
 	if (o->vfs_read_ranges && (events & RINGTRACE_EVENT_VFS_READ) &&
 	    s->info.size > offsetof(struct ringtrace_info, features) &&

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Function calls inside reads only (RINGTRACE_CFG_FUNC_IN_READ): how
+ * many traced vfs_read calls each task is inside, for the sessions with
+ * the flag. inread.c says how.
+ */
+#ifndef _RINGTRACE_INREAD_H
+#define _RINGTRACE_INREAD_H
+
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+#include "vfs_read.h"
+
+struct rt_inread_table;
+struct rt_session;
+
+/* Check the module parameter at load. */
+void rt_inread_init(void);
+
+/*
+ * A session with RINGTRACE_CFG_FUNC_IN_READ is enabled (process context,
+ * before its function probes are registered), or disabled (after they
+ * were taken away). The first get publishes the table, the last put
+ * withdraws it and returns once no probe can see it.
+ */
+int rt_inread_get(void);
+void rt_inread_put(void);
+
+/*
+ * vfs_read entry and exit (preemption disabled, current is the caller):
+ * enter counts the call in the caller's depth if a session with the flag
+ * wants the caller; exit undoes what enter did.
+ */
+void __rt_inread_enter(struct rt_vfs_read_call *call);
+void __rt_inread_exit(const struct rt_vfs_read_call *call);
+
+/*
+ * Whether current is inside a read counted by enter: 1 yes, 0 no, -1
+ * cannot say (a read could not be followed). Preemption disabled.
+ */
+int rt_inread_current(void);
+
+/* Non-NULL while a session with the flag is enabled. */
+extern struct rt_inread_table __rcu *rt_inread_tbl;
+
+/* Every traced vfs_read passes here: no table, no out-of-line call. */
+static __always_inline void rt_inread_enter(struct rt_vfs_read_call *call)
+{
+	call->inread_gen = 0;
+	if (rcu_access_pointer(rt_inread_tbl))
+		__rt_inread_enter(call);
+}
+
+static __always_inline void rt_inread_exit(const struct rt_vfs_read_call *call)
+{
+	if (call->inread_gen)
+		__rt_inread_exit(call);
+}
+
+#endif /* _RINGTRACE_INREAD_H */
