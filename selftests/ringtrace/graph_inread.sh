@@ -14,7 +14,9 @@
 # module offers (--attach kretprobe, fprobe, direct): the depth is kept
 # by the same entry and exit whichever calls them. Prints both sessions'
 # func record counts (the figure the filter saves). Needs root (mount)
-# and ringtrace.ko loaded.
+# and ringtrace.ko loaded. Last, two sessions at once: one without the
+# flag records every call of its task (W or more outside a read) while
+# one with the flag is enabled, which records none outside a read.
 #
 # The probes are attached while the command is held (ringtrace-cat starts
 # it stopped until ENABLE): under TCG attaching a probe on a function
@@ -27,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
 "$ctl" info 2>/dev/null | grep -qE '^features( .*)? func_in_read( |$)' ||
 	tap_skip_all "the module does not record calls inside reads only"
-tap_plan 7
+tap_plan 9
 
 w=23
 r=17
@@ -62,11 +64,15 @@ PY
 
 # Trace the workload with "$@" into $1.raw; its replay's figures.
 run() {
-	local out=$1
+	local out=$1 cmd
 	shift
-	"$cat" "$@" --raw -o "$work/$out.raw" -- sh -c \
-		"dd if=/dev/zero of=$file bs=$size count=$w status=none &&
-		 dd if=$file of=/dev/null bs=$size count=$r status=none" \
+	cmd="dd if=/dev/zero of=$file bs=$size count=$w status=none &&
+	     dd if=$file of=/dev/null bs=$size count=$r status=none"
+	if [[ $# -ge 2 && ${*: -2:1} == -c ]]; then
+		cmd=${*: -1}
+		set -- "${@:1:$#-2}"
+	fi
+	"$cat" "$@" --raw -o "$work/$out.raw" -- sh -c "$cmd" \
 		2>"$work/$out.err" || return 1
 	"$cat" -q -i "$work/$out.raw" --graph vfs_read --json \
 		>"$work/$out.json" 2>>"$work/$out.err" || return 1
@@ -108,6 +114,46 @@ for mech in kretprobe fprobe direct; do
 	tap_ok $? "--attach $mech: none outside a read, the $r reads ($fig, exit $rc)" ||
 		tap_diag <"$work/$mech.err"
 done
+
+# Two sessions at once. B (no flag) starts first and its command waits
+# on a FIFO, parked outside rw_verify_area, until A (the flag) is enabled
+# and its command opens the FIFO; A's command then waits until B's work
+# is done, so that A is enabled throughout.
+mkfifo "$work/go" "$work/done"
+"$cat" -e vfs_read,func:rw_verify_area --raw -o "$work/b.raw" -- sh -c \
+	"read -r x <$work/go &&
+	 dd if=/dev/zero of=$file bs=$size count=$w status=none &&
+	 dd if=$file of=/dev/null bs=$size count=$r status=none;
+	 echo done >$work/done" 2>"$work/b.err" &
+bpid=$!
+# B's command parked: blocked opening the FIFO (fs/pipe.c's
+# wait_for_partner), so that A attaches while it runs nothing.
+parked=
+for _ in $(seq 300); do
+	for p in $(pgrep -f "read -r x <$work/go"); do
+		[[ $(cat "/proc/$p/wchan" 2>/dev/null) == wait_for_partner ]] &&
+			parked=$p
+	done
+	[[ -n $parked ]] && break
+	sleep 0.1
+done
+[[ -n $parked ]] || tap_diag <<<"B's command not seen parked: going on"
+fig_a=$(run a --graph vfs_read --graph-funcs rw_verify_area -c \
+	"echo go >$work/go && read -r x <$work/done")
+rc_a=$?
+wait "$bpid"
+rc_b=$?
+fig_b=$("$cat" -q -i "$work/b.raw" --graph vfs_read --json \
+	>"$work/b.json" 2>>"$work/b.err" &&
+	python3 "$work/check.py" "$work/b.json" "$file" "$size" 2>>"$work/b.err")
+read -r _ b_outside b_reads <<<"${fig_b:-x x x}"
+[[ $rc_b -eq 0 && $b_outside =~ ^[0-9]+$ && $b_outside -ge $w && $b_reads == "$r" ]]
+tap_ok $? "beside a session with the flag, one without records every call ($fig_b, exit $rc_b)" ||
+	tap_diag <"$work/b.err"
+read -r _ a_outside _ <<<"${fig_a:-x x x}"
+[[ $rc_a -eq 0 && $a_outside == 0 ]]
+tap_ok $? "and the one with the flag none outside a read ($fig_a, exit $rc_a)" ||
+	tap_diag <"$work/a.err"
 
 nums="$in_shown $in_outside $all_shown $all_outside"
 [[ $nums =~ ^[0-9]+\ [0-9]+\ [0-9]+\ [0-9]+$ ]] &&
