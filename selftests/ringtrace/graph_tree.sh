@@ -14,9 +14,10 @@
 # ends inside its parent and the read; first and inner last at least the
 # time they sleep; each parent's self time is its duration less its
 # children's and its own off-CPU intervals'; first and inner each hold
-# off-CPU intervals (where they slept: the stack names usleep_range),
-# as long as their sleeps less what sleeping takes on CPU (the timer is
-# armed before the task leaves), and no longer than they are; every
+# off-CPU intervals (where they slept: the stack names
+# wait_for_completion), at least as long as their sleeps (the module's
+# waker starts counting once it saw the sleeper off CPU), and no longer
+# than they are; every
 # interval lies in its span, outside its children, and they add up to
 # the read's own offcpu_ns (the module's count); and the module ran
 # the tree N times. The text view draws the same tree, an [off-cpu]
@@ -58,9 +59,10 @@ import json, sys
 
 path, size, n = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 FIRST_NS, INNER_NS = 3000000, 2000000
-# What a sleep spends on CPU after arming its timer, at most: the rest
-# of usleep_range and the switch (generous for TCG).
-ON_CPU_NS = 500000
+# The module wakes a sleeper only after it saw it off CPU and slept the
+# whole time itself: its off-CPU time is at least the sleep. Some slack
+# for the two clocks' reads on different CPUs.
+ON_CPU_NS = 50000
 want = [("ringtrace_ct_outer", 1), ("ringtrace_ct_first", 2),
         ("ringtrace_ct_middle", 2), ("ringtrace_ct_inner", 3)]
 
@@ -101,9 +103,9 @@ def why_not_offcpu(r):
         if sleep and (not offs or off < sleep - ON_CPU_NS or off > span["dur_ns"]):
             return "%s off CPU %d ns in %d intervals, slept %d ns in %d" % (
                 span["func"], off, len(offs), sleep, span["dur_ns"])
-        if sleep and not any(f.startswith("usleep_range") for o in offs
+        if sleep and not any("wait_for_" in f for o in offs
                              for f in o["frames"]):
-            return "%s: no interval blocked in usleep_range: %s" % (
+            return "%s: no interval blocked in wait_for_completion: %s" % (
                 span["func"], offs)
         for o in offs:
             if not inside(o, span["entry_ns"], span["entry_ns"] + span["dur_ns"]):

@@ -14,6 +14,13 @@
  * tree ran once; "calls" counts the trees run. The functions are never
  * inlined, so each keeps its own symbol and ftrace entry, and fprobe or
  * a kretprobe can take it.
+ *
+ * Each sleep is off CPU for at least its time, always: a worker wakes the
+ * sleeper only once it saw it off its CPU, and after sleeping that long
+ * itself. A timer the sleeper armed (usleep_range) could fire before the
+ * sleeper reached schedule() when the host holds its vCPU up under
+ * emulation; the sleep then ends without the task ever leaving its CPU,
+ * and --graph rightly shows no off-CPU time in it.
  */
 #include <linux/atomic.h>
 #include <linux/compiler.h>
@@ -21,7 +28,9 @@
 #include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/module.h>
+#include <linux/sched.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "ringtrace_calltree.h"
 
@@ -31,14 +40,46 @@
 static struct dentry *ct_dir;
 static atomic64_t ct_calls = ATOMIC64_INIT(0);
 
+struct ct_wake {
+	struct work_struct	work;
+	struct completion	done;
+	struct task_struct	*sleeper;
+	unsigned int		us;
+};
+
+static void ct_waker(struct work_struct *work)
+{
+	struct ct_wake *w = container_of(work, struct ct_wake, work);
+
+	/* Asleep in wait_for_completion(), switched out. */
+	while (task_is_running(w->sleeper) || READ_ONCE(w->sleeper->on_cpu))
+		usleep_range(20, 50);
+	usleep_range(w->us, w->us + 100);
+	complete(&w->done);
+}
+
+/* Off CPU for at least @us (see the top of the file). */
+static noinline void ct_sleep(unsigned int us)
+{
+	struct ct_wake w = { .sleeper = current, .us = us };
+
+	INIT_WORK_ONSTACK(&w.work, ct_waker);
+	init_completion(&w.done);
+	schedule_work(&w.work);
+	wait_for_completion(&w.done);
+	/* The worker may still be returning from complete(). */
+	flush_work(&w.work);
+	destroy_work_on_stack(&w.work);
+}
+
 noinline void ringtrace_ct_first(void)
 {
-	usleep_range(CT_FIRST_US, CT_FIRST_US + 100);
+	ct_sleep(CT_FIRST_US);
 }
 
 noinline void ringtrace_ct_inner(void)
 {
-	usleep_range(CT_INNER_US, CT_INNER_US + 100);
+	ct_sleep(CT_INNER_US);
 }
 
 noinline void ringtrace_ct_middle(void)
