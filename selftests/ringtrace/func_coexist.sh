@@ -132,12 +132,13 @@ release() {
 nb_why=
 bt_pid=
 
-# Armed kprobes on $1 (kprobes/list, which names each probe), in $kp_n.
+# Armed kprobes on $1 (kprobes/list, which names each probe), in $kp_n:
+# at $1+0x0, or past its ENDBR64 (+0x4) where the kernel has IBT.
 armed_kprobes() {
 	local line
 	kp_n=0
 	while read -r line; do
-		[[ $line == *" $1+0x0"* && $line != *DISABLED* ]] && kp_n=$((kp_n + 1))
+		[[ $line == *" $1+0x"* && $line != *DISABLED* ]] && kp_n=$((kp_n + 1))
 	done <"$kplist"
 }
 
@@ -177,7 +178,8 @@ bt_start() {
 		     $ret:$fn $sel { @r[comm, retval] = count(); }" \
 		>"$work/bt.out" 2>&1 &
 	bt_pid=$!
-	for ((i = 0; i < 6000; i++)); do
+	# Liveness bound, not timing: it compiles its program first.
+	for ((i = 0; i < 3000; i++)); do
 		bt_ready "$kind" "$fn" && return 0
 		if ! kill -0 "$bt_pid" 2>&-; then
 			wait "$bt_pid"
@@ -186,7 +188,14 @@ bt_start() {
 		fi
 		nap 0.1
 	done
-	nb_why="bpftrace did not attach in 600 s"
+	if [[ $kind == kprobe ]]; then
+		nb_why="bpftrace did not attach in 300 s ($kp_n armed kprobes on $fn, $kp_base before)"
+	else
+		nb_why="bpftrace did not attach in 300 s ($link_n tracing links)"
+	fi
+	tap_diag <"$kplist"
+	kill -KILL "$bt_pid"
+	wait "$bt_pid"
 	return 1
 }
 
@@ -494,7 +503,7 @@ nb_first() {
 
 # Lines of kprobes/list and enabled_functions naming function $1.
 probes_left() {
-	{ grep -h " $1+0x0" "$kplist" 2>/dev/null
+	{ grep -h " $1+0x" "$kplist" 2>/dev/null
 	  grep -h "^$1 " "$tracefs/enabled_functions" 2>/dev/null; } || true
 }
 
