@@ -7,11 +7,13 @@
 # filemap_read, counting its N read()s of a ramfs file, each one
 # filemap_read (the module's func probes: a kretprobe on 6.1, an fprobe
 # where the kernel has one). Beside each, on the same function: bpftrace
-# kprobe + kretprobe, a tracefs kprobe event pair (p: and r:), and
-# bpftrace kfunc + kretfunc (fentry/fexit: a BPF trampoline, an ftrace
-# direct call) where the kernel has direct calls. Every tool counts the
-# workload's calls by its command name, which names one phase of N calls
-# (coexist_workload: set once loaded, so no loader's read is counted).
+# kprobe + kretprobe, a tracefs kprobe event pair (p: and r:), bpftrace
+# kfunc + kretfunc (fentry/fexit: a BPF trampoline, an ftrace direct
+# call) where the kernel has direct calls, and a tracefs fprobe event
+# pair (f: and f:%return: fgraph, as ringtrace's fprobes) where it has
+# fprobe events. Every tool counts the workload's calls by its command
+# name, which names one phase of N calls (coexist_workload: set once
+# loaded, so no loader's read is counted).
 #
 #   ringtrace first: ringtrace-cat starts the workload, the other tool
 #     attaches, phase 1 (both count N), the other tool detaches, phase 2:
@@ -82,7 +84,12 @@ fi
 have_bpftrace=1
 command -v bpftrace >/dev/null || have_bpftrace=
 
-tap_plan $((2 * 2 * 3 * 2 + 2))
+# Fprobe events (CONFIG_FPROBE_EVENTS: not Debian's 6.1) say so in the
+# README of tracefs.
+fevent_why=
+grep -q 'f\[:\[<group>/\]' "$tracefs/README" 2>/dev/null ||
+	fevent_why="no fprobe events (CONFIG_FPROBE_EVENTS) in $(uname -r)"
+tap_plan $((2 * 4 * 2 * 2 + 2))
 
 # ---- waiting without touching the probed functions ------------------------
 
@@ -232,23 +239,34 @@ PY
 }
 
 ev_inst=$tracefs/instances/rtfc
+ev_defs=$tracefs/kprobe_events
 
 # Whatever a failed ev_start left.
 ev_cleanup() {
 	{
 		echo 0 >"$ev_inst/events/rtfc/enable"
 		rmdir "$ev_inst"
-		echo "-:rtfc/rtfc_entry" >>"$tracefs/kprobe_events"
-		echo "-:rtfc/rtfc_return" >>"$tracefs/kprobe_events"
+		echo "-:rtfc/rtfc_entry" >>"$ev_defs"
+		echo "-:rtfc/rtfc_return" >>"$ev_defs"
 	} 2>/dev/null
 }
 
+# A pair of events in tracefs instance rtfc, on entry and return of
+# function $2: kprobe events p: and r: ($1 event), or fprobe events f:
+# and f:%return ($1 fevent, which share fgraph with ringtrace's fprobes).
 ev_start() {
-	local fn=$1 ev
-	if ! { echo "p:rtfc/rtfc_entry $fn c=\$comm" >>"$tracefs/kprobe_events" &&
-	       echo "r:rtfc/rtfc_return $fn c=\$comm ret=\$retval:s64" >>"$tracefs/kprobe_events" &&
+	local fn=$2 ev entry=p ret=r suffix=
+	ev_defs=$tracefs/kprobe_events
+	if [[ $1 == fevent ]]; then
+		ev_defs=$tracefs/dynamic_events
+		entry=f
+		ret=f
+		suffix=%return
+	fi
+	if ! { echo "$entry:rtfc/rtfc_entry $fn c=\$comm" >>"$ev_defs" &&
+	       echo "$ret:rtfc/rtfc_return $fn$suffix c=\$comm ret=\$retval:s64" >>"$ev_defs" &&
 	       mkdir "$ev_inst"; } 2>"$work/ev.err"; then
-		nb_why="kprobe events: $(cat "$work/ev.err")"
+		nb_why="${ev_defs##*/}: $(cat "$work/ev.err")"
 		ev_cleanup
 		return 1
 	fi
@@ -285,23 +303,23 @@ ev_stop() {
 	END { for (c in seen) print c, e[c] + 0, rs[c] + 0, r[c] + 0 }' \
 		"$ev_inst/trace" | sort >"$1"
 	rmdir "$ev_inst" || rc=1
-	{ echo "-:rtfc/rtfc_entry" >>"$tracefs/kprobe_events" &&
-	  echo "-:rtfc/rtfc_return" >>"$tracefs/kprobe_events"; } || rc=1
-	[[ $rc -eq 0 ]] || nb_why="the kprobe events did not go cleanly"
+	{ echo "-:rtfc/rtfc_entry" >>"$ev_defs" &&
+	  echo "-:rtfc/rtfc_return" >>"$ev_defs"; } || rc=1
+	[[ $rc -eq 0 ]] || nb_why="the events did not go cleanly"
 	return "$rc"
 }
 
 nb_start() {
 	nb_why=
 	case $1 in
-	event) ev_start "$2" ;;
+	event | fevent) ev_start "$1" "$2" ;;
 	*) bt_start "$1" "$2" ;;
 	esac
 }
 
 nb_stop() {
 	case $1 in
-	event) ev_stop "$2" ;;
+	event | fevent) ev_stop "$2" ;;
 	*) bt_stop "$2" ;;
 	esac
 }
@@ -311,6 +329,7 @@ nb_name() {
 	kprobe) echo "bpftrace kprobe/kretprobe" ;;
 	event) echo "kprobe events p:/r:" ;;
 	kfunc) echo "bpftrace kfunc/kretfunc" ;;
+	fevent) echo "fprobe events f:/f:%return" ;;
 	esac
 }
 
@@ -505,12 +524,15 @@ probes_left() {
 
 for mode in func graph; do
 	fn=$(fn_of "$mode")
-	for tool in kprobe event kfunc; do
+	for tool in kprobe event kfunc fevent; do
 		name=$(nb_name "$tool")
-		if [[ $tool == kfunc && -n $kfunc_why ]]; then
+		why=
+		[[ $tool == kfunc ]] && why=$kfunc_why
+		[[ $tool == fevent ]] && why=$fevent_why
+		if [[ -n $why ]]; then
 			for o in "ringtrace first" "$name first"; do
-				tap_skip "$mode:$fn, $o: ringtrace's count" "$kfunc_why"
-				tap_skip "$mode:$fn, $o: $name's count" "$kfunc_why"
+				tap_skip "$mode:$fn, $o: ringtrace's count" "$why"
+				tap_skip "$mode:$fn, $o: $name's count" "$why"
 			done
 			continue
 		fi
