@@ -54,6 +54,7 @@
 #include <linux/ringtrace.h>
 
 #include "inread.h"
+#include "lib/compat.h"
 #include "session/active.h"
 
 #define RT_INREAD_PROBES	16
@@ -91,8 +92,8 @@ void rt_inread_init(void)
 
 static struct rt_inread_table *rt_inread_table(void)
 {
-	RCU_LOCKDEP_WARN(!rt_sessions_walk_held(),
-			 "ringtrace: reads-in-progress table read unprotected");
+	RT_ASSERT_RCU_READER(rcu_read_lock_sched_held(),
+			     "ringtrace: reads-in-progress table read preemptible");
 	return rcu_dereference_sched(rt_inread_tbl);
 }
 
