@@ -55,7 +55,9 @@ for line in open(sys.argv[1]):
         summ = e
     elif e.get("type") == "vfs_read" and e.get("comm") == "dd" and \
          e.get("path") == path and e.get("count") == size:
-        if [s["func"] for s in e["graph"]] == ["rw_verify_area"]:
+        # Function spans only: off-CPU intervals are graph nodes too.
+        if [s["func"] for s in e["graph"]
+            if s["kind"] == "func"] == ["rw_verify_area"]:
             reads += 1
 if summ is None:
     raise SystemExit("no graph_summary")
