@@ -48,12 +48,7 @@ helper=$here/coexist_workload
 
 n=23
 size=1234
-fs=$work/rf
-if ! { mkdir "$fs" && mount -t ramfs none "$fs"; }; then
-	echo "Bail out! cannot mount a ramfs on $fs"
-	exit 1
-fi
-trap 'umount "$fs"; rm -rf "$work"' EXIT
+st_ramfs
 rfile=$fs/r	# read by --graph's workload
 wfile=$fs/w	# written by -e func's
 dd if=/dev/zero of="$rfile" bs="$size" count="$n" status=none

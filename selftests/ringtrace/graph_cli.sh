@@ -34,12 +34,7 @@ tap_plan 9
 
 n=17
 size=1234
-fs=$work/rf
-if ! { mkdir "$fs" && mount -t ramfs none "$fs"; }; then
-	echo "Bail out! cannot mount a ramfs on $fs"
-	exit 1
-fi
-trap 'umount "$fs"; rm -rf "$work"' EXIT
+st_ramfs
 file=$fs/f
 dd if=/dev/zero of="$file" bs="$size" count="$n" status=none
 funcs=filemap_read,filemap_get_pages

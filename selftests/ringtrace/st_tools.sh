@@ -4,8 +4,8 @@
 # Sourced first by the selftests' shell scripts, once they have set $here
 # (this folder): what they all begin with. $top (the checkout), TAP
 # (scripts/lib/tap.sh), the tools ($cat, $ctl, $lockstat), a $work folder
-# removed on exit, and st_need_cat: skip the test where ringtrace-cat is
-# not built (as the C programs skip, tap_skip_all).
+# removed on exit, st_need_cat: skip the test where ringtrace-cat is
+# not built (as the C programs skip, tap_skip_all), and st_ramfs.
 # shellcheck disable=SC2034 # the variables are the sourcing script's
 # shellcheck disable=SC2154 # $here is the sourcing script's
 
@@ -20,4 +20,16 @@ trap 'rm -rf "$work"' EXIT
 
 st_need_cat() {
 	[[ -x $cat ]] || tap_skip_all "ringtrace-cat not built (make -C user)"
+}
+
+# A ramfs at $fs ($work/rf), unmounted on exit before $work goes: files
+# in the page cache only, whose reads take filemap_read and nothing
+# slower. Bails out when it cannot be mounted.
+st_ramfs() {
+	fs=$work/rf
+	if ! { mkdir "$fs" && mount -t ramfs none "$fs"; }; then
+		echo "Bail out! cannot mount a ramfs on $fs"
+		exit 1
+	fi
+	trap 'umount "$work/rf"; rm -rf "$work"' EXIT
 }
