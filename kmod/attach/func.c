@@ -7,7 +7,8 @@
  * never the direct call, which locks BPF trampolines out. A function
  * neither can probe (no such symbol, notrace or inlined, kprobe
  * blacklist) fails the ENABLE with the probe's errno and a line naming
- * it in the kernel log.
+ * it in the kernel log. A tracepoint's name (RINGTRACE_FUNC_TP_PREFIX)
+ * gets a tracepoint probe instead (func_tp.c), shared by design.
  *
  * The probes are the session's own, so a handler knows its session from
  * the probe (no walk of the list); the session's enabled flag gates it
@@ -32,6 +33,7 @@
 #include <linux/slab.h>
 
 #include "attach.h"
+#include "func_tp.h"
 #include "events/func.h"
 #include "events/inread.h"
 #include "lib/compat.h"
@@ -47,6 +49,9 @@ struct rt_func_probe {
 #else
 	struct kretprobe	krp;
 #endif
+	/* A name with RINGTRACE_FUNC_TP_PREFIX: a tracepoint's (func_tp.c). */
+	struct rt_func_tp	tp;
+	bool			is_tp;
 	struct rt_session	*s;
 	/* Unique to this attachment: a call entered under another is not ours. */
 	u64			gen;
@@ -222,23 +227,56 @@ static const char *rt_func_refusal(int err)
 		return "the kernel refuses to probe it (kprobe blacklist, not a function entry)";
 	case -EBUSY:
 		return "another probe holds it exclusively";
+	case -EOPNOTSUPP:
+		return "this kernel checks indirect calls' prototypes (CFI)";
 	}
 	return "refused";
+}
+
+/* Attach @p to the function or tracepoint @name. */
+static int rt_func_probe_register(struct rt_func_probe *p, const char *name)
+{
+	const char *tp = rt_func_tp_name(name);
+
+	p->is_tp = tp;
+	if (!tp)
+		return rt_func_register(p, name);
+	p->tp.s = p->s;
+	p->tp.idx = p->idx;
+	return rt_func_tp_register(&p->tp, tp);
+}
+
+/* What @p could not record: calls it could not follow, hits in NMI. */
+static u64 rt_func_probe_missed(const struct rt_func_probe *p)
+{
+	return p->is_tp ? atomic64_read(&p->tp.missed) : rt_func_missed(p);
 }
 
 /* Under the session's lock; @a stays, with what its probes missed. */
 static void rt_func_detach(struct rt_func_attach *a)
 {
 	struct rt_func_probe *p;
+	bool tps = false;
 	unsigned int i;
 
 	for (i = 0; i < a->nr; i++) {
 		p = &a->p[i];
+		if (!p->registered || !p->is_tp)
+			continue;
+		rt_func_tp_unregister(&p->tp);
+		tps = true;
+	}
+	/* One wait for every tracepoint probe's readers, both kinds. */
+	if (tps)
+		rt_func_tp_sync();
+	for (i = 0; i < a->nr; i++) {
+		p = &a->p[i];
 		if (!p->registered)
 			continue;
-		rt_func_unregister(p);
+		if (!p->is_tp)
+			rt_func_unregister(p);
 		/* No handler runs any more: the count is final. */
-		a->missed += rt_func_missed(p);
+		a->missed += rt_func_probe_missed(p);
 		p->registered = false;
 	}
 }
@@ -299,10 +337,14 @@ static int rt_func_get(const struct rt_session *s)
 		p->s = (struct rt_session *)s;
 		p->idx = i;
 		p->gen = atomic64_inc_return(&rt_func_gen);
-		err = rt_func_register(p, f->name[i]);
+		err = rt_func_probe_register(p, f->name[i]);
 		if (err) {
 			pr_notice("cannot trace %s with %s: %s (%d)\n",
-				  f->name[i], rt_func_mechanism,
+				  f->name[i],
+				  p->is_tp ? "a tracepoint probe" :
+				  rt_func_mechanism,
+				  rt_func_tp_name(f->name[i]) && err == -ENOENT ?
+				  "no such built-in tracepoint" :
 				  rt_func_refusal(err), err);
 			rt_func_detach(a);
 			goto err_inread;
@@ -342,7 +384,7 @@ static void rt_func_session_stats(struct rt_session *s,
 	st->func_missed = a->missed;
 	for (i = 0; i < a->nr; i++)
 		if (a->p[i].registered)
-			st->func_missed += rt_func_missed(&a->p[i]);
+			st->func_missed += rt_func_probe_missed(&a->p[i]);
 }
 
 /* @s, disabled (no probe registered), is being freed. */
@@ -361,7 +403,8 @@ static void rt_func_release(struct rt_session *s)
 struct rt_producer rt_func_producer = {
 	.name		= "func",
 	.events		= RINGTRACE_EVENT_FUNC,
-	.features	= RINGTRACE_FEAT_FUNC | RINGTRACE_FEAT_FUNC_IN_READ,
+	.features	= RINGTRACE_FEAT_FUNC | RINGTRACE_FEAT_FUNC_IN_READ |
+			  RT_FUNC_TP_FEATURES,
 	.get		= rt_func_get,
 	.put		= rt_func_put,
 	.session_stats	= rt_func_session_stats,

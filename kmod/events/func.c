@@ -2,12 +2,13 @@
 /*
  * Function-call records (RINGTRACE_EVENT_FUNC): one session's probes on a
  * function it named call these two, entry and return, with the call's
- * own data. The probes are the session's own (attach/func.c), so there
- * is no walk of the sessions: the session's enabled flag stands for its
- * place on the list, under the same protection (session/active.h): a
- * handler runs with preemption disabled, and DISABLE clears the flag,
- * waits with rt_sessions_synchronize(), and only then takes the probes
- * away and lets the session's rings stop.
+ * own data; a tracepoint it named calls rt_func_hit() when it fires. The
+ * probes are the session's own (attach/func.c), so there is no walk of
+ * the sessions: the session's enabled flag stands for its place on the
+ * list, under the same protection (session/active.h): a handler runs
+ * with preemption disabled, and DISABLE clears the flag, waits with
+ * rt_sessions_synchronize(), and only then takes the probes away and
+ * lets the session's rings stop.
  */
 #include <linux/cpumask.h>
 #include <linux/rcupdate.h>
@@ -21,10 +22,9 @@
 #include "session/active.h"
 #include "session/session.h"
 
-bool rt_func_enter(struct rt_session *s, struct rt_func_call *c)
+/* Whether @s wants a call or hit of current, preemption disabled. */
+static bool rt_func_wanted(struct rt_session *s)
 {
-	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
-			     "ringtrace: func entry with preemption enabled");
 	/* Pairs with DISABLE's clear and rt_sessions_synchronize(). */
 	if (!READ_ONCE(s->enabled) || !rt_session_wants_task(s, current))
 		return false;
@@ -39,23 +39,31 @@ bool rt_func_enter(struct rt_session *s, struct rt_func_call *c)
 		if (in < 0)
 			this_cpu_inc(s->xcounts->func_inread_unknown);
 	}
+	return true;
+}
+
+bool rt_func_enter(struct rt_session *s, struct rt_func_call *c)
+{
+	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
+			     "ringtrace: func entry with preemption enabled");
+	if (!rt_func_wanted(s))
+		return false;
 	/* Last, so the latency leaves out our own work. */
 	c->ts = ktime_get_mono_fast_ns();
 	return true;
 }
 
-void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
-		  u32 idx, unsigned long ip, long ret, unsigned long ret_ip)
+/* One func record of @s: a call that took @lat_ns, or a hit (0). */
+static void rt_func_record(struct rt_session *s, const u64 *args, u64 now,
+			   u64 lat_ns, u32 idx, unsigned long ip, long ret,
+			   unsigned long anchor)
 {
-	u64 now = ktime_get_mono_fast_ns();
 	int cpu = smp_processor_id();
 	struct ringtrace_func_record *rec;
 	unsigned int nr_args;
 	struct rt_stack st;
 	struct rt_emit e;
 
-	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
-			     "ringtrace: func return with preemption enabled");
 	/* Disabled since the entry: its rings may be stopping. */
 	if (!READ_ONCE(s->enabled) || !cpumask_test_cpu(cpu, s->cpus))
 		return;
@@ -69,7 +77,7 @@ void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 		.type		= RINGTRACE_RECORD_FUNC,
 		.fixed		= sizeof(*rec) + nr_args * sizeof(u64),
 		.stack_event	= RINGTRACE_EVENT_FUNC,
-		.anchor		= ret_ip,
+		.anchor		= anchor,
 		.st		= &st,
 	};
 
@@ -83,8 +91,28 @@ void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 		rec->func_idx = idx;
 		rec->nr_args = nr_args;
 		rec->ret = ret;
-		rec->lat_ns = now - c->ts;
-		memcpy(rec + 1, c->args, nr_args * sizeof(u64));
+		rec->lat_ns = lat_ns;
+		memcpy(rec + 1, args, nr_args * sizeof(u64));
 	}
 	rt_emit_end(&e, rec);
+}
+
+void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
+		  u32 idx, unsigned long ip, long ret, unsigned long ret_ip)
+{
+	u64 now = ktime_get_mono_fast_ns();
+
+	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
+			     "ringtrace: func return with preemption enabled");
+	rt_func_record(s, c->args, now, now - c->ts, idx, ip, ret, ret_ip);
+}
+
+void rt_func_hit(struct rt_session *s, const u64 *args, u32 idx,
+		 unsigned long ip, unsigned long anchor)
+{
+	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
+			     "ringtrace: tracepoint hit with preemption enabled");
+	if (rt_func_wanted(s))
+		rt_func_record(s, args, ktime_get_mono_fast_ns(), 0, idx, ip,
+			       0, anchor);
 }

@@ -34,4 +34,12 @@ bool rt_func_enter(struct rt_session *s, struct rt_func_call *c);
 void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 		  u32 idx, unsigned long ip, long ret, unsigned long ret_ip);
 
+/*
+ * Tracepoint @idx of @s's list, at @ip, fired with @args (the session's
+ * func_args of them), preemption disabled: one record, lat_ns and ret 0,
+ * if @s wants it. @anchor: where the kernel stack starts (rt_stack_get()).
+ */
+void rt_func_hit(struct rt_session *s, const u64 *args, u32 idx,
+		 unsigned long ip, unsigned long anchor);
+
 #endif /* _RINGTRACE_EVENTS_FUNC_H */

@@ -127,6 +127,20 @@ static inline void rt_hrtimer_setup(struct hrtimer *t,
 #endif
 
 /*
+ * Any tracepoint, by name (attach/func_tp.c): one probe of ours takes the
+ * tracepoint's data pointer and six register-sized arguments whatever the
+ * tracepoint's prototype, which the 64-bit calling conventions of x86-64
+ * and arm64 allow: fewer arguments leave registers (or, past x86-64's
+ * fifth, a caller's stack slot) we read and ignore. A kernel with
+ * control-flow integrity (kCFI, FineIBT) checks every indirect call's
+ * prototype and would stop the first call: there it is not offered, and
+ * a tracepoint name is refused (EOPNOTSUPP) at ENABLE.
+ */
+#if BITS_PER_LONG == 64 && !defined(CONFIG_CFI_CLANG) && !defined(CONFIG_CFI)
+#define RT_HAVE_TP_ANY	1
+#endif
+
+/*
  * ftrace direct calls (direct/direct_call.c). 6.5 removed the single-function
  * register_ftrace_direct(ip, addr) and renamed the ops-based
  * *_ftrace_direct_multi() to *_ftrace_direct(), whose unregister frees

@@ -346,6 +346,20 @@ struct ringtrace_func_record {
 #define RINGTRACE_FUNC_SIZE_VER0	80
 #define RINGTRACE_FUNC_RECORD_ARGS(rec)	((const __u64 *)((rec) + 1))
 
+/*
+ * A name at funcs_ptr that starts with this prefix names a kernel
+ * tracepoint, not a function (RINGTRACE_FEAT_FUNC_TRACEPOINT):
+ * "tp:SUBSYS:NAME" or "tp:NAME"; the module looks up NAME, the part after
+ * the last ':', among the kernel's own (built-in) tracepoints. Each hit
+ * is one ringtrace_func_record written when it fires: lat_ns 0, ret 0,
+ * func_ip the address of the kernel's struct tracepoint, and its first
+ * nr_args arguments (those after the tracepoint's data pointer) as the
+ * registers held them: an argument narrower than 64 bits leaves the
+ * upper bits undefined, arguments past the tracepoint's last are
+ * meaningless (BTF's btf_trace_NAME typedef gives the prototype).
+ */
+#define RINGTRACE_FUNC_TP_PREFIX	"tp:"
+
 /* Most functions one session may trace (nr_funcs), arguments per record. */
 #define RINGTRACE_MAX_FUNCS		64
 #define RINGTRACE_FUNC_MAX_ARGS		6
@@ -712,8 +726,11 @@ struct ringtrace_config {
 	 * the kernel has it, else a kretprobe) and refuses a function it
 	 * cannot probe: ENOENT (no such symbol, or one ftrace cannot hook:
 	 * notrace, inlined), EINVAL (kprobes refuse it: blacklisted), with a
-	 * line naming it in the kernel log. The task, CPU and cgroup filters
-	 * apply; min_latency_ns does not.
+	 * line naming it in the kernel log. A RINGTRACE_FUNC_TP_PREFIX name
+	 * is a tracepoint's, attached with tracepoint_probe_register() (which
+	 * any number of tools share): ENOENT (no such built-in tracepoint),
+	 * EOPNOTSUPP (a module without RINGTRACE_FEAT_FUNC_TRACEPOINT). The
+	 * task, CPU and cgroup filters apply; min_latency_ns does not.
 	 */
 	__u32	nr_funcs;
 	__u32	func_args;
@@ -753,6 +770,12 @@ struct ringtrace_config {
 #define RINGTRACE_FEAT_FUNC		(1ULL << 12)
 /* RINGTRACE_CFG_FUNC_IN_READ, stats.func_outside_read and _unknown. */
 #define RINGTRACE_FEAT_FUNC_IN_READ	(1ULL << 13)
+/*
+ * RINGTRACE_FUNC_TP_PREFIX names: kernel tracepoints (not offered on a
+ * kernel built with control-flow integrity, which checks each call's
+ * prototype against the probe's).
+ */
+#define RINGTRACE_FEAT_FUNC_TRACEPOINT	(1ULL << 14)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
