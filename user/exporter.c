@@ -325,6 +325,9 @@ static int replay(struct exporter *x, struct rt_stream *st)
 		return EXIT_FAILURE;
 	}
 	replay_func_names(x->o->input, &ksyms);
+	/* The names the session traced, when the recording kept them. */
+	rt_output_set_func_names((const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				 f.func_names, f.nr_func_names);
 	ret = rt_stream_file(st, &f);
 	if (ret)
 		fprintf(stderr, PROG ": %s\n", st->errmsg);
@@ -334,8 +337,9 @@ static int replay(struct exporter *x, struct rt_stream *st)
 	x->lost_pending = st->lost_pending;
 	x->func_missed = st->func_missed;	/* its FUNC_MISSED chunks */
 	pthread_mutex_unlock(&x->lock);
-	rt_raw_close(&f);
 	/* The metrics hold copies of the names: the symbols can go. */
+	rt_output_set_func_names(NULL, 0);
+	rt_raw_close(&f);
 	rt_output_set_func_namer(NULL, NULL);
 	rt_ksyms_free(&ksyms);
 	if (!x->o->quiet)

@@ -76,6 +76,13 @@ static void print_header(const struct rt_raw_file *f, struct rt_outbuf *ob)
 		else
 			rt_outbuf_printf(ob, "kernel symbols: none stored\n");
 	}
+	/* The functions and tracepoints it traced, when the file names them. */
+	if (f->nr_func_names) {
+		rt_outbuf_printf(ob, "functions:     ");
+		for (uint32_t i = 0; i < f->nr_func_names; i++)
+			rt_outbuf_printf(ob, " %s", f->func_names[i]);
+		rt_outbuf_printf(ob, "\n");
+	}
 	if (f->has_counter_names) {
 		rt_outbuf_printf(ob, "counters:      ");
 		for (uint32_t i = 0; i < f->counter_names.nr; i++)
@@ -158,6 +165,18 @@ int cat_replay(struct options *o)
 		return EXIT_FAIL;
 	}
 	st.paths = &paths;
+	/*
+	 * Its func records are named from the list the session traced
+	 * (FUNC_NAMES chunk), by func_idx, exactly as the live run named
+	 * them, --no-symbols or not: a tracepoint's func_ip is data that no
+	 * kernel symbol names. A recording without the list is named from its
+	 * symbols (views.c func_names_init()), as before. Only here, one
+	 * recording: --diff reads two, each with its own list, and one list
+	 * set for the process would name the other file's records by the
+	 * wrong indexes; it names them by their symbols.
+	 */
+	rt_output_set_func_names((const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				 f.func_names, f.nr_func_names);
 	if (use_views) {
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
@@ -192,6 +211,7 @@ int cat_replay(struct options *o)
 	if (!o->quiet)
 		rt_summary_print(stderr, &sum);
 	cat_close_output(o, &ob);
+	rt_output_set_func_names(NULL, 0);
 	rt_raw_close(&f);
 	return code;
 }

@@ -115,6 +115,9 @@ static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
 	}
 	/* Its mount points name the copy's paths as the recording's. */
 	rt_raw_write_mounts(ob, &f->mounts);
+	/* Its func records are named as the recording's (nothing if none). */
+	rt_raw_write_func_names(ob, (const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				f->func_names, f->nr_func_names);
 	/* The kernel symbols name the copy's frames as the recording's. */
 	if (f->ksyms.offset && f->ksyms.size) {
 		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_KSYMS,

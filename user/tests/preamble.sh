@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Sourced first by the shell tests here (views.sh, diff.sh, symbols.sh,
-# cross_arch.sh, ctf.sh, browser.sh): $tmp, a folder removed on exit;
+# cross_arch.sh, ctf.sh, browser.sh, func_names.sh): $tmp, a folder removed on exit;
 # ok and not_ok, TAP points numbered as they come; tap_end, the plan last
 # (only then is the number of points known) and the exit status.
 

@@ -954,6 +954,178 @@ static void test_func_missed_chunks(void **state)
 	unlink(path);
 }
 
+/*
+ * The names a session traced (-e func:NAME, -e tp:...) travel in a
+ * FUNC_NAMES chunk (any version: older readers skip it), by func_idx, each
+ * NUL-padded whatever followed its NUL; the first is kept, the records
+ * around it read as ever. None is written for no names, or past
+ * RINGTRACE_MAX_FUNCS.
+ */
+static void test_func_names_chunk(void **state)
+{
+	static const uint64_t want[] = { 1, 2 };
+	static char names[RINGTRACE_MAX_FUNCS + 1][RINGTRACE_FUNC_NAME_LEN];
+	static const char other[1][RINGTRACE_FUNC_NAME_LEN] = { "vfs_write" };
+	struct ringtrace_vfs_read_record r;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	uint64_t before;
+
+	(void)state;
+	for (uint32_t i = 0; i <= RINGTRACE_MAX_FUNCS; i++)
+		snprintf(names[i], sizeof(names[i]), "func%u", i);
+	strcpy(names[1], "tp:sched:sched_switch");
+	/* junk after a NUL, a 63-byte name: written NUL-padded */
+	memset(names[2], 'x', sizeof(names[2]));
+	memcpy(names[2], "a\0b", 3);
+	memset(names[3], 'y', sizeof(names[3]) - 1);
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	before = ob.bytes + ob.len;
+	rt_raw_write_func_names(&ob, (const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				names, 0);
+	rt_raw_write_func_names(&ob, (const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				names, RINGTRACE_MAX_FUNCS + 1);
+	assert_int_equal(ob.bytes + ob.len, before);
+	rt_raw_write_func_names(&ob, (const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				names, RINGTRACE_MAX_FUNCS);
+	assert_int_equal(ob.bytes + ob.len - before,
+			 sizeof(struct rt_raw_chunk) +
+			 RINGTRACE_MAX_FUNCS * RINGTRACE_FUNC_NAME_LEN);
+	/* a second chunk: not the one used */
+	rt_raw_write_func_names(&ob, other, 1);
+	vfs(&r, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	finish(&ob, 0);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_false(f.truncated);
+	assert_int_equal(f.nr_func_names, RINGTRACE_MAX_FUNCS);
+	assert_string_equal(f.func_names[0], "func0");
+	assert_string_equal(f.func_names[1], "tp:sched:sched_switch");
+	assert_string_equal(f.func_names[2], "a");
+	assert_int_equal(f.func_names[2][2], '\0');
+	assert_int_equal(strlen(f.func_names[3]), RINGTRACE_FUNC_NAME_LEN - 1);
+	assert_string_equal(f.func_names[RINGTRACE_MAX_FUNCS - 1], "func63");
+	merged_are(&f, want, 2);
+	rt_raw_close(&f);
+	assert_null(f.func_names);
+	assert_int_equal(f.nr_func_names, 0);
+	unlink(path);
+
+	/* A file without one: none. */
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_null(f.func_names);
+	assert_int_equal(f.nr_func_names, 0);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/*
+ * A FUNC_NAMES chunk that is not a list of names (a size not of whole
+ * names, none, more than a session has, a name unterminated or empty) is
+ * damage: noted where it is, skipped whole, the records on both sides
+ * read; a valid chunk after it is the one used. One cut by the file's end
+ * is not used either.
+ */
+static void test_func_names_chunk_damaged(void **state)
+{
+	static const uint64_t want[] = { 1, 2 };
+	static const struct {
+		uint64_t	size;
+		int		fill;		/* -1: valid names */
+		uint32_t	at;		/* name to break */
+		const char	*what;
+	} bad[] = {
+		{ 72, -1, 0, "size 72, not a multiple of 64" },
+		{ 0, -1, 0, "0 names, not 1 to 64" },
+		{ 65 * RINGTRACE_FUNC_NAME_LEN, -1, 0, "65 names, not 1 to 64" },
+		{ 3 * RINGTRACE_FUNC_NAME_LEN, 'z', 1,
+		  "name 1 is not NUL-terminated" },
+		{ 2 * RINGTRACE_FUNC_NAME_LEN, 0, 1, "name 1 is empty" },
+	};
+	static const char good[1][RINGTRACE_FUNC_NAME_LEN] = { "vfs_write" };
+	static char buf[65 * RINGTRACE_FUNC_NAME_LEN];
+	struct ringtrace_vfs_read_record r;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		uint64_t at = sizeof(struct rt_raw_header) +
+			      sizeof(struct rt_raw_chunk) + sizeof(r);
+		uint64_t skipped = sizeof(struct rt_raw_chunk) + bad[i].size;
+
+		memset(buf, 0, sizeof(buf));
+		for (uint64_t k = 0; k < sizeof(buf);
+		     k += RINGTRACE_FUNC_NAME_LEN)
+			strcpy(buf + k, "ksys_read");
+		if (bad[i].fill >= 0)
+			memset(buf + bad[i].at * RINGTRACE_FUNC_NAME_LEN,
+			       bad[i].fill, RINGTRACE_FUNC_NAME_LEN);
+		begin(&ob);
+		vfs(&r, 1);
+		chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+		chunk(&ob, RT_RAW_CHUNK_FUNC_NAMES, 0, buf, bad[i].size);
+		vfs(&r, 2);
+		chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+		rt_raw_write_func_names(&ob, good, 1);
+		finish(&ob, 0);
+
+		assert_int_equal(rt_raw_open(&f, path), 0);
+		assert_int_equal(f.nr_damage, 1);
+		assert_string_equal(f.damage[0].where, "function names chunk");
+		assert_string_equal(f.damage[0].what, bad[i].what);
+		assert_false(f.damage[0].record);
+		assert_int_equal(f.damage[0].offset, at);
+		assert_int_equal(f.damage[0].skipped, skipped);
+		assert_int_equal(f.damage[0].resume, at + skipped);
+		assert_false(f.truncated);
+		/* the valid one after it */
+		assert_int_equal(f.nr_func_names, 1);
+		assert_string_equal(f.func_names[0], "vfs_write");
+		merged_are(&f, want, 2);
+		rt_raw_close(&f);
+		unlink(path);
+	}
+
+	/* The last chunk, damaged: skipped to the end; none kept. */
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	memset(buf, 'q', RINGTRACE_FUNC_NAME_LEN);
+	chunk(&ob, RT_RAW_CHUNK_FUNC_NAMES, 0, buf, RINGTRACE_FUNC_NAME_LEN);
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 1);
+	assert_true(f.damage[0].to_end);
+	assert_null(f.func_names);
+	merged_are(&f, want, 1);
+	rt_raw_close(&f);
+	unlink(path);
+
+	/* Cut: truncation, and not used. */
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	rt_raw_write_func_names(&ob, good, 1);
+	finish(&ob, 8);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_true(f.truncated);
+	assert_int_equal(f.truncated_kind, RT_RAW_CHUNK_FUNC_NAMES);
+	assert_null(f.func_names);
+	merged_are(&f, want, 1);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 /* Versions 1 and 2 never had them: skipped, as those readers did. */
 static void test_thread_chunks_need_version_3(void **state)
 {
@@ -1048,6 +1220,8 @@ int main(void)
 	    cmocka_unit_test(test_damaged_perf_record_names_file_offset),
 	    cmocka_unit_test(test_thread_chunks_round_trip),
 	    cmocka_unit_test(test_func_missed_chunks),
+	    cmocka_unit_test(test_func_names_chunk),
+	    cmocka_unit_test(test_func_names_chunk_damaged),
 	    cmocka_unit_test(test_thread_chunks_need_version_3),
 	    cmocka_unit_test(test_thread_chunk_bad_tid_is_damage),
 	    cmocka_unit_test(test_thread_corrupt_record_names_thread));

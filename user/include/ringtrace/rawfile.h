@@ -39,6 +39,15 @@
  * gave relative to its mount (PREEMPT_RT kernels; mounts.h), on replay
  * as live.
  *
+ * A FUNC_NAMES chunk (any version, skipped like MAPS) holds the names
+ * of the functions and tracepoints the session traced (-e func:NAME,
+ * -e tp:SUBSYS:EVENT), by func_idx, as the live run named its func
+ * records: a replay names them from it, not from the recording's kernel
+ * symbols, which cannot name a tracepoint (its func_ip is the address of
+ * its struct tracepoint, data). Written near the start when the session
+ * traces functions; a file without it (older writers) is named from its
+ * KSYMS chunk as before.
+ *
  * Version 3 holds the rings of a per-thread session
  * (--per-thread --raw): THREAD_RECORDS and THREAD_PENDING chunks are
  * RECORDS and PENDING of the ring of one thread, named by its id in the
@@ -144,6 +153,17 @@ enum rt_raw_chunk_kind {
 					 * the module could not follow while
 					 * recording (offcpu_missed), at the
 					 * end: no record has them */
+	/*
+	 * any version: it needs no new reader (readers skip the kinds they
+	 * do not know), so it raises no version: an older reader replays
+	 * the file as before, naming func records from its KSYMS chunk.
+	 */
+	RT_RAW_CHUNK_FUNC_NAMES	= 15,	/* payload: the session's traced
+					 * names by func_idx, nr of
+					 * RINGTRACE_FUNC_NAME_LEN bytes each
+					 * (NUL-terminated, NUL-padded; nr 1
+					 * to RINGTRACE_MAX_FUNCS), once, near
+					 * the start */
 };
 
 /*
@@ -383,6 +403,12 @@ struct rt_raw_file {
 	struct rt_raw_chunk_ref	ksyms;
 	/* the first MOUNTS chunk's table (nr 0: none) */
 	struct rt_mounts	mounts;
+	/*
+	 * The first valid FUNC_NAMES chunk's names, by func_idx (NULL, nr 0:
+	 * none); a damaged one is noted as damage and skipped.
+	 */
+	char			(*func_names)[RINGTRACE_FUNC_NAME_LEN];
+	uint32_t		nr_func_names;
 	/* called for each perf MMAP2 record met while reading (replay) */
 	void			(*on_mmap)(void *arg, const struct rt_event *ev);
 	void			*on_mmap_arg;
@@ -454,6 +480,16 @@ int rt_raw_read_ksyms(const struct rt_raw_file *f, struct rt_ksyms *k,
  * name mount-relative paths as the live run did; a copy, the file's.
  */
 void rt_raw_write_mounts(struct rt_outbuf *ob, const struct rt_mounts *m);
+
+/*
+ * A FUNC_NAMES chunk of the @nr names a session traced (@names, by
+ * func_idx: rt_session's funcs), so that a replay names func records as
+ * the live run did; nothing if @nr is 0 (or past RINGTRACE_MAX_FUNCS,
+ * which no session has).
+ */
+void rt_raw_write_func_names(struct rt_outbuf *ob,
+			     const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			     uint32_t nr);
 
 /* The KSYMS chunk's count and kernel release; false: none. */
 bool rt_raw_ksyms_info(const struct rt_raw_file *f, uint32_t *nr,

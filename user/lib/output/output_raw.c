@@ -55,6 +55,29 @@ void rt_raw_write_func_missed(struct rt_outbuf *ob, uint64_t missed)
 	rt_outbuf_append(ob, &missed, sizeof(missed));
 }
 
+/*
+ * Each name NUL-terminated and NUL-padded to its 64 bytes, whatever
+ * followed its NUL in @names: the reader checks every one (rawfile.c).
+ */
+void rt_raw_write_func_names(struct rt_outbuf *ob,
+			     const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			     uint32_t nr)
+{
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_FUNC_NAMES };
+
+	if (!nr || nr > RINGTRACE_MAX_FUNCS)
+		return;
+	c.size = (uint64_t)nr * RINGTRACE_FUNC_NAME_LEN;
+	rt_outbuf_append(ob, &c, sizeof(c));
+	for (uint32_t i = 0; i < nr; i++) {
+		char name[RINGTRACE_FUNC_NAME_LEN] = { 0 };
+
+		memcpy(name, names[i],
+		       strnlen(names[i], RINGTRACE_FUNC_NAME_LEN - 1));
+		rt_outbuf_append(ob, name, sizeof(name));
+	}
+}
+
 void rt_raw_write_offcpu_missed(struct rt_outbuf *ob, uint64_t missed)
 {
 	struct rt_raw_chunk c = {

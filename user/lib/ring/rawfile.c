@@ -275,7 +275,7 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
 	return c->kind >= RT_RAW_CHUNK_RECORDS &&
-	       c->kind <= RT_RAW_CHUNK_OFFCPU_MISSED && chunk_id_valid(c) &&
+	       c->kind <= RT_RAW_CHUNK_FUNC_NAMES && chunk_id_valid(c) &&
 	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
@@ -310,6 +310,10 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 		return c.size && !(c.size % sizeof(struct rt_raw_comm));
 	case RT_RAW_CHUNK_KSYMS:
 		return c.size >= sizeof(struct rt_raw_ksyms_head);
+	case RT_RAW_CHUNK_FUNC_NAMES:
+		return c.size && !(c.size % RINGTRACE_FUNC_NAME_LEN) &&
+		       c.size <= (uint64_t)RINGTRACE_MAX_FUNCS *
+				 RINGTRACE_FUNC_NAME_LEN;
 	}
 	return c.size != 0;		/* MAPS, MOUNTS: checked when read */
 }
@@ -335,7 +339,8 @@ static void note_damage(struct rt_raw_file *f, const char *where, uint64_t off,
 		d->skipped = skipped;
 		d->resume = resume;
 		d->to_end = !resume;
-		d->record = strcmp(where, "chunk header") != 0;
+		/* "chunk header", "function names chunk": not a record */
+		d->record = !strstr(where, "chunk");
 		snprintf(d->where, sizeof(d->where), "%s", where);
 		va_start(ap, fmt);
 		vsnprintf(d->what, sizeof(d->what), fmt, ap);
@@ -417,6 +422,70 @@ static uint64_t next_valid_chunk(const struct rt_raw_file *f, uint64_t off)
 	while (next < f->len && !plausible_chunk(f, next))
 		next += 8;
 	return next < f->len ? next : f->len;
+}
+
+/*
+ * What is wrong with a FUNC_NAMES chunk of @size bytes at @p, in @why
+ * (@len bytes); true: nothing. Checked whole, as it is used whole: a
+ * replay that named func records from a list cut or shifted would name
+ * them wrongly, where the recording's symbols (the fallback) do not.
+ */
+static bool func_names_valid(const unsigned char *p, uint64_t size,
+			     char *why, size_t len)
+{
+	uint64_t nr = size / RINGTRACE_FUNC_NAME_LEN;
+
+	if (size % RINGTRACE_FUNC_NAME_LEN) {
+		snprintf(why, len, "size %llu, not a multiple of %u",
+			 (unsigned long long)size, RINGTRACE_FUNC_NAME_LEN);
+		return false;
+	}
+	if (!nr || nr > RINGTRACE_MAX_FUNCS) {
+		snprintf(why, len, "%llu names, not 1 to %u",
+			 (unsigned long long)nr, RINGTRACE_MAX_FUNCS);
+		return false;
+	}
+	for (uint64_t i = 0; i < nr; i++) {
+		const char *name = (const char *)p +
+				   i * RINGTRACE_FUNC_NAME_LEN;
+
+		if (!memchr(name, '\0', RINGTRACE_FUNC_NAME_LEN) || !*name) {
+			snprintf(why, len, "name %llu is %s",
+				 (unsigned long long)i, *name ?
+				 "not NUL-terminated" : "empty");
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * A FUNC_NAMES chunk of @c->size bytes at @off: the first valid one's
+ * names are kept; a damaged one is noted as damage (the file was not
+ * read whole) and skipped, as a damaged chunk header's payload is: func
+ * records are then named as without it. 0, or -ENOMEM.
+ */
+static int read_func_names(struct rt_raw_file *f, const struct rt_raw_chunk *c,
+			   uint64_t off)
+{
+	char why[96];
+
+	if (!func_names_valid(f->map + off, c->size, why, sizeof(why))) {
+		uint64_t end = off + c->size;
+
+		note_damage(f, "function names chunk", off - sizeof(*c),
+			    sizeof(*c) + c->size, end < f->len ? end : 0,
+			    "%s", why);
+		return 0;
+	}
+	if (f->func_names)
+		return 0;
+	f->func_names = malloc(c->size);
+	if (!f->func_names)
+		return -ENOMEM;
+	memcpy(f->func_names, f->map + off, c->size);
+	f->nr_func_names = (uint32_t)(c->size / RINGTRACE_FUNC_NAME_LEN);
+	return 0;
 }
 
 /* The chain of thread @tid's ring: found, or the next free one. */
@@ -520,6 +589,10 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 		    !f->mounts.text)
 			rt_mounts_parse(&f->mounts,
 					(const char *)f->map + off, c.size);
+		/* The traced functions' names: a cut chunk is not used. */
+		if (c.kind == RT_RAW_CHUNK_FUNC_NAMES && !f->truncated &&
+		    read_func_names(f, &c, off))
+			return raw_error(f, ENOMEM, "out of memory");
 		/*
 		 * Kernel symbols: what the file holds of the last chunk, cut
 		 * or not; its entries are checked when read (rawksyms.c).
@@ -638,6 +711,9 @@ static const char *cut_what(const struct rt_raw_file *f)
 	case RT_RAW_CHUNK_MOUNTS:
 		return "; it holds the mount table, not records: it was "
 		       "ignored";
+	case RT_RAW_CHUNK_FUNC_NAMES:
+		return "; it holds the names of the traced functions, not "
+		       "records: they were ignored";
 	case RT_RAW_CHUNK_COMMS:
 		return "; it holds thread names, not records: they were "
 		       "ignored";
@@ -930,6 +1006,7 @@ void rt_raw_close(struct rt_raw_file *f)
 	free(f->chunks);
 	free(f->maps);
 	free(f->comms);
+	free(f->func_names);
 	free(f->path);
 	rt_mounts_fini(&f->mounts);
 	memset(f, 0, sizeof(*f));

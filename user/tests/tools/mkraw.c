@@ -40,6 +40,15 @@
  * file ends with a FUNC_MISSED chunk of 3 calls. Its functions' addresses
  * are those of tests/data/graph.kallsyms, which mkraw --ksyms appends.
  *
+ * mkraw --tp FILE: what ringtrace-cat -e func:touch_atime
+ * -e tp:sched:sched_switch --raw records (tests/func_names.sh): on CPU 0
+ * "dd" (pid 500) calls touch_atime (func_idx 0, at its
+ * tests/data/graph.kallsyms address) and then passes the sched_switch
+ * tracepoint (func_idx 1, func_ip the address of its struct tracepoint:
+ * data, in no function of graph.kallsyms), twice each; a FUNC_NAMES chunk
+ * after the header names both. mkraw --tp-old FILE: the same records
+ * without the FUNC_NAMES chunk, as an older ringtrace-cat recorded them.
+ *
  * mkraw --ksyms FILE KALLSYMS: see main().
  */
 #include <fcntl.h>
@@ -430,8 +439,8 @@ static const uint64_t graph_ip[] = {
 	0xffffffff81320000ull, 0xffffffff81330000ull,
 };
 
-/* A func record of @idx returning at @entry + @dur, on CPU 0. */
-static void func(uint32_t idx, uint64_t entry, uint64_t dur)
+/* A func record of @idx at @ip returning at @entry + @dur, on CPU 0. */
+static void func_at(uint32_t idx, uint64_t ip, uint64_t entry, uint64_t dur)
 {
 	struct ringtrace_func_record r;
 
@@ -440,12 +449,40 @@ static void func(uint32_t idx, uint64_t entry, uint64_t dur)
 	r.header.size = sizeof(r);
 	task(&r.task, entry + dur, 0, 500, 500, "dd");
 	/* The probed address: past x86's ENDBR64, as kprobes put it. */
-	r.func_ip = graph_ip[idx] + 4;
+	r.func_ip = ip;
 	r.func_idx = idx;
 	r.ret = 0;
 	r.lat_ns = dur;
 	memcpy(cpu0 + len0, &r, sizeof(r));
 	len0 += sizeof(r);
+}
+
+static void func(uint32_t idx, uint64_t entry, uint64_t dur)
+{
+	func_at(idx, graph_ip[idx] + 4, entry, dur);
+}
+
+/*
+ * --tp: touch_atime (func_idx 0) and the sched_switch tracepoint
+ * (func_idx 1: lat_ns 0, as the module writes a tracepoint's hit; its
+ * func_ip past every function of graph.kallsyms, as __tracepoint_* are,
+ * in .data), named by a FUNC_NAMES chunk unless @old.
+ */
+static void tp_records(struct rt_outbuf *ob, bool old)
+{
+	static const char names[2][RINGTRACE_FUNC_NAME_LEN] = {
+		"touch_atime", "tp:sched:sched_switch",
+	};
+	uint64_t t = BASE_NS;
+
+	if (!old)
+		rt_raw_write_func_names(ob, names, 2);
+	for (int i = 0; i < 2; i++) {
+		t += 10000;
+		func_at(0, graph_ip[G_ATIME] + 4, t, 150);
+		t += 1000;
+		func_at(1, 0xffffffff82a3c5c0ull, t, 0);
+	}
 }
 
 /*
@@ -510,6 +547,8 @@ int main(int argc, char **argv)
 	bool ext = argc == 3 && !strcmp(argv[1], "--ext");
 	bool names = argc == 3 && !strcmp(argv[1], "--names");
 	bool graph = argc == 4 && !strcmp(argv[1], "--graph");
+	bool tp = argc == 3 && !strcmp(argv[1], "--tp");
+	bool tp_old = argc == 3 && !strcmp(argv[1], "--tp-old");
 	uint64_t graph_bytes = graph ? strtoull(argv[2], NULL, 0) : 0;
 	struct rt_raw_header h;
 	struct rt_outbuf ob;
@@ -529,7 +568,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mkraw: %s\n", err);
 		return n < 0;
 	}
-	if (v2 || ext || names) {
+	if (v2 || ext || names || tp || tp_old) {
 		argc--;
 		argv++;
 	}
@@ -538,8 +577,8 @@ int main(int argc, char **argv)
 		argv += 2;
 	}
 	if (argc != 2 || (graph && (!graph_bytes || graph_bytes > 1 << 20))) {
-		fprintf(stderr, "usage: mkraw [--v2|--ext|--names] FILE | "
-			"--graph BYTES FILE | --ksyms FILE KALLSYMS\n");
+		fprintf(stderr, "usage: mkraw [--v2|--ext|--names|--tp|--tp-old] "
+			"FILE | --graph BYTES FILE | --ksyms FILE KALLSYMS\n");
 		return 2;
 	}
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -574,6 +613,21 @@ int main(int argc, char **argv)
 		graph_reads(graph_bytes);
 		chunk(&ob, 0, cpu0, len0);
 		rt_raw_write_func_missed(&ob, 3);
+		if (rt_outbuf_flush(&ob))
+			return 1;
+		close(fd);
+		rt_outbuf_fini(&ob);
+		return 0;
+	}
+	if (tp || tp_old) {
+		snprintf(h.cmdline, sizeof(h.cmdline), "ringtrace-cat -e "
+			 "func:touch_atime -e tp:sched:sched_switch --raw -o "
+			 "tp.raw -- dd count=2");
+		h.nr_cpu_ids = 1;
+		h.events = RINGTRACE_EVENT_FUNC;
+		rt_raw_write_header(&ob, &h);
+		tp_records(&ob, tp_old);
+		chunk(&ob, 0, cpu0, len0);
 		if (rt_outbuf_flush(&ob))
 			return 1;
 		close(fd);
