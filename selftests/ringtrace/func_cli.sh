@@ -5,6 +5,8 @@
 # else writes to /dev/null; the text lines, the JSON objects and a raw
 # recording replayed each show exactly N vfs_write calls of that size
 # from dd with its return value, and --args 3 gives the count argument.
+# The recording (and a --snapshot --raw file) keeps the names traced:
+# --header lists them, a --no-symbols replay names the calls from them.
 # --hist and --summary (text and JSON) count exactly N calls of
 # vfs_write, in its own histogram and row named after it, and a replay
 # of a raw recording counts and names them the same. --filter selects
@@ -28,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 [[ -x $cat ]] || tap_skip_all "tools not built (make -C user)"
-tap_plan 18
+tap_plan 20
 
 n=23
 size=1234
@@ -68,6 +70,15 @@ got=$(grep -cE "^ *dd .*func: name=[^ ]+ ret=$size .*args=0x[0-9a-f]+,0x[0-9a-f]
 [[ $rc -eq 0 && $replay -eq 0 && $got -eq $n ]]
 tap_ok $? "raw: recorded and replayed, $n calls ($got, exit $rc, replay $replay)" ||
 	{ tap_diag <"$work/r.err"; tap_diag <"$work/r.replay"; head -3 "$work/r.txt" | tap_diag; }
+
+# The recording keeps the names the session traced (its FUNC_NAMES
+# chunk): --header lists them, and the replay names the calls from them,
+# --no-symbols too, as the live run does.
+"$cat" -i "$work/r.raw" --header >"$work/r.hdr" 2>&1
+got=$("$cat" -q -i "$work/r.raw" --no-symbols 2>&1 | grep -c " func: name=vfs_write ret=$size ")
+grep -qx 'functions:      vfs_write' "$work/r.hdr" && [[ $got -eq $n ]]
+tap_ok $? "raw: keeps the traced names: --header lists vfs_write, --no-symbols replay names $got of $n calls" ||
+	tap_diag <"$work/r.hdr"
 
 # The JSON views' numbers for vfs_write: the histogram's count, the
 # summary row's calls, the histogram's and the row's total, and dd's
@@ -246,6 +257,10 @@ got=$(grep -cE "^ *func_missed .*func: name=eventfd_read[^ ]* ret=8 " "$work/s.t
 	(${live_n:-0} -eq 0 || ${snap_n:-0} -gt 0) ]]
 tap_ok $? "--snapshot --raw: ${snap_n:-0} func calls missed, said on replay, + $got records = 100 (replay $replay)" ||
 	{ tap_diag <"$work/s.err"; tap_diag <"$work/s.replay"; }
+"$cat" -i "$work/s.1" --header >"$work/s.hdr" 2>&1
+grep -qx 'functions:      eventfd_read' "$work/s.hdr"
+tap_ok $? "--snapshot --raw: the file keeps the traced names (--header lists eventfd_read)" ||
+	tap_diag <"$work/s.hdr"
 
 # The views say them too: under the text, in the JSON object.
 "$cat" -q -i "$work/x.raw" --hist >"$work/h.txt" 2>&1
