@@ -210,6 +210,7 @@ static void print_features(uint64_t features)
 		{ RINGTRACE_FEAT_CGROUP_IDS, "cgroup_ids" },
 		{ RINGTRACE_FEAT_FUNC, "func" },
 		{ RINGTRACE_FEAT_FUNC_IN_READ, "func_in_read" },
+		{ RINGTRACE_FEAT_FUNC_TRACEPOINT, "func_tracepoint" },
 	};
 	size_t i;
 

@@ -40,12 +40,14 @@ const char cat_usage_text[] =
 "      --per-thread          one ring per thread, not per CPU: the threads of\n"
 "                            -t LIST, or those -p PID has when tracing starts\n"
 "  -e, --events LIST         vfs_read (default), lock, lock_contention,\n"
-"                            offcpu, func:NAME, sample, counters (offcpu:\n"
-"                            intervals off CPU, and each vfs_read's time off\n"
-"                            CPU; func:NAME: calls of kernel function NAME,\n"
-"                            up to 64)\n"
-"      --args N              func records carry the first N raw arguments\n"
-"                            (0 to 6; default 0)\n"
+"                            offcpu, func:NAME, tp:SUBSYS:EVENT, sample,\n"
+"                            counters (offcpu: intervals off CPU, and each\n"
+"                            vfs_read's time off CPU; func:NAME: calls of\n"
+"                            kernel function NAME; tp:SUBSYS:EVENT: hits of\n"
+"                            a kernel tracepoint; up to 64 of the two)\n"
+"      --args N              func and tp records carry the first N raw\n"
+"                            arguments (0 to 6; default 0, with tp: the\n"
+"                            tracepoint's own, at most 6)\n"
 "      --min-latency DUR     vfs_read calls at least this long (1ms, 250us, 100ns)\n"
 "      --min-offcpu DUR      offcpu intervals at least this long (default 1ms;\n"
 "                            0: every one)\n"
@@ -318,7 +320,7 @@ static void set_events(struct options *o, const char *list)
 		uint64_t bit;
 		size_t i;
 
-		/* func:NAME, a kernel function (at most RINGTRACE_MAX_FUNCS). */
+		/* func:NAME, tp:SUBSYS:EVENT (RINGTRACE_MAX_FUNCS of them). */
 		switch (rt_session_opts_add_func(&o->session, p, len, err,
 						 sizeof(err))) {
 		case 0:
@@ -336,7 +338,8 @@ static void set_events(struct options *o, const char *list)
 		if (!bit)
 			cat_usage_error("unknown event '%.*s' (known: vfs_read, "
 					"lock, lock_contention, offcpu, func:NAME, "
-					"sample, counters)", (int)len, p);
+					"tp:SUBSYS:EVENT, sample, counters)",
+					(int)len, p);
 		*events |= bit;
 		p += len + (p[len] == ',');
 	}
@@ -355,6 +358,7 @@ static void set_func_args(struct options *o, const char *arg)
 		cat_usage_error("--args takes 0 to %d, not '%s'",
 				RINGTRACE_FUNC_MAX_ARGS, arg);
 	o->session.func_args = (uint32_t)n;
+	o->session.func_args_given = true;
 }
 
 static void set_pid(struct options *o, const char *arg)

@@ -34,9 +34,13 @@ for f in tp tp-old; do
 done
 
 # The tracepoint's two records and touch_atime's two, in text.
-# named FILE NAME: FILE's text has 2 func lines named NAME.
+# named FILE NAME: FILE's text has 2 lines of NAME's records (a
+# tracepoint's hit "tp: name=SUBSYS:EVENT", a call "func: name=NAME ret=").
 named() {
-	[[ $(grep -c "func: name=$2 ret=" "$1") -eq 2 ]]
+	case $2 in
+	tp:*) [[ $(grep -cE "tp: name=${2#tp:}( |\$)" "$1") -eq 2 ]] ;;
+	*) [[ $(grep -c "func: name=$2 ret=" "$1") -eq 2 ]] ;;
+	esac
 }
 
 "$cat_bin" -q -i "$tp" > "$tmp/tp.txt" 2> "$tmp/tp.err"

@@ -6,16 +6,19 @@
  * __bpf_trace_NAME, __probestub_NAME or arg0.., a tracepoint that is not there, arguments a
  * generic probe cannot take, and broken files: cut at every length, every
  * byte of a valid one changed, wrong magic, loops; none may be read out of
- * bounds (make test-asan).
+ * bounds (make test-asan). Then the check of -e tp: names built on it
+ * (tracepoints.c), against a blob and a tracefs events folder of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test.h"
 
 #include "ringtrace/btf.h"
+#include "ringtrace/tracepoints.h"
 
 /* The raw format (Documentation/bpf/btf.rst). */
 enum {
@@ -644,6 +647,64 @@ static void test_running_kernel(void **state)
 					   err, sizeof(err)), -ENOENT);
 }
 
+/*
+ * -e tp: names checked before anything attaches (tracepoints.c): the
+ * functions of the list skipped, the most arguments one takes (capped at
+ * a record's 6), one the BTF lacks and one under another subsystem of
+ * tracefs refused with the reason, no BTF at all left to the module.
+ */
+static void test_tracepoints_check(void **state)
+{
+	static const char ok[3][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:sub:nonames", "vfs_read", "tp:demo",
+	};
+	static const char two[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:sub:nonames" };
+	static const char other[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:other:nonames" };
+	static const char none[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:sub:absent" };
+	static const char bad[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:sub:bystruct" };
+	char events[64], dir[128];
+	uint32_t max;
+
+	(void)state;
+	write_file(file, demo_blob());
+	strcpy(events, "/tmp/test_btf_ev.XXXXXX");
+	assert_non_null(mkdtemp(events));
+	snprintf(dir, sizeof(dir), "%s/sub", events);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	snprintf(dir, sizeof(dir), "%s/sub/nonames", events);
+	assert_int_equal(mkdir(dir, 0755), 0);
+
+	assert_int_equal(rt_tracepoints_check(ok, 3, path, events, &max, err,
+					      sizeof(err)), 0);
+	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);	/* demo's 7, capped */
+	assert_int_equal(rt_tracepoints_check(two, 1, path, events, &max, err,
+					      sizeof(err)), 0);
+	assert_int_equal(max, 2);
+	assert_int_equal(rt_tracepoints_check(other, 1, path, events, &max,
+					      err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "tracefs has no event other:nonames"));
+	assert_int_equal(rt_tracepoints_check(none, 1, path, events, &max, err,
+					      sizeof(err)), -1);
+	assert_non_null(strstr(err, "no such built-in tracepoint"));
+	assert_int_equal(rt_tracepoints_check(bad, 1, path, events, &max, err,
+					      sizeof(err)), -1);
+	assert_non_null(strstr(err, "cannot trace tp:sub:bystruct"));
+	/* No BTF: the module decides; every argument a record can carry. */
+	assert_int_equal(rt_tracepoints_check(two, 1, "/nonexistent/btf",
+					      events, &max, err, sizeof(err)), 0);
+	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);
+	/* tracefs absent (a container): the subsystem is not checked. */
+	assert_int_equal(rt_tracepoints_check(other, 1, path, "/nonexistent",
+					      &max, err, sizeof(err)), 0);
+	assert_int_equal(max, 2);
+
+	snprintf(dir, sizeof(dir), "%s/sub/nonames", events);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/sub", events);
+	rmdir(dir);
+	rmdir(events);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -660,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_loops_and_wrong_shapes),
 		cmocka_unit_test(test_hostile_counts),
 		cmocka_unit_test(test_running_kernel),
+		cmocka_unit_test(test_tracepoints_check),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

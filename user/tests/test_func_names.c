@@ -142,6 +142,37 @@ static void test_name_on_replay(void **state)
 	rt_ksyms_free(&k);
 }
 
+/*
+ * A tracepoint's record (a name with the "tp:" prefix) is a hit, not a
+ * call: "tp: name=SUBSYS:EVENT" and its arguments, no ret or lat in the
+ * text; JSON keeps the name whole, as the views do.
+ */
+static void test_tracepoint_line(void **state)
+{
+	static const char names[1][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:signal:signal_generate"
+	};
+	struct func_with_ext f;
+	struct rt_event ev;
+	const char *line;
+
+	(void)state;
+	make_func(&f);
+	f.r.ret = 0;
+	f.r.lat_ns = 0;
+	f.args[0] = 0xa;
+	assert_int_equal(rt_decode(&f, sizeof(f), 0, &ev), RT_DECODE_OK);
+	rt_output_set_func_names(names, 1);
+	line = print_event_as(&ev, false);
+	assert_non_null(strstr(line, " tp: name=signal:signal_generate args=0xa "));
+	assert_null(strstr(line, "ret="));
+	assert_null(strstr(line, "lat="));
+	line = print_event_as(&ev, true);
+	assert_non_null(strstr(line, "\"func\":\"tp:signal:signal_generate\""));
+	assert_non_null(strstr(line, "\"lat_ns\":0"));
+	rt_output_set_func_names(NULL, 0);
+}
+
 static void test_about_task(void **state)
 {
 	(void)state;
@@ -160,6 +191,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cgroup_named),
 		cmocka_unit_test(test_name_on_replay),
+		cmocka_unit_test(test_tracepoint_line),
 		cmocka_unit_test(test_about_task),
 	};
 

@@ -10,6 +10,7 @@
 
 #include "test.h"
 
+#include "ringtrace/funcs.h"
 #include "ringtrace/session.h"
 #include "fake_kernel.h"
 
@@ -341,6 +342,58 @@ static void test_func_in_read_flag(void **state)
 	rt_session_close(&s);
 }
 
+/*
+ * -e tp:SUBSYS:EVENT: kept whole, prefix included (the module tells a
+ * tracepoint from a function by it); a name of another shape, a second
+ * one, refused; a module that cannot attach to tracepoints refuses the
+ * session before anything attaches, naming the tracepoint.
+ */
+static void test_tracepoint_names(void **state)
+{
+	static const char *const bad[] = {
+		"tp:", "tp::x", "tp:a:", "tp:a:b:c", "tp:sig-nal:x", "tp:a b",
+	};
+	struct rt_session_opts o = { .pid = -1 };
+	struct rt_session s;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(rt_session_opts_add_func(&o, "tp:signal:signal_generate",
+						  25, err, sizeof(err)), 0);
+	assert_string_equal(o.funcs[0], "tp:signal:signal_generate");
+	assert_int_equal(rt_session_opts_add_func(&o, "tp:sys_enter", 12, err,
+						  sizeof(err)), 0);
+	assert_string_equal(o.funcs[1], "tp:sys_enter");
+	assert_int_equal(rt_session_opts_add_func(&o, "func:vfs_read", 13, err,
+						  sizeof(err)), 0);
+	assert_string_equal(o.funcs[2], "vfs_read");
+	assert_int_equal(o.nr_funcs, 3);
+	assert_true(o.events & RINGTRACE_EVENT_FUNC);
+	assert_int_equal(rt_session_opts_add_func(&o, "tp:sys_enter", 12, err,
+						  sizeof(err)), -1);
+	assert_non_null(strstr(err, "tp:sys_enter given twice"));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(rt_session_opts_add_func(&o, bad[i],
+							  strlen(bad[i]), err,
+							  sizeof(err)), -1);
+		assert_non_null(strstr(err, "is not tp:SUBSYS:EVENT"));
+	}
+	assert_int_equal(o.nr_funcs, 3);
+	assert_int_equal(rt_session_opts_add_func(&o, "offcpu", 6, err,
+						  sizeof(err)), 1);
+	assert_true(rt_func_name_is_tp(o.funcs[0]));
+	assert_false(rt_func_name_is_tp(o.funcs[2]));
+
+	fk.info.events |= RINGTRACE_EVENT_FUNC;
+	fk.info.features |= RINGTRACE_FEAT_FUNC;
+	fk.info.features &= ~RINGTRACE_FEAT_FUNC_TRACEPOINT;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), -EOPNOTSUPP);
+	assert_non_null(strstr(s.errmsg, "cannot trace tp:signal:signal_generate"));
+	assert_non_null(strstr(s.errmsg, "cannot attach to tracepoints"));
+	rt_session_close(&s);
+}
+
 static void test_value_ranges(void **state)
 {
 	struct rt_expr_ranges r;
@@ -489,6 +542,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_offcpu_missed_since_enable,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_func_in_read_flag, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_tracepoint_names, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_cgroup_names_flag, setup,
 					    teardown),

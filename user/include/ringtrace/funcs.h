@@ -9,6 +9,7 @@
 #ifndef RINGTRACE_FUNCS_H
 #define RINGTRACE_FUNCS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,11 @@ int rt_funcs_resolve(const char *patterns, const char *const *defaults,
 		     const char *const *lists,
 		     char (*out)[RINGTRACE_FUNC_NAME_LEN], uint32_t *nr,
 		     char *err, size_t errlen);
+
+/*
+ * Whether @name, of a session's list, is a kernel tracepoint's
+ * ("tp:SUBSYS:EVENT", RINGTRACE_FUNC_TP_PREFIX), not a function's.
+ */
+bool rt_func_name_is_tp(const char *name);
 
 #endif /* RINGTRACE_FUNCS_H */

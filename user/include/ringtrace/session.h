@@ -43,6 +43,8 @@ struct rt_session_opts {
 	 */
 	uint32_t	nr_funcs;
 	uint32_t	func_args;
+	/* false: 0 for functions, a tracepoint's own count for tp: names */
+	bool		func_args_given;
 	char		funcs[RINGTRACE_MAX_FUNCS][RINGTRACE_FUNC_NAME_LEN];
 	int32_t		pid;			/* -1: every process */
 	bool		inherit;		/* pid's descendants too */
@@ -217,11 +219,12 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 			   size_t len);
 
 /*
- * -e's "func:NAME" (@len bytes at @item, not terminated): NAME joins
- * @o's functions and RINGTRACE_EVENT_FUNC its events. 0 when @item is
- * such an event, 1 when it is not one (another event name), -1 with why
- * in @err: no name, one too long, given twice, more than
- * RINGTRACE_MAX_FUNCS.
+ * -e's "func:NAME" or "tp:SUBSYS:EVENT" (@len bytes at @item, not
+ * terminated): NAME, or the tracepoint with its RINGTRACE_FUNC_TP_PREFIX,
+ * joins @o's functions and RINGTRACE_EVENT_FUNC its events. 0 when @item
+ * is such an event, 1 when it is not one (another event name), -1 with
+ * why in @err: no name, not a tracepoint's shape, one too long, given
+ * twice, more than RINGTRACE_MAX_FUNCS.
  */
 int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 			     size_t len, char *err, size_t errlen);

@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 
 #include "ringtrace/escape.h"
+#include "ringtrace/funcs.h"
 #include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/perf_counters.h"
@@ -167,22 +168,33 @@ static char *offcpu_fields(char *p, const struct rt_offcpu_event *o)
 	return rt_fmt_u64(p, o->cpu_out);
 }
 
-/* "func: name=vfs_write ret=777 lat=1.234us args=0x..,0x..". */
+/*
+ * "func: name=vfs_write ret=777 lat=1.234us args=0x..,0x..", or for a
+ * tracepoint "tp: name=sched:sched_switch args=0x..,0x..".
+ */
 static char *func_fields(char *p, const struct rt_event *ev)
 {
 	const struct rt_func_event *f = &ev->u.func;
 	const char *name = rt_output_func_name(ev);
 
-	p = RT_FMT_LIT(p, "func: name=");
-	if (name)
+	if (name && rt_func_name_is_tp(name)) {
+		/* A hit, not a call: no return value, no latency. */
+		name += sizeof(RINGTRACE_FUNC_TP_PREFIX) - 1;
+		p = RT_FMT_LIT(p, "tp: name=");
 		p = rt_text_escape(p, name, RINGTRACE_FUNC_NAME_LEN, NULL);
-	else
-		p = rt_fmt_hex(p, f->ip);
-	p = RT_FMT_LIT(p, " ret=");
-	p = rt_fmt_i64(p, f->ret);
-	p = RT_FMT_LIT(p, " lat=");
-	p = rt_fmt_ns_as_us(p, f->lat_ns);
-	p = RT_FMT_LIT(p, "us");
+	} else {
+		p = RT_FMT_LIT(p, "func: name=");
+		if (name)
+			p = rt_text_escape(p, name, RINGTRACE_FUNC_NAME_LEN,
+					   NULL);
+		else
+			p = rt_fmt_hex(p, f->ip);
+		p = RT_FMT_LIT(p, " ret=");
+		p = rt_fmt_i64(p, f->ret);
+		p = RT_FMT_LIT(p, " lat=");
+		p = rt_fmt_ns_as_us(p, f->lat_ns);
+		p = RT_FMT_LIT(p, "us");
+	}
 	for (uint32_t i = 0; i < f->nr_args; i++) {
 		p = i ? RT_FMT_LIT(p, ",") : RT_FMT_LIT(p, " args=");
 		p = rt_fmt_hex(p, f->args[i]);

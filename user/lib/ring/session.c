@@ -17,10 +17,12 @@
 #include "ringtrace/attach.h"
 #include "ringtrace/barrier.h"
 #include "ringtrace/filter_expr.h"
+#include "ringtrace/funcs.h"
 #include "ringtrace/parse.h"
 #include "ringtrace/record.h"
 #include "ringtrace/session.h"
 #include "ringtrace/sys.h"
+#include "ringtrace/tracepoints.h"
 
 /* The tools load it as it should be (the direct-call module first). */
 #define NOT_LOADED_HINT \
@@ -173,32 +175,64 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 	return buf;
 }
 
+/*
+ * "tp:NAME" or "tp:SUBSYS:NAME": a tracepoint's own name, then at most one
+ * subsystem before it, each a C identifier.
+ */
+static bool tp_name_ok(const char *name, size_t n)
+{
+	size_t parts = 1, run = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (name[i] == ':') {
+			if (!run || ++parts > 2)
+				return false;
+			run = 0;
+			continue;
+		}
+		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
+			return false;
+		run++;
+	}
+	return run != 0;
+}
+
 int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 			     size_t len, char *err, size_t errlen)
 {
-	const char *name = item + 5;
-	size_t n = len - 5;
+	bool tp = len >= 3 && !strncmp(item, RINGTRACE_FUNC_TP_PREFIX, 3);
+	/* A tracepoint keeps its prefix: the module tells them apart by it. */
+	const char *name = tp ? item : item + 5;
+	size_t n = tp ? len : len - 5;
 
-	if (len < 5 || strncmp(item, "func:", 5))
+	if (!tp && (len < 5 || strncmp(item, "func:", 5)))
 		return 1;
-	if (!n) {
+	if (!tp && !n) {
 		snprintf(err, errlen, "func: needs a function name");
 		return -1;
 	}
+	if (tp && !tp_name_ok(item + 3, len - 3)) {
+		snprintf(err, errlen, "'%.*s' is not tp:SUBSYS:EVENT or "
+			 "tp:EVENT", (int)len, item);
+		return -1;
+	}
 	if (n >= RINGTRACE_FUNC_NAME_LEN) {
-		snprintf(err, errlen, "function name '%.*s' longer than %d bytes",
-			 (int)n, name, RINGTRACE_FUNC_NAME_LEN - 1);
+		snprintf(err, errlen, "%s name '%.*s' longer than %d bytes",
+			 tp ? "tracepoint" : "function", (int)n, name,
+			 RINGTRACE_FUNC_NAME_LEN - 1);
 		return -1;
 	}
 	for (uint32_t i = 0; i < o->nr_funcs; i++) {
 		if (!strncmp(o->funcs[i], name, n) && !o->funcs[i][n]) {
-			snprintf(err, errlen, "func:%.*s given twice", (int)n,
-				 name);
+			snprintf(err, errlen, "%s%.*s given twice",
+				 tp ? "" : "func:", (int)n, name);
 			return -1;
 		}
 	}
 	if (o->nr_funcs == RINGTRACE_MAX_FUNCS) {
-		snprintf(err, errlen, "at most %d func: events",
+		snprintf(err, errlen, "at most %d func: and tp: events",
 			 RINGTRACE_MAX_FUNCS);
 		return -1;
 	}
@@ -219,7 +253,9 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		     uint64_t events, uint64_t bytes)
 {
 	struct ringtrace_config cfg;
+	uint32_t tp_args;
 	char names[128];
+	char why[320];
 
 	if (s->info.size > offsetof(struct ringtrace_info, events) &&
 	    (events & ~s->info.events))
@@ -253,8 +289,21 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 			return set_error(s, EOPNOTSUPP, "the loaded module cannot "
 					 "trace kernel functions: update the "
 					 "module");
+		for (uint32_t i = 0; i < o->nr_funcs; i++)
+			if (rt_func_name_is_tp(o->funcs[i]) &&
+			    !(s->info.features & RINGTRACE_FEAT_FUNC_TRACEPOINT))
+				return set_error(s, EOPNOTSUPP, "cannot trace %s: "
+						 "the loaded module cannot attach "
+						 "to tracepoints (an older module, "
+						 "or a kernel built with CFI, which "
+						 "checks every call's prototype)",
+						 o->funcs[i]);
+		if (rt_tracepoints_check(o->funcs, o->nr_funcs, NULL, NULL,
+					 &tp_args, why, sizeof(why)))
+			return set_error(s, ENOENT, "%s", why);
 		cfg.nr_funcs = o->nr_funcs;
-		cfg.func_args = o->func_args;
+		/* Unless told, a tracepoint's records carry what it takes. */
+		cfg.func_args = o->func_args_given ? o->func_args : tp_args;
 		cfg.funcs_ptr = (uintptr_t)o->funcs;
 		s->funcs = o->funcs;
 		s->nr_funcs = o->nr_funcs;
@@ -610,6 +659,22 @@ uint64_t rt_session_offcpu_missed(struct rt_session *s)
 	       0;
 }
 
+/* Why ENABLE refused a function or tracepoint of @s, by its errno. */
+static const char *func_refusal(const struct rt_session *s, int err)
+{
+	uint32_t tps = 0;
+
+	for (uint32_t i = 0; i < s->nr_funcs; i++)
+		tps += rt_func_name_is_tp(s->funcs[i]);
+	if (err == EINVAL)
+		return "the kernel refuses to probe it: kprobe blacklist";
+	if (tps == s->nr_funcs)
+		return "no such built-in tracepoint: a module's are not offered";
+	return tps ? "no such function (or notrace, inlined), or no such "
+		     "built-in tracepoint" :
+		     "no such function, or notrace or inlined";
+}
+
 int rt_session_enable(struct rt_session *s)
 {
 	if (s->offcpu)
@@ -621,13 +686,10 @@ int rt_session_enable(struct rt_session *s)
 			return enable_busy_error(s);
 		if ((err == ENOENT || err == EINVAL) && s->nr_funcs)
 			return set_error(s, err, "cannot trace %s%s: %s (%s; "
-					 "the kernel log names the function)",
+					 "the kernel log names which)",
 					 s->funcs[0], s->nr_funcs > 1 ?
-					 " and the other functions" : "",
-					 strerror(err), err == ENOENT ?
-					 "no such function, or notrace or "
-					 "inlined" : "the kernel refuses to "
-					 "probe it: kprobe blacklist");
+					 " and the others" : "",
+					 strerror(err), func_refusal(s, err));
 		return set_error(s, err, "cannot enable tracing: %s",
 				 strerror(err));
 	}

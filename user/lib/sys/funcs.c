@@ -221,3 +221,9 @@ check:
 	}
 	return 0;
 }
+
+bool rt_func_name_is_tp(const char *name)
+{
+	return !strncmp(name, RINGTRACE_FUNC_TP_PREFIX,
+			sizeof(RINGTRACE_FUNC_TP_PREFIX) - 1);
+}

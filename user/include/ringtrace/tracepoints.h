@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * The kernel tracepoints a session names (-e tp:SUBSYS:EVENT), checked
+ * before anything attaches: the kernel's BTF says whether each exists
+ * and what it takes, tracefs whether it belongs to the subsystem named.
+ */
+#ifndef RINGTRACE_TRACEPOINTS_H
+#define RINGTRACE_TRACEPOINTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/ringtrace.h>
+
+/*
+ * The tracepoints among @names (RINGTRACE_FUNC_TP_PREFIX ones; the others
+ * are functions, skipped): 0 and, in *@max_args, the most arguments one
+ * of them takes (at most RINGTRACE_FUNC_MAX_ARGS; RINGTRACE_FUNC_MAX_ARGS
+ * when the kernel has no BTF to say), or -1 with why in @err: no such
+ * built-in tracepoint, one under another subsystem, an argument a record
+ * cannot carry. @btf: the BTF file (NULL: the running kernel's); @events:
+ * tracefs' events folder (NULL: the running kernel's; not checked where
+ * absent).
+ */
+int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			 uint32_t nr, const char *btf, const char *events,
+			 uint32_t *max_args, char *err, size_t errlen);
+
+#endif /* RINGTRACE_TRACEPOINTS_H */

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Kernel tracepoints by name, checked (see tracepoints.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ringtrace/btf.h"
+#include "ringtrace/funcs.h"
+#include "ringtrace/tracepoints.h"
+
+static const char *const events_dirs[] = {
+	"/sys/kernel/tracing/events",
+	"/sys/kernel/debug/tracing/events",
+	NULL,
+};
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * "SUBSYS:EVENT" against tracefs: true when it is there, or when tracefs
+ * cannot say (not mounted, as in many containers; a tracepoint without
+ * an event of its own, named without a subsystem).
+ */
+static bool subsystem_ok(const char *spec, const char *events)
+{
+	const char *colon = strchr(spec, ':');
+	char path[4096];
+
+	if (!colon)
+		return true;
+	for (size_t i = 0; !events && events_dirs[i]; i++)
+		if (is_dir(events_dirs[i]))
+			events = events_dirs[i];
+	if (!events || !is_dir(events))
+		return true;
+	snprintf(path, sizeof(path), "%s/%.*s/%s", events,
+		 (int)(colon - spec), spec, colon + 1);
+	return is_dir(path);
+}
+
+int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			 uint32_t nr, const char *btf, const char *events,
+			 uint32_t *max_args, char *err, size_t errlen)
+{
+	const size_t skip = sizeof(RINGTRACE_FUNC_TP_PREFIX) - 1;
+
+	*max_args = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *spec = names[i] + skip, *tp;
+		struct rt_tp_proto proto;
+		char why[256];
+		int ret;
+
+		if (!rt_func_name_is_tp(names[i]))
+			continue;
+		tp = strrchr(spec, ':');
+		tp = tp ? tp + 1 : spec;
+		ret = rt_btf_tracepoint(btf, tp, &proto, why, sizeof(why));
+		if (ret == -ENODATA) {
+			/* No BTF: the module says whether it exists. */
+			*max_args = RINGTRACE_FUNC_MAX_ARGS;
+		} else if (ret == -ENOENT) {
+			snprintf(err, errlen, "cannot trace %s: no such built-in "
+				 "tracepoint (the kernel's BTF has no %s; a "
+				 "module's are not offered)", names[i], tp);
+			return -1;
+		} else if (ret) {
+			snprintf(err, errlen, "cannot trace %s: %s", names[i],
+				 why);
+			return -1;
+		} else if (proto.nr_args > *max_args) {
+			*max_args = proto.nr_args < RINGTRACE_FUNC_MAX_ARGS ?
+				    proto.nr_args : RINGTRACE_FUNC_MAX_ARGS;
+		}
+		if (!subsystem_ok(spec, events)) {
+			snprintf(err, errlen, "cannot trace %s: tracefs has no "
+				 "event %s (the tracepoint %s is under another "
+				 "subsystem, or name it tp:%s)", names[i], spec,
+				 tp, tp);
+			return -1;
+		}
+	}
+	return 0;
+}
