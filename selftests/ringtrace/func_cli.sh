@@ -311,5 +311,5 @@ tap_ok $? "a function that does not exist is refused with its reason (exit $rc)"
 many=$(for i in $(seq 65); do printf 'func:f%d,' "$i"; done)
 "$cat" -e "${many%,}" -- true >/dev/null 2>"$work/m.err"
 rc=$?
-[[ $rc -eq 2 ]] && grep -q "at most 64 func: events" "$work/m.err"
+[[ $rc -eq 2 ]] && grep -q "at most 64 func: and tp: events" "$work/m.err"
 tap_ok $? "more than 64 functions: a usage error (exit $rc)" || tap_diag <"$work/m.err"
