@@ -38,8 +38,9 @@ static const char usage[] =
 "                            of their own, later ones count as \"[other]\"\n"
 "                            (default 64)\n"
 "  -e, --events LIST         vfs_read, lock, lock_contention, offcpu,\n"
-"                            func:NAME (calls of kernel function NAME, up to\n"
-"                            64) (default vfs_read,offcpu)\n"
+"                            func:NAME (calls of kernel function NAME),\n"
+"                            tp:SUBSYS:EVENT (hits of a kernel tracepoint;\n"
+"                            64 of the two) (default vfs_read,offcpu)\n"
 "      --min-offcpu DUR      offcpu intervals at least this long (default 1ms)\n"
 "      --buffer-size SIZE    per-CPU ring (default 4M)\n"
 "  -q, --quiet               no messages but errors\n"
@@ -78,7 +79,8 @@ static int parse_events(const char *list, struct rt_session_opts *o,
 			if (!bit) {
 				snprintf(err, errlen, "unknown event '%.*s' "
 					 "(vfs_read, lock, lock_contention, "
-					 "offcpu, func:NAME)", (int)len, p);
+					 "offcpu, func:NAME, tp:SUBSYS:EVENT)",
+					 (int)len, p);
 				return -1;
 			}
 			o->events |= bit;
