@@ -105,6 +105,7 @@ PP_ROWS = [
 # read, each against its own file's baseline.
 GRAPH_ROWS = [
     ("baseline", "no tracing"),
+    ("floor", "floor: the same 5 functions' hooks, two timestamps, no record"),
     ("ringtrace", "ringtrace-cat -a --raw -e vfs_read,func:... (--graph's records)"),
     ("tracecmd", "trace-cmd record -p function_graph -g vfs_read -l (same funcs)"),
     ("bpftrace", "bpftrace kprobe+kretprobe per function, printf per span"),
@@ -508,13 +509,23 @@ def graph_table(vm):
                 name, what, r["ns_per_call"],
                 "" if base else fmt(r["added_ns"], "+.0f"),
                 fmt(ratio, ".2f", ""), fmt(r["records"]), fmt(r["lost"])))
+        fl, rt = vm.get(prefix + "floor"), vm.get(prefix + "ringtrace")
+        if (fl and rt and tc and fl["ok"] and rt["ok"] and tc["ok"]
+                and tc["added_ns"] > 0):
+            lines.append("floor / trace-cmd %.2f, ringtrace / trace-cmd %.2f: "
+                         "the hooks alone +%.0f ns, ringtrace's records +%.0f"
+                         % (fl["added_ns"] / tc["added_ns"],
+                            rt["added_ns"] / tc["added_ns"], fl["added_ns"],
+                            rt["added_ns"] - fl["added_ns"]))
         lines.append("")
     if lines:
         lines.append("added: minus the baselines around it (same file), "
                      "median over rounds; x tr-cmd: added / trace-cmd's "
                      "added; records: ringtrace's records (vfs_read and "
                      "func), trace-cmd's events read (an entry and a "
-                     "return per span), bpftrace's lines.")
+                     "return per span), bpftrace's lines; floor: the hooks "
+                     "ringtrace's func events use on this kernel (fprobe, "
+                     "else a kretprobe per function), lost: their misses.")
     return lines
 
 

@@ -465,7 +465,10 @@ static void baseline(int round, int ncpu)
 
 /* ---- the floor: empty kprobe (+ kretprobe) taking timestamps ---- */
 
-/* The floor module's exit line: "... N ns inside vfs_read, M missed". */
+/*
+ * The floor module's exit line: "... N ns inside vfs_read, M missed" (or
+ * "inside vfs_read and K more functions, M missed" with funcs=).
+ */
 static long long floor_missed(void)
 {
 	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
@@ -481,9 +484,11 @@ static long long floor_missed(void)
 		if (n <= 0)
 			continue;
 		rec[n] = '\0';
-		p = strstr(rec, "inside vfs_read, ");
+		p = strstr(rec, " ns inside ");
 		if (p)
-			missed = strtoll(p + 17, NULL, 10);
+			p = strstr(p, ", ");
+		if (p)
+			missed = strtoll(p + 2, NULL, 10);
 	}
 	close(fd);
 	return missed;
@@ -492,22 +497,31 @@ static long long floor_missed(void)
 /*
  * @split -1: the fprobe floor (kernels with fprobe only); -2: the direct
  * trampoline's floor (x86-64 kernels with ftrace direct calls).
+ * @funcs: the functions hooked (funcs=, comma-separated; NULL: the
+ * module's default, vfs_read); not for the direct floor.
  */
-static void floor_config(const char *config, int split, int round, int ncpu)
+static void floor_config_funcs(const char *config, int split, int round,
+			       int ncpu, const char *funcs)
 {
-	char param[16], log[256];
-	char *ins[] = { "insmod", ko(FLOOR_KO), param, NULL };
+	char param[16], fparam[512], log[256];
+	char *ins[] = { "insmod", ko(FLOOR_KO), param, NULL, NULL };
 	char *rm[] = { "rmmod", "ringtrace_floor", NULL };
+	char **next = &ins[3];
 	struct result r;
 
 	if (split == -1) {
 		ins[1] = ko(FLOOR_FPROBE_KO);
-		ins[2] = NULL;
+		next = &ins[2];
 		rm[1] = "ringtrace_floor_fprobe";
 	} else if (split == -2) {
 		ins[1] = ko(FLOOR_DIRECT_KO);
-		ins[2] = NULL;
+		next = &ins[2];
 		rm[1] = "ringtrace_floor_direct";
+	}
+	*next = NULL;
+	if (funcs) {
+		snprintf(fparam, sizeof(fparam), "funcs=%s", funcs);
+		*next = fparam;
 	}
 	baseline(round, ncpu);
 	result_init(&r, config, round, ncpu);
@@ -522,6 +536,11 @@ static void floor_config(const char *config, int split, int round, int ncpu)
 		say("%s: rmmod failed", config);
 	r.lost = floor_missed();
 	emit(&r);
+}
+
+static void floor_config(const char *config, int split, int round, int ncpu)
+{
+	floor_config_funcs(config, split, round, ncpu, NULL);
 }
 
 /* ---- ringtrace ---- */
@@ -1278,9 +1297,28 @@ static void bpftrace_graph_config(const char *config,
 }
 
 /*
- * Per file system: ringtrace (vfs_read and the callees as func events,
- * the records --graph vfs_read ties together) in each round, then
- * trace-cmd and bpftrace once each with more repetitions, slow to start.
+ * The floor of the same spans: the hooks ringtrace's func events use on
+ * this kernel (fprobe where offered, else a kretprobe per function), on
+ * vfs_read and @funcs, two timestamps per call and no record.
+ */
+static void graph_floor_config(const char *config, int round,
+			       const char *const *funcs)
+{
+	char list[512];
+	size_t used;
+
+	used = (size_t)snprintf(list, sizeof(list), "vfs_read");
+	for (; *funcs; funcs++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+					 ",%s", *funcs);
+	floor_config_funcs(config, attach_offered("fprobe") ? -1 : 0, round, 1,
+			   list);
+}
+
+/*
+ * Per file system: the floor and ringtrace (vfs_read and the callees as
+ * func events, the records --graph vfs_read ties together) in each round,
+ * then trace-cmd and bpftrace once each with more repetitions, slow to start.
  */
 static void graph_configs_on(const char *prefix, const char *file,
 			     const char *const *funcs)
@@ -1296,17 +1334,20 @@ static void graph_configs_on(const char *prefix, const char *file,
 	graph_file = file;
 	graph_prefix = prefix;
 #define GRAPH_NAME(what) (snprintf(name, sizeof(name), "%s%s", prefix, what), name)
-	for (int k = 0; k < rounds; k++)
+	for (int k = 0; k < rounds; k++) {
+		if (wanted(GRAPH_NAME("floor")))
+			graph_floor_config(name, k, funcs);
 		if (wanted(GRAPH_NAME("ringtrace")))
 			ringtrace_config(name, k, 1, rt);
+	}
 	reps *= 3;
 	if (wanted(GRAPH_NAME("tracecmd")))
 		tracecmd_graph_config(name, funcs, 0);
 	if (wanted(GRAPH_NAME("bpftrace")))
 		bpftrace_graph_config(name, funcs);
 	reps /= 3;
-	if (wanted(GRAPH_NAME("ringtrace")) || wanted(GRAPH_NAME("tracecmd")) ||
-	    wanted(GRAPH_NAME("bpftrace")))
+	if (wanted(GRAPH_NAME("floor")) || wanted(GRAPH_NAME("ringtrace")) ||
+	    wanted(GRAPH_NAME("tracecmd")) || wanted(GRAPH_NAME("bpftrace")))
 		baseline(rounds, 1);
 #undef GRAPH_NAME
 	graph_file = NULL;
