@@ -107,6 +107,7 @@ GRAPH_ROWS = [
     ("baseline", "no tracing"),
     ("floor", "floor: the same 5 functions' hooks, two timestamps, no record"),
     ("ringtrace", "ringtrace-cat -a --raw -e vfs_read,func:... (--graph's records)"),
+    ("ringtrace_idle", "  same, reader asleep (a ring that holds the whole run)"),
     ("tracecmd", "trace-cmd record -p function_graph -g vfs_read -l (same funcs)"),
     ("bpftrace", "bpftrace kprobe+kretprobe per function, printf per span"),
 ]
@@ -490,7 +491,7 @@ def graph_table(vm):
         tc = vm.get(prefix + "tracecmd")
         lines.append("== In the VM: the function graph, pread() of a %s "
                      "file, vfs_read and 4 callees per read ==" % fs)
-        hdr = ("%-14s %-66s %9s %9s %9s %9s %7s"
+        hdr = ("%-18s %-66s %9s %9s %9s %9s %7s"
                % ("config", "what", "ns/read", "added", "x tr-cmd",
                   "records", "lost"))
         lines += [hdr, "-" * len(hdr)]
@@ -501,11 +502,11 @@ def graph_table(vm):
                 continue
             base = short == "baseline"
             if not r["ok"]:
-                lines.append("%-14s %-66s %9s" % (name, what, "failed"))
+                lines.append("%-18s %-66s %9s" % (name, what, "failed"))
                 continue
             ratio = (r["added_ns"] / tc["added_ns"]
                      if tc and tc["added_ns"] > 0 and not base else None)
-            lines.append("%-14s %-66s %9.0f %9s %9s %9s %7s" % (
+            lines.append("%-18s %-66s %9.0f %9s %9s %9s %7s" % (
                 name, what, r["ns_per_call"],
                 "" if base else fmt(r["added_ns"], "+.0f"),
                 fmt(ratio, ".2f", ""), fmt(r["records"]), fmt(r["lost"])))
@@ -513,7 +514,7 @@ def graph_table(vm):
         if (fl and rt and tc and fl["ok"] and rt["ok"] and tc["ok"]
                 and tc["added_ns"] > 0):
             lines.append("floor / trace-cmd %.2f, ringtrace / trace-cmd %.2f: "
-                         "the hooks alone +%.0f ns, ringtrace's records +%.0f"
+                         "the hooks alone +%.0f ns, ringtrace over them +%.0f"
                          % (fl["added_ns"] / tc["added_ns"],
                             rt["added_ns"] / tc["added_ns"], fl["added_ns"],
                             rt["added_ns"] - fl["added_ns"]))

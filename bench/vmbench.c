@@ -1208,6 +1208,11 @@ static void pingpong_configs(void)
 	pingpong = false;
 }
 
+/* ringtrace_idle's ring and watermark: the whole run fits (main()). */
+static char idle_ring[32], idle_mark[32];
+/* The same for the graph's 5 records per read (g?_ringtrace_idle). */
+static char graph_ring[32], graph_mark[32];
+
 /* ---- the function graph: vfs_read and its callees ---- */
 
 /*
@@ -1325,6 +1330,9 @@ static void graph_configs_on(const char *prefix, const char *file,
 {
 	char events[512], name[64];
 	char *rt[] = { "-e", events, NULL };
+	/* The producer's cost alone: the reader never wakes. */
+	char *rt_idle[] = { "-e", events, "--buffer-size", graph_ring,
+			    "--watermark", graph_mark, NULL };
 	size_t used;
 
 	used = (size_t)snprintf(events, sizeof(events), "vfs_read");
@@ -1339,6 +1347,8 @@ static void graph_configs_on(const char *prefix, const char *file,
 			graph_floor_config(name, k, funcs);
 		if (wanted(GRAPH_NAME("ringtrace")))
 			ringtrace_config(name, k, 1, rt);
+		if (wanted(GRAPH_NAME("ringtrace_idle")))
+			ringtrace_config(name, k, 1, rt_idle);
 	}
 	reps *= 3;
 	if (wanted(GRAPH_NAME("tracecmd")))
@@ -1347,6 +1357,7 @@ static void graph_configs_on(const char *prefix, const char *file,
 		bpftrace_graph_config(name, funcs);
 	reps /= 3;
 	if (wanted(GRAPH_NAME("floor")) || wanted(GRAPH_NAME("ringtrace")) ||
+	    wanted(GRAPH_NAME("ringtrace_idle")) ||
 	    wanted(GRAPH_NAME("tracecmd")) || wanted(GRAPH_NAME("bpftrace")))
 		baseline(rounds, 1);
 #undef GRAPH_NAME
@@ -1448,8 +1459,6 @@ static const char *other_cgroup(void)
 	return OTHER_CGROUP;
 }
 
-/* ringtrace_idle's ring and watermark: the whole run fits (main()). */
-static char idle_ring[32], idle_mark[32];
 
 /*
  * One round of the quick-to-attach configurations: each runs once, right
@@ -1606,6 +1615,13 @@ int main(int argc, char **argv)
 		size <<= 1;
 	snprintf(idle_ring, sizeof(idle_ring), "%" PRIu64 "K", size >> 10);
 	snprintf(idle_mark, sizeof(idle_mark), "%" PRIu64 "K", (size >> 10) - 4);
+	/* The graph: 5 records per read (vfs_read and 4 callees). */
+	need = (need - (1u << 20)) * 5 + (1u << 20);
+	while (size < need && size < (256u << 20))
+		size <<= 1;
+	snprintf(graph_ring, sizeof(graph_ring), "%" PRIu64 "K", size >> 10);
+	snprintf(graph_mark, sizeof(graph_mark), "%" PRIu64 "K",
+		 (size >> 10) - 4);
 	nr_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (nr_cpus < 2)
 		die("needs 2 CPUs (scripts/vm-run --smp 2)");
