@@ -366,6 +366,38 @@ static void test_perfetto(void **state)
 	rt_output_set_func_names(NULL, 0);
 }
 
+/* A tracepoint's hit (-e tp:): an instant event with its arguments. */
+static void test_perfetto_tracepoint(void **state)
+{
+	static const char tp_names[1][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:signal:signal_generate"
+	};
+	struct rt_perfetto p;
+	struct rt_outbuf ob;
+	struct rt_event ev;
+
+	(void)state;
+	rt_output_set_func_names(tp_names, 1);
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	assert_int_equal(rt_perfetto_init(&p, &ob), 0);
+	ev = func_ev(7, 0, 0xffffffff82000000ull, 0, 0);
+	ev.ts_ns = 3500000;
+	ev.u.func.nr_args = 2;
+	ev.u.func.args[0] = 0xa;
+	ev.u.func.args[1] = 0xffff888000001000ull;
+	rt_perfetto_add(&p, &ev);
+	rt_perfetto_finish(&p);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "{\"ph\":\"i\",\"s\":\"t\","
+				  "\"name\":\"tp:signal:signal_generate\","
+				  "\"cat\":\"tracepoint\",\"pid\":7,\"tid\":7,"
+				  "\"ts\":3500.000,\"args\":{\"cpu\":0,"
+				  "\"args\":[\"0xa\",\"0xffff888000001000\"]}}"));
+	assert_null(strstr(ob.buf, "\"ph\":\"X\""));
+	rt_outbuf_fini(&ob);
+	rt_output_set_func_names(NULL, 0);
+}
+
 static void test_folded(void **state)
 {
 	static const char kallsyms[] =
@@ -421,5 +453,6 @@ int main(void)
 	    cmocka_unit_test(test_ninth_function),
 	    cmocka_unit_test(test_filter),
 	    cmocka_unit_test(test_perfetto),
+	    cmocka_unit_test(test_perfetto_tracepoint),
 	    cmocka_unit_test(test_folded));
 }

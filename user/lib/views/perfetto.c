@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ringtrace/escape.h"
+#include "ringtrace/funcs.h"
 #include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
 #include "ringtrace/perfetto.h"
@@ -207,7 +208,8 @@ static void offcpu(struct rt_perfetto *p, const struct rt_event *ev)
 
 /*
  * A call of a traced kernel function: a slice named after it on its
- * thread's track, from its entry (ts - lat) for its latency, as vfs_read.
+ * thread's track, from its entry (ts - lat) for its latency, as vfs_read;
+ * a tracepoint's hit (-e tp:): an instant event there, with its arguments.
  */
 static void func(struct rt_perfetto *p, const struct rt_event *ev)
 {
@@ -219,6 +221,22 @@ static void func(struct rt_perfetto *p, const struct rt_event *ev)
 	*rt_json_escape(name, rt_output_func_label(f->idx, f->ip, hex),
 			RT_FUNC_LABEL_MAX) = '\0';
 	begin(p);
+	if (rt_func_name_is_tp(name)) {
+		/* A tracepoint's hit: an instant on the thread's track. */
+		rt_outbuf_printf(p->out, "{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\","
+				 "\"cat\":\"tracepoint\",\"pid\":%u,\"tid\":%u,"
+				 "\"ts\":" US_FMT ",\"args\":{\"cpu\":%u,"
+				 "\"args\":[", name, ev->pid, ev->tid,
+				 US(ev->ts_ns), ev->cpu);
+		for (uint32_t i = 0; i < f->nr_args; i++)
+			rt_outbuf_printf(p->out, "%s\"0x%" PRIx64 "\"",
+					 i ? "," : "", f->args[i]);
+		rt_outbuf_printf(p->out, "]");
+		stack_arg(p, "kstack", ev->stack.kernel, ev->stack.nr_kernel);
+		stack_arg(p, "ustack", ev->stack.user, ev->stack.nr_user);
+		rt_outbuf_printf(p->out, "}}");
+		return;
+	}
 	rt_outbuf_printf(p->out, "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"func\","
 			 "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
 			 ",\"args\":{\"ret\":%" PRId64 ",\"cpu\":%u", name, ev->pid,
