@@ -343,7 +343,7 @@ static int rt_func_get(const struct rt_session *s)
 				  f->name[i],
 				  p->is_tp ? "a tracepoint probe" :
 				  rt_func_mechanism,
-				  rt_func_tp_name(f->name[i]) && err == -ENOENT ?
+				  p->is_tp && err == -ENOENT ?
 				  "no such built-in tracepoint" :
 				  rt_func_refusal(err), err);
 			rt_func_detach(a);

@@ -23,6 +23,16 @@
 
 #define RT_BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
 
+/*
+ * A character of a C identifier: what BTF's names and a tracepoint's
+ * subsystem and event names (-e tp:) are made of.
+ */
+static inline bool rt_ident_char(int c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
 #define RT_TP_MAX_ARGS	16
 
 struct rt_tp_arg {

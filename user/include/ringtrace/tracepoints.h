@@ -7,10 +7,19 @@
 #ifndef RINGTRACE_TRACEPOINTS_H
 #define RINGTRACE_TRACEPOINTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <linux/ringtrace.h>
+
+/*
+ * The @n bytes at @spec (not terminated) are what follows "tp:": a
+ * tracepoint's own name, after at most one subsystem and a ':'
+ * ("sched:sched_switch", "sys_enter"), each made of C identifier
+ * characters (a subsystem may begin with a digit: "9p").
+ */
+bool rt_tracepoint_spec_ok(const char *spec, size_t n);
 
 /*
  * The tracepoints among @names (RINGTRACE_FUNC_TP_PREFIX ones; the others

@@ -175,34 +175,11 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 	return buf;
 }
 
-/*
- * "tp:NAME" or "tp:SUBSYS:NAME": a tracepoint's own name, then at most one
- * subsystem before it, each a C identifier.
- */
-static bool tp_name_ok(const char *name, size_t n)
-{
-	size_t parts = 1, run = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (name[i] == ':') {
-			if (!run || ++parts > 2)
-				return false;
-			run = 0;
-			continue;
-		}
-		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') ||
-		      (name[i] >= 'A' && name[i] <= 'Z') ||
-		      (name[i] >= '0' && name[i] <= '9')))
-			return false;
-		run++;
-	}
-	return run != 0;
-}
-
 int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 			     size_t len, char *err, size_t errlen)
 {
-	bool tp = len >= 3 && !strncmp(item, RINGTRACE_FUNC_TP_PREFIX, 3);
+	const size_t skip = sizeof(RINGTRACE_FUNC_TP_PREFIX) - 1;
+	bool tp = len >= skip && rt_func_name_is_tp(item);
 	/* A tracepoint keeps its prefix: the module tells them apart by it. */
 	const char *name = tp ? item : item + 5;
 	size_t n = tp ? len : len - 5;
@@ -213,7 +190,7 @@ int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 		snprintf(err, errlen, "func: needs a function name");
 		return -1;
 	}
-	if (tp && !tp_name_ok(item + 3, len - 3)) {
+	if (tp && !rt_tracepoint_spec_ok(item + skip, len - skip)) {
 		snprintf(err, errlen, "'%.*s' is not tp:SUBSYS:EVENT or "
 			 "tp:EVENT", (int)len, item);
 		return -1;

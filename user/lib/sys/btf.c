@@ -141,12 +141,10 @@ static const char *str_at(const struct btf *b, uint32_t off)
 
 static bool is_ident(const char *s)
 {
-	if (!s || !(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		    (*s >= 'A' && *s <= 'Z')))
+	if (!s || !rt_ident_char(*s) || (*s >= '0' && *s <= '9'))
 		return false;
 	for (; *s; s++)
-		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')))
+		if (!rt_ident_char(*s))
 			return false;
 	return true;
 }

@@ -23,22 +23,45 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+bool rt_tracepoint_spec_ok(const char *spec, size_t n)
+{
+	size_t parts = 1, run = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (spec[i] == ':') {
+			if (!run || ++parts > 2)
+				return false;
+			run = 0;
+			continue;
+		}
+		if (!rt_ident_char(spec[i]))
+			return false;
+		run++;
+	}
+	return run != 0;
+}
+
+/* tracefs' events folder: @events if given, else the kernel's; NULL: none. */
+static const char *events_dir(const char *events)
+{
+	for (size_t i = 0; !events && events_dirs[i]; i++)
+		if (is_dir(events_dirs[i]))
+			events = events_dirs[i];
+	return events && is_dir(events) ? events : NULL;
+}
+
 /*
- * "SUBSYS:EVENT" against tracefs: true when it is there, or when tracefs
- * cannot say (not mounted, as in many containers; a tracepoint without
- * an event of its own, named without a subsystem).
+ * "SUBSYS:EVENT" against tracefs' @events folder: true when it is there,
+ * or when tracefs cannot say (@events NULL: not mounted, as in many
+ * containers; a tracepoint without an event of its own, named without a
+ * subsystem).
  */
 static bool subsystem_ok(const char *spec, const char *events)
 {
 	const char *colon = strchr(spec, ':');
 	char path[4096];
 
-	if (!colon)
-		return true;
-	for (size_t i = 0; !events && events_dirs[i]; i++)
-		if (is_dir(events_dirs[i]))
-			events = events_dirs[i];
-	if (!events || !is_dir(events))
+	if (!colon || !events)
 		return true;
 	snprintf(path, sizeof(path), "%s/%.*s/%s", events,
 		 (int)(colon - spec), spec, colon + 1);
@@ -50,6 +73,8 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			 uint32_t *max_args, char *err, size_t errlen)
 {
 	const size_t skip = sizeof(RINGTRACE_FUNC_TP_PREFIX) - 1;
+	const char *dir = NULL;
+	bool looked = false;
 
 	*max_args = 0;
 	for (uint32_t i = 0; i < nr; i++) {
@@ -79,7 +104,12 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			*max_args = proto.nr_args < RINGTRACE_FUNC_MAX_ARGS ?
 				    proto.nr_args : RINGTRACE_FUNC_MAX_ARGS;
 		}
-		if (!subsystem_ok(spec, events)) {
+		/* Looked up once, and only for a session with tracepoints. */
+		if (!looked) {
+			dir = events_dir(events);
+			looked = true;
+		}
+		if (!subsystem_ok(spec, dir)) {
 			snprintf(err, errlen, "cannot trace %s: tracefs has no "
 				 "event %s (the tracepoint %s is under another "
 				 "subsystem, or name it tp:%s)", names[i], spec,
