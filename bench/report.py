@@ -108,6 +108,7 @@ GRAPH_ROWS = [
     ("floor", "floor: the same 5 functions' hooks, two timestamps, no record"),
     ("ringtrace", "ringtrace-cat -a --raw -e vfs_read,func:... (--graph's records)"),
     ("ringtrace_idle", "  same, reader asleep (a ring that holds the whole run)"),
+    ("ringtrace_plain", "  same, --reader plain (reader where the scheduler puts it)"),
     ("tracecmd", "trace-cmd record -p function_graph -g vfs_read -l (same funcs)"),
     ("bpftrace", "bpftrace kprobe+kretprobe per function, printf per span"),
 ]

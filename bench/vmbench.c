@@ -1333,6 +1333,8 @@ static void graph_configs_on(const char *prefix, const char *file,
 	/* The producer's cost alone: the reader never wakes. */
 	char *rt_idle[] = { "-e", events, "--buffer-size", graph_ring,
 			    "--watermark", graph_mark, NULL };
+	/* The reader where the scheduler puts it, as trace-cmd's are. */
+	char *rt_plain[] = { "-e", events, "--reader", "plain", NULL };
 	size_t used;
 
 	used = (size_t)snprintf(events, sizeof(events), "vfs_read");
@@ -1349,6 +1351,8 @@ static void graph_configs_on(const char *prefix, const char *file,
 			ringtrace_config(name, k, 1, rt);
 		if (wanted(GRAPH_NAME("ringtrace_idle")))
 			ringtrace_config(name, k, 1, rt_idle);
+		if (wanted(GRAPH_NAME("ringtrace_plain")))
+			ringtrace_config(name, k, 1, rt_plain);
 	}
 	reps *= 3;
 	if (wanted(GRAPH_NAME("tracecmd")))
@@ -1358,6 +1362,7 @@ static void graph_configs_on(const char *prefix, const char *file,
 	reps /= 3;
 	if (wanted(GRAPH_NAME("floor")) || wanted(GRAPH_NAME("ringtrace")) ||
 	    wanted(GRAPH_NAME("ringtrace_idle")) ||
+	    wanted(GRAPH_NAME("ringtrace_plain")) ||
 	    wanted(GRAPH_NAME("tracecmd")) || wanted(GRAPH_NAME("bpftrace")))
 		baseline(rounds, 1);
 #undef GRAPH_NAME

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * What the live reader does to keep up at full rate (placement.h), against
- * the fake kernel: a ring with a backlog is drained on its own CPU at a
- * raised nice, and both are given back at the end; with several, the
- * reader goes beside the fullest and leaves the next wake-up to the
- * scheduler; a ring with a trickle
- * is read from wherever the reader is; a nice the user chose, or one the
+ * the fake kernel: a ring the reader came round to late is drained on its
+ * own CPU at a raised nice, and both are given back at the end; with
+ * several, the reader goes beside the fullest and leaves the next wake-up
+ * to the scheduler; a busy ring the reader keeps up with, or a trickle,
+ * is read from wherever the reader is; once beside a ring, the reader
+ * stays while it is busy; a nice the user chose, or one the
  * reader may not raise, is left alone; with follow_rings off nothing
  * changes; and a backlog larger than a batch is handed back to the
  * producer (data_tail) a slice at a time, not after the whole round, with
@@ -86,11 +87,17 @@ static void produce(int cpu, unsigned int n, uint64_t ts)
 static uint64_t seen_affinity;
 static int seen_nice;
 
-/* 64 KiB rings: a batch of 64 KiB, busy from 16 KiB unread. */
-static void busy_cpu2(struct fake_kernel *k)
+/*
+ * 64 KiB rings: watermark 32 KiB, a batch of 64 KiB, busy from 16 KiB
+ * unread, late from 48 KiB (three quarters of the ring).
+ */
+#define LATE	50000
+#define BUSY	20000
+
+static void late_cpu2(struct fake_kernel *k)
 {
 	if (k->waits == 1)
-		produce(2, 20000 / REC, k->now - 100 * MS);
+		produce(2, LATE / REC, k->now - 100 * MS);
 	if (k->waits == 2) {
 		seen_affinity = k->affinity;
 		seen_nice = k->nice;
@@ -103,7 +110,7 @@ static void test_busy_ring_drained_on_its_cpu(void **state)
 	struct fixture *f = start(64 << 10, RT_FORMAT_RAW);
 
 	*state = f;
-	fk.on_wait = busy_cpu2;
+	fk.on_wait = late_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(seen_affinity, 1u << 2);
 	assert_int_equal(seen_nice, RT_READER_NICE);
@@ -112,7 +119,67 @@ static void test_busy_ring_drained_on_its_cpu(void **state)
 	/* Given back: the mask it started with, nice 0. */
 	assert_int_equal(fk.affinity, 0xf);
 	assert_int_equal(fk.nice, 0);
-	assert_int_equal(f->s.srcs[2].counts.records, 20000 / REC);
+	assert_int_equal(f->s.srcs[2].counts.records, LATE / REC);
+}
+
+/*
+ * A busy ring the reader keeps up with (a watermark's worth and a little
+ * more, each time it comes round) is drained from where the reader runs:
+ * the producer's tasks do not pay for the reader's CPU time.
+ */
+static void busy_cpu2_twice(struct fake_kernel *k)
+{
+	if (k->waits == 1 || k->waits == 2)
+		produce(2, BUSY / REC, k->now - 100 * MS);
+	if (k->waits == 3) {
+		seen_affinity = k->affinity;
+		stop = 1;
+	}
+}
+
+static void test_kept_up_with_read_from_anywhere(void **state)
+{
+	struct fixture *f = start(64 << 10, RT_FORMAT_RAW);
+
+	*state = f;
+	fk.on_wait = busy_cpu2_twice;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_int_equal(fk.affinity_calls, 0);
+	assert_int_equal(seen_affinity, 0xf);
+	assert_int_equal(f->st.place.moves, 0);
+	/* Still at the raised nice: a wake-up is served promptly. */
+	assert_int_equal(f->st.place.nice, RT_READER_NICE);
+	assert_int_equal(f->s.srcs[2].counts.records, 2 * (BUSY / REC));
+}
+
+/*
+ * Late once, then merely busy: beside the ring the reader stays (its
+ * wake-ups find it there) until no ring was busy for a while.
+ */
+static void late_then_busy_cpu2(struct fake_kernel *k)
+{
+	if (k->waits == 1)
+		produce(2, LATE / REC, k->now - 100 * MS);
+	if (k->waits == 2)
+		produce(2, BUSY / REC, k->now - 100 * MS);
+	if (k->waits == 3) {
+		seen_affinity = k->affinity;
+		stop = 1;
+	}
+}
+
+static void test_beside_stays_while_busy(void **state)
+{
+	struct fixture *f = start(64 << 10, RT_FORMAT_RAW);
+
+	*state = f;
+	fk.on_wait = late_then_busy_cpu2;
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_int_equal(seen_affinity, 1u << 2);
+	assert_int_equal(f->st.place.moves, 1);
+	assert_int_equal(fk.affinity, 0xf);
+	assert_int_equal(f->s.srcs[2].counts.records,
+			 LATE / REC + BUSY / REC);
 }
 
 /* The merge goes where the largest backlog is. */
@@ -121,18 +188,18 @@ static void test_merge_runs_beside_largest_backlog(void **state)
 	struct fixture *f = start(64 << 10, RT_FORMAT_TEXT);
 
 	*state = f;
-	fk.on_wait = busy_cpu2;
+	fk.on_wait = late_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(seen_affinity, 1u << 2);
 	assert_int_equal(fk.affinity, 0xf);
 }
 
-/* 20 KB on CPU 1, 40 KB on CPU 3: both busy. */
-static void busy_cpu1_cpu3(struct fake_kernel *k)
+/* 50 KB on CPU 1, 60 KB on CPU 3: both late. */
+static void late_cpu1_cpu3(struct fake_kernel *k)
 {
 	if (k->waits == 1) {
-		produce(1, 20000 / REC, k->now - 100 * MS);
-		produce(3, 40000 / REC, k->now - 100 * MS);
+		produce(1, LATE / REC, k->now - 100 * MS);
+		produce(3, 60000 / REC, k->now - 100 * MS);
 	}
 	if (k->waits == 2) {
 		seen_affinity = k->affinity;
@@ -146,14 +213,14 @@ static void test_several_busy_fullest_first(void **state)
 	struct rt_raw_chunk first;
 
 	*state = f;
-	fk.on_wait = busy_cpu1_cpu3;
+	fk.on_wait = late_cpu1_cpu3;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	/* Beside CPU 3's, then the whole mask again before sleeping. */
 	assert_int_equal(fk.affinity_log[0], 1u << 3);
 	assert_int_equal(fk.affinity_log[1], 0xf);
 	assert_int_equal(seen_affinity, 0xf);
-	assert_int_equal(f->s.srcs[1].counts.records, 20000 / REC);
-	assert_int_equal(f->s.srcs[3].counts.records, 40000 / REC);
+	assert_int_equal(f->s.srcs[1].counts.records, LATE / REC);
+	assert_int_equal(f->s.srcs[3].counts.records, 60000 / REC);
 	/* CPU 3's ring went out first. */
 	assert_true(fk.out_len > sizeof(struct rt_raw_chunk));
 	memcpy(&first, fk.out, sizeof(first));
@@ -185,7 +252,7 @@ static void test_chosen_nice_kept(void **state)
 
 	*state = f;
 	fk.nice = 5;		/* nice -n 5 ringtrace-cat ... */
-	fk.on_wait = busy_cpu2;
+	fk.on_wait = late_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(seen_nice, 5);
 	assert_int_equal(f->st.place.nice, 5);
@@ -198,7 +265,7 @@ static void test_nice_denied(void **state)
 
 	*state = f;
 	fk.nice_errno = EACCES;	/* no CAP_SYS_NICE */
-	fk.on_wait = busy_cpu2;
+	fk.on_wait = late_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(f->st.place.nice_errno, EACCES);
 	assert_int_equal(seen_nice, 0);
@@ -212,7 +279,7 @@ static void test_mask_respected(void **state)
 
 	*state = f;
 	fk.affinity = 0x3;
-	fk.on_wait = busy_cpu2;
+	fk.on_wait = late_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(fk.affinity_calls, 0);
 	assert_int_equal(fk.affinity, 0x3);
@@ -224,11 +291,11 @@ static void test_follow_off_changes_nothing(void **state)
 
 	*state = f;
 	f->st.follow_rings = false;
-	fk.on_wait = busy_cpu2;
+	fk.on_wait = late_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(fk.affinity_calls, 0);
 	assert_int_equal(seen_nice, 0);
-	assert_int_equal(f->s.srcs[2].counts.records, 20000 / REC);
+	assert_int_equal(f->s.srcs[2].counts.records, LATE / REC);
 }
 
 /*
@@ -269,6 +336,10 @@ static void test_backlog_given_back_in_slices(void **state)
 int main(void)
 {
 	RUN(cmocka_unit_test_setup_teardown(test_busy_ring_drained_on_its_cpu,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_kept_up_with_read_from_anywhere,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_beside_stays_while_busy,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_merge_runs_beside_largest_backlog,
 					    setup, teardown),

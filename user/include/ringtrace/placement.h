@@ -3,10 +3,10 @@
  * Where and how urgently the live reader runs (stream.c uses it; tools
  * only turn it on or off).
  *
- * A ring that holds at least a watermark's worth when the reader comes
- * round is drained on its own CPU, and the reader runs at a raised
- * priority. Why, measured (Documentation/performance.rst, "Keeping up
- * at full rate"):
+ * The reader runs at a raised priority. A ring it came round to late
+ * (a watermark more waiting than its wake-up was for) is drained on its
+ * own CPU, and the reader stays beside it while it is busy. Why,
+ * measured (Documentation/performance.rst, "Losses"):
  *
  * - A reader on another CPU than the producer can be stopped while the
  *   producer runs on: by other tasks on its CPU, or by a hypervisor that
@@ -21,6 +21,10 @@
  *   tracing, only if it costs less than producing one. Its CPU is then
  *   taken from the producer it keeps up with, which is what makes that
  *   bound hold: the reader's time is bounded by the records there are.
+ * - But a reader beside the producer that could have kept up from an idle
+ *   CPU makes the producer's tasks pay for its CPU time: in a function
+ *   graph's bench, 0.4x of trace-cmd's function_graph more per traced
+ *   read. So it moves only once it fell behind where it ran.
  *
  * What the user chose stands: the reader only moves within the CPU mask
  * it was started with (taskset), and only raises a nice value of 0 (not

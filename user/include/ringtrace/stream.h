@@ -101,8 +101,9 @@ struct rt_stream {
 	void			(*on_stats)(void *arg, uint64_t now_ns);
 	void			*stats_arg;
 	/*
-	 * Live only: drain busy rings on their own CPU, at RT_READER_NICE
-	 * (placement.h). Off: the reader stays where the scheduler puts it.
+	 * Live only: run at RT_READER_NICE and drain a ring the reader fell
+	 * behind on on its own CPU (placement.h). Off: the reader stays
+	 * where the scheduler puts it, at the nice it has.
 	 */
 	bool			follow_rings;
 	/*
@@ -133,6 +134,7 @@ struct rt_stream {
 	/* internal: the session's rings come first in the merge */
 	uint32_t		nr_session_rings;
 	uint64_t		batch_bytes;	/* busy ring; slice handed back */
+	uint64_t		watermark_bytes; /* the session's: late ring */
 	char			errmsg[512];
 };
 

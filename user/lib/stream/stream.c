@@ -165,10 +165,10 @@ static void raw_flush(struct rt_raw_batch *b, struct rt_merge *m,
 }
 
 /*
- * The session's ring @i is being written fast enough for the reader to
- * move beside it (placement.h): a quarter of a batch since the last
- * round. The watermark's own wake-ups find from about that much (the
- * reader took the rest at the previous one) to a little more than a
+ * The session's ring @i is being written fast enough to keep the reader
+ * beside it once it is there (placement.h): a quarter of a batch since
+ * the last round. The watermark's own wake-ups find from about that much
+ * (the reader took the rest at the previous one) to a little more than a
  * watermark; the flush timer's find a trickle.
  */
 static bool ring_busy(const struct rt_stream *st, const struct rt_merge *m,
@@ -181,6 +181,26 @@ static bool ring_busy(const struct rt_stream *st, const struct rt_merge *m,
 }
 
 /*
+ * The reader came round to ring @i late: a whole watermark more than its
+ * wake-up was for is waiting (three quarters of a small ring), so its
+ * wake-ups are not served in time where it runs. Only then does a reader
+ * that is not beside a ring move there: one that keeps up from another
+ * CPU stays off the producer's, whose tasks would pay for its CPU time
+ * (a function graph's records cost a traced read 0.4x of trace-cmd's
+ * function_graph more when the reader drained them on the read's CPU).
+ */
+static bool ring_late(const struct rt_stream *st, const struct rt_merge *m,
+		      uint32_t i)
+{
+	const struct rt_ring *r = &m->srcs[i]->ring;
+	uint64_t late = 2 * st->watermark_bytes;
+
+	if (late > r->size / 4 * 3)
+		late = r->size / 4 * 3;
+	return rt_ring_unread(r) >= late;
+}
+
+/*
  * Before a round: move beside the busy ring with the largest backlog,
  * the one a stall of the reader's CPU would fill first, and drain it
  * first (*@first, else m->nr). Returns how many rings are busy.
@@ -188,6 +208,7 @@ static bool ring_busy(const struct rt_stream *st, const struct rt_merge *m,
 static uint32_t place_reader(struct rt_stream *st, struct rt_merge *m,
 			     uint32_t *first)
 {
+	bool beside = st->place.pinned >= 0;
 	uint64_t most = 0;
 	uint32_t nr_busy = 0;
 
@@ -198,7 +219,7 @@ static uint32_t place_reader(struct rt_stream *st, struct rt_merge *m,
 		struct rt_source *src = m->srcs[i];
 
 		if (src->failed || rt_ring_refresh(&src->ring, NULL) ||
-		    !ring_busy(st, m, i))
+		    !ring_busy(st, m, i) || (!beside && !ring_late(st, m, i)))
 			continue;
 		nr_busy++;
 		if (rt_ring_unread(&src->ring) > most) {
@@ -429,6 +450,7 @@ int rt_stream_live(struct rt_stream *st, struct rt_session *s)
 	st->nr_session_rings = s->nr_rings;
 	st->batch_bytes = s->watermark > MIN_BATCH_BYTES ? s->watermark :
 							   MIN_BATCH_BYTES;
+	st->watermark_bytes = s->watermark;
 	m.release_bytes = st->batch_bytes;
 	rt_placement_start(&st->place, st->follow_rings, s->info.nr_cpu_ids,
 			   RT_READER_NICE);
