@@ -1328,8 +1328,11 @@ static void graph_floor_config(const char *config, int round,
 static void graph_configs_on(const char *prefix, const char *file,
 			     const char *const *funcs)
 {
-	char events[512], name[64];
+	char events[512], gfuncs[512], name[64];
 	char *rt[] = { "-e", events, NULL };
+	/* --graph itself: the callees only inside a traced read. */
+	char *rt_graph[] = { "--graph", "vfs_read", "--graph-funcs", gfuncs,
+			     NULL };
 	/* The producer's cost alone: the reader never wakes. */
 	char *rt_idle[] = { "-e", events, "--buffer-size", graph_ring,
 			    "--watermark", graph_mark, NULL };
@@ -1341,6 +1344,10 @@ static void graph_configs_on(const char *prefix, const char *file,
 	for (const char *const *f = funcs; *f; f++)
 		used += (size_t)snprintf(events + used, sizeof(events) - used,
 					 ",func:%s", *f);
+	used = 0;
+	for (const char *const *f = funcs; *f; f++)
+		used += (size_t)snprintf(gfuncs + used, sizeof(gfuncs) - used,
+					 "%s%s", used ? "," : "", *f);
 	graph_file = file;
 	graph_prefix = prefix;
 #define GRAPH_NAME(what) (snprintf(name, sizeof(name), "%s%s", prefix, what), name)
@@ -1353,6 +1360,8 @@ static void graph_configs_on(const char *prefix, const char *file,
 			ringtrace_config(name, k, 1, rt_idle);
 		if (wanted(GRAPH_NAME("ringtrace_plain")))
 			ringtrace_config(name, k, 1, rt_plain);
+		if (wanted(GRAPH_NAME("ringtrace_graph")))
+			ringtrace_config(name, k, 1, rt_graph);
 	}
 	reps *= 3;
 	if (wanted(GRAPH_NAME("tracecmd")))
@@ -1363,6 +1372,7 @@ static void graph_configs_on(const char *prefix, const char *file,
 	if (wanted(GRAPH_NAME("floor")) || wanted(GRAPH_NAME("ringtrace")) ||
 	    wanted(GRAPH_NAME("ringtrace_idle")) ||
 	    wanted(GRAPH_NAME("ringtrace_plain")) ||
+	    wanted(GRAPH_NAME("ringtrace_graph")) ||
 	    wanted(GRAPH_NAME("tracecmd")) || wanted(GRAPH_NAME("bpftrace")))
 		baseline(rounds, 1);
 #undef GRAPH_NAME
