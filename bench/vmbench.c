@@ -633,7 +633,8 @@ static void ringtrace_summary(struct result *r, const char *errlog)
 		extra(r, "vfs_read_missed=%lld", missed);
 	/*
 	 * -v: the fullest any ring got, and where the reader ran ("reader:
-	 * busy rings drained on their own CPU (N moves), nice M").
+	 * rings it fell behind on drained on their own CPU (N moves), nice
+	 * M").
 	 */
 	if (number_after(text, "peak fill") >= 0)
 		extra(r, "peak_fill=%lld", number_after(text, "peak fill"));

@@ -52,7 +52,7 @@ tap_ok $? "produced = written + lost, and written is what the reader counted" ||
 tap_ok $? "the file holds them all: $(cat "$work/n") vfs_read records" ||
 	tap_diag <"$work/follow.err"
 
-moves=$(sed -n 's/^  reader: busy rings drained on their own CPU (\([0-9]*\) moves\{0,1\}), nice -10$/\1/p' \
+moves=$(sed -n 's/^  reader: rings it fell behind on drained on their own CPU (\([0-9]*\) moves\{0,1\}), nice -10$/\1/p' \
 	"$work/follow.err")
 [[ -n $moves ]]
 tap_ok $? "the reader ran at nice -10 and moved to a ring it fell behind on ${moves:-?} times" ||
@@ -67,7 +67,7 @@ late='taskset -c 0 dd if=/dev/zero of=/dev/null bs=64 count=40000 status=none'
 	bash -c "kill -STOP \$PPID; $late; kill -CONT \$PPID; $late" \
 	2>"$work/late.err"
 rc=$?
-moves=$(sed -n 's/^  reader: busy rings drained on their own CPU (\([0-9]*\) moves\{0,1\}), nice -10$/\1/p' \
+moves=$(sed -n 's/^  reader: rings it fell behind on drained on their own CPU (\([0-9]*\) moves\{0,1\}), nice -10$/\1/p' \
 	"$work/late.err")
 [[ $rc -eq 0 && ${moves:-0} -ge 1 ]] && grep -q ' 0 lost' "$work/late.err"
 tap_ok $? "a reader that fell behind drained CPU 0's ring on its CPU (${moves:-no} moves, exit $rc)" ||

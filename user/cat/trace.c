@@ -245,9 +245,9 @@ static void note_reader(const struct rt_placement *p, bool plain)
 			"nice (--reader plain)\n");
 		return;
 	}
-	fprintf(stderr, "  reader: busy rings drained on their own CPU (%"
-		PRIu64 " move%s), nice %d", p->moves, p->moves == 1 ? "" : "s",
-		p->nice);
+	fprintf(stderr, "  reader: rings it fell behind on drained on their "
+		"own CPU (%" PRIu64 " move%s), nice %d", p->moves,
+		p->moves == 1 ? "" : "s", p->nice);
 	if (p->nice_errno)
 		fprintf(stderr, " (not raised: %s)", strerror(p->nice_errno));
 	fputc('\n', stderr);
