@@ -123,26 +123,34 @@ static void test_busy_ring_drained_on_its_cpu(void **state)
 }
 
 /*
- * A busy ring the reader keeps up with (a watermark's worth and a little
- * more, each time it comes round) is drained from where the reader runs:
- * the producer's tasks do not pay for the reader's CPU time.
+ * CPU 2's ring gets script[0] bytes before the reader's first wait,
+ * script[1] before its second; at the third, where it runs is noted and
+ * the run stops.
  */
-static void busy_cpu2_twice(struct fake_kernel *k)
+static unsigned int script[2];
+
+static void scripted_cpu2(struct fake_kernel *k)
 {
 	if (k->waits == 1 || k->waits == 2)
-		produce(2, BUSY / REC, k->now - 100 * MS);
+		produce(2, script[k->waits - 1] / REC, k->now - 100 * MS);
 	if (k->waits == 3) {
 		seen_affinity = k->affinity;
 		stop = 1;
 	}
 }
 
+/*
+ * A busy ring the reader keeps up with (a watermark's worth and a little
+ * more, each time it comes round) is drained from where the reader runs:
+ * the producer's tasks do not pay for the reader's CPU time.
+ */
 static void test_kept_up_with_read_from_anywhere(void **state)
 {
 	struct fixture *f = start(64 << 10, RT_FORMAT_RAW);
 
 	*state = f;
-	fk.on_wait = busy_cpu2_twice;
+	script[0] = script[1] = BUSY;
+	fk.on_wait = scripted_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(fk.affinity_calls, 0);
 	assert_int_equal(seen_affinity, 0xf);
@@ -156,24 +164,14 @@ static void test_kept_up_with_read_from_anywhere(void **state)
  * Late once, then merely busy: beside the ring the reader stays (its
  * wake-ups find it there) until no ring was busy for a while.
  */
-static void late_then_busy_cpu2(struct fake_kernel *k)
-{
-	if (k->waits == 1)
-		produce(2, LATE / REC, k->now - 100 * MS);
-	if (k->waits == 2)
-		produce(2, BUSY / REC, k->now - 100 * MS);
-	if (k->waits == 3) {
-		seen_affinity = k->affinity;
-		stop = 1;
-	}
-}
-
 static void test_beside_stays_while_busy(void **state)
 {
 	struct fixture *f = start(64 << 10, RT_FORMAT_RAW);
 
 	*state = f;
-	fk.on_wait = late_then_busy_cpu2;
+	script[0] = LATE;
+	script[1] = BUSY;
+	fk.on_wait = scripted_cpu2;
 	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
 	assert_int_equal(seen_affinity, 1u << 2);
 	assert_int_equal(f->st.place.moves, 1);
