@@ -490,6 +490,7 @@ static int trace_enable(struct trace_run *r)
 						    o->session.stack_user_depth));
 	cat_note_trace_start();
 	rt_output_set_func_names(o->session.funcs, o->session.nr_funcs);
+	rt_output_set_func_args(r->s.func_arg_descs, o->session.nr_funcs);
 	if (rt_session_enable(&r->s)) {
 		cat_error("%s", r->s.errmsg);
 		rt_command_abort(&r->cmd);

@@ -662,6 +662,7 @@ static void test_tracepoints_check(void **state)
 	static const char other[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:other:nonames" };
 	static const char none[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:sub:absent" };
 	static const char bad[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:sub:bystruct" };
+	struct rt_func_arg_descs descs[3];
 	char events[64], dir[128];
 	uint32_t max;
 
@@ -674,28 +675,40 @@ static void test_tracepoints_check(void **state)
 	snprintf(dir, sizeof(dir), "%s/sub/nonames", events);
 	assert_int_equal(mkdir(dir, 0755), 0);
 
-	assert_int_equal(rt_tracepoints_check(ok, 3, path, events, &max, err,
-					      sizeof(err)), 0);
+	memset(descs, 0xff, sizeof(descs));
+	assert_int_equal(rt_tracepoints_check(ok, 3, path, events, &max, descs,
+					      err, sizeof(err)), 0);
 	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);	/* demo's 7, capped */
-	assert_int_equal(rt_tracepoints_check(two, 1, path, events, &max, err,
+	/* What the printers get, by index: a function's not known. */
+	assert_int_equal(descs[0].nr_args, 2);
+	assert_string_equal(descs[0].arg[0].name, "arg0");
+	assert_int_equal(descs[0].arg[0].size, 4);
+	assert_int_equal(descs[0].arg[0].is_signed, 1);
+	assert_int_equal(descs[1].nr_args, 0);
+	assert_int_equal(descs[2].nr_args, 7);
+	assert_string_equal(descs[2].arg[3].name, "prev");
+	assert_int_equal(descs[2].arg[3].is_ptr, 1);
+	assert_int_equal(descs[2].arg[3].size, 8);
+	assert_string_equal(descs[2].arg[6].name, "flags");
+	assert_int_equal(rt_tracepoints_check(two, 1, path, events, &max, NULL, err,
 					      sizeof(err)), 0);
 	assert_int_equal(max, 2);
-	assert_int_equal(rt_tracepoints_check(other, 1, path, events, &max,
+	assert_int_equal(rt_tracepoints_check(other, 1, path, events, &max, NULL,
 					      err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "tracefs has no event other:nonames"));
-	assert_int_equal(rt_tracepoints_check(none, 1, path, events, &max, err,
+	assert_int_equal(rt_tracepoints_check(none, 1, path, events, &max, NULL, err,
 					      sizeof(err)), -1);
 	assert_non_null(strstr(err, "no such built-in tracepoint"));
-	assert_int_equal(rt_tracepoints_check(bad, 1, path, events, &max, err,
+	assert_int_equal(rt_tracepoints_check(bad, 1, path, events, &max, NULL, err,
 					      sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot trace tp:sub:bystruct"));
 	/* No BTF: the module decides; every argument a record can carry. */
 	assert_int_equal(rt_tracepoints_check(two, 1, "/nonexistent/btf",
-					      events, &max, err, sizeof(err)), 0);
+					      events, &max, NULL, err, sizeof(err)), 0);
 	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);
 	/* tracefs absent (a container): the subsystem is not checked. */
 	assert_int_equal(rt_tracepoints_check(other, 1, path, "/nonexistent",
-					      &max, err, sizeof(err)), 0);
+					      &max, NULL, err, sizeof(err)), 0);
 	assert_int_equal(max, 2);
 
 	snprintf(dir, sizeof(dir), "%s/sub/nonames", events);

@@ -173,6 +173,136 @@ static void test_tracepoint_line(void **state)
 	rt_output_set_func_names(NULL, 0);
 }
 
+struct tp_with_args {
+	struct ringtrace_func_record	r;
+	uint64_t			args[6];
+};
+
+/* signal:signal_generate's prototype, as the kernel's BTF says it. */
+static const struct rt_func_arg_descs signal_generate = {
+	.nr_args = 5,
+	.arg = {
+		{ .name = "sig", .size = 4, .is_signed = 1 },
+		{ .name = "info", .size = 8, .is_ptr = 1 },
+		{ .name = "task", .size = 8, .is_ptr = 1 },
+		{ .name = "group", .size = 4, .is_signed = 1 },
+		{ .name = "result", .size = 4, .is_signed = 1 },
+	},
+};
+
+static void decode_tp(struct tp_with_args *t, uint32_t nr,
+		      const uint64_t *args, struct rt_event *ev)
+{
+	memset(t, 0, sizeof(*t));
+	t->r.header.type = RINGTRACE_RECORD_FUNC;
+	t->r.header.size = (uint16_t)(sizeof(t->r) + nr * sizeof(uint64_t));
+	t->r.task.ts_ns = 6000000000ull;
+	t->r.task.pid = 214;
+	t->r.task.tid = 214;
+	memcpy(t->r.task.comm, "bash", 4);
+	t->r.func_ip = 0xffffffff82a3c5c0ull;
+	t->r.nr_args = nr;
+	memcpy(t->args, args, nr * sizeof(uint64_t));
+	assert_int_equal(rt_decode(t, t->r.header.size, 0, ev), RT_DECODE_OK);
+}
+
+/*
+ * Where the session knows a tracepoint's arguments (its BTF prototype):
+ * each by name, a pointer in hex, an integer in decimal cut to its size
+ * and, signed, sign-extended; registers past its own arguments left out.
+ * JSON keeps "args" as ever and adds "named_args". Not known: hex.
+ */
+static void test_tracepoint_named_args(void **state)
+{
+	static const char names[1][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:signal:signal_generate"
+	};
+	static const uint64_t args[6] = {
+		0xa, 0xffffc90000533d78ull, 0xffff88800512c200ull, 1,
+		0xffffffff, 0x1234,
+	};
+	struct tp_with_args t;
+	struct rt_event ev;
+	const char *line;
+
+	(void)state;
+	rt_output_set_func_names(names, 1);
+	decode_tp(&t, 6, args, &ev);
+	/* Not known: the registers, all of them, in hex. */
+	line = print_event_as(&ev, false);
+	assert_non_null(strstr(line, " tp: name=signal:signal_generate "
+			       "args=0xa,0xffffc90000533d78,0xffff88800512c200,"
+			       "0x1,0xffffffff,0x1234"));
+	assert_null(strstr(print_event_as(&ev, true), "named_args"));
+
+	rt_output_set_func_args(&signal_generate, 1);
+	line = print_event_as(&ev, false);
+	assert_non_null(strstr(line, " tp: name=signal:signal_generate "
+			       "args=sig=10,info=0xffffc90000533d78,"
+			       "task=0xffff88800512c200,group=1,result=-1"));
+	assert_null(strstr(line, "0x1234"));	/* no argument of it */
+	line = print_event_as(&ev, true);
+	assert_non_null(strstr(line, "\"args\":[\"0xa\",\"0xffffc90000533d78\","
+			       "\"0xffff88800512c200\",\"0x1\",\"0xffffffff\","
+			       "\"0x1234\"]"));
+	assert_non_null(strstr(line, "\"named_args\":{\"sig\":10,"
+			       "\"info\":\"0xffffc90000533d78\","
+			       "\"task\":\"0xffff88800512c200\",\"group\":1,"
+			       "\"result\":-1}"));
+	/* Fewer registers than arguments (--args 2): those named. */
+	decode_tp(&t, 2, args, &ev);
+	assert_non_null(strstr(print_event_as(&ev, false),
+			       " args=sig=10,info=0xffffc90000533d78"));
+	assert_non_null(strstr(print_event_as(&ev, true),
+			       "\"named_args\":{\"sig\":10,"
+			       "\"info\":\"0xffffc90000533d78\"}"));
+	/* Another func_idx than the descriptions cover: hex. */
+	ev.u.func.idx = 1;
+	assert_non_null(strstr(print_event_as(&ev, false),
+			       " args=0xa,0xffffc90000533d78"));
+	rt_output_set_func_args(NULL, 0);
+	rt_output_set_func_names(NULL, 0);
+}
+
+/* A value cut to its argument's size, signed or not, or a pointer. */
+static const char *fmt_arg(uint8_t size, bool is_signed, bool is_ptr,
+			   uint64_t v)
+{
+	static char buf[32];
+	struct rt_func_arg_desc d = {
+		.size = size, .is_signed = is_signed, .is_ptr = is_ptr,
+	};
+
+	*rt_output_fmt_arg(buf, &d, v) = '\0';
+	return buf;
+}
+
+static void test_arg_types(void **state)
+{
+	(void)state;
+	assert_string_equal(fmt_arg(4, true, false, 0xffffffff), "-1");
+	assert_string_equal(fmt_arg(4, false, false, 0xffffffff), "4294967295");
+	/* the register's upper half is not the int's */
+	assert_string_equal(fmt_arg(4, true, false, 0xdeadbeef00000005ull), "5");
+	assert_string_equal(fmt_arg(4, true, false, 0x80000000), "-2147483648");
+	assert_string_equal(fmt_arg(1, true, false, 0x1ff), "-1");
+	assert_string_equal(fmt_arg(1, false, false, 0x1ff), "255");
+	assert_string_equal(fmt_arg(2, true, false, 0x8000), "-32768");
+	assert_string_equal(fmt_arg(2, false, false, 0x12345), "9029");
+	assert_string_equal(fmt_arg(8, true, false, ~0ull), "-1");
+	assert_string_equal(fmt_arg(8, true, false, 1ull << 63),
+			    "-9223372036854775808");
+	assert_string_equal(fmt_arg(8, false, false, ~0ull),
+			    "18446744073709551615");
+	assert_string_equal(fmt_arg(8, false, true, 0xffff88800512c200ull),
+			    "0xffff88800512c200");
+	assert_string_equal(fmt_arg(8, false, true, 0), "0x0");
+	/* a size no argument has: the register, in hex */
+	assert_string_equal(fmt_arg(3, true, false, 0xffffff), "0xffffff");
+	assert_true(rt_output_arg_is_hex(&(struct rt_func_arg_desc){
+		.size = 0 }));
+}
+
 static void test_about_task(void **state)
 {
 	(void)state;
@@ -192,6 +322,8 @@ int main(void)
 		cmocka_unit_test(test_cgroup_named),
 		cmocka_unit_test(test_name_on_replay),
 		cmocka_unit_test(test_tracepoint_line),
+		cmocka_unit_test(test_tracepoint_named_args),
+		cmocka_unit_test(test_arg_types),
 		cmocka_unit_test(test_about_task),
 	};
 

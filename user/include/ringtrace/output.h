@@ -69,6 +69,31 @@ const char *rt_output_frame_name(const struct rt_event *ev, bool kernel,
  */
 void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			      uint32_t nr);
+/*
+ * What the traced functions' arguments are, by func_idx (@nr entries,
+ * kept by the caller; nr_args 0: not known): a live session's from the
+ * kernel's BTF, a replay's from the recording's FUNC_ARGS chunk. A func
+ * record whose description is known prints its arguments by name and
+ * type (rt_output_fmt_arg()); the others as the registers they are, in
+ * hex.
+ */
+void rt_output_set_func_args(const struct rt_func_arg_descs *descs,
+			     uint32_t nr);
+/* @ev's description, or NULL: its arguments print in hex. */
+const struct rt_func_arg_descs *rt_output_func_args(const struct rt_event *ev);
+/*
+ * Argument value @v as @d says: a pointer in hex ("0xffff8880..."), an
+ * integer in decimal, cut to its size and, signed, sign-extended (an
+ * int's 0xffffffff is -1, a u32's 4294967295). At most 21 bytes.
+ */
+char *rt_output_fmt_arg(char *p, const struct rt_func_arg_desc *d,
+			uint64_t v);
+/* Whether rt_output_fmt_arg() prints @d's value in hex (JSON: a string). */
+static inline bool rt_output_arg_is_hex(const struct rt_func_arg_desc *d)
+{
+	return d->is_ptr ||
+	       (d->size != 1 && d->size != 2 && d->size != 4 && d->size != 8);
+}
 typedef const char *(*rt_func_name_fn)(void *arg, uint64_t ip);
 void rt_output_set_func_namer(rt_func_name_fn fn, void *arg);
 const char *rt_output_func_name(const struct rt_event *ev);

@@ -153,6 +153,30 @@ struct rt_func_event {
 	uint64_t	args[RINGTRACE_FUNC_MAX_ARGS];
 };
 
+/*
+ * What a func record's arguments are, when known (a tracepoint's, from
+ * the kernel's BTF: btf.h): a name and a C type's shape each, so that
+ * the printers show "sig=10,info=0xffff..." rather than registers.
+ * The same bytes are a raw file's FUNC_ARGS entries (rawfile.h): fixed
+ * sizes, explicit padding, written and read as they are.
+ */
+#define RT_FUNC_ARG_DESCS	8	/* descriptions kept per function */
+#define RT_FUNC_ARG_NAME_LEN	32	/* name with its NUL */
+
+struct rt_func_arg_desc {
+	char		name[RT_FUNC_ARG_NAME_LEN]; /* NUL-terminated */
+	uint8_t		size;		/* bytes: 1, 2, 4 or 8 */
+	uint8_t		is_ptr;		/* 1: a pointer (size 8), in hex */
+	uint8_t		is_signed;	/* 1: a signed integer or enum */
+	uint8_t		__pad[5];
+};
+
+struct rt_func_arg_descs {
+	uint32_t		nr_args; /* 0: unknown; at most RT_FUNC_ARG_DESCS */
+	uint32_t		__pad;
+	struct rt_func_arg_desc	arg[RT_FUNC_ARG_DESCS];
+};
+
 /* "R", "S", "D" or "other": how a task left the CPU. */
 const char *rt_offcpu_state_name(uint32_t state);
 

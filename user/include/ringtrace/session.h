@@ -157,6 +157,12 @@ struct rt_session {
 	/* The functions traced: opts' names, kept by the caller. */
 	const char		(*funcs)[RINGTRACE_FUNC_NAME_LEN];
 	uint32_t		nr_funcs;
+	/*
+	 * What their arguments are, by func_idx (nr_funcs; nr_args 0: not
+	 * known), from the kernel's BTF: rt_output_set_func_args()'s, and a
+	 * recording's FUNC_ARGS chunk.
+	 */
+	struct rt_func_arg_descs func_arg_descs[RINGTRACE_MAX_FUNCS];
 	/* the module applies opts' vfs_read_ranges. */
 	bool			values_in_kernel;
 	/*

@@ -13,6 +13,8 @@
 
 #include <linux/ringtrace.h>
 
+#include "ringtrace/record.h"
+
 /*
  * The @n bytes at @spec (not terminated) are what follows "tp:": a
  * tracepoint's own name, after at most one subsystem and a ':'
@@ -29,10 +31,14 @@ bool rt_tracepoint_spec_ok(const char *spec, size_t n);
  * built-in tracepoint, one under another subsystem, an argument a record
  * cannot carry. @btf: the BTF file (NULL: the running kernel's); @events:
  * tracefs' events folder (NULL: the running kernel's; not checked where
- * absent).
+ * absent). @descs (NULL: not wanted): @nr entries, by the index in
+ * @names, each tracepoint's arguments as its BTF says (the first
+ * RT_FUNC_ARG_DESCS), nr_args 0 for a function or where the BTF cannot
+ * say, for the printers (rt_output_set_func_args()).
  */
 int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			 uint32_t nr, const char *btf, const char *events,
-			 uint32_t *max_args, char *err, size_t errlen);
+			 uint32_t *max_args, struct rt_func_arg_descs *descs,
+			 char *err, size_t errlen);
 
 #endif /* RINGTRACE_TRACEPOINTS_H */

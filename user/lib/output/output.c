@@ -23,6 +23,40 @@ void rt_output_set_func_names(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 	nr_func_names = nr;
 }
 
+static const struct rt_func_arg_descs *func_args;
+static uint32_t nr_func_args;
+
+void rt_output_set_func_args(const struct rt_func_arg_descs *descs,
+			     uint32_t nr)
+{
+	func_args = descs;
+	nr_func_args = nr;
+}
+
+const struct rt_func_arg_descs *rt_output_func_args(const struct rt_event *ev)
+{
+	uint32_t idx = ev->u.func.idx;
+
+	if (idx >= nr_func_args || !func_args[idx].nr_args)
+		return NULL;
+	return &func_args[idx];
+}
+
+char *rt_output_fmt_arg(char *p, const struct rt_func_arg_desc *d,
+			uint64_t v)
+{
+	unsigned int bits = d->size * 8u;
+	uint64_t mask = bits < 64 ? (1ull << bits) - 1 : ~0ull;
+
+	if (rt_output_arg_is_hex(d))
+		return rt_fmt_hex(p, v);
+	/* The register's bits past the argument's size are not its. */
+	v &= mask;
+	if (d->is_signed && (v >> (bits - 1)) & 1)
+		return rt_fmt_i64(p, (int64_t)(v | ~mask));
+	return rt_fmt_u64(p, v);
+}
+
 static rt_func_name_fn func_name_fn;
 static void *func_name_arg;
 

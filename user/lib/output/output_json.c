@@ -229,6 +229,42 @@ static char *offcpu(char *p, const struct rt_event *ev)
 	return rt_fmt_u64(p, o->cpu_out);
 }
 
+/*
+ * Beside "args" (the registers, kept as they are): where the session
+ * knew what they are (rt_output_func_args()), "named_args", an object of
+ * the function's own arguments by name, as the text line prints them:
+ * an integer a number (cut to its size, signed ones sign-extended), a
+ * pointer a hex string. Absent where not known.
+ */
+static char *named_args(char *p, const struct rt_event *ev)
+{
+	const struct rt_func_arg_descs *d = rt_output_func_args(ev);
+	const struct rt_func_event *f = &ev->u.func;
+	uint32_t nr = f->nr_args;
+
+	if (!d)
+		return p;
+	if (d->nr_args < nr)
+		nr = d->nr_args;
+	p = RT_FMT_LIT(p, ",\"named_args\":{");
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct rt_func_arg_desc *a = &d->arg[i];
+
+		if (i)
+			*p++ = ',';
+		*p++ = '"';
+		p = rt_json_escape(p, a->name, RT_FUNC_ARG_NAME_LEN);
+		p = RT_FMT_LIT(p, "\":");
+		if (rt_output_arg_is_hex(a))
+			*p++ = '"';
+		p = rt_output_fmt_arg(p, a, f->args[i]);
+		if (rt_output_arg_is_hex(a))
+			*p++ = '"';
+	}
+	*p++ = '}';
+	return p;
+}
+
 /* A traced kernel function's call: its name, or its address unnamed. */
 static char *func(char *p, const struct rt_event *ev)
 {
@@ -257,7 +293,7 @@ static char *func(char *p, const struct rt_event *ev)
 		*p++ = '"';
 	}
 	*p++ = ']';
-	return p;
+	return named_args(p, ev);
 }
 
 static char *lost(char *p, const struct rt_event *ev)

@@ -169,8 +169,37 @@ static char *offcpu_fields(char *p, const struct rt_offcpu_event *o)
 }
 
 /*
+ * A func record's arguments: " args=0x..,0x..", the registers, or where
+ * the session knew what they are (rt_output_func_args()) " args=sig=10,
+ * info=0xffff...", each by name and type; a register past the function's
+ * own arguments (a session's --args is the most any of its tracepoints
+ * takes) is no argument of it and is left out.
+ */
+static char *func_args(char *p, const struct rt_event *ev)
+{
+	const struct rt_func_arg_descs *d = rt_output_func_args(ev);
+	const struct rt_func_event *f = &ev->u.func;
+	uint32_t nr = f->nr_args;
+
+	if (d && d->nr_args < nr)
+		nr = d->nr_args;
+	for (uint32_t i = 0; i < nr; i++) {
+		p = i ? RT_FMT_LIT(p, ",") : RT_FMT_LIT(p, " args=");
+		if (!d) {
+			p = rt_fmt_hex(p, f->args[i]);
+			continue;
+		}
+		p = rt_text_escape(p, d->arg[i].name, RT_FUNC_ARG_NAME_LEN,
+				   NULL);
+		*p++ = '=';
+		p = rt_output_fmt_arg(p, &d->arg[i], f->args[i]);
+	}
+	return p;
+}
+
+/*
  * "func: name=vfs_write ret=777 lat=1.234us args=0x..,0x..", or for a
- * tracepoint "tp: name=sched:sched_switch args=0x..,0x..".
+ * tracepoint "tp: name=signal:signal_generate args=sig=10,info=0x..".
  */
 static char *func_fields(char *p, const struct rt_event *ev)
 {
@@ -195,11 +224,7 @@ static char *func_fields(char *p, const struct rt_event *ev)
 		p = rt_fmt_ns_as_us(p, f->lat_ns);
 		p = RT_FMT_LIT(p, "us");
 	}
-	for (uint32_t i = 0; i < f->nr_args; i++) {
-		p = i ? RT_FMT_LIT(p, ",") : RT_FMT_LIT(p, " args=");
-		p = rt_fmt_hex(p, f->args[i]);
-	}
-	return p;
+	return func_args(p, ev);
 }
 
 static char *lock_fields(char *p, const struct rt_lock_event *l)

@@ -276,7 +276,8 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 						 "checks every call's prototype)",
 						 o->funcs[i]);
 		if (rt_tracepoints_check(o->funcs, o->nr_funcs, NULL, NULL,
-					 &tp_args, why, sizeof(why)))
+					 &tp_args, s->func_arg_descs, why,
+					 sizeof(why)))
 			return set_error(s, ENOENT, "%s", why);
 		cfg.nr_funcs = o->nr_funcs;
 		/* Unless told, a tracepoint's records carry what it takes. */

@@ -68,15 +68,36 @@ static bool subsystem_ok(const char *spec, const char *events)
 	return is_dir(path);
 }
 
+/* What a record shows of a tracepoint's arguments: the first few. */
+static void describe(struct rt_func_arg_descs *d,
+		     const struct rt_tp_proto *proto)
+{
+	d->nr_args = proto->nr_args < RT_FUNC_ARG_DESCS ? proto->nr_args :
+		     RT_FUNC_ARG_DESCS;
+	for (uint32_t i = 0; i < d->nr_args; i++) {
+		const struct rt_tp_arg *a = &proto->arg[i];
+
+		/* BTF's names are C identifiers of at most 31 bytes here. */
+		snprintf(d->arg[i].name, sizeof(d->arg[i].name), "%s",
+			 a->name);
+		d->arg[i].size = (uint8_t)a->size;
+		d->arg[i].is_ptr = a->is_ptr;
+		d->arg[i].is_signed = a->is_signed;
+	}
+}
+
 int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			 uint32_t nr, const char *btf, const char *events,
-			 uint32_t *max_args, char *err, size_t errlen)
+			 uint32_t *max_args, struct rt_func_arg_descs *descs,
+			 char *err, size_t errlen)
 {
 	const size_t skip = sizeof(RINGTRACE_FUNC_TP_PREFIX) - 1;
 	const char *dir = NULL;
 	bool looked = false;
 
 	*max_args = 0;
+	if (descs)
+		memset(descs, 0, nr * sizeof(*descs));
 	for (uint32_t i = 0; i < nr; i++) {
 		const char *spec = names[i] + skip, *tp;
 		struct rt_tp_proto proto;
@@ -100,9 +121,13 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			snprintf(err, errlen, "cannot trace %s: %s", names[i],
 				 why);
 			return -1;
-		} else if (proto.nr_args > *max_args) {
-			*max_args = proto.nr_args < RINGTRACE_FUNC_MAX_ARGS ?
-				    proto.nr_args : RINGTRACE_FUNC_MAX_ARGS;
+		} else {
+			if (proto.nr_args > *max_args)
+				*max_args = proto.nr_args < RINGTRACE_FUNC_MAX_ARGS ?
+					    proto.nr_args :
+					    RINGTRACE_FUNC_MAX_ARGS;
+			if (descs)
+				describe(&descs[i], &proto);
 		}
 		/* Looked up once, and only for a session with tracepoints. */
 		if (!looked) {
