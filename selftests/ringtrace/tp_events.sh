@@ -4,9 +4,10 @@
 # ringtrace-cat -e tp:SUBSYS:EVENT: a kernel tracepoint, each hit one
 # record with the tracepoint's arguments. A shell sends itself SIGUSR1
 # exactly N times: signal:signal_generate gives exactly N hits from it
-# whose first argument is the signal's number, in the text lines, the
-# JSON objects (lat_ns 0, args), --summary's row and a raw recording's
-# replay (named as live: the recording keeps the names). A process
+# whose first argument is the signal's number, in the text lines (by
+# name from the kernel's BTF: args=sig=10), the JSON objects (lat_ns 0,
+# args, named_args), --summary's row and a raw recording's replay (named
+# as live: the recording keeps the names and the arguments' names). A process
 # calling getsid(2) N times gives exactly N raw_syscalls:sys_enter hits
 # with its number as the second argument: the syscall tracepoint runs
 # its probes preemptible on 6.13 and later (7.x: all of them, under
@@ -22,7 +23,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 st_need_cat
-tap_plan 9
+tap_plan 10
 
 n=37
 ev=tp:signal:signal_generate
@@ -36,7 +37,7 @@ tap_ok $? "ringtrace-ctl info: the module offers func_tracepoint" ||
 
 "$cat" -e "$ev" --args 1 -- "${sigs[@]}" >"$work/t.txt" 2>"$work/t.err"
 rc=$?
-got=$(grep -cE '^ *bash .* tp: name=signal:signal_generate args=0xa( |$)' "$work/t.txt")
+got=$(grep -cE '^ *bash .* tp: name=signal:signal_generate args=sig=10( |$)' "$work/t.txt")
 [[ $rc -eq 0 && $got -eq $n ]]
 tap_ok $? "text: exactly $n signal_generate hits of SIGUSR1 from bash ($got, exit $rc)" ||
 	{ tap_diag <"$work/t.err"; head -5 "$work/t.txt" | tap_diag; }
@@ -51,21 +52,40 @@ for line in open(sys.argv[1]):
     if e.get("type") == "func" and e.get("func") == "tp:signal:signal_generate" \
        and e.get("comm") == "bash" and e.get("lat_ns") == 0 and \
        e.get("ret") == 0 and len(e.get("args", [])) == 2 and \
-       e["args"][0] == "0xa":
+       e["args"][0] == "0xa" and e.get("named_args", {}).get("sig") == 10 \
+       and e["named_args"]["info"].startswith("0x"):
         n += 1
 print(n)' "$work/j.json")
 [[ $rc -eq 0 && $got -eq $n ]]
-tap_ok $? "JSON: exactly $n hits with 2 arguments, the first SIGUSR1 ($got, exit $rc)" ||
+tap_ok $? "JSON: exactly $n hits with 2 arguments, the first SIGUSR1, named sig and info ($got, exit $rc)" ||
 	{ tap_diag <"$work/j.err"; head -3 "$work/j.json" | tap_diag; }
 
 "$cat" --raw -o "$work/r.raw" -e "$ev" --args 1 -- "${sigs[@]}" 2>"$work/r.err"
 rc=$?
 "$cat" -i "$work/r.raw" >"$work/r.txt" 2>"$work/r.replay"
 replay=$?
-got=$(grep -cE '^ *bash .* tp: name=signal:signal_generate args=0xa( |$)' "$work/r.txt")
+got=$(grep -cE '^ *bash .* tp: name=signal:signal_generate args=sig=10( |$)' "$work/r.txt")
 [[ $rc -eq 0 && $replay -eq 0 && $got -eq $n ]]
 tap_ok $? "raw: recorded and replayed under its name, $n hits ($got, exit $rc, replay $replay)" ||
 	{ tap_diag <"$work/r.err"; tap_diag <"$work/r.replay"; head -3 "$work/r.txt" | tap_diag; }
+
+# Every argument by name, live and from a recording's replay (its
+# FUNC_ARGS chunk): the same line, but for the pointers' values.
+args_lines() {
+	grep -E '^ *bash .* tp: name=signal:signal_generate ' "$1" |
+		grep -oE 'args=[^ ]*' | sed -E 's/0x[0-9a-f]+/PTR/g' | sort | uniq -c
+}
+"$cat" -e "$ev" --args 5 -- "${sigs[@]}" >"$work/a.txt" 2>"$work/a.err"
+rc=$?
+"$cat" --raw -o "$work/a.raw" -e "$ev" --args 5 -- "${sigs[@]}" 2>"$work/ar.err" &&
+	"$cat" -i "$work/a.raw" >"$work/ar.txt" 2>>"$work/ar.err"
+replay=$?
+live=$(args_lines "$work/a.txt")
+again=$(args_lines "$work/ar.txt")
+[[ $rc -eq 0 && $replay -eq 0 && $live == "$again" ]] &&
+	grep -qE "^ *$n args=sig=10,info=PTR,task=PTR,group=[0-9]+,result=-?[0-9]+\$" <<<"$live"
+tap_ok $? "named arguments: a live run and its recording's replay print the same line (${live//$'\n'/;})" ||
+	{ tap_diag <"$work/a.err"; tap_diag <"$work/ar.err"; tap_diag <<<"$live"; tap_diag <<<"$again"; }
 
 # --summary's row for the tracepoint: its calls column, live and replayed.
 row_calls() {
@@ -86,15 +106,15 @@ tap_ok $? "--summary: the tracepoint's row counts $n + 1 hits, the same live and
 
 # getsid(2): nothing else calls it; the syscall's number by architecture.
 case $(uname -m) in
-aarch64) nr=0x9c ;;
-*) nr=0x7c ;;
+aarch64) nr=156 ;;
+*) nr=124 ;;
 esac
 "$cat" -e tp:raw_syscalls:sys_enter --args 2 -- python3 -c "
 import os
 for _ in range($n):
     os.getsid(0)" >"$work/y.txt" 2>"$work/y.err"
 rc=$?
-got=$(grep -cE "^ *python3 .* tp: name=raw_syscalls:sys_enter args=0x[0-9a-f]+,$nr( |\$)" "$work/y.txt")
+got=$(grep -cE "^ *python3 .* tp: name=raw_syscalls:sys_enter args=regs=0x[0-9a-f]+,id=$nr( |\$)" "$work/y.txt")
 [[ $rc -eq 0 && $got -eq $n ]]
 tap_ok $? "raw_syscalls:sys_enter: exactly $n getsid calls from python3 ($got, exit $rc)" ||
 	{ tap_diag <"$work/y.err"; head -5 "$work/y.txt" | tap_diag; }
@@ -108,7 +128,7 @@ if mkdir "$inst" 2>/dev/null; then
 	echo 1 >"$inst/events/signal/signal_generate/enable"
 	"$cat" -e "$ev" --args 1 -- "${sigs[@]}" >"$work/c.txt" 2>"$work/c.err"
 	rc=$?
-	ours=$(grep -cE '^ *bash .* tp: name=signal:signal_generate args=0xa( |$)' "$work/c.txt")
+	ours=$(grep -cE '^ *bash .* tp: name=signal:signal_generate args=sig=10( |$)' "$work/c.txt")
 	theirs=$(grep -c 'signal_generate: sig=10 ' "$inst/trace")
 	[[ $rc -eq 0 && $ours -eq $n && $theirs -eq $n ]]
 	tap_ok $? "beside ftrace's signal_generate event: both count $n ($ours, $theirs, exit $rc)" ||

@@ -134,6 +134,8 @@ void cat_write_raw_header(struct rt_outbuf *ob, const struct rt_session *s,
 	rt_raw_write_mounts(ob, rt_mounts_self(true));
 	/* -e func:NAME, -e tp:...: their records are named on replay as live. */
 	rt_raw_write_func_names(ob, s->funcs, s->nr_funcs);
+	/* ...and their arguments printed by name, as live (tracepoints). */
+	rt_raw_write_func_args(ob, s->func_arg_descs, s->nr_funcs);
 	/* User stacks are named on replay from what was mapped at the start. */
 	if (maps)
 		rt_raw_write_maps(ob);

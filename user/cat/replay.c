@@ -177,6 +177,8 @@ int cat_replay(struct options *o)
 	 */
 	rt_output_set_func_names((const char (*)[RINGTRACE_FUNC_NAME_LEN])
 				 f.func_names, f.nr_func_names);
+	/* Their arguments, by name where the recording says (FUNC_ARGS). */
+	rt_output_set_func_args(f.func_args, f.nr_func_args);
 	if (use_views) {
 		st.sink = cat_views_sink;
 		st.sink_arg = &views;
@@ -212,6 +214,7 @@ int cat_replay(struct options *o)
 		rt_summary_print(stderr, &sum);
 	cat_close_output(o, &ob);
 	rt_output_set_func_names(NULL, 0);
+	rt_output_set_func_args(NULL, 0);
 	rt_raw_close(&f);
 	return code;
 }

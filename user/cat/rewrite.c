@@ -118,6 +118,8 @@ static void write_descriptors(struct rt_outbuf *ob, const struct rt_raw_file *f)
 	/* Its func records are named as the recording's (nothing if none). */
 	rt_raw_write_func_names(ob, (const char (*)[RINGTRACE_FUNC_NAME_LEN])
 				f->func_names, f->nr_func_names);
+	/* ...and their arguments printed as the recording's. */
+	rt_raw_write_func_args(ob, f->func_args, f->nr_func_args);
 	/* The kernel symbols name the copy's frames as the recording's. */
 	if (f->ksyms.offset && f->ksyms.size) {
 		struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_KSYMS,

@@ -15,6 +15,9 @@
 #    replays as before: touch_atime from its symbols, the tracepoint hex;
 #  - a damaged chunk (an unterminated name) is said as damage (exit 3),
 #    and the records are read and named as without it.
+#  - mkraw --tp-args adds a FUNC_ARGS chunk: the tracepoint's arguments
+#    print by name and type in text and JSON ("args" kept), a copy keeps
+#    them, and without the chunk (--tp) nothing but the names changes.
 set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
@@ -131,6 +134,51 @@ if [[ $code -eq 3 ]] &&
 	ok "a damaged FUNC_NAMES chunk is said (exit 3); records named as without it"
 else
 	not_ok "damaged chunk: exit $code $(cat "$tmp/bad.err" "$tmp/bad.txt")"
+fi
+
+# The arguments' names and types (FUNC_ARGS): a u8 cut from 0x100, two
+# pointers, a u32 cut from 0xffffffff00000402; the fifth register is no
+# argument of sched_switch.
+args=$tmp/tp-args.raw
+"$mkraw" --tp-args "$args" && "$mkraw" --ksyms "$args" "$here/data/graph.kallsyms"
+want='tp: name=sched:sched_switch args=preempt=0,prev=0xffff888006ff6500,next=0xffff888006ff7a00,prev_state=1026'
+"$cat_bin" -q -i "$args" > "$tmp/args.txt" 2> "$tmp/args.err"
+if [[ $(grep -c -- "$want\$" "$tmp/args.txt") -eq 2 ]] &&
+	named "$tmp/args.txt" touch_atime && ! [[ -s $tmp/args.err ]]; then
+	ok "FUNC_ARGS: the tracepoint's arguments print by name and type"
+else
+	not_ok "FUNC_ARGS text: $(cat "$tmp/args.txt" "$tmp/args.err")"
+fi
+
+"$cat_bin" -q -i "$args" --json > "$tmp/args.json" 2> "$tmp/args.err"
+if python3 -c '
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("func") == "tp:sched:sched_switch":
+        assert r["args"] == ["0x100", "0xffff888006ff6500",
+                             "0xffff888006ff7a00", "0xffffffff00000402",
+                             "0xdead"], r
+        assert r["named_args"] == {"preempt": 0,
+                                   "prev": "0xffff888006ff6500",
+                                   "next": "0xffff888006ff7a00",
+                                   "prev_state": 1026}, r
+        n += 1
+    elif r.get("type") == "func":
+        assert "named_args" not in r, r
+sys.exit(n != 2)' "$tmp/args.json"; then
+	ok "FUNC_ARGS: JSON keeps \"args\" and adds \"named_args\""
+else
+	not_ok "FUNC_ARGS JSON: $(head -3 "$tmp/args.json")"
+fi
+
+if "$cat_bin" -q -i "$args" --raw -o "$tmp/args-copy.raw" &&
+	"$cat_bin" -q -i "$tmp/args-copy.raw" > "$tmp/args-copy.txt" 2>&1 &&
+	cmp -s "$tmp/args.txt" "$tmp/args-copy.txt"; then
+	ok "-i F --raw -o G copies the FUNC_ARGS chunk: G prints the same"
+else
+	not_ok "FUNC_ARGS copy: $(cat "$tmp/args-copy.txt")"
 fi
 
 tap_end

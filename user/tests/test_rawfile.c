@@ -26,6 +26,7 @@
 #include <linux/perf_event.h>
 
 #include "ringtrace/mounts.h"
+#include "ringtrace/output.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/stream.h"
@@ -1126,6 +1127,319 @@ static void test_func_names_chunk_damaged(void **state)
 	unlink(path);
 }
 
+/* signal:signal_generate's arguments, as a live session has them. */
+static const struct rt_func_arg_descs tp_args[2] = {
+	{ 0 },		/* func_idx 0: a function, not described */
+	{
+		.nr_args = 5,
+		.arg = {
+			{ .name = "sig", .size = 4, .is_signed = 1 },
+			{ .name = "info", .size = 8, .is_ptr = 1 },
+			{ .name = "task", .size = 8, .is_ptr = 1 },
+			{ .name = "group", .size = 4, .is_signed = 1 },
+			{ .name = "result", .size = 4, .is_signed = 1 },
+		},
+	},
+};
+
+static const char tp_names[2][RINGTRACE_FUNC_NAME_LEN] = {
+	"vfs_write", "tp:signal:signal_generate",
+};
+
+struct tp_record {
+	struct ringtrace_func_record	r;
+	uint64_t			args[5];
+};
+
+/* A hit of tracepoint func_idx 1 at @ts with signal_generate's arguments. */
+static void tp_hit(struct tp_record *t, uint64_t ts)
+{
+	static const uint64_t args[5] = {
+		0xa, 0xffffc90000533d78ull, 0xffff88800512c200ull, 1,
+		0xffffffff,
+	};
+
+	memset(t, 0, sizeof(*t));
+	t->r.header.type = RINGTRACE_RECORD_FUNC;
+	t->r.header.size = sizeof(*t);
+	t->r.task.ts_ns = ts;
+	t->r.task.pid = 214;
+	t->r.task.tid = 214;
+	memcpy(t->r.task.comm, "bash", 4);
+	t->r.func_ip = 0xffffffff82a3c5c0ull;
+	t->r.func_idx = 1;
+	t->r.nr_args = 5;
+	memcpy(t->args, args, sizeof(args));
+}
+
+/* @f streamed as text, as ringtrace-cat -i prints it, into @buf. */
+static void replay_text(struct rt_raw_file *f, char *buf, size_t len)
+{
+	struct rt_stream st = { .format = RT_FORMAT_TEXT };
+	struct rt_outbuf out;
+	FILE *fp = tmpfile();
+	size_t n;
+
+	assert_non_null(fp);
+	rt_outbuf_init(&out, fileno(fp), 0);
+	st.out = &out;
+	rt_output_set_func_names((const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				 f->func_names, f->nr_func_names);
+	rt_output_set_func_args(f->func_args, f->nr_func_args);
+	assert_int_equal(rt_stream_file(&st, f), RT_STREAM_OK);
+	assert_int_equal(rt_outbuf_flush(&out), 0);
+	rt_output_set_func_args(NULL, 0);
+	rt_output_set_func_names(NULL, 0);
+	rt_outbuf_fini(&out);
+	rewind(fp);
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+}
+
+/* The same records printed live: the session's names and descriptions. */
+static void live_text(const struct tp_record *t, unsigned int nr,
+		      const struct rt_func_arg_descs *descs, char *buf,
+		      size_t len)
+{
+	struct rt_outbuf out;
+	FILE *fp = tmpfile();
+	size_t n;
+
+	assert_non_null(fp);
+	rt_outbuf_init(&out, fileno(fp), 0);
+	rt_output_set_func_names(tp_names, 2);
+	rt_output_set_func_args(descs, descs ? 2 : 0);
+	for (unsigned int i = 0; i < nr; i++) {
+		struct rt_event ev;
+
+		assert_int_equal(rt_decode(&t[i], sizeof(t[i]), 0, &ev),
+				 RT_DECODE_OK);
+		rt_print_text(&out, &ev);
+	}
+	assert_int_equal(rt_outbuf_flush(&out), 0);
+	rt_output_set_func_args(NULL, 0);
+	rt_output_set_func_names(NULL, 0);
+	rt_outbuf_fini(&out);
+	rewind(fp);
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+}
+
+/*
+ * What the traced functions' arguments are travels in a FUNC_ARGS chunk
+ * (any version: older readers skip it) beside FUNC_NAMES, by func_idx:
+ * read back as written, the first one kept, and a replay prints the
+ * arguments by name exactly as the live run did. None is written when
+ * nothing is known; a file without one (an older writer's) prints hex.
+ */
+static void test_func_args_chunk(void **state)
+{
+	static const uint64_t want[] = { 1, 2 };
+	static struct rt_func_arg_descs descs[RINGTRACE_MAX_FUNCS + 1];
+	struct tp_record t[2];
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	char live[1024], again[1024];
+	uint64_t before;
+
+	(void)state;
+	tp_hit(&t[0], 1);
+	tp_hit(&t[1], 2);
+	begin(&ob);
+	rt_raw_write_func_names(&ob, tp_names, 2);
+	before = ob.bytes + ob.len;
+	/* nothing known, none, too many: nothing written */
+	rt_raw_write_func_args(&ob, descs, 2);
+	rt_raw_write_func_args(&ob, descs, 0);
+	rt_raw_write_func_args(&ob, NULL, 2);
+	descs[RINGTRACE_MAX_FUNCS].nr_args = 1;
+	rt_raw_write_func_args(&ob, descs, RINGTRACE_MAX_FUNCS + 1);
+	assert_int_equal(ob.bytes + ob.len, before);
+	rt_raw_write_func_args(&ob, tp_args, 2);
+	assert_int_equal(ob.bytes + ob.len - before,
+			 sizeof(struct rt_raw_chunk) + 2 * 328);
+	/* a second chunk: not the one used */
+	descs[0].nr_args = 1;
+	strcpy(descs[0].arg[0].name, "other");
+	descs[0].arg[0].size = 8;
+	rt_raw_write_func_args(&ob, descs, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, t, sizeof(t));
+	finish(&ob, 0);
+
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_int_equal(f.nr_func_args, 2);
+	assert_memory_equal(f.func_args, tp_args, sizeof(tp_args));
+	merged_are(&f, want, 2);
+	rt_raw_close(&f);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	replay_text(&f, again, sizeof(again));
+	rt_raw_close(&f);
+	assert_null(f.func_args);
+	live_text(t, 2, tp_args, live, sizeof(live));
+	assert_non_null(strstr(live, " tp: name=signal:signal_generate "
+			       "args=sig=10,info=0xffffc90000533d78,"
+			       "task=0xffff88800512c200,group=1,result=-1"));
+	assert_string_equal(live, again);
+	unlink(path);
+
+	/* An older writer's file, no chunk: hex, as before, as live then. */
+	begin(&ob);
+	rt_raw_write_func_names(&ob, tp_names, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, t, sizeof(t));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_null(f.func_args);
+	assert_int_equal(f.nr_func_args, 0);
+	replay_text(&f, again, sizeof(again));
+	rt_raw_close(&f);
+	live_text(t, 2, NULL, live, sizeof(live));
+	assert_non_null(strstr(again, " tp: name=signal:signal_generate "
+			       "args=0xa,0xffffc90000533d78,0xffff88800512c200,"
+			       "0x1,0xffffffff"));
+	assert_string_equal(live, again);
+	unlink(path);
+}
+
+/*
+ * A FUNC_ARGS chunk that is not such a list (a size not of whole entries,
+ * none, more than a session has, more arguments than an entry holds, a
+ * name unterminated, empty or no identifier, a size not 1/2/4/8, a flag
+ * not 0/1, a pointer not of 8 bytes) is damage: noted, skipped whole,
+ * the records on both sides read and their arguments printed in hex; a
+ * valid chunk after it is the one used. One cut by the end is not used.
+ */
+static void test_func_args_chunk_damaged(void **state)
+{
+	static const uint64_t want[] = { 1, 2 };
+	enum { NAME_NUL, NAME_EMPTY, NAME_ID, SIZE, PTR8, FLAG, NR, NONE };
+	static const struct {
+		uint64_t	size;		/* entries' bytes */
+		int		breakit;	/* what to break in entry 1 */
+		const char	*what;
+	} bad[] = {
+		{ 2 * 328 + 8, NONE, "size 664, not a multiple of 328" },
+		{ 0, NONE, "0 entries, not 1 to 64" },
+		{ 65 * 328, NONE, "65 entries, not 1 to 64" },
+		{ 2 * 328, NR, "entry 1 has 9 arguments, more than 8" },
+		{ 2 * 328, NAME_NUL,
+		  "entry 1, argument 4: a name not NUL-terminated" },
+		{ 2 * 328, NAME_EMPTY, "entry 1, argument 4: an empty name" },
+		{ 2 * 328, NAME_ID,
+		  "entry 1, argument 4: a name not a C identifier" },
+		{ 2 * 328, SIZE, "entry 1, argument 4: a size not 1, 2, 4 or 8" },
+		{ 2 * 328, PTR8,
+		  "entry 1, argument 4: a type neither integer nor pointer" },
+		{ 2 * 328, FLAG,
+		  "entry 1, argument 4: a type neither integer nor pointer" },
+	};
+	static struct rt_func_arg_descs buf[65];
+	struct tp_record t;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	char text[1024];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct rt_func_arg_desc *a = &buf[1].arg[4];
+		uint64_t at = sizeof(struct rt_raw_header) +
+			      sizeof(struct rt_raw_chunk) + 2 * 64 +
+			      sizeof(struct rt_raw_chunk) + sizeof(t);
+		uint64_t skipped = sizeof(struct rt_raw_chunk) + bad[i].size;
+
+		memset(buf, 0, sizeof(buf));
+		for (size_t k = 0; k < 65; k++)
+			buf[k] = tp_args[1];
+		switch (bad[i].breakit) {
+		case NAME_NUL:
+			memset(a->name, 'x', sizeof(a->name));
+			break;
+		case NAME_EMPTY:
+			a->name[0] = '\0';
+			break;
+		case NAME_ID:
+			strcpy(a->name, "a b");
+			break;
+		case SIZE:
+			a->size = 3;
+			break;
+		case PTR8:
+			a->is_ptr = 1;
+			break;
+		case FLAG:
+			a->is_signed = 2;
+			break;
+		case NR:
+			buf[1].nr_args = RT_FUNC_ARG_DESCS + 1;
+			break;
+		}
+		begin(&ob);
+		rt_raw_write_func_names(&ob, tp_names, 2);
+		tp_hit(&t, 1);
+		chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &t, sizeof(t));
+		chunk(&ob, RT_RAW_CHUNK_FUNC_ARGS, 0, buf, bad[i].size);
+		tp_hit(&t, 2);
+		chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &t, sizeof(t));
+		finish(&ob, 0);
+
+		assert_int_equal(rt_raw_open(&f, path), 0);
+		assert_int_equal(f.nr_damage, 1);
+		assert_string_equal(f.damage[0].where,
+				    "function arguments chunk");
+		assert_string_equal(f.damage[0].what, bad[i].what);
+		assert_int_equal(f.damage[0].offset, at);
+		assert_int_equal(f.damage[0].skipped, skipped);
+		assert_int_equal(f.damage[0].resume, at + skipped);
+		assert_null(f.func_args);
+		merged_are(&f, want, 2);
+		rt_raw_close(&f);
+		/* Both records, their arguments in hex. */
+		assert_int_equal(rt_raw_open(&f, path), 0);
+		replay_text(&f, text, sizeof(text));
+		rt_raw_close(&f);
+		assert_non_null(strstr(text, "args=0xa,0xffffc90000533d78"));
+		assert_non_null(strstr(strstr(text, "args=0xa,") + 1,
+				       "args=0xa,0xffffc90000533d78"));
+		assert_null(strstr(text, "sig="));
+		unlink(path);
+	}
+
+	/* A valid one after a damaged one is used. */
+	memset(buf, 0, sizeof(buf));
+	buf[1] = tp_args[1];
+	buf[1].arg[0].size = 5;
+	begin(&ob);
+	chunk(&ob, RT_RAW_CHUNK_FUNC_ARGS, 0, buf, 2 * 328);
+	rt_raw_write_func_args(&ob, tp_args, 2);
+	tp_hit(&t, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &t, sizeof(t));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 1);
+	assert_int_equal(f.nr_func_args, 2);
+	assert_string_equal(f.func_args[1].arg[4].name, "result");
+	merged_are(&f, want, 1);
+	rt_raw_close(&f);
+	unlink(path);
+
+	/* Cut: truncation, and not used. */
+	begin(&ob);
+	tp_hit(&t, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &t, sizeof(t));
+	rt_raw_write_func_args(&ob, tp_args, 2);
+	finish(&ob, 8);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_true(f.truncated);
+	assert_int_equal(f.truncated_kind, RT_RAW_CHUNK_FUNC_ARGS);
+	assert_null(f.func_args);
+	merged_are(&f, want, 1);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 /* Versions 1 and 2 never had them: skipped, as those readers did. */
 static void test_thread_chunks_need_version_3(void **state)
 {
@@ -1222,6 +1536,8 @@ int main(void)
 	    cmocka_unit_test(test_func_missed_chunks),
 	    cmocka_unit_test(test_func_names_chunk),
 	    cmocka_unit_test(test_func_names_chunk_damaged),
+	    cmocka_unit_test(test_func_args_chunk),
+	    cmocka_unit_test(test_func_args_chunk_damaged),
 	    cmocka_unit_test(test_thread_chunks_need_version_3),
 	    cmocka_unit_test(test_thread_chunk_bad_tid_is_damage),
 	    cmocka_unit_test(test_thread_corrupt_record_names_thread));

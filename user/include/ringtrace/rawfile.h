@@ -48,6 +48,13 @@
  * traces functions; a file without it (older writers) is named from its
  * KSYMS chunk as before.
  *
+ * A FUNC_ARGS chunk (any version, skipped like MAPS) says what the
+ * traced functions' arguments are, by func_idx as FUNC_NAMES: each
+ * tracepoint's names and types from the recording kernel's BTF, so that
+ * a replay prints "args=sig=10,info=0x..." as the live run did. Written
+ * beside FUNC_NAMES when the session knew any; a file without it (older
+ * writers, a kernel without BTF) prints its arguments in hex, as before.
+ *
  * Version 3 holds the rings of a per-thread session
  * (--per-thread --raw): THREAD_RECORDS and THREAD_PENDING chunks are
  * RECORDS and PENDING of the ring of one thread, named by its id in the
@@ -164,7 +171,15 @@ enum rt_raw_chunk_kind {
 					 * (NUL-terminated, NUL-padded; nr 1
 					 * to RINGTRACE_MAX_FUNCS), once, near
 					 * the start */
+	RT_RAW_CHUNK_FUNC_ARGS	= 16,	/* payload: struct rt_func_arg_descs
+					 * (record.h) by func_idx, nr of them
+					 * (1 to RINGTRACE_MAX_FUNCS), once,
+					 * after FUNC_NAMES */
 };
+
+/* FUNC_ARGS' entries: fixed-size, the same on every 64-bit LE machine. */
+_Static_assert(sizeof(struct rt_func_arg_desc) == 40, "FUNC_ARGS layout");
+_Static_assert(sizeof(struct rt_func_arg_descs) == 328, "FUNC_ARGS layout");
 
 /*
  * A KSYMS chunk (any version, skipped by readers that do not
@@ -409,6 +424,12 @@ struct rt_raw_file {
 	 */
 	char			(*func_names)[RINGTRACE_FUNC_NAME_LEN];
 	uint32_t		nr_func_names;
+	/*
+	 * The first valid FUNC_ARGS chunk's descriptions, by func_idx (NULL,
+	 * nr 0: none); a damaged one is noted as damage and skipped.
+	 */
+	struct rt_func_arg_descs *func_args;
+	uint32_t		nr_func_args;
 	/* called for each perf MMAP2 record met while reading (replay) */
 	void			(*on_mmap)(void *arg, const struct rt_event *ev);
 	void			*on_mmap_arg;
@@ -490,6 +511,16 @@ void rt_raw_write_mounts(struct rt_outbuf *ob, const struct rt_mounts *m);
 void rt_raw_write_func_names(struct rt_outbuf *ob,
 			     const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			     uint32_t nr);
+
+/*
+ * A FUNC_ARGS chunk of @nr descriptions (@descs, by func_idx: rt_session's
+ * func_arg_descs), so that a replay prints the arguments by name as the
+ * live run did; nothing if none is known (every nr_args 0), @nr is 0 or
+ * past RINGTRACE_MAX_FUNCS.
+ */
+void rt_raw_write_func_args(struct rt_outbuf *ob,
+			    const struct rt_func_arg_descs *descs,
+			    uint32_t nr);
 
 /* The KSYMS chunk's count and kernel release; false: none. */
 bool rt_raw_ksyms_info(const struct rt_raw_file *f, uint32_t *nr,

@@ -78,6 +78,43 @@ void rt_raw_write_func_names(struct rt_outbuf *ob,
 	}
 }
 
+/*
+ * Each entry as it is, but what past its nr_args and past each name's
+ * NUL zeroed, so that the file holds nothing of the writer's memory.
+ */
+void rt_raw_write_func_args(struct rt_outbuf *ob,
+			    const struct rt_func_arg_descs *descs,
+			    uint32_t nr)
+{
+	struct rt_raw_chunk c = { .kind = RT_RAW_CHUNK_FUNC_ARGS };
+	bool any = false;
+
+	if (!descs || !nr || nr > RINGTRACE_MAX_FUNCS)
+		return;
+	for (uint32_t i = 0; i < nr; i++)
+		any |= descs[i].nr_args != 0;
+	if (!any)
+		return;
+	c.size = (uint64_t)nr * sizeof(*descs);
+	rt_outbuf_append(ob, &c, sizeof(c));
+	for (uint32_t i = 0; i < nr; i++) {
+		struct rt_func_arg_descs d = { 0 };
+
+		d.nr_args = descs[i].nr_args <= RT_FUNC_ARG_DESCS ?
+			    descs[i].nr_args : 0;
+		for (uint32_t j = 0; j < d.nr_args; j++) {
+			const struct rt_func_arg_desc *a = &descs[i].arg[j];
+
+			memcpy(d.arg[j].name, a->name,
+			       strnlen(a->name, RT_FUNC_ARG_NAME_LEN - 1));
+			d.arg[j].size = a->size;
+			d.arg[j].is_ptr = a->is_ptr;
+			d.arg[j].is_signed = a->is_signed;
+		}
+		rt_outbuf_append(ob, &d, sizeof(d));
+	}
+}
+
 void rt_raw_write_offcpu_missed(struct rt_outbuf *ob, uint64_t missed)
 {
 	struct rt_raw_chunk c = {

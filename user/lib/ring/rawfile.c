@@ -18,6 +18,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "ringtrace/btf.h"
 #include "ringtrace/counter_source.h"
 #include "ringtrace/cpuset.h"
 #include "ringtrace/perf_events.h"
@@ -275,7 +276,7 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
 	return c->kind >= RT_RAW_CHUNK_RECORDS &&
-	       c->kind <= RT_RAW_CHUNK_FUNC_NAMES && chunk_id_valid(c) &&
+	       c->kind <= RT_RAW_CHUNK_FUNC_ARGS && chunk_id_valid(c) &&
 	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
@@ -314,6 +315,11 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 		return c.size && !(c.size % RINGTRACE_FUNC_NAME_LEN) &&
 		       c.size <= (uint64_t)RINGTRACE_MAX_FUNCS *
 				 RINGTRACE_FUNC_NAME_LEN;
+	case RT_RAW_CHUNK_FUNC_ARGS:
+		return c.size &&
+		       !(c.size % sizeof(struct rt_func_arg_descs)) &&
+		       c.size <= (uint64_t)RINGTRACE_MAX_FUNCS *
+				 sizeof(struct rt_func_arg_descs);
 	}
 	return c.size != 0;		/* MAPS, MOUNTS: checked when read */
 }
@@ -488,6 +494,100 @@ static int read_func_names(struct rt_raw_file *f, const struct rt_raw_chunk *c,
 	return 0;
 }
 
+/* What is wrong with argument @a (of an entry's first nr_args); NULL: nothing. */
+static const char *func_arg_wrong(const struct rt_func_arg_desc *a)
+{
+	const char *end = memchr(a->name, '\0', sizeof(a->name));
+
+	if (!end)
+		return "a name not NUL-terminated";
+	if (end == a->name)
+		return "an empty name";
+	for (const char *c = a->name; c < end; c++)
+		if (!rt_ident_char((unsigned char)*c))
+			return "a name not a C identifier";
+	if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8)
+		return "a size not 1, 2, 4 or 8";
+	if (a->is_ptr > 1 || a->is_signed > 1 || (a->is_ptr && a->size != 8))
+		return "a type neither integer nor pointer";
+	return NULL;
+}
+
+/*
+ * What is wrong with a FUNC_ARGS chunk of @size bytes at @p, in @why
+ * (@len bytes); true: nothing. Checked whole, as FUNC_NAMES: an argument
+ * printed under another's name or size would mislead, where hex (the
+ * fallback) does not.
+ */
+static bool func_args_valid(const unsigned char *p, uint64_t size,
+			    char *why, size_t len)
+{
+	const uint64_t each = sizeof(struct rt_func_arg_descs);
+	uint64_t nr = size / each;
+
+	if (size % each) {
+		snprintf(why, len, "size %llu, not a multiple of %llu",
+			 (unsigned long long)size, (unsigned long long)each);
+		return false;
+	}
+	if (!nr || nr > RINGTRACE_MAX_FUNCS) {
+		snprintf(why, len, "%llu entries, not 1 to %u",
+			 (unsigned long long)nr, RINGTRACE_MAX_FUNCS);
+		return false;
+	}
+	for (uint64_t i = 0; i < nr; i++) {
+		struct rt_func_arg_descs d;
+
+		memcpy(&d, p + i * each, sizeof(d));
+		if (d.nr_args > RT_FUNC_ARG_DESCS) {
+			snprintf(why, len, "entry %llu has %u arguments, "
+				 "more than %u", (unsigned long long)i,
+				 d.nr_args, RT_FUNC_ARG_DESCS);
+			return false;
+		}
+		for (uint32_t j = 0; j < d.nr_args; j++) {
+			const char *wrong = func_arg_wrong(&d.arg[j]);
+
+			if (wrong) {
+				snprintf(why, len, "entry %llu, argument %u: "
+					 "%s", (unsigned long long)i, j,
+					 wrong);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+/*
+ * A FUNC_ARGS chunk of @c->size bytes at @off: the first valid one's
+ * descriptions are kept; a damaged one is noted as damage and skipped,
+ * the arguments then printed in hex. 0, or -ENOMEM.
+ */
+static int read_func_args(struct rt_raw_file *f, const struct rt_raw_chunk *c,
+			  uint64_t off)
+{
+	char why[96];
+
+	if (!func_args_valid(f->map + off, c->size, why, sizeof(why))) {
+		uint64_t end = off + c->size;
+
+		note_damage(f, "function arguments chunk", off - sizeof(*c),
+			    sizeof(*c) + c->size, end < f->len ? end : 0,
+			    "%s", why);
+		return 0;
+	}
+	if (f->func_args)
+		return 0;
+	f->func_args = malloc(c->size);
+	if (!f->func_args)
+		return -ENOMEM;
+	memcpy(f->func_args, f->map + off, c->size);
+	f->nr_func_args = (uint32_t)(c->size /
+				     sizeof(struct rt_func_arg_descs));
+	return 0;
+}
+
 /* The chain of thread @tid's ring: found, or the next free one. */
 static struct chain *thread_chain(struct chains *ch, uint32_t tid)
 {
@@ -592,6 +692,9 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 		/* The traced functions' names: a cut chunk is not used. */
 		if (c.kind == RT_RAW_CHUNK_FUNC_NAMES && !f->truncated &&
 		    read_func_names(f, &c, off))
+			return raw_error(f, ENOMEM, "out of memory");
+		if (c.kind == RT_RAW_CHUNK_FUNC_ARGS && !f->truncated &&
+		    read_func_args(f, &c, off))
 			return raw_error(f, ENOMEM, "out of memory");
 		/*
 		 * Kernel symbols: what the file holds of the last chunk, cut
@@ -714,6 +817,9 @@ static const char *cut_what(const struct rt_raw_file *f)
 	case RT_RAW_CHUNK_FUNC_NAMES:
 		return "; it holds the names of the traced functions, not "
 		       "records: they were ignored";
+	case RT_RAW_CHUNK_FUNC_ARGS:
+		return "; it says what the traced functions' arguments are, "
+		       "not records: it was ignored";
 	case RT_RAW_CHUNK_COMMS:
 		return "; it holds thread names, not records: they were "
 		       "ignored";
@@ -1007,6 +1113,7 @@ void rt_raw_close(struct rt_raw_file *f)
 	free(f->maps);
 	free(f->comms);
 	free(f->func_names);
+	free(f->func_args);
 	free(f->path);
 	rt_mounts_fini(&f->mounts);
 	memset(f, 0, sizeof(*f));

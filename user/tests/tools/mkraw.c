@@ -48,6 +48,9 @@
  * data, in no function of graph.kallsyms), twice each; a FUNC_NAMES chunk
  * after the header names both. mkraw --tp-old FILE: the same records
  * without the FUNC_NAMES chunk, as an older ringtrace-cat recorded them.
+ * mkraw --tp-args FILE: as --tp, the tracepoint's hits with its four
+ * arguments and a fifth register, and a FUNC_ARGS chunk after FUNC_NAMES
+ * that says what sched_switch's arguments are.
  *
  * mkraw --ksyms FILE KALLSYMS: see main().
  */
@@ -468,20 +471,50 @@ static void func(uint32_t idx, uint64_t entry, uint64_t dur)
  * func_ip past every function of graph.kallsyms, as __tracepoint_* are,
  * in .data), named by a FUNC_NAMES chunk unless @old.
  */
-static void tp_records(struct rt_outbuf *ob, bool old)
+static void tp_records(struct rt_outbuf *ob, bool old, bool args)
 {
 	static const char names[2][RINGTRACE_FUNC_NAME_LEN] = {
 		"touch_atime", "tp:sched:sched_switch",
 	};
+	static const struct rt_func_arg_descs descs[2] = {
+		{ 0 },
+		{
+			.nr_args = 4,
+			.arg = {
+				{ .name = "preempt", .size = 1 },
+				{ .name = "prev", .size = 8, .is_ptr = 1 },
+				{ .name = "next", .size = 8, .is_ptr = 1 },
+				{ .name = "prev_state", .size = 4 },
+			},
+		},
+	};
+	static const uint64_t regs[5] = {
+		0x100, 0xffff888006ff6500ull, 0xffff888006ff7a00ull,
+		0xffffffff00000402ull, 0xdead,
+	};
+	struct ringtrace_func_record r;
 	uint64_t t = BASE_NS;
 
 	if (!old)
 		rt_raw_write_func_names(ob, names, 2);
+	if (args)
+		rt_raw_write_func_args(ob, descs, 2);
 	for (int i = 0; i < 2; i++) {
 		t += 10000;
 		func_at(0, graph_ip[G_ATIME] + 4, t, 150);
 		t += 1000;
+		if (!args) {
+			func_at(1, 0xffffffff82a3c5c0ull, t, 0);
+			continue;
+		}
 		func_at(1, 0xffffffff82a3c5c0ull, t, 0);
+		/* the same record, grown by its five registers */
+		memcpy(&r, cpu0 + len0 - sizeof(r), sizeof(r));
+		r.header.size = sizeof(r) + sizeof(regs);
+		r.nr_args = 5;
+		memcpy(cpu0 + len0 - sizeof(r), &r, sizeof(r));
+		memcpy(cpu0 + len0, regs, sizeof(regs));
+		len0 += sizeof(regs);
 	}
 }
 
@@ -549,6 +582,7 @@ int main(int argc, char **argv)
 	bool graph = argc == 4 && !strcmp(argv[1], "--graph");
 	bool tp = argc == 3 && !strcmp(argv[1], "--tp");
 	bool tp_old = argc == 3 && !strcmp(argv[1], "--tp-old");
+	bool tp_args = argc == 3 && !strcmp(argv[1], "--tp-args");
 	uint64_t graph_bytes = graph ? strtoull(argv[2], NULL, 0) : 0;
 	struct rt_raw_header h;
 	struct rt_outbuf ob;
@@ -568,7 +602,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mkraw: %s\n", err);
 		return n < 0;
 	}
-	if (v2 || ext || names || tp || tp_old) {
+	if (v2 || ext || names || tp || tp_old || tp_args) {
 		argc--;
 		argv++;
 	}
@@ -577,7 +611,8 @@ int main(int argc, char **argv)
 		argv += 2;
 	}
 	if (argc != 2 || (graph && (!graph_bytes || graph_bytes > 1 << 20))) {
-		fprintf(stderr, "usage: mkraw [--v2|--ext|--names|--tp|--tp-old] "
+		fprintf(stderr, "usage: mkraw [--v2|--ext|--names|--tp|--tp-old|"
+			"--tp-args] "
 			"FILE | --graph BYTES FILE | --ksyms FILE KALLSYMS\n");
 		return 2;
 	}
@@ -619,14 +654,14 @@ int main(int argc, char **argv)
 		rt_outbuf_fini(&ob);
 		return 0;
 	}
-	if (tp || tp_old) {
+	if (tp || tp_old || tp_args) {
 		snprintf(h.cmdline, sizeof(h.cmdline), "ringtrace-cat -e "
 			 "func:touch_atime -e tp:sched:sched_switch --raw -o "
 			 "tp.raw -- dd count=2");
 		h.nr_cpu_ids = 1;
 		h.events = RINGTRACE_EVENT_FUNC;
 		rt_raw_write_header(&ob, &h);
-		tp_records(&ob, tp_old);
+		tp_records(&ob, tp_old, tp_args);
 		chunk(&ob, 0, cpu0, len0);
 		if (rt_outbuf_flush(&ob))
 			return 1;
