@@ -34,14 +34,13 @@ tap_plan 20
 
 n=23
 size=1234
-hex=$(printf '0x%x' "$size")
 
 "$cat" -e func:vfs_write --args 3 -- dd if=/dev/zero of=/dev/null \
 	bs="$size" count="$n" status=none >"$work/t.txt" 2>"$work/t.err"
 rc=$?
-got=$(grep -cE "^ *dd .*func: name=vfs_write ret=$size lat=[0-9.]+us args=0x[0-9a-f]+,0x[0-9a-f]+,$hex( |\$)" "$work/t.txt")
+got=$(grep -cE "^ *dd .*func: name=vfs_write ret=$size lat=[0-9.]+us args=file=0x[0-9a-f]+,buf=0x[0-9a-f]+,count=$size( |\$)" "$work/t.txt")
 [[ $rc -eq 0 && $got -eq $n ]]
-tap_ok $? "text: exactly $n vfs_write lines of $size bytes from dd with 3 args ($got, exit $rc)" ||
+tap_ok $? "text: exactly $n vfs_write lines of $size bytes from dd with 3 args, named from BTF ($got, exit $rc)" ||
 	{ tap_diag <"$work/t.err"; head -5 "$work/t.txt" | tap_diag; }
 
 "$cat" --json -e func:vfs_write -- dd if=/dev/zero of=/dev/null \
@@ -66,9 +65,9 @@ tap_ok $? "JSON: exactly $n func objects for dd's writes ($got, exit $rc)" ||
 rc=$?
 "$cat" -i "$work/r.raw" >"$work/r.txt" 2>"$work/r.replay"
 replay=$?
-got=$(grep -cE "^ *dd .*func: name=[^ ]+ ret=$size .*args=0x[0-9a-f]+,0x[0-9a-f]+,$hex( |\$)" "$work/r.txt")
+got=$(grep -cE "^ *dd .*func: name=[^ ]+ ret=$size .*args=file=0x[0-9a-f]+,buf=0x[0-9a-f]+,count=$size( |\$)" "$work/r.txt")
 [[ $rc -eq 0 && $replay -eq 0 && $got -eq $n ]]
-tap_ok $? "raw: recorded and replayed, $n calls ($got, exit $rc, replay $replay)" ||
+tap_ok $? "raw: recorded and replayed, $n calls, the arguments named as live ($got, exit $rc, replay $replay)" ||
 	{ tap_diag <"$work/r.err"; tap_diag <"$work/r.replay"; head -3 "$work/r.txt" | tap_diag; }
 
 # The recording keeps the names the session traced (its FUNC_NAMES

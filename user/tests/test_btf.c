@@ -276,6 +276,9 @@ static size_t demo_blob(void)
 		many[i] = i32;
 	tracepoint(&b, "many", voidp, RT_TP_MAX_ARGS, many);
 	tracepoint(&b, "toomany", voidp, RT_TP_MAX_ARGS + 1, many);
+	/* Two FUNCs of one name (static functions of two files). */
+	named_func(&b, "", "twice", voidp, 1, args, names);
+	named_func(&b, "", "twice", voidp, 2, args, names);
 	return blob_bytes(&b, file, sizeof(file));
 }
 
@@ -648,6 +651,55 @@ static void test_running_kernel(void **state)
 }
 
 /*
+ * -e func:NAME's prototypes (rt_btf_funcs()), all in one reading: every
+ * parameter an argument; none where the BTF has no single FUNC of the
+ * name or registers cannot carry a parameter. rt_functions_describe()
+ * gives them to the printers by index, tracepoints left alone.
+ */
+static void test_funcs(void **state)
+{
+	static const char *const names[] = {
+		"__bpf_trace_demo", "__bpf_trace_bystruct", "twice", "absent",
+		"__bpf_trace_orphan",
+	};
+	static const char list[3][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:sub:nonames", "__bpf_trace_orphan", "twice",
+	};
+	struct rt_tp_proto out[5];
+	struct rt_func_arg_descs descs[3];
+
+	(void)state;
+	write_file(file, demo_blob());
+	assert_int_equal(rt_btf_funcs(path, names, 5, out, err, sizeof(err)),
+			 0);
+	assert_int_equal(out[0].nr_args, 8);
+	tp = out[0];
+	expect_arg(0, "__data", 8, true, false);
+	expect_arg(1, "cpu", 4, false, true);
+	expect_arg(2, "preempt", 1, false, false);
+	expect_arg(4, "prev", 8, true, false);
+	expect_arg(7, "flags", 4, false, true);
+	assert_int_equal(out[1].nr_args, 0);	/* a struct by value */
+	assert_int_equal(out[2].nr_args, 0);	/* two of that name */
+	assert_int_equal(out[3].nr_args, 0);	/* none */
+	assert_int_equal(out[4].nr_args, 2);
+	assert_string_equal(out[4].arg[1].name, "cpu");
+	assert_int_equal(rt_btf_funcs("/nonexistent/btf", names, 5, out, err,
+				      sizeof(err)), -ENODATA);
+	assert_int_equal(out[0].nr_args, 0);
+
+	memset(descs, 0, sizeof(descs));
+	rt_functions_describe(list, 3, path, descs);
+	assert_int_equal(descs[0].nr_args, 0);	/* a tracepoint: not here */
+	assert_int_equal(descs[1].nr_args, 2);
+	assert_string_equal(descs[1].arg[0].name, "__data");
+	assert_int_equal(descs[1].arg[0].is_ptr, 1);
+	assert_string_equal(descs[1].arg[1].name, "cpu");
+	assert_int_equal(descs[1].arg[1].is_signed, 1);
+	assert_int_equal(descs[2].nr_args, 0);
+}
+
+/*
  * -e tp: names checked before anything attaches (tracepoints.c): the
  * functions of the list skipped, the most arguments one takes (capped at
  * a record's 6), one the BTF lacks and one under another subsystem of
@@ -735,6 +787,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_counts),
 		cmocka_unit_test(test_running_kernel),
 		cmocka_unit_test(test_tracepoints_check),
+		cmocka_unit_test(test_funcs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

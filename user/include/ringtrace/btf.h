@@ -62,4 +62,17 @@ struct rt_tp_proto {
 int rt_btf_tracepoint(const char *path, const char *tp,
 		      struct rt_tp_proto *out, char *err, size_t errlen);
 
+/*
+ * The prototypes of kernel functions @names (@nr of them, -e func:NAME)
+ * from the BTF at @path (NULL: /sys/kernel/btf/vmlinux), in one reading:
+ * out[i] as a tracepoint's (every parameter an argument), nr_args 0 where
+ * the BTF has no single FUNC of that name (none, or several: static
+ * functions of one name) or its parameters are not what registers carry
+ * (a struct by value, a float, variadic, more than RT_TP_MAX_ARGS).
+ * 0; -ENODATA: no BTF file; -EINVAL: a malformed one (err says where);
+ * out all zeros then.
+ */
+int rt_btf_funcs(const char *path, const char *const *names, uint32_t nr,
+		 struct rt_tp_proto *out, char *err, size_t errlen);
+
 #endif /* RINGTRACE_BTF_H */

@@ -41,4 +41,15 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			 uint32_t *max_args, struct rt_func_arg_descs *descs,
 			 char *err, size_t errlen);
 
+/*
+ * The functions among @names (the others are tracepoints, described by
+ * rt_tracepoints_check()): descs[i] from the kernel's BTF (@btf, NULL:
+ * the running kernel's) where it has one FUNC of that name whose
+ * parameters registers carry; left as they are otherwise (no BTF, a
+ * static name of several functions, a struct by value).
+ */
+void rt_functions_describe(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			   uint32_t nr, const char *btf,
+			   struct rt_func_arg_descs *descs);
+
 #endif /* RINGTRACE_TRACEPOINTS_H */

@@ -279,6 +279,13 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 					 &tp_args, s->func_arg_descs, why,
 					 sizeof(why)))
 			return set_error(s, ENOENT, "%s", why);
+		/*
+		 * Functions' arguments by name where records carry any (the
+		 * kernel's BTF read once more, only then: --graph has none).
+		 */
+		if (o->func_args_given && o->func_args)
+			rt_functions_describe(o->funcs, o->nr_funcs, NULL,
+					      s->func_arg_descs);
 		cfg.nr_funcs = o->nr_funcs;
 		/* Unless told, a tracepoint's records carry what it takes. */
 		cfg.func_args = o->func_args_given ? o->func_args : tp_args;

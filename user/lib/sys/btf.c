@@ -618,3 +618,94 @@ int rt_btf_tracepoint(const char *path, const char *tp,
 		memset(out, 0, sizeof(*out));
 	return ret;
 }
+
+/*
+ * FUNC @func's prototype into @out: its parameters' names (argN where
+ * one has none) and shapes, as a tracepoint's. Nonzero: not one a
+ * record's registers show (none, variadic, a struct by value...).
+ */
+static int func_proto(struct btf *b, uint32_t func, struct rt_tp_proto *out)
+{
+	uint32_t name_off, type, proto_id;
+	struct btf_type f, proto;
+	const char *name;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = type_of(b, func, func, &f);
+	if (!ret)
+		ret = resolve(b, f.size_type, func, &proto_id, &proto);
+	if (ret)
+		return ret;
+	if (!proto_id || proto.kind != KIND_FUNC_PROTO || !proto.vlen ||
+	    proto.vlen > RT_TP_MAX_ARGS)
+		return -EOPNOTSUPP;
+	out->nr_args = proto.vlen;
+	for (uint32_t i = 0; i < proto.vlen; i++) {
+		param(&proto, i, &name_off, &type);
+		name = str_at(b, name_off);
+		if (name && is_ident(name) &&
+		    strlen(name) < sizeof(out->arg[i].name))
+			memcpy(out->arg[i].name, name, strlen(name) + 1);
+		else
+			snprintf(out->arg[i].name, sizeof(out->arg[i].name),
+				 "arg%u", i);
+		/* tp_arg() counts as a tracepoint does: one parameter more. */
+		ret = tp_arg(b, &(struct btf_type){ .vlen = proto.vlen + 1 },
+			     proto_id, i, type, &out->arg[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int rt_btf_funcs(const char *path, const char *const *names, uint32_t nr,
+		 struct rt_tp_proto *out, char *err, size_t errlen)
+{
+	struct btf b = {
+		.path = path ? path : RT_BTF_VMLINUX,
+		.tp = "",
+		.err = err,
+		.errlen = errlen,
+	};
+	uint32_t tdef, funcs[2], *ids;
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	memset(out, 0, nr * sizeof(*out));
+	if (err && errlen)
+		err[0] = '\0';
+	ids = calloc(nr ? nr : 1, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	ret = read_file(&b, &buf, &len);
+	if (!ret)
+		ret = load(&b, buf, len);
+	if (!ret)
+		ret = index_types(&b, &tdef, funcs);
+	for (uint32_t id = 1; !ret && id < b.nr; id++) {
+		uint32_t info = get32(b.types + b.off[id] + 4);
+		const char *name;
+
+		if (((info >> 24) & 0x1f) != KIND_FUNC)
+			continue;
+		name = str_at(&b, get32(b.types + b.off[id]));
+		for (uint32_t j = 0; name && j < nr; j++)
+			if (!strcmp(name, names[j]))
+				/* Two of one name (static ones): neither. */
+				ids[j] = ids[j] ? UINT32_MAX : id;
+	}
+	for (uint32_t j = 0; !ret && j < nr; j++)
+		if (ids[j] && ids[j] != UINT32_MAX &&
+		    func_proto(&b, ids[j], &out[j]))
+			memset(&out[j], 0, sizeof(out[j]));
+	if (err && errlen && !ret)
+		err[0] = '\0';
+	free(ids);
+	free(b.off);
+	free(buf);
+	if (ret)
+		memset(out, 0, nr * sizeof(*out));
+	return ret;
+}

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -143,4 +144,32 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 		}
 	}
 	return 0;
+}
+
+void rt_functions_describe(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			   uint32_t nr, const char *btf,
+			   struct rt_func_arg_descs *descs)
+{
+	const char *fn[RINGTRACE_MAX_FUNCS];
+	struct rt_tp_proto *protos;
+	uint32_t at[RINGTRACE_MAX_FUNCS], n = 0;
+	char why[256];
+
+	for (uint32_t i = 0; i < nr && i < RINGTRACE_MAX_FUNCS; i++) {
+		if (rt_func_name_is_tp(names[i]))
+			continue;
+		fn[n] = names[i];
+		at[n++] = i;
+	}
+	if (!n)
+		return;
+	protos = calloc(n, sizeof(*protos));
+	if (!protos)
+		return;
+	/* No BTF, or one we cannot read: the arguments stay hex. */
+	if (!rt_btf_funcs(btf, fn, n, protos, why, sizeof(why)))
+		for (uint32_t k = 0; k < n; k++)
+			if (protos[k].nr_args)
+				describe(&descs[at[k]], &protos[k]);
+	free(protos);
 }
