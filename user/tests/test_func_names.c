@@ -9,6 +9,7 @@
  * kinds that carry a task_ext and a stack trailer.
  */
 #include "test.h"
+#include "signal_generate_args.h"
 
 #include "print_event.h"
 
@@ -179,16 +180,7 @@ struct tp_with_args {
 };
 
 /* signal:signal_generate's prototype, as the kernel's BTF says it. */
-static const struct rt_func_arg_descs signal_generate = {
-	.nr_args = 5,
-	.arg = {
-		{ .name = "sig", .size = 4, .is_signed = 1 },
-		{ .name = "info", .size = 8, .is_ptr = 1 },
-		{ .name = "task", .size = 8, .is_ptr = 1 },
-		{ .name = "group", .size = 4, .is_signed = 1 },
-		{ .name = "result", .size = 4, .is_signed = 1 },
-	},
-};
+static const struct rt_func_arg_descs signal_generate = SIGNAL_GENERATE_ARGS;
 
 static void decode_tp(struct tp_with_args *t, uint32_t nr,
 		      const uint64_t *args, struct rt_event *ev)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "signal_generate_args.h"
 
 #include <linux/perf_event.h>
 
@@ -1035,6 +1036,40 @@ static void test_func_names_chunk(void **state)
  * read; a valid chunk after it is the one used. One cut by the file's end
  * is not used either.
  */
+/*
+ * A per-function table chunk (@kind, written by @write) cut by the file's
+ * end, after one record stamped 1 (@rec, @size bytes): truncation, not
+ * damage, and the table not used.
+ */
+static void table_cut_not_used(const void *rec, size_t size, uint32_t kind,
+			       void (*write)(struct rt_outbuf *ob))
+{
+	static const uint64_t want[] = { 1 };
+	struct rt_raw_file f;
+	struct rt_outbuf ob;
+
+	begin(&ob);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, rec, size);
+	write(&ob);
+	finish(&ob, 8);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_true(f.truncated);
+	assert_int_equal(f.truncated_kind, kind);
+	assert_null(f.func_names);
+	assert_null(f.func_args);
+	merged_are(&f, want, 1);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+static void write_one_name(struct rt_outbuf *ob)
+{
+	static const char one[1][RINGTRACE_FUNC_NAME_LEN] = { "vfs_write" };
+
+	rt_raw_write_func_names(ob, one, 1);
+}
+
 static void test_func_names_chunk_damaged(void **state)
 {
 	static const uint64_t want[] = { 1, 2 };
@@ -1112,35 +1147,21 @@ static void test_func_names_chunk_damaged(void **state)
 	unlink(path);
 
 	/* Cut: truncation, and not used. */
-	begin(&ob);
 	vfs(&r, 1);
-	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
-	rt_raw_write_func_names(&ob, good, 1);
-	finish(&ob, 8);
-	assert_int_equal(rt_raw_open(&f, path), 0);
-	assert_int_equal(f.nr_damage, 0);
-	assert_true(f.truncated);
-	assert_int_equal(f.truncated_kind, RT_RAW_CHUNK_FUNC_NAMES);
-	assert_null(f.func_names);
-	merged_are(&f, want, 1);
-	rt_raw_close(&f);
-	unlink(path);
+	table_cut_not_used(&r, sizeof(r), RT_RAW_CHUNK_FUNC_NAMES,
+			   write_one_name);
 }
 
 /* signal:signal_generate's arguments, as a live session has them. */
 static const struct rt_func_arg_descs tp_args[2] = {
 	{ 0 },		/* func_idx 0: a function, not described */
-	{
-		.nr_args = 5,
-		.arg = {
-			{ .name = "sig", .size = 4, .is_signed = 1 },
-			{ .name = "info", .size = 8, .is_ptr = 1 },
-			{ .name = "task", .size = 8, .is_ptr = 1 },
-			{ .name = "group", .size = 4, .is_signed = 1 },
-			{ .name = "result", .size = 4, .is_signed = 1 },
-		},
-	},
+	SIGNAL_GENERATE_ARGS,
 };
+
+static void write_tp_args(struct rt_outbuf *ob)
+{
+	rt_raw_write_func_args(ob, tp_args, 2);
+}
 
 static const char tp_names[2][RINGTRACE_FUNC_NAME_LEN] = {
 	"vfs_write", "tp:signal:signal_generate",
@@ -1172,29 +1193,44 @@ static void tp_hit(struct tp_record *t, uint64_t ts)
 	memcpy(t->args, args, sizeof(args));
 }
 
+/* Text printed into @out goes to a temporary file, read back by text_end(). */
+static FILE *text_begin(struct rt_outbuf *out)
+{
+	FILE *fp = tmpfile();
+
+	assert_non_null(fp);
+	rt_outbuf_init(out, fileno(fp), 0);
+	return fp;
+}
+
+/* What was printed into @out, NUL-terminated in @buf; names forgotten. */
+static void text_end(struct rt_outbuf *out, FILE *fp, char *buf, size_t len)
+{
+	size_t n;
+
+	assert_int_equal(rt_outbuf_flush(out), 0);
+	rt_output_set_func_args(NULL, 0);
+	rt_output_set_func_names(NULL, 0);
+	rt_outbuf_fini(out);
+	rewind(fp);
+	n = fread(buf, 1, len - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+}
+
 /* @f streamed as text, as ringtrace-cat -i prints it, into @buf. */
 static void replay_text(struct rt_raw_file *f, char *buf, size_t len)
 {
 	struct rt_stream st = { .format = RT_FORMAT_TEXT };
 	struct rt_outbuf out;
-	FILE *fp = tmpfile();
-	size_t n;
+	FILE *fp = text_begin(&out);
 
-	assert_non_null(fp);
-	rt_outbuf_init(&out, fileno(fp), 0);
 	st.out = &out;
 	rt_output_set_func_names((const char (*)[RINGTRACE_FUNC_NAME_LEN])
 				 f->func_names, f->nr_func_names);
 	rt_output_set_func_args(f->func_args, f->nr_func_args);
 	assert_int_equal(rt_stream_file(&st, f), RT_STREAM_OK);
-	assert_int_equal(rt_outbuf_flush(&out), 0);
-	rt_output_set_func_args(NULL, 0);
-	rt_output_set_func_names(NULL, 0);
-	rt_outbuf_fini(&out);
-	rewind(fp);
-	n = fread(buf, 1, len - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
+	text_end(&out, fp, buf, len);
 }
 
 /* The same records printed live: the session's names and descriptions. */
@@ -1203,11 +1239,8 @@ static void live_text(const struct tp_record *t, unsigned int nr,
 		      size_t len)
 {
 	struct rt_outbuf out;
-	FILE *fp = tmpfile();
-	size_t n;
+	FILE *fp = text_begin(&out);
 
-	assert_non_null(fp);
-	rt_outbuf_init(&out, fileno(fp), 0);
 	rt_output_set_func_names(tp_names, 2);
 	rt_output_set_func_args(descs, descs ? 2 : 0);
 	for (unsigned int i = 0; i < nr; i++) {
@@ -1217,14 +1250,7 @@ static void live_text(const struct tp_record *t, unsigned int nr,
 				 RT_DECODE_OK);
 		rt_print_text(&out, &ev);
 	}
-	assert_int_equal(rt_outbuf_flush(&out), 0);
-	rt_output_set_func_args(NULL, 0);
-	rt_output_set_func_names(NULL, 0);
-	rt_outbuf_fini(&out);
-	rewind(fp);
-	n = fread(buf, 1, len - 1, fp);
-	buf[n] = '\0';
-	fclose(fp);
+	text_end(&out, fp, buf, len);
 }
 
 /*
@@ -1425,19 +1451,9 @@ static void test_func_args_chunk_damaged(void **state)
 	unlink(path);
 
 	/* Cut: truncation, and not used. */
-	begin(&ob);
 	tp_hit(&t, 1);
-	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &t, sizeof(t));
-	rt_raw_write_func_args(&ob, tp_args, 2);
-	finish(&ob, 8);
-	assert_int_equal(rt_raw_open(&f, path), 0);
-	assert_int_equal(f.nr_damage, 0);
-	assert_true(f.truncated);
-	assert_int_equal(f.truncated_kind, RT_RAW_CHUNK_FUNC_ARGS);
-	assert_null(f.func_args);
-	merged_are(&f, want, 1);
-	rt_raw_close(&f);
-	unlink(path);
+	table_cut_not_used(&t, sizeof(t), RT_RAW_CHUNK_FUNC_ARGS,
+			   write_tp_args);
 }
 
 /* Versions 1 and 2 never had them: skipped, as those readers did. */

@@ -431,67 +431,35 @@ static uint64_t next_valid_chunk(const struct rt_raw_file *f, uint64_t off)
 }
 
 /*
- * What is wrong with a FUNC_NAMES chunk of @size bytes at @p, in @why
- * (@len bytes); true: nothing. Checked whole, as it is used whole: a
- * replay that named func records from a list cut or shifted would name
- * them wrongly, where the recording's symbols (the fallback) do not.
+ * The per-function tables (FUNC_NAMES, FUNC_ARGS): @each bytes per traced
+ * function, by func_idx. Each is checked whole, as it is used whole: a
+ * replay that named func records, or printed their arguments, from a
+ * table cut or shifted would mislead, where the fallbacks (the
+ * recording's symbols, hex arguments) do not.
  */
-static bool func_names_valid(const unsigned char *p, uint64_t size,
-			     char *why, size_t len)
+struct func_table {
+	const char	*chunk;		/* in the damage note */
+	const char	*entry;		/* "name", "entry" */
+	const char	*entries;	/* "names", "entries" */
+	size_t		each;
+	/*
+	 * What is wrong with entry @p, said after "<entry> <index>" (in
+	 * @buf, @len bytes, if it must be written); NULL: nothing.
+	 */
+	const char	*(*wrong)(const unsigned char *p, char *buf, size_t len);
+};
+
+static const char *func_name_wrong(const unsigned char *p, char *buf,
+				   size_t len)
 {
-	uint64_t nr = size / RINGTRACE_FUNC_NAME_LEN;
+	const char *name = (const char *)p;
 
-	if (size % RINGTRACE_FUNC_NAME_LEN) {
-		snprintf(why, len, "size %llu, not a multiple of %u",
-			 (unsigned long long)size, RINGTRACE_FUNC_NAME_LEN);
-		return false;
-	}
-	if (!nr || nr > RINGTRACE_MAX_FUNCS) {
-		snprintf(why, len, "%llu names, not 1 to %u",
-			 (unsigned long long)nr, RINGTRACE_MAX_FUNCS);
-		return false;
-	}
-	for (uint64_t i = 0; i < nr; i++) {
-		const char *name = (const char *)p +
-				   i * RINGTRACE_FUNC_NAME_LEN;
+	(void)buf;	/* every answer is a constant */
+	(void)len;
 
-		if (!memchr(name, '\0', RINGTRACE_FUNC_NAME_LEN) || !*name) {
-			snprintf(why, len, "name %llu is %s",
-				 (unsigned long long)i, *name ?
-				 "not NUL-terminated" : "empty");
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
- * A FUNC_NAMES chunk of @c->size bytes at @off: the first valid one's
- * names are kept; a damaged one is noted as damage (the file was not
- * read whole) and skipped, as a damaged chunk header's payload is: func
- * records are then named as without it. 0, or -ENOMEM.
- */
-static int read_func_names(struct rt_raw_file *f, const struct rt_raw_chunk *c,
-			   uint64_t off)
-{
-	char why[96];
-
-	if (!func_names_valid(f->map + off, c->size, why, sizeof(why))) {
-		uint64_t end = off + c->size;
-
-		note_damage(f, "function names chunk", off - sizeof(*c),
-			    sizeof(*c) + c->size, end < f->len ? end : 0,
-			    "%s", why);
-		return 0;
-	}
-	if (f->func_names)
-		return 0;
-	f->func_names = malloc(c->size);
-	if (!f->func_names)
-		return -ENOMEM;
-	memcpy(f->func_names, f->map + off, c->size);
-	f->nr_func_names = (uint32_t)(c->size / RINGTRACE_FUNC_NAME_LEN);
-	return 0;
+	if (!memchr(name, '\0', RINGTRACE_FUNC_NAME_LEN))
+		return " is not NUL-terminated";
+	return *name ? NULL : " is empty";
 }
 
 /* What is wrong with argument @a (of an entry's first nr_args); NULL: nothing. */
@@ -513,78 +481,102 @@ static const char *func_arg_wrong(const struct rt_func_arg_desc *a)
 	return NULL;
 }
 
-/*
- * What is wrong with a FUNC_ARGS chunk of @size bytes at @p, in @why
- * (@len bytes); true: nothing. Checked whole, as FUNC_NAMES: an argument
- * printed under another's name or size would mislead, where hex (the
- * fallback) does not.
- */
-static bool func_args_valid(const unsigned char *p, uint64_t size,
-			    char *why, size_t len)
+static const char *func_args_wrong(const unsigned char *p, char *buf,
+				   size_t len)
 {
-	const uint64_t each = sizeof(struct rt_func_arg_descs);
-	uint64_t nr = size / each;
+	struct rt_func_arg_descs d;
 
-	if (size % each) {
-		snprintf(why, len, "size %llu, not a multiple of %llu",
-			 (unsigned long long)size, (unsigned long long)each);
+	memcpy(&d, p, sizeof(d));
+	if (d.nr_args > RT_FUNC_ARG_DESCS) {
+		snprintf(buf, len, " has %u arguments, more than %u",
+			 d.nr_args, RT_FUNC_ARG_DESCS);
+		return buf;
+	}
+	for (uint32_t j = 0; j < d.nr_args; j++) {
+		const char *wrong = func_arg_wrong(&d.arg[j]);
+
+		if (wrong) {
+			snprintf(buf, len, ", argument %u: %s", j, wrong);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static const struct func_table func_names_table = {
+	.chunk	= "function names chunk",
+	.entry	= "name",
+	.entries = "names",
+	.each	= RINGTRACE_FUNC_NAME_LEN,
+	.wrong	= func_name_wrong,
+};
+
+static const struct func_table func_args_table = {
+	.chunk	= "function arguments chunk",
+	.entry	= "entry",
+	.entries = "entries",
+	.each	= sizeof(struct rt_func_arg_descs),
+	.wrong	= func_args_wrong,
+};
+
+/* What is wrong with table @t's chunk of @size bytes at @p, in @why. */
+static bool func_table_valid(const struct func_table *t,
+			     const unsigned char *p, uint64_t size,
+			     char *why, size_t len)
+{
+	uint64_t nr = size / t->each;
+
+	if (size % t->each) {
+		snprintf(why, len, "size %llu, not a multiple of %zu",
+			 (unsigned long long)size, t->each);
 		return false;
 	}
 	if (!nr || nr > RINGTRACE_MAX_FUNCS) {
-		snprintf(why, len, "%llu entries, not 1 to %u",
-			 (unsigned long long)nr, RINGTRACE_MAX_FUNCS);
+		snprintf(why, len, "%llu %s, not 1 to %u",
+			 (unsigned long long)nr, t->entries,
+			 RINGTRACE_MAX_FUNCS);
 		return false;
 	}
 	for (uint64_t i = 0; i < nr; i++) {
-		struct rt_func_arg_descs d;
+		char buf[64];
+		const char *wrong = t->wrong(p + i * t->each, buf,
+					     sizeof(buf));
 
-		memcpy(&d, p + i * each, sizeof(d));
-		if (d.nr_args > RT_FUNC_ARG_DESCS) {
-			snprintf(why, len, "entry %llu has %u arguments, "
-				 "more than %u", (unsigned long long)i,
-				 d.nr_args, RT_FUNC_ARG_DESCS);
+		if (wrong) {
+			snprintf(why, len, "%s %llu%s", t->entry,
+				 (unsigned long long)i, wrong);
 			return false;
-		}
-		for (uint32_t j = 0; j < d.nr_args; j++) {
-			const char *wrong = func_arg_wrong(&d.arg[j]);
-
-			if (wrong) {
-				snprintf(why, len, "entry %llu, argument %u: "
-					 "%s", (unsigned long long)i, j,
-					 wrong);
-				return false;
-			}
 		}
 	}
 	return true;
 }
 
 /*
- * A FUNC_ARGS chunk of @c->size bytes at @off: the first valid one's
- * descriptions are kept; a damaged one is noted as damage and skipped,
- * the arguments then printed in hex. 0, or -ENOMEM.
+ * Table @t's chunk of @c->size bytes at @off: the first valid one is kept
+ * (*@table, *@nr entries); a damaged one is noted as damage (the file was
+ * not read whole) and skipped, as a damaged chunk header's payload is:
+ * func records are then printed as without it. 0, or -ENOMEM.
  */
-static int read_func_args(struct rt_raw_file *f, const struct rt_raw_chunk *c,
-			  uint64_t off)
+static int read_func_table(struct rt_raw_file *f, const struct rt_raw_chunk *c,
+			   uint64_t off, const struct func_table *t,
+			   void **table, uint32_t *nr)
 {
-	char why[96];
+	char why[160];
 
-	if (!func_args_valid(f->map + off, c->size, why, sizeof(why))) {
+	if (!func_table_valid(t, f->map + off, c->size, why, sizeof(why))) {
 		uint64_t end = off + c->size;
 
-		note_damage(f, "function arguments chunk", off - sizeof(*c),
-			    sizeof(*c) + c->size, end < f->len ? end : 0,
-			    "%s", why);
+		note_damage(f, t->chunk, off - sizeof(*c), sizeof(*c) + c->size,
+			    end < f->len ? end : 0, "%s", why);
 		return 0;
 	}
-	if (f->func_args)
+	if (*table)
 		return 0;
-	f->func_args = malloc(c->size);
-	if (!f->func_args)
+	*table = malloc(c->size);
+	if (!*table)
 		return -ENOMEM;
-	memcpy(f->func_args, f->map + off, c->size);
-	f->nr_func_args = (uint32_t)(c->size /
-				     sizeof(struct rt_func_arg_descs));
+	memcpy(*table, f->map + off, c->size);
+	*nr = (uint32_t)(c->size / t->each);
 	return 0;
 }
 
@@ -691,10 +683,13 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 					(const char *)f->map + off, c.size);
 		/* The traced functions' names: a cut chunk is not used. */
 		if (c.kind == RT_RAW_CHUNK_FUNC_NAMES && !f->truncated &&
-		    read_func_names(f, &c, off))
+		    read_func_table(f, &c, off, &func_names_table,
+				    (void **)&f->func_names,
+				    &f->nr_func_names))
 			return raw_error(f, ENOMEM, "out of memory");
 		if (c.kind == RT_RAW_CHUNK_FUNC_ARGS && !f->truncated &&
-		    read_func_args(f, &c, off))
+		    read_func_table(f, &c, off, &func_args_table,
+				    (void **)&f->func_args, &f->nr_func_args))
 			return raw_error(f, ENOMEM, "out of memory");
 		/*
 		 * Kernel symbols: what the file holds of the last chunk, cut
