@@ -89,11 +89,10 @@ bool rt_task_descends_from(struct task_struct *task, struct pid *ancestor);
 static __always_inline int rt_thread_slot(const struct rt_session *s,
 					  struct task_struct *task)
 {
-	struct pid *pid = task_pid(task);
 	unsigned int i;
 
 	for (i = 0; i < s->threads.nr; i++)
-		if (s->threads.pids[i] == pid)
+		if (s->threads.tasks[i] == task)
 			return i;
 	return -1;
 }

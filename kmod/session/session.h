@@ -55,9 +55,15 @@ struct rt_names_memo {
 /* No record was named: rt_path_before_record() and the cgroup's. */
 #define RT_NAMED_NONE	U64_MAX
 
-/* The threads a per-thread session selected: ring i is pids[i]'s. */
+/*
+ * The threads a per-thread session selected: ring i is tasks[i]'s. The
+ * task, not its pid: a thread is matched by one pointer compare, it can
+ * be asked whether it has run for the last time after it was released
+ * (session_thread.c), and it keeps its ring if execve() from another
+ * thread hands it the leader's id.
+ */
 struct rt_threads {
-	struct pid		**pids;		/* references held */
+	struct task_struct	**tasks;	/* references held */
 	u32			*tids;		/* as SET_CONFIG named them */
 	unsigned int		nr;		/* 0: a per-CPU session */
 };

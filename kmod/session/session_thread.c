@@ -2,7 +2,7 @@
 /*
  * Per-thread sessions (RINGTRACE_CFG_PER_THREAD): one ring per
  * selected thread instead of one per CPU. This file turns the config's
- * thread ids into pid references, installs them in the session, checks
+ * thread ids into task references, installs them in the session, checks
  * which ring slots exist and keeps each thread ring's control page saying
  * whose it is and whether the thread is still alive.
  *
@@ -22,6 +22,7 @@
 #include <linux/nospec.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -38,11 +39,13 @@ void rt_threads_release(struct rt_threads *t)
 {
 	unsigned int i;
 
-	for (i = 0; t->pids && i < t->nr; i++)
-		put_pid(t->pids[i]);
-	kfree(t->pids);
+	/* Process context (ioctl, last close or unmap): the last put may sleep. */
+	might_sleep();
+	for (i = 0; t->tasks && i < t->nr; i++)
+		put_task_struct(t->tasks[i]);
+	kfree(t->tasks);
 	kfree(t->tids);
-	t->pids = NULL;
+	t->tasks = NULL;
 	t->tids = NULL;
 	t->nr = 0;
 }
@@ -67,9 +70,9 @@ int rt_threads_from_user(const struct ringtrace_config *cfg,
 			  (size_t)cfg->nr_tids * sizeof(*ids));
 	if (IS_ERR(ids))
 		return PTR_ERR(ids);
-	t->pids = kcalloc(cfg->nr_tids, sizeof(*t->pids), GFP_KERNEL_ACCOUNT);
+	t->tasks = kcalloc(cfg->nr_tids, sizeof(*t->tasks), GFP_KERNEL_ACCOUNT);
 	t->tids = kcalloc(cfg->nr_tids, sizeof(*t->tids), GFP_KERNEL_ACCOUNT);
-	if (!t->pids || !t->tids) {
+	if (!t->tasks || !t->tids) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -86,9 +89,9 @@ int rt_threads_from_user(const struct ringtrace_config *cfg,
 		rcu_read_lock();
 		task = pid_task(find_vpid(ids[i]), PIDTYPE_PID);
 		if (task)
-			t->pids[i] = get_pid(task_pid(task));
+			t->tasks[i] = get_task_struct(task);
 		rcu_read_unlock();
-		if (!t->pids[i]) {
+		if (!t->tasks[i]) {
 			err = -ESRCH;
 			goto out;
 		}
@@ -156,31 +159,27 @@ void rt_session_thread_ring_init(struct rt_session *s, struct rt_ring *ring,
 }
 
 /*
- * Whether the thread @pid names has exited for good: its task is gone, or
- * it is dead and off its CPU. exit_state (a zombie) is too early: after
- * exit_notify() the thread still releases itself (tasklist_lock: a lock
- * contention record) and switches out for the last time (the runqueue
- * lock), and the uapi promises nothing is written once the flag is set.
- * TASK_DEAD is set by do_task_dead() before that last __schedule(); the
- * CPU lets go of the task in finish_task_switch(), whose release store
- * of prev->on_cpu our acquire pairs with: every record the thread wrote
- * was committed before. A zombie group leader or an unreaped process is
- * such a task too. pid_task() under rcu_read_lock() takes no reference
- * and no lock, never sleeps and allocates nothing: fine in the flush
- * timer's softirq, on PREEMPT_RT too (a task_struct is freed only after
- * a grace period, delayed_put_task_struct()).
+ * Whether @task has run for the last time: it is dead and off its CPU.
+ * Its exit state (a zombie) is too early: after exit_notify() the thread
+ * still releases itself (tasklist_lock: a lock contention record) and
+ * switches out for the last time (the runqueue lock), and the uapi
+ * promises nothing is written once the flag is set. So is "its pid has
+ * no task any more": release_task() unlinks the task from its pid before
+ * it clears task->thread_pid, and on PREEMPT_RT (tasklist_lock sleeps)
+ * the thread can be preempted between the two and switched back in, an
+ * off-CPU record then written after the flag. TASK_DEAD is set by
+ * do_task_dead(), with preemption disabled, right before that last
+ * __schedule(); the CPU lets go of the task in finish_task_switch(), whose
+ * release store of prev->on_cpu our acquire pairs with: every record the
+ * thread wrote was committed before. A zombie group leader or an unreaped
+ * process is such a task too. The session's reference keeps the task_struct
+ * (not the thread) alive; nothing here sleeps, takes a lock or allocates:
+ * fine in the flush timer's softirq, on PREEMPT_RT too.
  */
-static bool rt_thread_exited(struct pid *pid)
+static bool rt_thread_exited(struct task_struct *task)
 {
-	struct task_struct *task;
-	bool exited;
-
-	rcu_read_lock();
-	task = pid_task(pid, PIDTYPE_PID);
-	exited = !task || (READ_ONCE(task->__state) == TASK_DEAD &&
-			   !rt_task_on_cpu_acquire(task));
-	rcu_read_unlock();
-	return exited;
+	return READ_ONCE(task->__state) == TASK_DEAD &&
+	       !rt_task_on_cpu_acquire(task);
 }
 
 /*
@@ -197,7 +196,7 @@ void rt_session_threads_update(struct rt_session *s)
 	for (i = 0; i < s->threads.nr; i++) {
 		/* Pairs with smp_store_release() in rt_session_get_ring(). */
 		ring = smp_load_acquire(&s->rings[i]);
-		if (ring && rt_thread_exited(s->threads.pids[i]))
+		if (ring && rt_thread_exited(s->threads.tasks[i]))
 			WRITE_ONCE(ring->page->thread_flags,
 				   RINGTRACE_THREAD_EXITED);
 	}

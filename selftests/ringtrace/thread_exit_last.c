@@ -26,6 +26,13 @@
  * (this test's busy poller on one) no late record was seen in 6 runs;
  * with 4 (vm-run --smp 4), a tasklist_lock contention record came after
  * the flag.
+ *
+ * With the flag also set once the thread's pid had no task (the thread
+ * released), one off-CPU record came after it in one CI run of 20
+ * rounds: release_task() unlinks the task from its pid before it clears
+ * task->thread_pid, and under PREEMPT_RT's sleeping tasklist_lock the
+ * thread can be preempted in between and switched back in, matched by its
+ * pid still. The module now follows the task itself.
  */
 #define _GNU_SOURCE
 #include <errno.h>
