@@ -8,7 +8,8 @@
 # selftests/ringtrace/doc_examples.sh), as TAP. Then the checker itself,
 # on drifted copies of README.md: an output that is not the tool's, an
 # option the tool does not have and an example without its marker must
-# each fail, naming the line.
+# each fail, naming the line. Last, the matching rule itself
+# (scripts/doc-examples --self-test).
 set -u
 bindir=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,5 +51,13 @@ drifted "an option the tool does not have" \
 drifted "an example without its marker" \
 	'/<!-- doc-example: run -->/d' \
 	'README.md:[0-9]*: an example without a doc-example marker'
+# The rule a shown line is matched by, on lines it must take and refuse.
+"$check" --self-test > "$tmp/self" || failed=$((failed + 1))
+while IFS= read -r line; do
+	if [[ $line =~ ^(not\ )?ok\ [0-9]+\ (.*)$ ]]; then
+		n=$((n + 1))
+		echo "${BASH_REMATCH[1]}ok $n ${BASH_REMATCH[2]}"
+	fi
+done < "$tmp/self"
 echo "1..$n"
 [[ $status -eq 0 && $failed -eq 0 ]]
