@@ -16,8 +16,9 @@
 #  - a damaged chunk (an unterminated name) is said as damage (exit 3),
 #    and the records are read and named as without it.
 #  - mkraw --tp-args adds a FUNC_ARGS chunk: the tracepoint's arguments
-#    print by name and type in text and JSON ("args" kept), a copy keeps
-#    them, and without the chunk (--tp) nothing but the names changes.
+#    print by name and type in text and JSON ("args" kept), --perfetto
+#    adds them by name to the instants' args, a copy keeps them, and
+#    without the chunk (--tp) nothing but the names changes.
 set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
@@ -171,6 +172,29 @@ sys.exit(n != 2)' "$tmp/args.json"; then
 	ok "FUNC_ARGS: JSON keeps \"args\" and adds \"named_args\""
 else
 	not_ok "FUNC_ARGS JSON: $(head -3 "$tmp/args.json")"
+fi
+
+# --perfetto: the tracepoint's instants keep "args" (the registers) and
+# add the arguments by name beside it, the values named_args has.
+if "$cat_bin" -q -i "$args" --perfetto "$tmp/args.trace.json" 2> "$tmp/args.err" &&
+	python3 -c '
+import json, sys
+n = 0
+for e in json.load(open(sys.argv[1])):
+    a = e.get("args", {})
+    if e.get("name") == "tp:sched:sched_switch":
+        assert a["args"] == ["0x100", "0xffff888006ff6500",
+                             "0xffff888006ff7a00", "0xffffffff00000402",
+                             "0xdead"], e
+        assert (a["preempt"], a["prev"], a["next"], a["prev_state"]) == \
+            (0, "0xffff888006ff6500", "0xffff888006ff7a00", 1026), e
+        n += 1
+    elif e.get("name") == "touch_atime":
+        assert set(a) == {"ret", "cpu"}, e
+sys.exit(n != 2)' "$tmp/args.trace.json"; then
+	ok "FUNC_ARGS: --perfetto adds the arguments by name beside \"args\""
+else
+	not_ok "FUNC_ARGS --perfetto: $(head -c 600 "$tmp/args.trace.json") $(cat "$tmp/args.err")"
 fi
 
 if "$cat_bin" -q -i "$args" --raw -o "$tmp/args-copy.raw" &&

@@ -10,11 +10,16 @@
  * knows func, ret and lat of func calls (and pid, comm...), and
  * --min-latency selects func calls by lat_ns as vfs_reads. --perfetto
  * draws each call as a slice named after its function on its thread's
- * track, from ts - lat for lat. The weighted views (--folded,
+ * track, from ts - lat for lat, and where the arguments' names and types
+ * are known adds them to the slice's (or a tracepoint's instant's) args
+ * by name, a name that is one of the record's own keys renamed, the whole
+ * still JSON (python's json reads it). The weighted views (--folded,
  * --flamegraph, --report) weigh each call by its latency on its stack,
  * the function its leaf.
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "test.h"
 
@@ -24,6 +29,8 @@
 #include "ringtrace/latency_view.h"
 #include "ringtrace/output.h"
 #include "ringtrace/perfetto.h"
+
+#include "signal_generate_args.h"
 
 #define IP_WRITE	0xffffffff81400000ull
 #define IP_READ		0xffffffff81500000ull
@@ -398,6 +405,104 @@ static void test_perfetto_tracepoint(void **state)
 	rt_output_set_func_names(NULL, 0);
 }
 
+/* Whether python's json reads @text (no python3: skipped, true). */
+static bool json_parses(const char *text)
+{
+	char path[64];
+	char cmd[256];
+	FILE *f;
+	int rc;
+
+	if (system("command -v python3 > /dev/null 2>&1"))
+		return true;
+	snprintf(path, sizeof(path), "/tmp/rt-test-perfetto-%d.json",
+		 (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import json, sys; "
+		 "json.load(open(sys.argv[1]))' %s", path);
+	rc = system(cmd);
+	unlink(path);
+	return rc == 0;
+}
+
+/*
+ * The arguments by name and type beside the raw ones: a tracepoint's
+ * (signal_generate's: a negative int, pointers in hex) and a function's
+ * whose names are the slice's own keys ("ret", "cpu") or an earlier
+ * argument's key, renamed "arg<i>_..." until free; a record past the
+ * descriptions' count keeps only its own.
+ */
+static void test_perfetto_named_args(void **state)
+{
+	static const char tp_names[3][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:signal:signal_generate", "do_thing", "other",
+	};
+	static const struct rt_func_arg_descs descs[3] = {
+		SIGNAL_GENERATE_ARGS,
+		{ .nr_args = 3, .arg = {
+			{ .name = "ret", .size = 4, .is_signed = 1 },
+			{ .name = "cpu", .size = 2 },
+			{ .name = "arg0_ret", .size = 1, .is_signed = 1 },
+		} },
+		{ .nr_args = 0 },
+	};
+	struct rt_perfetto p;
+	struct rt_outbuf ob;
+	struct rt_event ev;
+
+	(void)state;
+	rt_output_set_func_names(tp_names, 3);
+	rt_output_set_func_args(descs, 3);
+	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
+	assert_int_equal(rt_perfetto_init(&p, &ob), 0);
+	ev = func_ev(7, 0, 0xffffffff82000000ull, 0, 0);
+	ev.ts_ns = 3500000;
+	ev.u.func.nr_args = 6;
+	ev.u.func.args[0] = 0xfffffffffffffff9ull;	/* int -7 */
+	ev.u.func.args[1] = 0xffff888000001000ull;
+	ev.u.func.args[2] = 0xffff888000002000ull;
+	ev.u.func.args[3] = 0;
+	ev.u.func.args[4] = 2;
+	ev.u.func.args[5] = 0xdead;
+	rt_perfetto_add(&p, &ev);
+	ev = func_ev(7, 1, IP_WRITE, 1000, 5);
+	ev.ts_ns = 3600000;
+	ev.u.func.nr_args = 3;
+	ev.u.func.args[0] = 0xffffffffull;		/* -1 */
+	ev.u.func.args[1] = 0x10003;			/* u16 3 */
+	ev.u.func.args[2] = 0x80;			/* s8 -128 */
+	rt_perfetto_add(&p, &ev);
+	ev = func_ev(7, 2, IP_READ, 1000, 0);
+	ev.ts_ns = 3700000;
+	ev.u.func.nr_args = 1;
+	ev.u.func.args[0] = 1;
+	rt_perfetto_add(&p, &ev);
+	rt_perfetto_finish(&p);
+	rt_outbuf_append(&ob, "", 1);
+	assert_non_null(strstr(ob.buf, "\"args\":{\"cpu\":0,"
+				  "\"args\":[\"0xfffffffffffffff9\","
+				  "\"0xffff888000001000\",\"0xffff888000002000\","
+				  "\"0x0\",\"0x2\",\"0xdead\"],\"sig\":-7,"
+				  "\"info\":\"0xffff888000001000\","
+				  "\"task\":\"0xffff888000002000\","
+				  "\"group\":0,\"result\":2}}"));
+	assert_non_null(strstr(ob.buf, "\"name\":\"do_thing\",\"cat\":\"func\","
+				  "\"pid\":7,\"tid\":7,\"ts\":3599.000,"
+				  "\"dur\":1.000,\"args\":{\"ret\":5,\"cpu\":0,"
+				  "\"arg0_ret\":-1,\"arg1_cpu\":3,"
+				  "\"arg2_arg0_ret\":-128}}"));
+	assert_non_null(strstr(ob.buf, "\"name\":\"other\",\"cat\":\"func\","
+				  "\"pid\":7,\"tid\":7,\"ts\":3699.000,"
+				  "\"dur\":1.000,\"args\":{\"ret\":0,\"cpu\":0}}"));
+	assert_true(json_parses(ob.buf));
+	rt_outbuf_fini(&ob);
+	rt_output_set_func_names(NULL, 0);
+	rt_output_set_func_args(NULL, 0);
+}
+
 static void test_folded(void **state)
 {
 	static const char kallsyms[] =
@@ -454,5 +559,6 @@ int main(void)
 	    cmocka_unit_test(test_filter),
 	    cmocka_unit_test(test_perfetto),
 	    cmocka_unit_test(test_perfetto_tracepoint),
+	    cmocka_unit_test(test_perfetto_named_args),
 	    cmocka_unit_test(test_folded));
 }

@@ -94,6 +94,19 @@ static inline bool rt_output_arg_is_hex(const struct rt_func_arg_desc *d)
 	return d->is_ptr ||
 	       (d->size != 1 && d->size != 2 && d->size != 4 && d->size != 8);
 }
+/*
+ * The keys of @d's arguments in an export whose func records have keys of
+ * their own (--perfetto's args object, --ctf's event fields): each
+ * argument's name, or where that is one of the record's own keys (pid,
+ * tid, comm, cpu, func, func_ip, ret, lat_ns, nr_args, args, host_pid,
+ * host_tid, cgroup_id, cgroup, nr_kstack, kstack, nr_ustack, ustack) or
+ * an earlier argument's key, "arg<i>_" before it (argument i from 0),
+ * again until it is none of those. @keys[i] for i < @nr, @nr at most
+ * RT_FUNC_ARG_DESCS; the same keys in every export.
+ */
+#define RT_OUTPUT_ARG_KEY_MAX	(RT_FUNC_ARG_NAME_LEN + 5 * RT_FUNC_ARG_DESCS)
+void rt_output_arg_keys(const struct rt_func_arg_descs *d, uint32_t nr,
+			char keys[][RT_OUTPUT_ARG_KEY_MAX]);
 typedef const char *(*rt_func_name_fn)(void *arg, uint64_t ip);
 void rt_output_set_func_namer(rt_func_name_fn fn, void *arg);
 const char *rt_output_func_name(const struct rt_event *ev);

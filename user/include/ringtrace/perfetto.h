@@ -13,6 +13,13 @@
  *                 track, and a "counter_without_track" metadata event
  *                 ("ph":"M") says why, once
  *   sample        an instant event ("ph":"i") on the thread
+ *   func          a slice per call of a traced function (args ret, cpu),
+ *                 an instant per tracepoint hit (args cpu and "args", the
+ *                 registers in hex); where the session knew the
+ *                 arguments' names and types, each also by its key
+ *                 (rt_output_arg_keys(): its name, renamed "arg<i>_NAME"
+ *                 where it is a key of the record's own), the value
+ *                 --json's named_args has: "sig":10,"info":"0xffff..."
  *   LOST          a global instant event naming how many were lost
  *   names         process_name / thread_name metadata the first time a
  *                 pid / tid is seen and again when its name changes (a

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Choosing a printer by format, and what printers share (see output.h). */
+#include <string.h>
+
 #include "ringtrace/output.h"
 #include "ringtrace/record.h"
 
@@ -55,6 +57,51 @@ char *rt_output_fmt_arg(char *p, const struct rt_func_arg_desc *d,
 	if (d->is_signed && (v >> (bits - 1)) & 1)
 		return rt_fmt_i64(p, (int64_t)(v | ~mask));
 	return rt_fmt_u64(p, v);
+}
+
+/* A func record's own keys in --perfetto and --ctf (see output.h). */
+static const char *const record_keys[] = {
+	"pid", "tid", "comm", "cpu", "func", "func_ip", "ret", "lat_ns",
+	"nr_args", "args", "host_pid", "host_tid", "cgroup_id", "cgroup",
+	"nr_kstack", "kstack", "nr_ustack", "ustack",
+};
+
+static bool key_taken(const char *key, char keys[][RT_OUTPUT_ARG_KEY_MAX],
+		      uint32_t before)
+{
+	for (size_t i = 0; i < sizeof(record_keys) / sizeof(*record_keys); i++)
+		if (!strcmp(key, record_keys[i]))
+			return true;
+	for (uint32_t i = 0; i < before; i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return false;
+}
+
+void rt_output_arg_keys(const struct rt_func_arg_descs *d, uint32_t nr,
+			char keys[][RT_OUTPUT_ARG_KEY_MAX])
+{
+	if (nr > RT_FUNC_ARG_DESCS)
+		nr = RT_FUNC_ARG_DESCS;
+	for (uint32_t i = 0; i < nr; i++) {
+		char *k = keys[i];
+		size_t len = strnlen(d->arg[i].name, RT_FUNC_ARG_NAME_LEN - 1);
+
+		memcpy(k, d->arg[i].name, len);
+		k[len] = '\0';
+		/*
+		 * Each earlier key blocks one length at most: i + 1 prefixes
+		 * of 5 bytes ("argN_") find a free one, within the room.
+		 */
+		while (key_taken(k, keys, i) &&
+		       len + 5 < RT_OUTPUT_ARG_KEY_MAX) {
+			memmove(k + 5, k, len + 1);
+			memcpy(k, "arg", 3);
+			k[3] = (char)('0' + i);
+			k[4] = '_';
+			len += 5;
+		}
+	}
 }
 
 static rt_func_name_fn func_name_fn;

@@ -207,9 +207,41 @@ static void offcpu(struct rt_perfetto *p, const struct rt_event *ev)
 }
 
 /*
+ * ,"sig":10,"info":"0xffff...",..: a func record's arguments by name and
+ * type where the session knew what they are (rt_output_func_args()), the
+ * values --json's named_args has (an integer a number, a pointer a hex
+ * string), beside the record's own keys; a name that is one of them is
+ * renamed (rt_output_arg_keys(): "arg0_ret").
+ */
+static void named_args(struct rt_perfetto *p, const struct rt_event *ev)
+{
+	const struct rt_func_arg_descs *d = rt_output_func_args(ev);
+	const struct rt_func_event *f = &ev->u.func;
+	char keys[RT_FUNC_ARG_DESCS][RT_OUTPUT_ARG_KEY_MAX];
+	char key[RT_OUTPUT_ARG_KEY_MAX * RT_JSON_ESCAPE_MAX + 1];
+	char val[32];
+	uint32_t nr = f->nr_args;
+
+	if (!d)
+		return;
+	if (d->nr_args < nr)
+		nr = d->nr_args;
+	rt_output_arg_keys(d, nr, keys);
+	for (uint32_t i = 0; i < nr; i++) {
+		const struct rt_func_arg_desc *a = &d->arg[i];
+		const char *q = rt_output_arg_is_hex(a) ? "\"" : "";
+
+		*rt_json_escape(key, keys[i], RT_OUTPUT_ARG_KEY_MAX) = '\0';
+		*rt_output_fmt_arg(val, a, f->args[i]) = '\0';
+		rt_outbuf_printf(p->out, ",\"%s\":%s%s%s", key, q, val, q);
+	}
+}
+
+/*
  * A call of a traced kernel function: a slice named after it on its
  * thread's track, from its entry (ts - lat) for its latency, as vfs_read;
- * a tracepoint's hit (-e tp:): an instant event there, with its arguments.
+ * a tracepoint's hit (-e tp:): an instant event there, with its arguments
+ * (the registers in hex); both with the arguments by name where known.
  */
 static void func(struct rt_perfetto *p, const struct rt_event *ev)
 {
@@ -232,6 +264,7 @@ static void func(struct rt_perfetto *p, const struct rt_event *ev)
 			rt_outbuf_printf(p->out, "%s\"0x%" PRIx64 "\"",
 					 i ? "," : "", f->args[i]);
 		rt_outbuf_printf(p->out, "]");
+		named_args(p, ev);
 		stack_arg(p, "kstack", ev->stack.kernel, ev->stack.nr_kernel);
 		stack_arg(p, "ustack", ev->stack.user, ev->stack.nr_user);
 		rt_outbuf_printf(p->out, "}}");
@@ -241,6 +274,7 @@ static void func(struct rt_perfetto *p, const struct rt_event *ev)
 			 "\"pid\":%u,\"tid\":%u,\"ts\":" US_FMT ",\"dur\":" US_FMT
 			 ",\"args\":{\"ret\":%" PRId64 ",\"cpu\":%u", name, ev->pid,
 			 ev->tid, US(start), US(f->lat_ns), f->ret, ev->cpu);
+	named_args(p, ev);
 	stack_arg(p, "kstack", ev->stack.kernel, ev->stack.nr_kernel);
 	stack_arg(p, "ustack", ev->stack.user, ev->stack.nr_user);
 	rt_outbuf_printf(p->out, "}}");
