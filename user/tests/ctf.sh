@@ -12,7 +12,12 @@
 # equal to --json's field by field and count by count, and discarded
 # events equal to the LOST counts per CPU; `babeltrace2 convert` writes it
 # again as CTF, which reads back the same. Then: a trace is never written
-# over an existing directory, and a failed one leaves nothing behind.
+# over an existing directory, and a failed one leaves nothing behind. A
+# recording with its tracepoint's arguments described (mkraw --tp-args,
+# a FUNC_ARGS chunk) gives the tracepoint an event class of its own,
+# "tp:sched:sched_switch", whose fields babeltrace2 names: the raw args,
+# then preempt, prev, next, prev_state as --json's named_args has them;
+# the undescribed function's records stay of the class "func".
 set -u
 cat_bin=$(realpath "$1")
 mkraw=$(realpath "$2")
@@ -105,6 +110,17 @@ fi
 
 # Never over an existing directory; never a partial trace.
 mkdir "$tmp/exists"
+if "$mkraw" --tp-args "$tmp/args.raw" &&
+	"$mkraw" --ksyms "$tmp/args.raw" "$here/data/graph.kallsyms" &&
+	"$cat_bin" -q -i "$tmp/args.raw" --ctf "$tmp/args.ctf" 2> "$tmp/args.err" &&
+	babeltrace2 "$tmp/args.ctf" > "$tmp/args.txt" 2>> "$tmp/args.err" &&
+	[[ $(grep -c ' tp:sched:sched_switch: .*args = \[ \[0\] = 0x100, .*, \[4\] = 0xDEAD \], .*, preempt = 0, prev = 0xFFFF888006FF6500, next = 0xFFFF888006FF7A00, prev_state = 1026 }$' "$tmp/args.txt") -eq 2 ]] &&
+	[[ $(grep -c ' func: .*func = "touch_atime"' "$tmp/args.txt") -eq 2 ]]; then
+	ok "described tracepoint: its own event class, arguments by name (babeltrace2)"
+else
+	not_ok "described tracepoint: $(head -c 600 "$tmp/args.txt") $(cat "$tmp/args.err")"
+fi
+
 if ! "$cat_bin" -q -i "$tmp/t.raw" --ctf "$tmp/exists" 2> "$tmp/e.err" &&
 	grep -q 'exists already' "$tmp/e.err" && [[ -z $(ls -A "$tmp/exists") ]]; then
 	ok "--ctf refuses an existing directory and leaves it as it was"

@@ -12,7 +12,12 @@
  * vfs_read and lock events are laid out as the metadata declares, zero
  * (and an empty cgroup) where a record lacks them; func events carry the
  * function's name (the session's, else hex), address, ret, latency and
- * raw arguments as the metadata declares. (babeltrace2 reading real
+ * raw arguments as the metadata declares; a func record whose arguments
+ * are described is an event of its function's own class ("func:NAME",
+ * "tp:SUBSYS:EVENT"), the generic fields then each argument by its key
+ * in its size and signedness (a pointer in hex), and one whose count of
+ * arguments differs from its class's, or undescribed, of the generic
+ * class. (babeltrace2 reading real
  * recordings: tests/ctf.sh, func events: selftests' func_cli.sh.)
  */
 #include <dirent.h>
@@ -26,6 +31,8 @@
 #include "ringtrace/ctf.h"
 #include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
+
+#include "signal_generate_args.h"
 
 #define HDR		(4 + 16 + 4)
 #define CTX		(5 * 8 + 4)
@@ -508,6 +515,113 @@ static void test_func_event(void **state)
 	rm_trace();
 }
 
+static struct rt_event func_rec(uint32_t idx, uint64_t ts, uint32_t nr)
+{
+	struct rt_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = RT_EVENT_FUNC;
+	ev.ts_ns = ts;
+	ev.pid = ev.tid = 42;
+	strcpy(ev.comm, "cat");	/* as take_head() has it */
+	ev.u.func.idx = idx;
+	ev.u.func.ip = 0xffffffff81400004ull;
+	ev.u.func.nr_args = nr;
+	return ev;
+}
+
+/* After the generic fields of an event with @nr raw arguments. */
+static void skip_func(struct cursor *cur, uint16_t id, uint64_t ts,
+		      const char *name, uint32_t nr)
+{
+	take_head(cur, id, ts);
+	assert_string_equal(take_str(cur), name);
+	cur->p += 8 + 8 + 8;				/* ip, ret, lat */
+	assert_int_equal(take(cur, 4), nr);
+	cur->p += 8 * nr;
+	take_ext(cur, 0, 0, 0, "");
+	assert_int_equal(take(cur, 2), 0);
+	assert_int_equal(take(cur, 2), 0);
+}
+
+static void test_func_classes(void **state)
+{
+	static const char names[3][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:signal:signal_generate", "do_thing", "other",
+	};
+	static const struct rt_func_arg_descs descs[3] = {
+		SIGNAL_GENERATE_ARGS,
+		{ .nr_args = 2, .arg = {
+			{ .name = "ret", .size = 2, .is_signed = 1 },
+			{ .name = "size", .size = 8 },
+		} },
+		{ .nr_args = 0 },
+	};
+	struct rt_event tp = func_rec(0, 1000, 5);
+	struct rt_event fn = func_rec(1, 1100, 2);
+	struct rt_event other = func_rec(2, 1200, 1);
+	struct rt_event fewer = func_rec(1, 1300, 1);
+	struct cursor cur;
+	struct rt_ctf c;
+	unsigned char *b;
+	size_t len;
+	char *meta;
+
+	(void)state;
+	fresh_dir();
+	rm_trace();
+	tp.u.func.args[0] = 0xfffffffffffffff9ull;	/* int -7 */
+	tp.u.func.args[1] = 0xffff888000001000ull;
+	tp.u.func.args[2] = 0xffff888000002000ull;
+	tp.u.func.args[3] = 0x100000000ull;		/* int 0 */
+	tp.u.func.args[4] = 2;
+	fn.u.func.args[0] = 0x1fffe;			/* s16 -2 */
+	fn.u.func.args[1] = 4096;
+	rt_output_set_func_names(names, 3);
+	rt_output_set_func_args(descs, 3);
+	assert_int_equal(rt_ctf_open(&c, dir, RT_CTF_PACKET_DEFAULT, NULL), 0);
+	rt_ctf_add(&c, &tp);
+	rt_ctf_add(&c, &fn);
+	rt_ctf_add(&c, &other);
+	rt_ctf_add(&c, &fewer);
+	assert_int_equal(rt_ctf_close(&c), 0);
+	rt_output_set_func_names(NULL, 0);
+	rt_output_set_func_args(NULL, 0);
+
+	b = slurp("stream_cpu0", &len);
+	cur.p = b + HDR + CTX;
+	skip_func(&cur, 6, 1000, "tp:signal:signal_generate", 5);
+	assert_int_equal(take(&cur, 4), (uint32_t)-7);	/* sig, 4 bytes */
+	assert_true(take(&cur, 8) == 0xffff888000001000ull);
+	assert_true(take(&cur, 8) == 0xffff888000002000ull);
+	assert_int_equal(take(&cur, 4), 0);		/* group */
+	assert_int_equal(take(&cur, 4), 2);		/* result */
+	skip_func(&cur, 7, 1100, "do_thing", 2);
+	assert_int_equal(take(&cur, 2), 0xfffe);	/* ret: s16 -2 */
+	assert_int_equal(take(&cur, 8), 4096);
+	skip_func(&cur, 5, 1200, "other", 1);		/* undescribed */
+	skip_func(&cur, 5, 1300, "do_thing", 1);	/* not its class's */
+	assert_true(cur.p == b + len);
+
+	meta = (char *)slurp("metadata", &len);
+	assert_non_null(strstr(meta, "name = \"func\";\n\tid = 5;"));
+	assert_non_null(strstr(meta, "name = \"tp:signal:signal_generate\";\n"
+				     "\tid = 6;"));
+	assert_non_null(strstr(meta, "\t\thex64_t ustack[nr_ustack];\n"
+				     "\t\tinteger { size = 32; align = 8; "
+				     "signed = true; } _sig;\n"
+				     "\t\thex64_t _info;\n\t\thex64_t _task;\n"
+				     "\t\tinteger { size = 32; align = 8; "
+				     "signed = true; } _group;\n"));
+	assert_non_null(strstr(meta, "name = \"func:do_thing\";\n\tid = 7;"));
+	assert_non_null(strstr(meta, "\t\tinteger { size = 16; align = 8; "
+				     "signed = true; } _arg0_ret;\n"
+				     "\t\tinteger { size = 64; align = 8; "
+				     "signed = false; } _size;\n\t};\n};\n"));
+	assert_null(strstr(meta, "func:other"));
+	rm_trace();
+}
+
 static void test_atomic(void **state)
 {
 	struct rt_event ev = read_ev(0, 1);
@@ -543,5 +657,6 @@ int main(void)
 	    cmocka_unit_test(test_counters_row_stream),
 	    cmocka_unit_test(test_offcpu_and_cgroup),
 	    cmocka_unit_test(test_func_event),
+	    cmocka_unit_test(test_func_classes),
 	    cmocka_unit_test(test_atomic));
 }

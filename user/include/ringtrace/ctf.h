@@ -19,11 +19,18 @@
  * next packet on, so that readers report the loss between the events
  * around it. Events keep the fields of --json: vfs_read (with the file's
  * path, "" when unknown, and the stacks), lock, sample (with its call
- * chain), counters.
+ * chain), counters, offcpu, func. A func record whose arguments the
+ * session knew by name and type (a tracepoint's, a function's --args with
+ * BTF) is an event of its function's own class, "func:NAME" (or the
+ * tracepoint's "tp:SUBSYS:EVENT"), declared in the metadata after the
+ * generic ones: the func fields, then one field per argument by its key
+ * (rt_output_arg_keys()), an integer of its size and signedness or a
+ * pointer in hex, the values --json's named_args has.
  *
  * The trace is written into a hidden directory beside DIR and renamed to
  * DIR once complete: DIR is a whole trace or absent, never a partial one.
- * Memory: one packet buffer per stream; nothing is allocated per event.
+ * Memory: one packet buffer per stream, one table of function classes;
+ * nothing is allocated per event.
  */
 #ifndef RINGTRACE_CTF_H
 #define RINGTRACE_CTF_H
@@ -59,6 +66,19 @@ struct rt_ctf_env {
 	int64_t		wall_offset_ns;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 };
 
+/*
+ * The event class of a described function's records (one per func_idx
+ * whose arguments the session knew, rt_output_func_args()): the generic
+ * func fields, then its arguments by name and type. What its first record
+ * said; a later record of it with another count of arguments takes the
+ * generic class.
+ */
+struct rt_ctf_func_class {
+	uint32_t		nr_args;	/* 0: no class (yet) */
+	char			name[RINGTRACE_FUNC_NAME_LEN];
+	struct rt_func_arg_desc	arg[RT_FUNC_ARG_DESCS];
+};
+
 struct rt_ctf {
 	char			*dir;		/* the final name */
 	char			*tmp;		/* where it is written */
@@ -76,6 +96,8 @@ struct rt_ctf {
 						   stream monotonic */
 	int			error;		/* first errno; then nothing more
 						   is written */
+	/* by func_idx (RINGTRACE_MAX_FUNCS), allocated at the first one */
+	struct rt_ctf_func_class *funcs;
 };
 
 /*

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ringtrace/ctf.h"
+#include "ringtrace/funcs.h"
 #include "ringtrace/output.h"
 #include "ringtrace/perf_counters.h"
 
@@ -27,8 +28,12 @@
 #define OFF_PACKET		(PACKET_HEADER_LEN + 24)
 #define OFF_DISCARDED		(PACKET_HEADER_LEN + 32)
 
-/* Event class ids (the metadata's order; new classes are appended). */
-enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS, EV_OFFCPU, EV_FUNC };
+/*
+ * Event class ids (the metadata's order; new classes are appended), then
+ * the described functions' classes: EV_FUNC_CLASS + func_idx.
+ */
+enum { EV_VFS_READ, EV_LOCK, EV_SAMPLE, EV_COUNTERS, EV_OFFCPU, EV_FUNC,
+       EV_FUNC_CLASS };
 
 /*
  * Room past packet_max for one event: a lock record with two full stacks
@@ -431,6 +436,66 @@ static unsigned char *func(const struct rt_ctf *c, unsigned char *p,
 	return stacks(p, &ev->stack);
 }
 
+/*
+ * The class of a func record: its function's own where the session knew
+ * its arguments (the first such record makes the class; *@nr: how many
+ * of them the record has), else the generic EV_FUNC.
+ */
+static uint16_t func_class(struct rt_ctf *c, const struct rt_event *ev,
+			   uint32_t *nr)
+{
+	const struct rt_func_arg_descs *d = rt_output_func_args(ev);
+	const struct rt_func_event *f = &ev->u.func;
+	struct rt_ctf_func_class *k;
+	char hex[RT_FUNC_LABEL_MAX];
+
+	*nr = f->nr_args < RINGTRACE_FUNC_MAX_ARGS ? f->nr_args :
+	      RINGTRACE_FUNC_MAX_ARGS;
+	if (!d || f->idx >= RINGTRACE_MAX_FUNCS)
+		return EV_FUNC;
+	if (d->nr_args < *nr)
+		*nr = d->nr_args;
+	if (!*nr)
+		return EV_FUNC;
+	if (!c->funcs) {
+		c->funcs = calloc(RINGTRACE_MAX_FUNCS, sizeof(*c->funcs));
+		if (!c->funcs)
+			return EV_FUNC;
+	}
+	k = &c->funcs[f->idx];
+	if (!k->nr_args) {
+		k->nr_args = *nr;
+		snprintf(k->name, sizeof(k->name), "%s",
+			 rt_output_func_label(f->idx, f->ip, hex));
+		memcpy(k->arg, d->arg, *nr * sizeof(*d->arg));
+	}
+	return k->nr_args == *nr ? (uint16_t)(EV_FUNC_CLASS + f->idx) : EV_FUNC;
+}
+
+/*
+ * After func()'s fields, the arguments by type: an integer in its size
+ * (the register's bits past it are not its), a pointer as it is.
+ */
+static unsigned char *func_named(unsigned char *p, const struct rt_event *ev,
+				 const struct rt_ctf_func_class *k)
+{
+	for (uint32_t i = 0; i < k->nr_args; i++) {
+		uint64_t v = ev->u.func.args[i];
+
+		if (rt_output_arg_is_hex(&k->arg[i]))
+			p = u64(p, v);
+		else if (k->arg[i].size == 1)
+			p = u8(p, (uint8_t)v);
+		else if (k->arg[i].size == 2)
+			p = u16(p, (uint16_t)v);
+		else if (k->arg[i].size == 4)
+			p = u32(p, (uint32_t)v);
+		else
+			p = u64(p, v);
+	}
+	return p;
+}
+
 /* The call chain as --json prints it: markers skipped, at most 128. */
 static unsigned char *sample(unsigned char *p, const struct rt_event *ev)
 {
@@ -497,6 +562,7 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 {
 	struct rt_ctf_stream *s;
 	unsigned char *p;
+	uint32_t nr_named = 0;
 	uint64_t ts;
 	uint16_t id;
 
@@ -519,7 +585,7 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 		id = EV_OFFCPU;
 		break;
 	case RT_EVENT_FUNC:
-		id = EV_FUNC;
+		id = func_class(c, ev, &nr_named);
 		break;
 	case RT_EVENT_LOST:
 		lost(c, ev);
@@ -548,8 +614,13 @@ void rt_ctf_add(struct rt_ctf *c, const struct rt_event *ev)
 	case EV_SAMPLE:
 		p = sample(p, ev);
 		break;
-	default:
+	case EV_COUNTERS:
 		p = counters(p, ev);
+		break;
+	default:
+		/* a described function's class: func's fields, then its own */
+		p = func(c, p, ev);
+		p = func_named(p, ev, &c->funcs[id - EV_FUNC_CLASS]);
 		break;
 	}
 	event_end(c, s, p, ts);
@@ -595,6 +666,18 @@ static const char tsdl_types[] =
 	"\t\thex64_t kstack[nr_kstack];\n" \
 	"\t\tuint16_t nr_ustack;\n" \
 	"\t\thex64_t ustack[nr_ustack];\n"
+
+/* What func() writes (a described function's class adds its own). */
+#define TSDL_FUNC \
+	TSDL_TASK \
+	"\t\tstring func;\n" \
+	"\t\thex64_t func_ip;\n" \
+	"\t\tint64_t ret;\n" \
+	"\t\tuint64_t lat_ns;\n" \
+	"\t\tuint32_t nr_args;\n" \
+	"\t\thex64_t args[nr_args];\n" \
+	TSDL_TASK_EXT \
+	TSDL_STACKS
 
 static const char tsdl_streams[] =
 "typealias integer { size = 64; align = 8; signed = false;\n"
@@ -708,17 +791,56 @@ TSDL_STACKS
 "\tid = 5;\n"
 "\tstream_id = 0;\n"
 "\tfields := struct {\n"
-TSDL_TASK
-"\t\tstring func;\n"
-"\t\thex64_t func_ip;\n"
-"\t\tint64_t ret;\n"
-"\t\tuint64_t lat_ns;\n"
-"\t\tuint32_t nr_args;\n"
-"\t\thex64_t args[nr_args];\n"
-TSDL_TASK_EXT
-TSDL_STACKS
+TSDL_FUNC
 "\t};\n"
 "};\n";
+
+/*
+ * The event class of the function of func_idx @idx: "func:NAME" (a
+ * tracepoint's "tp:SUBSYS:EVENT" as it is), func's fields, then its
+ * arguments by key. A key is written with a leading underscore, which
+ * readers take off (CTF 1.8 7.3.1): "_size" is "size" whatever TSDL's
+ * keywords are.
+ */
+static int tsdl_func_class(char *buf, size_t size,
+			   const struct rt_ctf_func_class *k, uint32_t idx)
+{
+	char name[2 * RINGTRACE_FUNC_NAME_LEN];
+	char keys[RT_FUNC_ARG_DESCS][RT_OUTPUT_ARG_KEY_MAX];
+	struct rt_func_arg_descs d = { .nr_args = k->nr_args };
+	size_t o = 0;
+	int n;
+
+	memcpy(d.arg, k->arg, sizeof(d.arg));
+	rt_output_arg_keys(&d, k->nr_args, keys);
+	tsdl_string(name, sizeof(name), k->name);
+	n = snprintf(buf, size, "\nevent {\n\tname = \"%s%s\";\n\tid = %u;\n"
+		     "\tstream_id = 0;\n\tfields := struct {\n" TSDL_FUNC,
+		     rt_func_name_is_tp(k->name) ? "" : "func:", name,
+		     EV_FUNC_CLASS + idx);
+	for (uint32_t i = 0; n >= 0 && i < k->nr_args; i++) {
+		const struct rt_func_arg_desc *a = &k->arg[i];
+
+		o += (size_t)n;
+		if (o >= size)
+			return -1;
+		if (rt_output_arg_is_hex(a))
+			n = snprintf(buf + o, size - o, "\t\thex64_t _%s;\n",
+				     keys[i]);
+		else
+			n = snprintf(buf + o, size - o,
+				     "\t\tinteger { size = %u; align = 8; "
+				     "signed = %s; } _%s;\n", a->size * 8u,
+				     a->is_signed ? "true" : "false", keys[i]);
+	}
+	if (n < 0)
+		return -1;
+	o += (size_t)n;
+	if (o >= size)
+		return -1;
+	n = snprintf(buf + o, size - o, "\t};\n};\n");
+	return n < 0 || o + (size_t)n >= size ? -1 : (int)(o + (size_t)n);
+}
 
 static void uuid_text(char out[37], const uint8_t u[16])
 {
@@ -793,7 +915,19 @@ int rt_ctf_metadata(const struct rt_ctf *c, char *buf, size_t size)
 		     "%s",
 		     tsdl_types, uuid, host, kernel, RINGTRACE_VERSION, modver,
 		     uuid, off_s, off_ns, tsdl_streams);
-	return n < 0 || (size_t)n >= size ? -1 : n;
+	if (n < 0 || (size_t)n >= size)
+		return -1;
+	for (uint32_t i = 0; c->funcs && i < RINGTRACE_MAX_FUNCS; i++) {
+		int m;
+
+		if (!c->funcs[i].nr_args)
+			continue;
+		m = tsdl_func_class(buf + n, size - (size_t)n, &c->funcs[i], i);
+		if (m < 0)
+			return -1;
+		n += m;
+	}
+	return n;
 }
 
 static int write_file(const char *path, const char *data, size_t len)
@@ -879,6 +1013,8 @@ static void remove_tmp(struct rt_ctf *c, uint32_t nr_cpus)
 
 static void release(struct rt_ctf *c)
 {
+	free(c->funcs);
+	c->funcs = NULL;
 	free(c->tmp);
 	free(c->dir);
 	c->tmp = NULL;
@@ -899,7 +1035,8 @@ void rt_ctf_abort(struct rt_ctf *c)
 int rt_ctf_close(struct rt_ctf *c)
 {
 	uint32_t nr = c->nr_cpus;
-	size_t size = 16384;
+	/* the generic classes, then at most 4 KiB per function's */
+	size_t size = 16384 + (c->funcs ? RINGTRACE_MAX_FUNCS * 4096 : 0);
 	char *meta, *slash;
 	int n, fd;
 
