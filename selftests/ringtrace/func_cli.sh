@@ -16,7 +16,8 @@
 # its thread's track, and --folded weighs the recording's calls by their
 # latency under dd with vfs_write the leaf: the sum of their lat_ns.
 # --ctf declares func events: babeltrace2's Python bindings read back the
-# N calls with their return value and arguments.
+# N calls with their return value and arguments, raw and (vfs_write's
+# BTF prototype, --args) by name, in the class of its own func:vfs_write.
 # A function that cannot be probed is refused with its reason. The calls
 # the probe missed (func_missed's 100 threads asleep in eventfd_read at
 # once) are said at the end, the same count live and on replay, and with
@@ -287,17 +288,19 @@ import sys
 import bt2
 n, size = 0, int(sys.argv[2])
 for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
-    if type(m) is bt2._EventMessageConst and m.event.name == 'func':
+    if type(m) is bt2._EventMessageConst and \
+       m.event.name == 'func:vfs_write':
         f = m.event.payload_field
         if str(f['func']) == 'vfs_write' and str(f['comm']) == 'dd' and \
            int(f['ret']) == size and int(f['lat_ns']) > 0 and \
-           int(f['nr_args']) == 3 and int(f['args'][2]) == size:
+           int(f['nr_args']) == 3 and int(f['args'][2]) == size and \
+           int(f['count']) == size:
             n += 1
 print(n)
 EOF
 )
 [[ $rc -eq 0 && $got == "$n" ]]
-tap_ok $? "--ctf: babeltrace2 reads $n func events of dd's writes with ret and args ($got, exit $rc)" ||
+tap_ok $? "--ctf: babeltrace2 reads $n func:vfs_write events of dd's writes with ret, args and count by name ($got, exit $rc)" ||
 	{ tap_diag <"$work/c.err"; echo "$got" | tap_diag; }
 
 "$cat" -e func:ringtrace_no_such_function -- true >/dev/null 2>"$work/n.err"

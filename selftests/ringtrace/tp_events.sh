@@ -7,7 +7,10 @@
 # whose first argument is the signal's number, in the text lines (by
 # name from the kernel's BTF: args=sig=10), the JSON objects (lat_ns 0,
 # args, named_args), --summary's row and a raw recording's replay (named
-# as live: the recording keeps the names and the arguments' names). A process
+# as live: the recording keeps the names and the arguments' names), and
+# the exports: --perfetto's instants (args "sig":10 beside the raw "args")
+# and --ctf's events of the tracepoint's own class, whose field sig
+# babeltrace2 reads as 10. A process
 # calling getsid(2) N times gives exactly N raw_syscalls:sys_enter hits
 # with its number as the second argument: the syscall tracepoint runs
 # its probes preemptible on 6.13 and later (7.x: all of them, under
@@ -23,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 . "$here/st_tools.sh"
 
 st_need_cat
-tap_plan 10
+tap_plan 11
 
 n=37
 ev=tp:signal:signal_generate
@@ -86,6 +89,35 @@ again=$(args_lines "$work/ar.txt")
 	grep -qE "^ *$n args=sig=10,info=PTR,task=PTR,group=[0-9]+,result=-?[0-9]+\$" <<<"$live"
 tap_ok $? "named arguments: a live run and its recording's replay print the same line (${live//$'\n'/;})" ||
 	{ tap_diag <"$work/a.err"; tap_diag <"$work/ar.err"; tap_diag <<<"$live"; tap_diag <<<"$again"; }
+
+# The exports carry the arguments by name too: --perfetto in the
+# instants' args, --ctf in fields of the tracepoint's own event class.
+"$cat" -e "$ev" --args 2 --perfetto "$work/p.json" --ctf "$work/p.ctf" \
+	-- "${sigs[@]}" >/dev/null 2>"$work/p.err"
+rc=$?
+got=$(/usr/bin/python3 - "$work/p.json" "$work/p.ctf" 2>&1 <<'EOF'
+import json, sys
+import bt2
+p = c = 0
+for e in json.load(open(sys.argv[1])):
+    a = e.get("args", {})
+    if e.get("name") == "tp:signal:signal_generate" and \
+       a.get("sig") == 10 and a.get("args", [""])[0] == "0xa" and \
+       a.get("info", "").startswith("0x"):
+        p += 1
+for m in bt2.TraceCollectionMessageIterator(sys.argv[2]):
+    if type(m) is bt2._EventMessageConst and \
+       m.event.name == "tp:signal:signal_generate":
+        f = m.event.payload_field
+        if str(f["comm"]) == "bash" and int(f["sig"]) == 10 and \
+           int(f["args"][0]) == 10:
+            c += 1
+print(p, c)
+EOF
+)
+[[ $rc -eq 0 && $got == "$n $n" ]]
+tap_ok $? "--perfetto and --ctf: $n hits with sig 10 by name, each (perfetto, ctf: $got, exit $rc)" ||
+	{ tap_diag <"$work/p.err"; echo "$got" | tap_diag; }
 
 # --summary's row for the tracepoint: its calls column, live and replayed.
 row_calls() {
