@@ -275,6 +275,8 @@ static void rt_func_detach(struct rt_func_attach *a)
 			continue;
 		if (!p->is_tp)
 			rt_func_unregister(p);
+		else
+			rt_func_tp_release(&p->tp);
 		/* No handler runs any more: the count is final. */
 		a->missed += rt_func_probe_missed(p);
 		p->registered = false;

@@ -20,6 +20,11 @@
  * unregistering waits with tracepoint_synchronize_unregister(), which
  * waits for both kinds of readers, before the probe's data is reused or
  * freed.
+ *
+ * A module's tracepoint (9p, ext4, kvm...) is found by name too
+ * (lib/tracepoint.c) and keeps its module loaded while the probe is on
+ * it, as an ftrace event enabled on it does: unloading it would free the
+ * tracepoint under us.
  */
 #include <linux/errno.h>
 #include <linux/hardirq.h>
@@ -69,16 +74,20 @@ static void rt_func_tp_probe(void *data, unsigned long a0, unsigned long a1,
 
 int rt_func_tp_register(struct rt_func_tp *t, const char *tp_name)
 {
-	struct tracepoint *tp = rt_tracepoint_find(tp_name);
+	struct tracepoint *tp = rt_tracepoint_get(tp_name, &t->mod);
 	int err;
 
 	if (!tp)
 		return -ENOENT;
 	atomic64_set(&t->missed, 0);
 	err = tracepoint_probe_register(tp, (void *)rt_func_tp_probe, t);
-	if (!err)
-		t->tp = tp;
-	return err;
+	if (err) {
+		rt_tracepoint_put(t->mod);
+		t->mod = NULL;
+		return err;
+	}
+	t->tp = tp;
+	return 0;
 }
 
 void rt_func_tp_unregister(struct rt_func_tp *t)
@@ -96,6 +105,13 @@ void rt_func_tp_sync(void)
 	tracepoint_synchronize_unregister();
 }
 
+void rt_func_tp_release(struct rt_func_tp *t)
+{
+	/* After rt_func_tp_sync(): no call of our probe is left in it. */
+	rt_tracepoint_put(t->mod);
+	t->mod = NULL;
+}
+
 #else /* !RT_HAVE_TP_ANY */
 
 int rt_func_tp_register(struct rt_func_tp *t, const char *tp_name)
@@ -108,6 +124,10 @@ void rt_func_tp_unregister(struct rt_func_tp *t)
 }
 
 void rt_func_tp_sync(void)
+{
+}
+
+void rt_func_tp_release(struct rt_func_tp *t)
 {
 }
 

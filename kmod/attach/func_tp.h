@@ -20,6 +20,8 @@ struct tracepoint;
 
 struct rt_func_tp {
 	struct tracepoint	*tp;		/* NULL: not registered */
+	/* The module whose tracepoint it is, referenced; NULL: built-in. */
+	struct module		*mod;
 	struct rt_session	*s;
 	u32			idx;		/* in the session's names */
 	/* Hits it could not record (in NMI context). */
@@ -30,7 +32,8 @@ struct rt_func_tp {
 const char *rt_func_tp_name(const char *name);
 
 /*
- * Attach @t (s and idx set) to the built-in tracepoint @tp_name: 0,
+ * Attach @t (s and idx set) to the tracepoint @tp_name, built-in or a
+ * loaded module's (which holds the module until rt_func_tp_release()): 0,
  * -ENOENT (no such tracepoint), -EOPNOTSUPP (not on this kernel: see
  * RT_HAVE_TP_ANY), or tracepoint_probe_register()'s errno.
  */
@@ -38,10 +41,13 @@ int rt_func_tp_register(struct rt_func_tp *t, const char *tp_name);
 
 /*
  * Take @t's probe away. Its handler may still run until
- * rt_func_tp_sync() returns: call that once after a batch.
+ * rt_func_tp_sync() returns: call that once after a batch, then
+ * rt_func_tp_release() for each, which lets a module's tracepoint go
+ * (the module may be unloaded from then on).
  */
 void rt_func_tp_unregister(struct rt_func_tp *t);
 void rt_func_tp_sync(void);
+void rt_func_tp_release(struct rt_func_tp *t);
 
 /* What the module offers for tracepoint names on this kernel. */
 #ifdef RT_HAVE_TP_ANY

@@ -182,7 +182,7 @@ rc2=$?
 "$cat" -e tp:signal:sched_switch -- true >"$work/w.txt" 2>"$work/w.err"
 rc3=$?
 [[ $rc -ne 0 && $rc2 -ne 0 && $rc3 -ne 0 ]] &&
-	grep -q 'no such built-in tracepoint' "$work/n.err" &&
+	grep -q 'no such tracepoint' "$work/n.err" &&
 	grep -q "'tp:a:b:c' is not tp:SUBSYS:EVENT" "$work/b.err" &&
 	grep -q 'tracefs has no event signal:sched_switch' "$work/w.err"
 tap_ok $? "refused with the reason: no such tracepoint (exit $rc), a bad name (exit $rc2), another subsystem's (exit $rc3)" ||

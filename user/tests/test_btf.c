@@ -702,8 +702,10 @@ static void test_funcs(void **state)
 /*
  * -e tp: names checked before anything attaches (tracepoints.c): the
  * functions of the list skipped, the most arguments one takes (capped at
- * a record's 6), one the BTF lacks and one under another subsystem of
- * tracefs refused with the reason, no BTF at all left to the module.
+ * a record's 6), one the BTF lacks (unless tracefs has its event: a loaded
+ * module's, taken with its arguments unnamed) and one under another
+ * subsystem of tracefs refused with the reason, no BTF at all left to the
+ * module.
  */
 static void test_tracepoints_check(void **state)
 {
@@ -750,7 +752,17 @@ static void test_tracepoints_check(void **state)
 	assert_non_null(strstr(err, "tracefs has no event other:nonames"));
 	assert_int_equal(rt_tracepoints_check(none, 1, path, events, &max, NULL, err,
 					      sizeof(err)), -1);
-	assert_non_null(strstr(err, "no such built-in tracepoint"));
+	assert_non_null(strstr(err, "no such tracepoint"));
+	assert_non_null(strstr(err, "no loaded module's event"));
+	/* Not in the BTF but in tracefs: a module's, arguments unnamed. */
+	snprintf(dir, sizeof(dir), "%s/sub/absent", events);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	memset(descs, 0xff, sizeof(descs));
+	assert_int_equal(rt_tracepoints_check(none, 1, path, events, &max, descs,
+					      err, sizeof(err)), 0);
+	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);
+	assert_int_equal(descs[0].nr_args, 0);
+	assert_int_equal(rmdir(dir), 0);
 	assert_int_equal(rt_tracepoints_check(bad, 1, path, events, &max, NULL, err,
 					      sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot trace tp:sub:bystruct"));

@@ -654,9 +654,9 @@ static const char *func_refusal(const struct rt_session *s, int err)
 	if (err == EINVAL)
 		return "the kernel refuses to probe it: kprobe blacklist";
 	if (tps == s->nr_funcs)
-		return "no such built-in tracepoint: a module's are not offered";
+		return "no such tracepoint, built in or in a loaded module";
 	return tps ? "no such function (or notrace, inlined), or no such "
-		     "built-in tracepoint" :
+		     "tracepoint" :
 		     "no such function, or notrace or inlined";
 }
 

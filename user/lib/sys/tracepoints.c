@@ -110,14 +110,32 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 		tp = strrchr(spec, ':');
 		tp = tp ? tp + 1 : spec;
 		ret = rt_btf_tracepoint(btf, tp, &proto, why, sizeof(why));
+		/* Looked up once, and only for a session with tracepoints. */
+		if (!looked) {
+			dir = events_dir(events);
+			looked = true;
+		}
 		if (ret == -ENODATA) {
 			/* No BTF: the module says whether it exists. */
 			*max_args = RINGTRACE_FUNC_MAX_ARGS;
 		} else if (ret == -ENOENT) {
-			snprintf(err, errlen, "cannot trace %s: no such built-in "
-				 "tracepoint (the kernel's BTF has no %s; a "
-				 "module's are not offered)", names[i], tp);
-			return -1;
+			/*
+			 * Not built in. A loaded module's (ext4, kvm, 9p...)
+			 * has its event in tracefs; the module finds the
+			 * tracepoint, its arguments stay unnamed (hex).
+			 */
+			if (!dir || !strchr(spec, ':') ||
+			    !subsystem_ok(spec, dir)) {
+				snprintf(err, errlen, "cannot trace %s: no such "
+					 "tracepoint (the kernel's BTF has no %s%s)",
+					 names[i], tp, dir ?
+					 ", and no loaded module's event in tracefs "
+					 "has the name" :
+					 "; a module's is found by its tracefs "
+					 "event, and tracefs is not mounted");
+				return -1;
+			}
+			*max_args = RINGTRACE_FUNC_MAX_ARGS;
 		} else if (ret) {
 			snprintf(err, errlen, "cannot trace %s: %s", names[i],
 				 why);
@@ -129,11 +147,6 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 					    RINGTRACE_FUNC_MAX_ARGS;
 			if (descs)
 				describe(&descs[i], &proto);
-		}
-		/* Looked up once, and only for a session with tracepoints. */
-		if (!looked) {
-			dir = events_dir(events);
-			looked = true;
 		}
 		if (!subsystem_ok(spec, dir)) {
 			snprintf(err, errlen, "cannot trace %s: tracefs has no "
