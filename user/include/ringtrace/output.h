@@ -91,8 +91,7 @@ char *rt_output_fmt_arg(char *p, const struct rt_func_arg_desc *d,
 /* Whether rt_output_fmt_arg() prints @d's value in hex (JSON: a string). */
 static inline bool rt_output_arg_is_hex(const struct rt_func_arg_desc *d)
 {
-	return d->is_ptr ||
-	       (d->size != 1 && d->size != 2 && d->size != 4 && d->size != 8);
+	return d->is_ptr || !rt_func_arg_size_ok(d->size);
 }
 /*
  * The keys of @d's arguments in an export whose func records have keys of

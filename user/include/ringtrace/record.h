@@ -177,6 +177,16 @@ struct rt_func_arg_descs {
 	struct rt_func_arg_desc	arg[RT_FUNC_ARG_DESCS];
 };
 
+/*
+ * Whether @size is an integer's that a register's value can be cut to
+ * (1, 2, 4 or 8 bytes): what the kernel's BTF must say for an argument,
+ * what a raw file's description must hold, what prints in decimal.
+ */
+static inline bool rt_func_arg_size_ok(uint32_t size)
+{
+	return size == 1 || size == 2 || size == 4 || size == 8;
+}
+
 /* "R", "S", "D" or "other": how a task left the CPU. */
 const char *rt_offcpu_state_name(uint32_t state);
 

@@ -474,7 +474,7 @@ static const char *func_arg_wrong(const struct rt_func_arg_desc *a)
 	for (const char *c = a->name; c < end; c++)
 		if (!rt_ident_char((unsigned char)*c))
 			return "a name not a C identifier";
-	if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8)
+	if (!rt_func_arg_size_ok(a->size))
 		return "a size not 1, 2, 4 or 8";
 	if (a->is_ptr > 1 || a->is_signed > 1 || (a->is_ptr && a->size != 8))
 		return "a type neither integer nor pointer";
