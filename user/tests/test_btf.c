@@ -3,11 +3,13 @@
  * A tracepoint's prototype from raw BTF: small BTF blobs built here, one
  * type at a time, written to a temporary file and read back. Arguments
  * through typedef/const/volatile/restrict/type_tag chains, names from
- * __bpf_trace_NAME, __probestub_NAME or arg0.., a tracepoint that is not there, arguments a
- * generic probe cannot take, and broken files: cut at every length, every
- * byte of a valid one changed, wrong magic, loops; none may be read out of
- * bounds (make test-asan). Then the check of -e tp: names built on it
- * (tracepoints.c), against a blob and a tracefs events folder of its own.
+ * __bpf_trace_NAME, __probestub_NAME or arg0.., a tracepoint that is not
+ * there, arguments a generic probe cannot take, and broken files: cut at
+ * every length, every byte of a valid one changed, wrong magic, loops;
+ * none may be read out of bounds (make test-asan). One handle reads its
+ * file once, whatever it is asked after. Then the check of -e tp: names
+ * built on it (tracepoints.c), against a blob and a tracefs events folder
+ * of its own.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -182,14 +184,26 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct rt_tp_proto tp;
+static struct rt_func_arg_descs tp;
 static char err[512];
+
+/* @name looked up in the file at @at, by a handle of its own. */
+static int lookup_in(const char *at, const char *name)
+{
+	struct rt_btf *btf = rt_btf_open(at);
+	int ret;
+
+	assert_non_null(btf);
+	memset(&tp, 0xa5, sizeof(tp));
+	memset(err, 0, sizeof(err));
+	ret = rt_btf_tracepoint(btf, name, &tp, err, sizeof(err));
+	rt_btf_close(btf);
+	return ret;
+}
 
 static int lookup(const char *name)
 {
-	memset(&tp, 0xa5, sizeof(tp));
-	memset(err, 0, sizeof(err));
-	return rt_btf_tracepoint(path, name, &tp, err, sizeof(err));
+	return lookup_in(path, name);
 }
 
 static uint8_t file[16384];
@@ -199,7 +213,7 @@ static uint8_t file[16384];
  * typedef under const), const struct pointer, enum (typedef), signed
  * enum64 and volatile/restrict/type_tag chains; FUNC __bpf_trace_demo
  * names them. "nonames" has no such FUNC, "mismatch" one with another
- * count; "bystruct", "byunion", "byfloat", "wide" and "many" are refused.
+ * count; "bystruct", "byunion", "byfloat", "wide" and "late" are refused.
  * Kinds no tracepoint uses (ARRAY, VAR, DATASEC, FWD, DECL_TAG) sit
  * between them, so that each kind's data is skipped by its own size.
  */
@@ -271,11 +285,13 @@ static size_t demo_blob(void)
 	tracepoint(&b, "byfloat", voidp, 1, (uint32_t[]){ fl });
 	tracepoint(&b, "byarray", voidp, 1, (uint32_t[]){ arr });
 	tracepoint(&b, "wide", voidp, 1, (uint32_t[]){ wide });
-	uint32_t many[RT_TP_MAX_ARGS + 1];
-	for (size_t i = 0; i < RT_TP_MAX_ARGS + 1; i++)
+	/* More than a description keeps; "late"'s last by value. */
+	uint32_t many[RT_FUNC_ARG_DESCS + 2];
+	for (size_t i = 0; i < RT_FUNC_ARG_DESCS + 2; i++)
 		many[i] = i32;
-	tracepoint(&b, "many", voidp, RT_TP_MAX_ARGS, many);
-	tracepoint(&b, "toomany", voidp, RT_TP_MAX_ARGS + 1, many);
+	tracepoint(&b, "many", voidp, RT_FUNC_ARG_DESCS + 2, many);
+	many[RT_FUNC_ARG_DESCS + 1] = task;
+	tracepoint(&b, "late", voidp, RT_FUNC_ARG_DESCS + 2, many);
 	/* Two FUNCs of one name (static functions of two files). */
 	named_func(&b, "", "twice", voidp, 1, args, names);
 	named_func(&b, "", "twice", voidp, 2, args, names);
@@ -308,10 +324,10 @@ static void test_args_through_chains(void **state)
 	assert_int_equal(tp.arg[7].size, 0);
 	assert_string_equal(tp.arg[7].name, "");
 
-	/* RT_TP_MAX_ARGS arguments fit. */
+	/* More arguments than a record shows: the first are described. */
 	assert_int_equal(lookup("many"), 0);
-	assert_int_equal(tp.nr_args, RT_TP_MAX_ARGS);
-	expect_arg(RT_TP_MAX_ARGS - 1, "arg15", 4, false, true);
+	assert_int_equal(tp.nr_args, RT_FUNC_ARG_DESCS);
+	expect_arg(RT_FUNC_ARG_DESCS - 1, "arg7", 4, false, true);
 }
 
 /*
@@ -384,8 +400,10 @@ static void test_refused_arguments(void **state)
 	assert_non_null(strstr(err, "array"));
 	assert_int_equal(lookup("wide"), -EOPNOTSUPP);
 	assert_non_null(strstr(err, "16 bytes wide"));
-	assert_int_equal(lookup("toomany"), -EOPNOTSUPP);
-	assert_non_null(strstr(err, "17 arguments"));
+	/* Past what a description keeps, every argument is still checked. */
+	assert_int_equal(lookup("late"), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "argument 9 (arg9) is struct task_struct"));
+	assert_int_equal(tp.nr_args, 0);
 }
 
 static void test_no_file(void **state)
@@ -394,15 +412,16 @@ static void test_no_file(void **state)
 
 	(void)state;
 	snprintf(missing, sizeof(missing), "%s.missing", path);
-	assert_int_equal(rt_btf_tracepoint(missing, "demo", &tp, err,
-					   sizeof(err)), -ENODATA);
+	assert_int_equal(lookup_in(missing, "demo"), -ENODATA);
 	assert_non_null(strstr(err, missing));
 	/* A directory opens but cannot be read. */
-	assert_int_equal(rt_btf_tracepoint("/tmp", "demo", &tp, err,
-					   sizeof(err)), -ENODATA);
+	assert_int_equal(lookup_in("/tmp", "demo"), -ENODATA);
 	/* Without room for a message it still fails the same. */
-	assert_int_equal(rt_btf_tracepoint(missing, "demo", &tp, NULL, 0),
+	struct rt_btf *btf = rt_btf_open(missing);
+
+	assert_int_equal(rt_btf_tracepoint(btf, "demo", &tp, NULL, 0),
 			 -ENODATA);
+	rt_btf_close(btf);
 }
 
 static void test_wrong_magic(void **state)
@@ -523,7 +542,7 @@ static void test_every_byte_changed(void **state)
 			if (ret)
 				assert_true(err[0] != '\0');
 			else
-				assert_true(tp.nr_args <= RT_TP_MAX_ARGS);
+				assert_true(tp.nr_args <= RT_FUNC_ARG_DESCS);
 		}
 	}
 }
@@ -628,8 +647,7 @@ static void test_running_kernel(void **state)
 	(void)state;
 	if (access(RT_BTF_VMLINUX, R_OK))
 		skip();
-	assert_int_equal(rt_btf_tracepoint(NULL, "sched_switch", &tp, err,
-					   sizeof(err)), 0);
+	assert_int_equal(lookup_in(NULL, "sched_switch"), 0);
 	assert_true(tp.nr_args >= 3);
 	for (uint32_t i = 0; i < tp.nr_args; i++) {
 		if (!strcmp(tp.arg[i].name, "prev"))
@@ -646,50 +664,55 @@ static void test_running_kernel(void **state)
 	assert_true(tp.arg[prev].is_ptr);
 	assert_int_equal(tp.arg[prev].size, 8);
 	assert_true(tp.arg[next].is_ptr);
-	assert_int_equal(rt_btf_tracepoint(NULL, "no_such_tracepoint", &tp,
-					   err, sizeof(err)), -ENOENT);
+	assert_int_equal(lookup_in(NULL, "no_such_tracepoint"), -ENOENT);
 }
 
 /*
- * -e func:NAME's prototypes (rt_btf_funcs()), all in one reading: every
- * parameter an argument; none where the BTF has no single FUNC of the
- * name or registers cannot carry a parameter. rt_functions_describe()
- * gives them to the printers by index, tracepoints left alone.
+ * -e func:NAME's prototypes (rt_btf_func()): every parameter an argument;
+ * none where the BTF has no single FUNC of the name or registers cannot
+ * carry a parameter. rt_functions_describe() gives them to the printers
+ * by index, tracepoints left alone.
  */
 static void test_funcs(void **state)
 {
-	static const char *const names[] = {
-		"__bpf_trace_demo", "__bpf_trace_bystruct", "twice", "absent",
-		"__bpf_trace_orphan",
-	};
 	static const char list[3][RINGTRACE_FUNC_NAME_LEN] = {
 		"tp:sub:nonames", "__bpf_trace_orphan", "twice",
 	};
-	struct rt_tp_proto out[5];
 	struct rt_func_arg_descs descs[3];
+	struct rt_btf *btf;
 
 	(void)state;
 	write_file(file, demo_blob());
-	assert_int_equal(rt_btf_funcs(path, names, 5, out, err, sizeof(err)),
-			 0);
-	assert_int_equal(out[0].nr_args, 8);
-	tp = out[0];
+	btf = rt_btf_open(path);
+	assert_non_null(btf);
+	assert_int_equal(rt_btf_func(btf, "__bpf_trace_demo", &tp, err,
+				     sizeof(err)), 0);
+	assert_int_equal(tp.nr_args, 8);
 	expect_arg(0, "__data", 8, true, false);
 	expect_arg(1, "cpu", 4, false, true);
 	expect_arg(2, "preempt", 1, false, false);
 	expect_arg(4, "prev", 8, true, false);
 	expect_arg(7, "flags", 4, false, true);
-	assert_int_equal(out[1].nr_args, 0);	/* a struct by value */
-	assert_int_equal(out[2].nr_args, 0);	/* two of that name */
-	assert_int_equal(out[3].nr_args, 0);	/* none */
-	assert_int_equal(out[4].nr_args, 2);
-	assert_string_equal(out[4].arg[1].name, "cpu");
-	assert_int_equal(rt_btf_funcs("/nonexistent/btf", names, 5, out, err,
-				      sizeof(err)), -ENODATA);
-	assert_int_equal(out[0].nr_args, 0);
+	/* A struct by value, two of that name, none. */
+	assert_int_equal(rt_btf_func(btf, "__bpf_trace_bystruct", &tp, err,
+				     sizeof(err)), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "function __bpf_trace_bystruct: argument "
+				    "2 (task) is struct task_struct by value"));
+	assert_int_equal(tp.nr_args, 0);
+	assert_int_equal(rt_btf_func(btf, "twice", &tp, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, "several"));
+	assert_int_equal(rt_btf_func(btf, "absent", &tp, NULL, 0), -ENOENT);
+	/* A typedef of that name is no function. */
+	assert_int_equal(rt_btf_func(btf, "btf_trace_demo", &tp, NULL, 0),
+			 -ENOENT);
+	assert_int_equal(rt_btf_func(btf, "__bpf_trace_orphan", &tp, NULL, 0),
+			 0);
+	assert_int_equal(tp.nr_args, 2);
+	assert_string_equal(tp.arg[1].name, "cpu");
 
 	memset(descs, 0, sizeof(descs));
-	rt_functions_describe(list, 3, path, descs);
+	rt_functions_describe(list, 3, btf, descs);
 	assert_int_equal(descs[0].nr_args, 0);	/* a tracepoint: not here */
 	assert_int_equal(descs[1].nr_args, 2);
 	assert_string_equal(descs[1].arg[0].name, "__data");
@@ -697,6 +720,66 @@ static void test_funcs(void **state)
 	assert_string_equal(descs[1].arg[1].name, "cpu");
 	assert_int_equal(descs[1].arg[1].is_signed, 1);
 	assert_int_equal(descs[2].nr_args, 0);
+	rt_btf_close(btf);
+
+	/* No BTF: nothing described, nothing touched. */
+	btf = rt_btf_open("/nonexistent/btf");
+	assert_int_equal(rt_btf_func(btf, "__bpf_trace_demo", &tp, err,
+				     sizeof(err)), -ENODATA);
+	assert_int_equal(tp.nr_args, 0);
+	descs[1].nr_args = 3;
+	rt_functions_describe(list, 3, btf, descs);
+	assert_int_equal(descs[1].nr_args, 3);
+	rt_btf_close(btf);
+}
+
+/*
+ * One handle, one reading: the file is read at the first lookup and
+ * never again, whatever becomes of it, and a file that could not be read
+ * answers every lookup the same, with the same message.
+ */
+static void test_read_once(void **state)
+{
+	struct rt_btf *btf;
+	char later[80];
+	size_t len;
+	int fd;
+
+	(void)state;
+	write_file(file, demo_blob());
+	btf = rt_btf_open(path);
+	assert_non_null(btf);
+	assert_int_equal(rt_btf_tracepoint(btf, "demo", &tp, err,
+					   sizeof(err)), 0);
+	write_file(file, 0);		/* empty: unreadable as BTF */
+	assert_int_equal(rt_btf_tracepoint(btf, "nonames", &tp, err,
+					   sizeof(err)), 0);
+	assert_int_equal(tp.nr_args, 2);
+	assert_int_equal(rt_btf_func(btf, "__bpf_trace_orphan", &tp, err,
+				     sizeof(err)), 0);
+	assert_int_equal(lookup("demo"), -EINVAL);	/* a new handle sees it */
+	rt_btf_close(btf);
+
+	snprintf(later, sizeof(later), "%s.later", path);
+	btf = rt_btf_open(later);
+	assert_int_equal(rt_btf_tracepoint(btf, "demo", &tp, err,
+					   sizeof(err)), -ENODATA);
+	assert_non_null(strstr(err, later));
+	/* There now, and whole: still the first answer. */
+	fd = open(later, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	len = demo_blob();
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, file, len), (ssize_t)len);
+	close(fd);
+	err[0] = '\0';
+	assert_int_equal(rt_btf_tracepoint(btf, "demo", &tp, err,
+					   sizeof(err)), -ENODATA);
+	assert_non_null(strstr(err, "cannot open the BTF"));
+	assert_int_equal(rt_btf_func(btf, "__bpf_trace_orphan", &tp, NULL, 0),
+			 -ENODATA);
+	rt_btf_close(btf);
+	assert_int_equal(lookup_in(later, "demo"), 0);
+	unlink(later);
 }
 
 /*
@@ -717,11 +800,15 @@ static void test_tracepoints_check(void **state)
 	static const char none[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:sub:absent" };
 	static const char bad[1][RINGTRACE_FUNC_NAME_LEN] = { "tp:sub:bystruct" };
 	struct rt_func_arg_descs descs[3];
+	struct rt_btf *btf, *no_btf;
 	char events[64], dir[128];
 	uint32_t max;
 
 	(void)state;
 	write_file(file, demo_blob());
+	btf = rt_btf_open(path);
+	no_btf = rt_btf_open("/nonexistent/btf");
+	assert_true(btf && no_btf);
 	strcpy(events, "/tmp/test_btf_ev.XXXXXX");
 	assert_non_null(mkdtemp(events));
 	snprintf(dir, sizeof(dir), "%s/sub", events);
@@ -730,7 +817,7 @@ static void test_tracepoints_check(void **state)
 	assert_int_equal(mkdir(dir, 0755), 0);
 
 	memset(descs, 0xff, sizeof(descs));
-	assert_int_equal(rt_tracepoints_check(ok, 3, path, events, &max, descs,
+	assert_int_equal(rt_tracepoints_check(ok, 3, btf, events, &max, descs,
 					      err, sizeof(err)), 0);
 	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);	/* demo's 7, capped */
 	/* What the printers get, by index: a function's not known. */
@@ -744,13 +831,13 @@ static void test_tracepoints_check(void **state)
 	assert_int_equal(descs[2].arg[3].is_ptr, 1);
 	assert_int_equal(descs[2].arg[3].size, 8);
 	assert_string_equal(descs[2].arg[6].name, "flags");
-	assert_int_equal(rt_tracepoints_check(two, 1, path, events, &max, NULL, err,
+	assert_int_equal(rt_tracepoints_check(two, 1, btf, events, &max, NULL, err,
 					      sizeof(err)), 0);
 	assert_int_equal(max, 2);
-	assert_int_equal(rt_tracepoints_check(other, 1, path, events, &max, NULL,
+	assert_int_equal(rt_tracepoints_check(other, 1, btf, events, &max, NULL,
 					      err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "tracefs has no event other:nonames"));
-	assert_int_equal(rt_tracepoints_check(none, 1, path, events, &max, NULL, err,
+	assert_int_equal(rt_tracepoints_check(none, 1, btf, events, &max, NULL, err,
 					      sizeof(err)), -1);
 	assert_non_null(strstr(err, "no such tracepoint"));
 	assert_non_null(strstr(err, "no loaded module's event"));
@@ -758,22 +845,25 @@ static void test_tracepoints_check(void **state)
 	snprintf(dir, sizeof(dir), "%s/sub/absent", events);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	memset(descs, 0xff, sizeof(descs));
-	assert_int_equal(rt_tracepoints_check(none, 1, path, events, &max, descs,
+	assert_int_equal(rt_tracepoints_check(none, 1, btf, events, &max, descs,
 					      err, sizeof(err)), 0);
 	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);
 	assert_int_equal(descs[0].nr_args, 0);
 	assert_int_equal(rmdir(dir), 0);
-	assert_int_equal(rt_tracepoints_check(bad, 1, path, events, &max, NULL, err,
+	assert_int_equal(rt_tracepoints_check(bad, 1, btf, events, &max, NULL, err,
 					      sizeof(err)), -1);
 	assert_non_null(strstr(err, "cannot trace tp:sub:bystruct"));
 	/* No BTF: the module decides; every argument a record can carry. */
-	assert_int_equal(rt_tracepoints_check(two, 1, "/nonexistent/btf",
+	assert_int_equal(rt_tracepoints_check(two, 1, no_btf,
 					      events, &max, NULL, err, sizeof(err)), 0);
 	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);
 	/* tracefs absent (a container): the subsystem is not checked. */
-	assert_int_equal(rt_tracepoints_check(other, 1, path, "/nonexistent",
+	assert_int_equal(rt_tracepoints_check(other, 1, btf, "/nonexistent",
 					      &max, NULL, err, sizeof(err)), 0);
 	assert_int_equal(max, 2);
+
+	rt_btf_close(no_btf);
+	rt_btf_close(btf);
 
 	snprintf(dir, sizeof(dir), "%s/sub/nonames", events);
 	rmdir(dir);
@@ -800,6 +890,7 @@ int main(void)
 		cmocka_unit_test(test_running_kernel),
 		cmocka_unit_test(test_tracepoints_check),
 		cmocka_unit_test(test_funcs),
+		cmocka_unit_test(test_read_once),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * A kernel tracepoint's prototype, read from the kernel's BTF
- * (/sys/kernel/btf/vmlinux: raw BTF, Documentation/bpf/btf.rst), so that
- * `-e tp:SUBSYS:EVENT` can tell before anything attaches whether the
- * tracepoint exists and what its arguments are. Our own small parser of
- * the raw format: header, type section, string section.
+ * Kernel tracepoints' and functions' prototypes, read from the kernel's
+ * BTF (/sys/kernel/btf/vmlinux: raw BTF, Documentation/bpf/btf.rst), so
+ * that `-e tp:SUBSYS:EVENT` can tell before anything attaches whether the
+ * tracepoint exists, and a record show what its arguments are (-e tp:,
+ * -e func: --args). Our own small parser of the raw format: header, type
+ * section, string section.
  *
  * For every tracepoint NAME the kernel's BTF holds
  * `typedef void (*btf_trace_NAME)(void *__data, <TP_PROTO's args>)`: the
@@ -21,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ringtrace/record.h"
+
 #define RT_BTF_VMLINUX	"/sys/kernel/btf/vmlinux"
 
 /*
@@ -33,46 +36,46 @@ static inline bool rt_ident_char(int c)
 	       (c >= '0' && c <= '9');
 }
 
-#define RT_TP_MAX_ARGS	16
-
-struct rt_tp_arg {
-	char		name[32];	/* C identifier, or "argN" */
-	uint32_t	size;		/* bytes: 1, 2, 4 or 8 */
-	bool		is_ptr;		/* a pointer (size 8) */
-	bool		is_signed;	/* a signed integer or enum */
-};
-
-struct rt_tp_proto {
-	uint32_t		nr_args;
-	struct rt_tp_arg	arg[RT_TP_MAX_ARGS];
-};
+struct rt_btf;
 
 /*
- * Tracepoint @tp ("sched_switch": the tracepoint's own name) from the BTF
- * at @path (NULL: /sys/kernel/btf/vmlinux).
- * 0 and *out filled; -ENOENT: no such tracepoint in that BTF; -ENODATA: no
- * BTF file (or unreadable); -EINVAL: a malformed BTF (say where in err);
- * -EOPNOTSUPP: an argument a generic probe cannot take (struct/union by
- * value, float, wider than 8 bytes: err names it). err always says why in
- * one line on failure.
+ * The kernel's BTF, read once for all the lookups of a session's start
+ * (the file is about 5 MiB: reading and indexing it is what a lookup
+ * would cost, not the lookup). Nothing is read until the first lookup,
+ * so that a session that looks nothing up reads nothing; then the whole
+ * file, every type's place indexed and the names of its FUNCs and
+ * TYPEDEFs hashed, once. A file that could not be read stays that
+ * way: every lookup answers with that failure and its message. One
+ * thread at a time. Only a complete BTF (vmlinux's) is understood, not
+ * a module's split BTF.
  *
- * The whole file is read on each call; no state is kept between calls.
- * Only a complete BTF (vmlinux's) is understood, not a module's split BTF.
+ * @path: the BTF file (NULL: /sys/kernel/btf/vmlinux). NULL: no memory.
  */
-int rt_btf_tracepoint(const char *path, const char *tp,
-		      struct rt_tp_proto *out, char *err, size_t errlen);
+struct rt_btf *rt_btf_open(const char *path);
+void rt_btf_close(struct rt_btf *btf);
 
 /*
- * The prototypes of kernel functions @names (@nr of them, -e func:NAME)
- * from the BTF at @path (NULL: /sys/kernel/btf/vmlinux), in one reading:
- * out[i] as a tracepoint's (every parameter an argument), nr_args 0 where
- * the BTF has no single FUNC of that name (none, or several: static
- * functions of one name) or its parameters are not what registers carry
- * (a struct by value, a float, variadic, more than RT_TP_MAX_ARGS).
- * 0; -ENODATA: no BTF file; -EINVAL: a malformed one (err says where);
- * out all zeros then.
+ * Tracepoint @tp ("sched_switch": the tracepoint's own name): 0 and *out
+ * its arguments as a record's description (record.h: the first
+ * RT_FUNC_ARG_DESCS of them, every one checked); -ENOENT: no such
+ * tracepoint in that BTF; -ENODATA: no BTF file (or unreadable);
+ * -EINVAL: a malformed BTF (say where in err); -EOPNOTSUPP: an argument a
+ * generic probe cannot take (struct/union by value, float, wider than 8
+ * bytes: err names it); -ENOMEM. err always says why in one line on
+ * failure; *out is all zeros then.
  */
-int rt_btf_funcs(const char *path, const char *const *names, uint32_t nr,
-		 struct rt_tp_proto *out, char *err, size_t errlen);
+int rt_btf_tracepoint(struct rt_btf *btf, const char *tp,
+		      struct rt_func_arg_descs *out, char *err, size_t errlen);
+
+/*
+ * Kernel function @name's prototype (-e func:NAME) as a tracepoint's,
+ * every parameter an argument: 0 and *out; -ENOENT where the BTF has no
+ * single FUNC of that name (none, or several: static functions of one
+ * name); -EOPNOTSUPP where its parameters are not what registers carry
+ * (none, a struct by value, a float, variadic); the others as
+ * rt_btf_tracepoint()'s. *out is all zeros on failure.
+ */
+int rt_btf_func(struct rt_btf *btf, const char *name,
+		struct rt_func_arg_descs *out, char *err, size_t errlen);
 
 #endif /* RINGTRACE_BTF_H */

@@ -154,9 +154,10 @@ struct rt_func_event {
 };
 
 /*
- * What a func record's arguments are, when known (a tracepoint's, from
- * the kernel's BTF: btf.h): a name and a C type's shape each, so that
- * the printers show "sig=10,info=0xffff..." rather than registers.
+ * What a func record's arguments are, when known (a tracepoint's, or
+ * with --args a function's: btf.h fills them from the kernel's BTF): a
+ * name and a C type's shape each, so that the printers show
+ * "sig=10,info=0xffff..." rather than registers.
  * The same bytes are a raw file's FUNC_ARGS entries (rawfile.h): fixed
  * sizes, explicit padding, written and read as they are.
  */

@@ -15,6 +15,8 @@
 
 #include "ringtrace/record.h"
 
+struct rt_btf;
+
 /*
  * The @n bytes at @spec (not terminated) are what follows "tp:": a
  * tracepoint's own name, after at most one subsystem and a ':'
@@ -29,7 +31,7 @@ bool rt_tracepoint_spec_ok(const char *spec, size_t n);
  * of them takes (at most RINGTRACE_FUNC_MAX_ARGS; RINGTRACE_FUNC_MAX_ARGS
  * when the kernel has no BTF to say), or -1 with why in @err: no such
  * built-in tracepoint, one under another subsystem, an argument a record
- * cannot carry. @btf: the BTF file (NULL: the running kernel's); @events:
+ * cannot carry. @btf: the kernel's BTF (rt_btf_open()); @events:
  * tracefs' events folder (NULL: the running kernel's; not checked where
  * absent). @descs (NULL: not wanted): @nr entries, by the index in
  * @names, each tracepoint's arguments as its BTF says (the first
@@ -37,19 +39,19 @@ bool rt_tracepoint_spec_ok(const char *spec, size_t n);
  * say, for the printers (rt_output_set_func_args()).
  */
 int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
-			 uint32_t nr, const char *btf, const char *events,
+			 uint32_t nr, struct rt_btf *btf, const char *events,
 			 uint32_t *max_args, struct rt_func_arg_descs *descs,
 			 char *err, size_t errlen);
 
 /*
  * The functions among @names (the others are tracepoints, described by
- * rt_tracepoints_check()): descs[i] from the kernel's BTF (@btf, NULL:
- * the running kernel's) where it has one FUNC of that name whose
+ * rt_tracepoints_check()): descs[i] from the kernel's BTF (@btf, the
+ * same handle, not read again) where it has one FUNC of that name whose
  * parameters registers carry; left as they are otherwise (no BTF, a
  * static name of several functions, a struct by value).
  */
 void rt_functions_describe(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
-			   uint32_t nr, const char *btf,
+			   uint32_t nr, struct rt_btf *btf,
 			   struct rt_func_arg_descs *descs);
 
 #endif /* RINGTRACE_TRACEPOINTS_H */

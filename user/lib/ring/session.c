@@ -16,6 +16,7 @@
 
 #include "ringtrace/attach.h"
 #include "ringtrace/barrier.h"
+#include "ringtrace/btf.h"
 #include "ringtrace/filter_expr.h"
 #include "ringtrace/funcs.h"
 #include "ringtrace/parse.h"
@@ -230,9 +231,11 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		     uint64_t events, uint64_t bytes)
 {
 	struct ringtrace_config cfg;
+	struct rt_btf *btf;
 	uint32_t tp_args;
 	char names[128];
 	char why[320];
+	int ret;
 
 	if (s->info.size > offsetof(struct ringtrace_info, events) &&
 	    (events & ~s->info.events))
@@ -275,17 +278,24 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 						 "or a kernel built with CFI, which "
 						 "checks every call's prototype)",
 						 o->funcs[i]);
-		if (rt_tracepoints_check(o->funcs, o->nr_funcs, NULL, NULL,
-					 &tp_args, s->func_arg_descs, why,
-					 sizeof(why)))
-			return set_error(s, ENOENT, "%s", why);
 		/*
-		 * Functions' arguments by name where records carry any (the
-		 * kernel's BTF read once more, only then: --graph has none).
+		 * One reading of the kernel's BTF for the tracepoints and the
+		 * functions, at the first lookup: none where nothing is looked
+		 * up (functions without --args, as --graph's).
 		 */
-		if (o->func_args_given && o->func_args)
-			rt_functions_describe(o->funcs, o->nr_funcs, NULL,
+		btf = rt_btf_open(NULL);
+		if (!btf)
+			return set_error(s, ENOMEM, "no memory");
+		ret = rt_tracepoints_check(o->funcs, o->nr_funcs, btf, NULL,
+					   &tp_args, s->func_arg_descs, why,
+					   sizeof(why));
+		/* Functions' arguments by name where records carry any. */
+		if (!ret && o->func_args_given && o->func_args)
+			rt_functions_describe(o->funcs, o->nr_funcs, btf,
 					      s->func_arg_descs);
+		rt_btf_close(btf);
+		if (ret)
+			return set_error(s, ENOENT, "%s", why);
 		cfg.nr_funcs = o->nr_funcs;
 		/* Unless told, a tracepoint's records carry what it takes. */
 		cfg.func_args = o->func_args_given ? o->func_args : tp_args;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * A tracepoint's prototype from the kernel's raw BTF (see btf.h). The file
- * is read whole, every type's place indexed in one pass, then the
- * typedef btf_trace_NAME followed to its FUNC_PROTO. Nothing read from the
- * file is trusted: every offset, count and type id is checked before use.
+ * Tracepoints' and functions' prototypes from the kernel's raw BTF (see
+ * btf.h). The file is read whole at the first lookup, every type's place
+ * indexed in one pass and the FUNC and TYPEDEF names hashed; a lookup
+ * then finds the typedef btf_trace_NAME (or the FUNC NAME) by its name
+ * and follows it to its FUNC_PROTO. Nothing read from the file is
+ * trusted: every offset, count and type id is checked before use.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,15 +48,28 @@ static const char *const kind_names[KIND_MAX + 1] = {
 #define TP_FUNC		"__bpf_trace_"
 #define TP_STUB		"__probestub_"
 
-struct btf {
-	const char	*path;
-	const char	*tp;
+/* The file, read once (btf.h): what every lookup reads. */
+struct rt_btf {
+	char		*path;
+	bool		read;		/* read_btf() was called: ret says how */
+	int		ret;		/* 0, or the failure every lookup answers */
+	char		why[256];	/* ret's message */
+	uint8_t		*buf;		/* the whole file */
 	const uint8_t	*types;		/* the type section */
 	uint32_t	types_len;
 	const char	*strs;		/* the string section, NUL-ended */
 	uint32_t	strs_len;
 	uint32_t	*off;		/* off[id]: id's offset in types */
 	uint32_t	nr;		/* ids 1 .. nr - 1 exist */
+	uint32_t	*names;		/* hash_names(): FUNC and TYPEDEF ids */
+	uint32_t	names_mask;	/* its size - 1 (a power of 2) */
+};
+
+/* One lookup, or the reading: the file, and how a failure is told. */
+struct btf {
+	struct rt_btf	*f;
+	const char	*what;		/* "tracepoint", "function" */
+	const char	*name;		/* the tracepoint's or function's */
 	char		*err;
 	size_t		errlen;
 };
@@ -78,7 +93,7 @@ static int fail(struct btf *b, int ret, const char *fmt, ...)
 
 	if (!b->err || !b->errlen)
 		return ret;
-	n = snprintf(b->err, b->errlen, "%s: ", b->path);
+	n = snprintf(b->err, b->errlen, "%s: ", b->f->path);
 	if (n < 0 || (size_t)n >= b->errlen)
 		return ret;
 	va_start(ap, fmt);
@@ -134,9 +149,9 @@ static int64_t trailing(uint32_t kind, uint32_t vlen)
 }
 
 /* The string at @off, or NULL: load() made sure the section ends in NUL. */
-static const char *str_at(const struct btf *b, uint32_t off)
+static const char *str_at(const struct rt_btf *f, uint32_t off)
 {
-	return off < b->strs_len ? b->strs + off : NULL;
+	return off < f->strs_len ? f->strs + off : NULL;
 }
 
 static bool is_ident(const char *s)
@@ -155,11 +170,11 @@ static const char *shown(const char *s)
 	return is_ident(s) ? s : "(unnamed)";
 }
 
-static bool name_is(const char *name, const char *prefix, const char *tp)
+static bool name_is(const char *name, const char *prefix, const char *rest)
 {
 	size_t n = strlen(prefix);
 
-	return !strncmp(name, prefix, n) && !strcmp(name + n, tp);
+	return !strncmp(name, prefix, n) && !strcmp(name + n, rest);
 }
 
 /* Type @id (1 .. nr - 1) into @t; -EINVAL past the last. */
@@ -169,12 +184,12 @@ static int type_of(struct btf *b, uint32_t id, uint32_t from,
 	const uint8_t *p;
 	uint32_t info;
 
-	if (!id || id >= b->nr)
+	if (!id || id >= b->f->nr)
 		return fail(b, -EINVAL,
 			    "type %u refers to type %u, not one of 1..%u",
-			    from, id, b->nr - 1);
-	t->at = b->off[id];
-	p = b->types + t->at;
+			    from, id, b->f->nr - 1);
+	t->at = b->f->off[id];
+	p = b->f->types + t->at;
 	t->name_off = get32(p);
 	info = get32(p + 4);
 	t->size_type = get32(p + 8);
@@ -224,7 +239,7 @@ static int read_file(struct btf *b, uint8_t **buf, size_t *len)
 	ssize_t got;
 	int fd, e;
 
-	fd = rt_sys.open(b->path, O_RDONLY | O_CLOEXEC, 0);
+	fd = rt_sys.open(b->f->path, O_RDONLY | O_CLOEXEC, 0);
 	if (fd < 0) {
 		e = errno;
 		return fail(b, -ENODATA, "cannot open the BTF: %s",
@@ -311,11 +326,11 @@ static int load(struct btf *b, const uint8_t *buf, size_t len)
 		return fail(b, -EINVAL, "string section (%u bytes at %u after "
 			    "the header) past the end of the file (%zu bytes)",
 			    str_len, str_off, len);
-	b->types = buf + hdr_len + type_off;
-	b->types_len = type_len;
-	b->strs = (const char *)buf + hdr_len + str_off;
-	b->strs_len = str_len;
-	if (!str_len || b->strs[0] || b->strs[str_len - 1])
+	b->f->types = buf + hdr_len + type_off;
+	b->f->types_len = type_len;
+	b->f->strs = (const char *)buf + hdr_len + str_off;
+	b->f->strs_len = str_len;
+	if (!str_len || b->f->strs[0] || b->f->strs[str_len - 1])
 		return fail(b, -EINVAL, "string section (%u bytes) does not "
 			    "begin and end with NUL", str_len);
 	return 0;
@@ -323,58 +338,158 @@ static int load(struct btf *b, const uint8_t *buf, size_t len)
 
 /*
  * One pass over the type section: each type's offset, its trailing data
- * checked to fit, and the ids of typedef btf_trace_TP and FUNCs
- * __bpf_trace_TP and __probestub_TP (0 where there is none).
+ * checked to fit and its name to be in the string section.
  */
-static int index_types(struct btf *b, uint32_t *tdef, uint32_t *funcs)
+static int index_types(struct btf *b)
 {
+	struct rt_btf *f = b->f;
 	uint32_t pos = 0, id = 1, info, kind, name_off;
-	const char *name;
 	int64_t extra;
 
-	b->off = malloc(((size_t)b->types_len / BTF_TYPE_SIZE + 1) *
-			sizeof(*b->off));
-	if (!b->off)
+	f->off = malloc(((size_t)f->types_len / BTF_TYPE_SIZE + 1) *
+			sizeof(*f->off));
+	if (!f->off)
 		return fail(b, -ENOMEM, "no memory for the type index");
-	*tdef = funcs[0] = funcs[1] = 0;
-	while (pos < b->types_len) {
-		if (b->types_len - pos < BTF_TYPE_SIZE)
+	while (pos < f->types_len) {
+		if (f->types_len - pos < BTF_TYPE_SIZE)
 			return fail(b, -EINVAL, "type %u at byte %u of the type "
 				    "section: cut short (%u bytes left)", id,
-				    pos, b->types_len - pos);
-		name_off = get32(b->types + pos);
-		info = get32(b->types + pos + 4);
+				    pos, f->types_len - pos);
+		name_off = get32(f->types + pos);
+		info = get32(f->types + pos + 4);
 		kind = (info >> 24) & 0x1f;
 		extra = trailing(kind, info & 0xffff);
 		if (extra < 0)
 			return fail(b, -EINVAL, "type %u at byte %u of the type "
 				    "section: unknown kind %u", id, pos, kind);
-		if (extra > b->types_len - pos - BTF_TYPE_SIZE)
+		if (extra > f->types_len - pos - BTF_TYPE_SIZE)
 			return fail(b, -EINVAL, "type %u (%s) at byte %u of the "
 				    "type section: its %lld bytes of data run "
 				    "past the section's end (%u bytes)", id,
 				    kind_name(kind), pos, (long long)extra,
-				    b->types_len);
-		name = str_at(b, name_off);
-		if (!name)
+				    f->types_len);
+		if (!str_at(f, name_off))
 			return fail(b, -EINVAL, "type %u (%s) at byte %u of the "
 				    "type section: name offset %u past the "
 				    "strings (%u bytes)", id, kind_name(kind),
-				    pos, name_off, b->strs_len);
-		if (kind == KIND_TYPEDEF && !*tdef &&
-		    name_is(name, TP_TYPEDEF, b->tp))
-			*tdef = id;
-		else if (kind == KIND_FUNC && !funcs[0] &&
-			 name_is(name, TP_FUNC, b->tp))
-			funcs[0] = id;
-		else if (kind == KIND_FUNC && !funcs[1] &&
-			 name_is(name, TP_STUB, b->tp))
-			funcs[1] = id;
-		b->off[id++] = pos;
+				    pos, name_off, f->strs_len);
+		f->off[id++] = pos;
 		pos += BTF_TYPE_SIZE + (uint32_t)extra;
 	}
-	b->nr = id;
+	f->nr = id;
 	return 0;
+}
+
+/* Type @id's kind and name, of an indexed type (1 .. nr - 1). */
+static uint32_t kind_at(const struct rt_btf *f, uint32_t id)
+{
+	return (get32(f->types + f->off[id] + 4) >> 24) & 0x1f;
+}
+
+static const char *name_at(const struct rt_btf *f, uint32_t id)
+{
+	return str_at(f, get32(f->types + f->off[id]));	/* indexed: not NULL */
+}
+
+/* The kinds a lookup finds by name: tracepoints' typedefs, functions. */
+static bool hashed(uint32_t kind)
+{
+	return kind == KIND_FUNC || kind == KIND_TYPEDEF;
+}
+
+/* FNV-1a of @prefix then @rest: a name found by its two parts, unjoined. */
+static uint32_t name_hash(const char *prefix, const char *rest)
+{
+	uint32_t h = 2166136261u;
+
+	for (const char *s = prefix; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	for (const char *s = rest; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/*
+ * The named FUNCs and TYPEDEFs in an open-addressed table, at most half
+ * full, put in by id: a lookup probes a slot or two, not ~100000 types.
+ */
+static int hash_names(struct btf *b)
+{
+	struct rt_btf *f = b->f;
+	uint32_t n = 0, size = 2, h;
+
+	for (uint32_t id = 1; id < f->nr; id++)
+		n += hashed(kind_at(f, id)) && *name_at(f, id);
+	while (size < 2 * (uint64_t)n)
+		size *= 2;
+	f->names = calloc(size, sizeof(*f->names));
+	if (!f->names)
+		return fail(b, -ENOMEM, "no memory for the names' index");
+	f->names_mask = size - 1;
+	for (uint32_t id = 1; id < f->nr; id++) {
+		if (!hashed(kind_at(f, id)) || !*name_at(f, id))
+			continue;
+		h = name_hash("", name_at(f, id)) & f->names_mask;
+		while (f->names[h])
+			h = (h + 1) & f->names_mask;
+		f->names[h] = id;
+	}
+	return 0;
+}
+
+/*
+ * The type of @kind (FUNC or TYPEDEF) named @prefix@rest with the lowest
+ * id, 0: none; in *@count how many there are. Put in by id, the ones of
+ * one name lie in id order along their probe sequence.
+ */
+static uint32_t find(const struct rt_btf *f, uint32_t kind,
+		     const char *prefix, const char *rest, uint32_t *count)
+{
+	uint32_t h = name_hash(prefix, rest) & f->names_mask, id, first = 0;
+
+	*count = 0;
+	for (; (id = f->names[h]); h = (h + 1) & f->names_mask) {
+		if (kind_at(f, id) != kind ||
+		    !name_is(name_at(f, id), prefix, rest))
+			continue;
+		if (!first)
+			first = id;
+		++*count;
+	}
+	return first;
+}
+
+/*
+ * The file read, checked and indexed, at the first lookup and only then:
+ * a failure here is every later lookup's answer too, with its message
+ * (kept in f->why), as if each had read the file again.
+ */
+static int read_btf(struct btf *b)
+{
+	struct rt_btf *f = b->f;
+	struct btf r = { .f = f, .err = f->why, .errlen = sizeof(f->why) };
+	size_t len = 0;
+
+	if (!f->read) {
+		f->read = true;
+		f->ret = read_file(&r, &f->buf, &len);
+		if (!f->ret)
+			f->ret = load(&r, f->buf, len);
+		if (!f->ret)
+			f->ret = index_types(&r);
+		if (!f->ret)
+			f->ret = hash_names(&r);
+		if (f->ret) {
+			free(f->names);
+			free(f->off);
+			free(f->buf);
+			f->names = f->off = NULL;
+			f->buf = NULL;
+		}
+	}
+	if (f->ret && b->err && b->errlen)
+		snprintf(b->err, b->errlen, "%s", f->why);
+	return f->ret;
 }
 
 /* The FUNC_PROTO that typedef @tdef points to: *@proto_id and @proto. */
@@ -392,7 +507,7 @@ static int tp_proto(struct btf *b, uint32_t tdef, uint32_t *proto_id,
 		return ret;
 	if (!id || t.kind != KIND_PTR)
 		return fail(b, -EINVAL, TP_TYPEDEF "%s (type %u): not a pointer "
-			    "to a function but %s", b->tp, tdef,
+			    "to a function but %s", b->name, tdef,
 			    id ? kind_name(t.kind) : "void");
 	ret = resolve(b, t.size_type, id, &id, proto);
 	if (ret)
@@ -400,44 +515,52 @@ static int tp_proto(struct btf *b, uint32_t tdef, uint32_t *proto_id,
 	*proto_id = id;
 	if (!id || proto->kind != KIND_FUNC_PROTO)
 		return fail(b, -EINVAL, TP_TYPEDEF "%s (type %u): a pointer to "
-			    "%s, not to a function", b->tp, tdef,
+			    "%s, not to a function", b->name, tdef,
 			    id ? kind_name(proto->kind) : "void");
 	if (!proto->vlen)
 		return fail(b, -EINVAL, TP_TYPEDEF "%s (type %u): no "
-			    "parameters, not even void *__data", b->tp, tdef);
+			    "parameters, not even void *__data", b->name, tdef);
 	return 0;
 }
 
-/* Parameter @i of FUNC_PROTO @proto: its name offset and type. */
-static void param(const struct btf_type *proto, uint32_t i,
+/* Parameter @p of FUNC_PROTO @proto: its name offset and type. */
+static void param(const struct btf_type *proto, uint32_t p,
 		  uint32_t *name_off, uint32_t *type)
 {
-	*name_off = get32(proto->data + 8 * i);
-	*type = get32(proto->data + 8 * i + 4);
+	*name_off = get32(proto->data + 8 * p);
+	*type = get32(proto->data + 8 * p + 4);
 }
 
-/* Argument @i (0: the first after __data) of type @type, into @a. */
-static int tp_arg(struct btf *b, const struct btf_type *proto,
-		  uint32_t proto_id, uint32_t i, uint32_t type,
-		  struct rt_tp_arg *a)
+/*
+ * Parameter @p of FUNC_PROTO @proto (@proto_id) as argument p - @first
+ * (a tracepoint's parameter 0 is its probe's void *__data: @first 1; a
+ * function's arguments are all its parameters: 0): its size and shape
+ * into @a, whose name is already there for the messages.
+ */
+static int arg_type(struct btf *b, const struct btf_type *proto,
+		    uint32_t proto_id, uint32_t p, uint32_t first,
+		    struct rt_func_arg_desc *a)
 {
+	const uint32_t i = p - first;
+	uint32_t name_off, type, id, enc;
 	struct btf_type t;
-	uint32_t id, enc;
 	int ret;
 
+	param(proto, p, &name_off, &type);
 	ret = resolve(b, type, proto_id, &id, &t);
 	if (ret)
 		return ret;
+	/* Type 0 as the last parameter is how BTF writes "...". */
 	if (!id)
-		return i + 2 == proto->vlen ?
-			fail(b, -EOPNOTSUPP, "tracepoint %s: argument %u is "
-			     "variadic (...)", b->tp, i) :
-			fail(b, -EINVAL, "tracepoint %s: argument %u is void",
-			     b->tp, i);
+		return p + 1 == proto->vlen ?
+			fail(b, -EOPNOTSUPP, "%s %s: argument %u is variadic "
+			     "(...)", b->what, b->name, i) :
+			fail(b, -EINVAL, "%s %s: argument %u is void",
+			     b->what, b->name, i);
 	switch (t.kind) {
 	case KIND_PTR:
 		a->size = 8;
-		a->is_ptr = true;
+		a->is_ptr = 1;
 		return 0;
 	case KIND_INT:
 		enc = get32(t.data);
@@ -453,123 +576,133 @@ static int tp_arg(struct btf *b, const struct btf_type *proto,
 	case KIND_STRUCT:
 	case KIND_UNION:
 	case KIND_FWD:
-		return fail(b, -EOPNOTSUPP, "tracepoint %s: argument %u (%s) "
-			    "is %s %s by value", b->tp, i, a->name,
+		return fail(b, -EOPNOTSUPP, "%s %s: argument %u (%s) is %s %s "
+			    "by value", b->what, b->name, i, a->name,
 			    t.kind == KIND_UNION ||
 			    (t.kind == KIND_FWD && t.kflag) ? "union" : "struct",
-			    shown(str_at(b, t.name_off)));
+			    shown(str_at(b->f, t.name_off)));
 	case KIND_FLOAT:
-		return fail(b, -EOPNOTSUPP, "tracepoint %s: argument %u (%s) "
-			    "is a floating-point number", b->tp, i, a->name);
+		return fail(b, -EOPNOTSUPP, "%s %s: argument %u (%s) is a "
+			    "floating-point number", b->what, b->name, i,
+			    a->name);
 	case KIND_ARRAY:
-		return fail(b, -EOPNOTSUPP, "tracepoint %s: argument %u (%s) "
-			    "is an array by value", b->tp, i, a->name);
+		return fail(b, -EOPNOTSUPP, "%s %s: argument %u (%s) is an "
+			    "array by value", b->what, b->name, i, a->name);
 	default:
-		return fail(b, -EINVAL, "tracepoint %s: argument %u (%s) has "
-			    "type %u, a %s: not a parameter's type", b->tp, i,
-			    a->name, id, kind_name(t.kind));
+		return fail(b, -EINVAL, "%s %s: argument %u (%s) has type %u, "
+			    "a %s: not a parameter's type", b->what, b->name,
+			    i, a->name, id, kind_name(t.kind));
 	}
 	/* INT, ENUM, ENUM64: size_type is the size in bytes. */
 	if (t.size_type > 8)
-		return fail(b, -EOPNOTSUPP, "tracepoint %s: argument %u (%s) "
-			    "is %u bytes wide, wider than 8", b->tp, i,
+		return fail(b, -EOPNOTSUPP, "%s %s: argument %u (%s) is %u "
+			    "bytes wide, wider than 8", b->what, b->name, i,
 			    a->name, t.size_type);
-	if (t.size_type != 1 && t.size_type != 2 && t.size_type != 4 &&
-	    t.size_type != 8)
+	if (!rt_func_arg_size_ok(t.size_type))
 		return fail(b, -EINVAL, "type %u (%s): size %u, not 1, 2, 4 "
 			    "or 8", id, kind_name(t.kind), t.size_type);
-	a->size = t.size_type;
+	a->size = (uint8_t)t.size_type;
 	return 0;
 }
 
 /*
- * The arguments' names from FUNC @fname (@func, 0: none) when its
- * prototype has as many parameters as the typedef's: *@named then.
+ * Argument @i's name, parameter @p of @names (NULL: none): the name it
+ * has there if it is a C identifier that fits, else "argI".
  */
-static int names_from(struct btf *b, const struct btf_type *proto,
-		      uint32_t func, const char *fname,
-		      struct rt_tp_proto *out, bool *named)
+static void arg_name(const struct rt_btf *f, const struct btf_type *names,
+		     uint32_t p, uint32_t i, struct rt_func_arg_desc *a)
 {
-	struct btf_type f, fp;
 	uint32_t name_off, type;
-	const char *name;
+	const char *name = NULL;
+
+	if (names) {
+		param(names, p, &name_off, &type);
+		name = str_at(f, name_off);
+	}
+	if (is_ident(name) && strlen(name) < sizeof(a->name))
+		memcpy(a->name, name, strlen(name) + 1);
+	else
+		snprintf(a->name, sizeof(a->name), "arg%u", i);
+}
+
+/*
+ * The arguments of FUNC_PROTO @proto (@proto_id): its parameters from
+ * @first on, named as in @names (a FUNC_PROTO of as many parameters;
+ * NULL: argN). Every one is checked to be what a register carries; the
+ * first RT_FUNC_ARG_DESCS are described in @out, all a record can show.
+ */
+static int proto_args(struct btf *b, const struct btf_type *proto,
+		      uint32_t proto_id, const struct btf_type *names,
+		      uint32_t first, struct rt_func_arg_descs *out)
+{
 	int ret;
 
-	*named = false;
+	for (uint32_t p = first; p < proto->vlen; p++) {
+		struct rt_func_arg_desc a = { 0 };
+
+		arg_name(b->f, names, p, p - first, &a);
+		ret = arg_type(b, proto, proto_id, p, first, &a);
+		if (ret)
+			return ret;
+		if (out->nr_args < RT_FUNC_ARG_DESCS)
+			out->arg[out->nr_args++] = a;
+	}
+	return 0;
+}
+
+/*
+ * FUNC @fname@name's prototype into @fp (@fname: TP_FUNC or TP_STUB; 0:
+ * there is none) when it has as many parameters as the tracepoint's
+ * @proto, every parameter's name offset checked: *@found then.
+ */
+static int names_from(struct btf *b, const struct btf_type *proto,
+		      const char *fname, struct btf_type *fp, bool *found)
+{
+	uint32_t func, n, name_off, type;
+	struct btf_type f;
+	int ret;
+
+	*found = false;
+	func = find(b->f, KIND_FUNC, fname, b->name, &n);
 	if (!func)
 		return 0;
 	ret = type_of(b, func, func, &f);
 	if (!ret)
-		ret = type_of(b, f.size_type, func, &fp);
+		ret = type_of(b, f.size_type, func, fp);
 	if (ret)
 		return ret;
-	if (fp.kind != KIND_FUNC_PROTO)
+	if (fp->kind != KIND_FUNC_PROTO)
 		return fail(b, -EINVAL, "%s%s (type %u): a FUNC whose type is "
-			    "a %s, not a FUNC_PROTO", fname, b->tp, func,
-			    kind_name(fp.kind));
-	if (fp.vlen != proto->vlen)
+			    "a %s, not a FUNC_PROTO", fname, b->name, func,
+			    kind_name(fp->kind));
+	if (fp->vlen != proto->vlen)
 		return 0;
-	for (uint32_t i = 0; i < out->nr_args; i++) {
-		param(&fp, i + 1, &name_off, &type);
-		name = str_at(b, name_off);
-		if (!name)
+	for (uint32_t p = 1; p < fp->vlen; p++) {
+		param(fp, p, &name_off, &type);
+		if (!str_at(b->f, name_off))
 			return fail(b, -EINVAL, "%s%s (type %u): parameter %u's "
 				    "name offset %u past the strings (%u bytes)",
-				    fname, b->tp, f.size_type, i + 1, name_off,
-				    b->strs_len);
-		if (is_ident(name))
-			snprintf(out->arg[i].name, sizeof(out->arg[i].name),
-				 "%s", name);
+				    fname, b->name, f.size_type, p, name_off,
+				    b->f->strs_len);
 	}
-	*named = true;
+	*found = true;
 	return 0;
 }
 
-/*
- * The arguments' names: __bpf_trace_TP's (@funcs[0]) or else
- * __probestub_TP's (@funcs[1]), where they have the typedef's parameters;
- * arg0, arg1... for any still unnamed.
- */
-static int tp_names(struct btf *b, const struct btf_type *proto,
-		    const uint32_t *funcs, struct rt_tp_proto *out)
+static int tp_lookup(struct btf *b, struct rt_func_arg_descs *out)
 {
+	uint32_t tdef, n, proto_id = 0, id = 0, name_off, type;
+	struct btf_type proto, t, fp;
 	bool named = false;
 	int ret;
 
-	ret = names_from(b, proto, funcs[0], TP_FUNC, out, &named);
-	if (!ret && !named)
-		ret = names_from(b, proto, funcs[1], TP_STUB, out, &named);
-	if (ret)
-		return ret;
-	for (uint32_t i = 0; i < out->nr_args; i++)
-		if (!out->arg[i].name[0])
-			snprintf(out->arg[i].name, sizeof(out->arg[i].name),
-				 "arg%u", i);
-	return 0;
-}
-
-static int lookup(struct btf *b, const uint8_t *buf, size_t len,
-		  struct rt_tp_proto *out)
-{
-	uint32_t tdef = 0, funcs[2] = { 0 }, proto_id = 0, id = 0;
-	uint32_t name_off, type;
-	struct btf_type proto, t;
-	int ret;
-
-	ret = load(b, buf, len);
-	if (!ret)
-		ret = index_types(b, &tdef, funcs);
-	if (ret)
-		return ret;
+	tdef = find(b->f, KIND_TYPEDEF, TP_TYPEDEF, b->name, &n);
 	if (!tdef)
 		return fail(b, -ENOENT, "no tracepoint %s (no typedef "
-			    TP_TYPEDEF "%s)", b->tp, b->tp);
+			    TP_TYPEDEF "%s)", b->name, b->name);
 	ret = tp_proto(b, tdef, &proto_id, &proto);
 	if (ret)
 		return ret;
-	if (proto.vlen - 1 > RT_TP_MAX_ARGS)
-		return fail(b, -EOPNOTSUPP, "tracepoint %s: %u arguments, more "
-			    "than %d", b->tp, proto.vlen - 1, RT_TP_MAX_ARGS);
 	/* The first parameter is void *__data, the probe's own. */
 	param(&proto, 0, &name_off, &type);
 	ret = resolve(b, type, proto_id, &id, &t);
@@ -578,134 +711,104 @@ static int lookup(struct btf *b, const uint8_t *buf, size_t len,
 	if (!id || t.kind != KIND_PTR)
 		return fail(b, -EINVAL, TP_TYPEDEF "%s (type %u): its first "
 			    "parameter is not a pointer (void *__data)",
-			    b->tp, tdef);
-	out->nr_args = proto.vlen - 1;
-	ret = tp_names(b, &proto, funcs, out);
-	for (uint32_t i = 0; !ret && i < out->nr_args; i++) {
-		param(&proto, i + 1, &name_off, &type);
-		ret = tp_arg(b, &proto, proto_id, i, type, &out->arg[i]);
-	}
+			    b->name, tdef);
+	/* Names: __bpf_trace_TP's, else __probestub_TP's, else argN. */
+	ret = names_from(b, &proto, TP_FUNC, &fp, &named);
+	if (!ret && !named)
+		ret = names_from(b, &proto, TP_STUB, &fp, &named);
+	if (!ret)
+		ret = proto_args(b, &proto, proto_id, named ? &fp : NULL, 1,
+				 out);
 	return ret;
 }
 
-int rt_btf_tracepoint(const char *path, const char *tp,
-		      struct rt_tp_proto *out, char *err, size_t errlen)
+int rt_btf_tracepoint(struct rt_btf *btf, const char *tp,
+		      struct rt_func_arg_descs *out, char *err, size_t errlen)
 {
 	struct btf b = {
-		.path = path ? path : RT_BTF_VMLINUX,
-		.tp = tp ? tp : "",
+		.f = btf,
+		.what = "tracepoint",
+		.name = tp ? tp : "",
 		.err = err,
 		.errlen = errlen,
 	};
-	uint8_t *buf = NULL;
-	size_t len = 0;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	if (err && errlen)
 		err[0] = '\0';
 	/* Every tracepoint's name is one (it is part of C names here). */
-	if (!is_ident(b.tp))
+	if (!is_ident(b.name))
 		return fail(&b, -ENOENT, "no tracepoint of that name: not a C "
 			    "identifier");
-	ret = read_file(&b, &buf, &len);
-	if (ret)
-		return ret;
-	ret = lookup(&b, buf, len, out);
-	free(b.off);
-	free(buf);
+	ret = read_btf(&b);
+	if (!ret)
+		ret = tp_lookup(&b, out);
 	if (ret)
 		memset(out, 0, sizeof(*out));
 	return ret;
 }
 
-/*
- * FUNC @func's prototype into @out: its parameters' names (argN where
- * one has none) and shapes, as a tracepoint's. Nonzero: not one a
- * record's registers show (none, variadic, a struct by value...).
- */
-static int func_proto(struct btf *b, uint32_t func, struct rt_tp_proto *out)
-{
-	uint32_t name_off, type, proto_id;
-	struct btf_type f, proto;
-	const char *name;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	ret = type_of(b, func, func, &f);
-	if (!ret)
-		ret = resolve(b, f.size_type, func, &proto_id, &proto);
-	if (ret)
-		return ret;
-	if (!proto_id || proto.kind != KIND_FUNC_PROTO || !proto.vlen ||
-	    proto.vlen > RT_TP_MAX_ARGS)
-		return -EOPNOTSUPP;
-	out->nr_args = proto.vlen;
-	for (uint32_t i = 0; i < proto.vlen; i++) {
-		param(&proto, i, &name_off, &type);
-		name = str_at(b, name_off);
-		if (name && is_ident(name) &&
-		    strlen(name) < sizeof(out->arg[i].name))
-			memcpy(out->arg[i].name, name, strlen(name) + 1);
-		else
-			snprintf(out->arg[i].name, sizeof(out->arg[i].name),
-				 "arg%u", i);
-		/* tp_arg() counts as a tracepoint does: one parameter more. */
-		ret = tp_arg(b, &(struct btf_type){ .vlen = proto.vlen + 1 },
-			     proto_id, i, type, &out->arg[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-int rt_btf_funcs(const char *path, const char *const *names, uint32_t nr,
-		 struct rt_tp_proto *out, char *err, size_t errlen)
+int rt_btf_func(struct rt_btf *btf, const char *name,
+		struct rt_func_arg_descs *out, char *err, size_t errlen)
 {
 	struct btf b = {
-		.path = path ? path : RT_BTF_VMLINUX,
-		.tp = "",
+		.f = btf,
+		.what = "function",
+		.name = name,
 		.err = err,
 		.errlen = errlen,
 	};
-	uint32_t tdef, funcs[2], *ids;
-	uint8_t *buf = NULL;
-	size_t len = 0;
+	uint32_t func, n, proto_id = 0;
+	struct btf_type f, proto;
 	int ret;
 
-	memset(out, 0, nr * sizeof(*out));
+	memset(out, 0, sizeof(*out));
 	if (err && errlen)
 		err[0] = '\0';
-	ids = calloc(nr ? nr : 1, sizeof(*ids));
-	if (!ids)
-		return -ENOMEM;
-	ret = read_file(&b, &buf, &len);
-	if (!ret)
-		ret = load(&b, buf, len);
-	if (!ret)
-		ret = index_types(&b, &tdef, funcs);
-	for (uint32_t id = 1; !ret && id < b.nr; id++) {
-		uint32_t info = get32(b.types + b.off[id] + 4);
-		const char *name;
-
-		if (((info >> 24) & 0x1f) != KIND_FUNC)
-			continue;
-		name = str_at(&b, get32(b.types + b.off[id]));
-		for (uint32_t j = 0; name && j < nr; j++)
-			if (!strcmp(name, names[j]))
-				/* Two of one name (static ones): neither. */
-				ids[j] = ids[j] ? UINT32_MAX : id;
-	}
-	for (uint32_t j = 0; !ret && j < nr; j++)
-		if (ids[j] && ids[j] != UINT32_MAX &&
-		    func_proto(&b, ids[j], &out[j]))
-			memset(&out[j], 0, sizeof(out[j]));
-	if (err && errlen && !ret)
-		err[0] = '\0';
-	free(ids);
-	free(b.off);
-	free(buf);
+	ret = read_btf(&b);
 	if (ret)
-		memset(out, 0, nr * sizeof(*out));
+		return ret;
+	func = find(btf, KIND_FUNC, "", name, &n);
+	/* Two of one name (static ones): neither. */
+	if (n != 1)
+		return fail(&b, -ENOENT, "%s FUNCs named %s", n ? "several" :
+			    "no", shown(name));
+	ret = type_of(&b, func, func, &f);
+	if (!ret)
+		ret = resolve(&b, f.size_type, func, &proto_id, &proto);
+	if (ret)
+		return ret;
+	if (!proto_id || proto.kind != KIND_FUNC_PROTO || !proto.vlen)
+		return fail(&b, -EOPNOTSUPP, "function %s (type %u): no "
+			    "parameters to show", shown(name), func);
+	ret = proto_args(&b, &proto, proto_id, &proto, 0, out);
+	if (ret)
+		memset(out, 0, sizeof(*out));
 	return ret;
+}
+
+struct rt_btf *rt_btf_open(const char *path)
+{
+	struct rt_btf *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->path = strdup(path ? path : RT_BTF_VMLINUX);
+	if (!f->path) {
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void rt_btf_close(struct rt_btf *btf)
+{
+	if (!btf)
+		return;
+	free(btf->names);
+	free(btf->off);
+	free(btf->buf);
+	free(btf->path);
+	free(btf);
 }

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -69,26 +68,15 @@ static bool subsystem_ok(const char *spec, const char *events)
 	return is_dir(path);
 }
 
-/* What a record shows of a tracepoint's arguments: the first few. */
-static void describe(struct rt_func_arg_descs *d,
-		     const struct rt_tp_proto *proto)
-{
-	d->nr_args = proto->nr_args < RT_FUNC_ARG_DESCS ? proto->nr_args :
-		     RT_FUNC_ARG_DESCS;
-	for (uint32_t i = 0; i < d->nr_args; i++) {
-		const struct rt_tp_arg *a = &proto->arg[i];
-
-		/* BTF's names are C identifiers of at most 31 bytes here. */
-		snprintf(d->arg[i].name, sizeof(d->arg[i].name), "%s",
-			 a->name);
-		d->arg[i].size = (uint8_t)a->size;
-		d->arg[i].is_ptr = a->is_ptr;
-		d->arg[i].is_signed = a->is_signed;
-	}
-}
+/*
+ * *max_args is read from the descriptions' nr_args, which stop at
+ * RT_FUNC_ARG_DESCS: that must be no fewer than a record carries.
+ */
+_Static_assert(RT_FUNC_ARG_DESCS >= RINGTRACE_FUNC_MAX_ARGS,
+	       "a description keeps as many arguments as a record carries");
 
 int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
-			 uint32_t nr, const char *btf, const char *events,
+			 uint32_t nr, struct rt_btf *btf, const char *events,
 			 uint32_t *max_args, struct rt_func_arg_descs *descs,
 			 char *err, size_t errlen)
 {
@@ -101,7 +89,7 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 		memset(descs, 0, nr * sizeof(*descs));
 	for (uint32_t i = 0; i < nr; i++) {
 		const char *spec = names[i] + skip, *tp;
-		struct rt_tp_proto proto;
+		struct rt_func_arg_descs own, *d = descs ? &descs[i] : &own;
 		char why[256];
 		int ret;
 
@@ -109,7 +97,7 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			continue;
 		tp = strrchr(spec, ':');
 		tp = tp ? tp + 1 : spec;
-		ret = rt_btf_tracepoint(btf, tp, &proto, why, sizeof(why));
+		ret = rt_btf_tracepoint(btf, tp, d, why, sizeof(why));
 		/* Looked up once, and only for a session with tracepoints. */
 		if (!looked) {
 			dir = events_dir(events);
@@ -140,13 +128,9 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			snprintf(err, errlen, "cannot trace %s: %s", names[i],
 				 why);
 			return -1;
-		} else {
-			if (proto.nr_args > *max_args)
-				*max_args = proto.nr_args < RINGTRACE_FUNC_MAX_ARGS ?
-					    proto.nr_args :
-					    RINGTRACE_FUNC_MAX_ARGS;
-			if (descs)
-				describe(&descs[i], &proto);
+		} else if (d->nr_args > *max_args) {
+			*max_args = d->nr_args < RINGTRACE_FUNC_MAX_ARGS ?
+				    d->nr_args : RINGTRACE_FUNC_MAX_ARGS;
 		}
 		if (!subsystem_ok(spec, dir)) {
 			snprintf(err, errlen, "cannot trace %s: tracefs has no "
@@ -160,29 +144,15 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 }
 
 void rt_functions_describe(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
-			   uint32_t nr, const char *btf,
+			   uint32_t nr, struct rt_btf *btf,
 			   struct rt_func_arg_descs *descs)
 {
-	const char *fn[RINGTRACE_MAX_FUNCS];
-	struct rt_tp_proto *protos;
-	uint32_t at[RINGTRACE_MAX_FUNCS], n = 0;
-	char why[256];
+	for (uint32_t i = 0; i < nr; i++) {
+		struct rt_func_arg_descs d;
 
-	for (uint32_t i = 0; i < nr && i < RINGTRACE_MAX_FUNCS; i++) {
-		if (rt_func_name_is_tp(names[i]))
-			continue;
-		fn[n] = names[i];
-		at[n++] = i;
+		/* No BTF, or one we cannot read: the arguments stay hex. */
+		if (!rt_func_name_is_tp(names[i]) &&
+		    !rt_btf_func(btf, names[i], &d, NULL, 0))
+			descs[i] = d;
 	}
-	if (!n)
-		return;
-	protos = calloc(n, sizeof(*protos));
-	if (!protos)
-		return;
-	/* No BTF, or one we cannot read: the arguments stay hex. */
-	if (!rt_btf_funcs(btf, fn, n, protos, why, sizeof(why)))
-		for (uint32_t k = 0; k < n; k++)
-			if (protos[k].nr_args)
-				describe(&descs[at[k]], &protos[k]);
-	free(protos);
 }
