@@ -5,7 +5,8 @@
 # kvm and 9p have theirs in modules on Debian). The test module
 # ringtrace_tpmod fires ringtrace_tpmod:ringtrace_tpmod_hit(seq, cookie)
 # N times on demand: exactly N records, seq 0 to N - 1 and the cookie as
-# their arguments (unnamed: hex), in order. While a session is attached
+# their arguments, in order, named from the module's own (split) BTF
+# where it has one. While a session is attached
 # the module cannot be unloaded (its tracepoint would go under the
 # probe); once it ended it can. ftrace's own event on the same
 # tracepoint, in an instance, counts the same N beside it. A name no
@@ -21,7 +22,7 @@ ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
 "$ctl" info >"$work/info" 2>&1
 grep -qE '^features .* func_tracepoint( |$)' "$work/info" ||
 	tap_skip_all "the module offers no tracepoints here"
-tap_plan 6
+tap_plan 7
 
 if ! insmod "$ko/selftests/ringtrace/modules/ringtrace_tpmod.ko"; then
 	echo "Bail out! cannot load ringtrace_tpmod.ko"
@@ -41,7 +42,8 @@ for line in open(sys.argv[1], errors='replace'):
     m = re.search(r'args=(\S+)', line)
     if sys.argv[2] not in line or not m:
         continue
-    a = m.group(1).split(',')
+    # By name from the module's BTF (seq=0,cookie=24301), or hex.
+    a = [x.rpartition('=')[2] for x in m.group(1).split(',')]
     if len(a) < 2 or int(a[1], 0) != 0x5eed:
         continue
     bad += int(a[0], 0) != count
@@ -56,6 +58,17 @@ read -r got bad <<<"$(hits "$work/t.txt")"
 [[ $rc -eq 0 && $got -eq $n && $bad -eq 0 ]]
 tap_ok $? "a module's tracepoint: exactly $n hits, seq 0 to $((n - 1)) in order and the cookie ($got, $bad out of order, exit $rc)" ||
 	{ tap_diag <"$work/t.err"; head -5 "$work/t.txt" | tap_diag; }
+
+# Its arguments by name where the module was built with BTF (headers
+# that ship vmlinux: 7.2's; not Debian's 6.1).
+if [[ -e /sys/kernel/btf/ringtrace_tpmod ]]; then
+	got=$(grep -cE " tp: name=${ev#tp:} args=seq=[0-9]+,cookie=24301( |\$)" "$work/t.txt")
+	[[ $got -eq $n ]]
+	tap_ok $? "named from the module's own BTF: args=seq=N,cookie=24301 ($got of $n)" ||
+		head -3 "$work/t.txt" | tap_diag
+else
+	tap_skip "named from the module's own BTF" "the test module has no BTF on this kernel"
+fi
 
 # The summary counts what was printed, as for any record.
 grep -qE "^ringtrace-cat: $n records?," "$work/t.err"

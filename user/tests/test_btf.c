@@ -39,6 +39,7 @@ struct blob {
 	char		strs[4096];
 	uint32_t	slen;
 	uint32_t	nr;		/* the last id given */
+	uint32_t	str_base;	/* a split BTF's: its base's slen */
 };
 
 static void put32(struct blob *b, uint32_t v)
@@ -58,13 +59,21 @@ static uint32_t str(struct blob *b, const char *s)
 	assert_true(b->slen + n <= sizeof(b->strs));
 	memcpy(b->strs + b->slen, s, n);
 	b->slen += (uint32_t)n;
-	return off;
+	return b->str_base + off;
 }
 
 static void blob_init(struct blob *b)
 {
 	memset(b, 0, sizeof(*b));
 	b->slen = 1;		/* the empty string at offset 0 */
+}
+
+/* A module's split BTF on @base: ids and strings go on from the base's. */
+static void blob_init_split(struct blob *b, const struct blob *base)
+{
+	memset(b, 0, sizeof(*b));
+	b->nr = base->nr;
+	b->str_base = base->slen;
 }
 
 /* A type's 12 bytes; what follows is put32()'s. Returns its id. */
@@ -154,6 +163,14 @@ static size_t blob_bytes(const struct blob *b, uint8_t *out, size_t cap)
 }
 
 static char path[64];
+
+static void touch(const char *at)
+{
+	int fd = creat(at, 0644);
+
+	assert_true(fd >= 0);
+	close(fd);
+}
 
 static void write_file(const uint8_t *data, size_t len)
 {
@@ -790,6 +807,106 @@ static void test_read_once(void **state)
  * subsystem of tracefs refused with the reason, no BTF at all left to the
  * module.
  */
+/*
+ * A module's tracepoint from its split BTF: the argument types of the
+ * base (int, unsigned long) and of the module (a pointer to its own
+ * struct), names from its __probestub_; the base's own tracepoint is not
+ * the module's. Through the -e tp: check: the module named like the
+ * subsystem, another found by looking at every module's file, past one
+ * that is not BTF; one with no BTF for it left unnamed.
+ */
+static void test_module_split(void **state)
+{
+	static const char names[3][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:modx:modtp", "tp:othersub:othertp", "tp:modx:nobtf",
+	};
+	static const char *const argn[] = { "seq", "cookie", "dev" };
+	static uint8_t mod_file[4096];
+	struct rt_func_arg_descs descs[3];
+	char dir[32], at[64], events[64];
+	struct rt_btf *base, *mod;
+	uint32_t i32, ul, voidp, dev, max;
+	char saved[sizeof(path)];
+	struct blob b, m;
+	size_t len;
+
+	(void)state;
+	memcpy(saved, path, sizeof(path));	/* the group's file */
+	strcpy(dir, "/tmp/test_btf_mods.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	blob_init(&b);
+	i32 = int_type(&b, "int", 4, INT_SIGNED);
+	ul = int_type(&b, "long unsigned int", 8, 0);
+	voidp = type(&b, "", PTR, 0, false, 0);
+	tracepoint(&b, "basetp", voidp, 1, &i32);
+	len = blob_bytes(&b, file, sizeof(file));
+	snprintf(at, sizeof(at), "%s/vmlinux", dir);
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	touch(path);
+	write_file(file, len);
+
+	blob_init_split(&m, &b);
+	dev = type(&m, "modx_dev", STRUCT, 0, false, 8);
+	dev = type(&m, "", PTR, 0, false, dev);
+	tracepoint(&m, "modtp", voidp, 3, (uint32_t[]){ i32, ul, dev });
+	probestub(&m, "modtp", voidp, 3, (uint32_t[]){ i32, ul, dev }, argn);
+	len = blob_bytes(&m, mod_file, sizeof(mod_file));
+	snprintf(path, sizeof(path), "%s/modx", dir);
+	touch(path);
+	write_file(mod_file, len);
+
+	base = rt_btf_open(at);
+	mod = rt_btf_open_split(path, base);
+	assert_non_null(mod);
+	assert_int_equal(rt_btf_tracepoint(mod, "modtp", &tp, err, sizeof(err)),
+			 0);
+	assert_int_equal(tp.nr_args, 3);
+	expect_arg(0, "seq", 4, false, true);
+	expect_arg(1, "cookie", 8, false, false);
+	expect_arg(2, "dev", 8, true, false);
+	assert_int_equal(rt_btf_tracepoint(mod, "basetp", &tp, err,
+					   sizeof(err)), -ENOENT);
+	rt_btf_close(mod);
+
+	/* Another module's, under another subsystem's name; a broken file. */
+	blob_init_split(&m, &b);
+	tracepoint(&m, "othertp", voidp, 1, &ul);
+	probestub(&m, "othertp", voidp, 1, &ul, argn + 1);
+	len = blob_bytes(&m, mod_file, sizeof(mod_file));
+	snprintf(path, sizeof(path), "%s/othermod", dir);
+	touch(path);
+	write_file(mod_file, len);
+	snprintf(path, sizeof(path), "%s/broken", dir);
+	touch(path);
+	write_file((const uint8_t *)"not BTF", 7);
+	snprintf(events, sizeof(events), "%s/events", dir);
+	assert_int_equal(mkdir(events, 0755), 0);
+	for (size_t i = 0; i < 3; i++) {
+		char sub[192], *colon;
+
+		snprintf(sub, sizeof(sub), "%s/%s", events, names[i] + 3);
+		colon = strchr(sub + strlen(events), ':');
+		*colon = 0;
+		mkdir(sub, 0755);
+		*colon = '/';
+		assert_int_equal(mkdir(sub, 0755), 0);
+	}
+	memset(descs, 0xff, sizeof(descs));
+	assert_int_equal(rt_tracepoints_check(names, 3, base, events, &max,
+					      descs, err, sizeof(err)), 0);
+	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);	/* nobtf's: all */
+	assert_int_equal(descs[0].nr_args, 3);
+	assert_string_equal(descs[0].arg[2].name, "dev");
+	assert_int_equal(descs[1].nr_args, 1);
+	assert_string_equal(descs[1].arg[0].name, "cookie");
+	assert_int_equal(descs[2].nr_args, 0);
+	rt_btf_close(base);
+
+	snprintf(at, sizeof(at), "rm -rf '%s'", dir);
+	assert_int_equal(system(at), 0);
+	memcpy(path, saved, sizeof(path));
+}
+
 static void test_tracepoints_check(void **state)
 {
 	static const char ok[3][RINGTRACE_FUNC_NAME_LEN] = {
@@ -889,6 +1006,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_counts),
 		cmocka_unit_test(test_running_kernel),
 		cmocka_unit_test(test_tracepoints_check),
+		cmocka_unit_test(test_module_split),
 		cmocka_unit_test(test_funcs),
 		cmocka_unit_test(test_read_once),
 	};

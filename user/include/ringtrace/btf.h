@@ -46,13 +46,24 @@ struct rt_btf;
  * file, every type's place indexed and the names of its FUNCs and
  * TYPEDEFs hashed, once. A file that could not be read stays that
  * way: every lookup answers with that failure and its message. One
- * thread at a time. Only a complete BTF (vmlinux's) is understood, not
- * a module's split BTF.
+ * thread at a time.
  *
  * @path: the BTF file (NULL: /sys/kernel/btf/vmlinux). NULL: no memory.
  */
 struct rt_btf *rt_btf_open(const char *path);
 void rt_btf_close(struct rt_btf *btf);
+
+/*
+ * A module's BTF (/sys/kernel/btf/MODULE), split from @base (vmlinux's,
+ * which must outlive it): its types and strings go on from the base's,
+ * which its own refer to. Lookups find the module's tracepoints and
+ * functions, with argument types of either file; the base is read first,
+ * and its failure is the module's.
+ */
+struct rt_btf *rt_btf_open_split(const char *path, struct rt_btf *base);
+
+/* The file @btf reads. */
+const char *rt_btf_path(const struct rt_btf *btf);
 
 /*
  * Tracepoint @tp ("sched_switch": the tracepoint's own name): 0 and *out

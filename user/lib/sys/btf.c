@@ -60,8 +60,17 @@ struct rt_btf {
 	uint32_t	types_len;
 	const char	*strs;		/* the string section, NUL-ended */
 	uint32_t	strs_len;
-	uint32_t	*off;		/* off[id]: id's offset in types */
-	uint32_t	nr;		/* ids 1 .. nr - 1 exist */
+	uint32_t	*off;		/* off[id - first]: id's offset in types */
+	uint32_t	nr;		/* ids first .. nr - 1 are this file's */
+	/*
+	 * A module's split BTF (rt_btf_open_split()) goes on from its base,
+	 * vmlinux's: its ids begin after the base's last (first), its string
+	 * offsets after the base's strings (str_first); a smaller id or
+	 * offset is the base's. A complete BTF: first 1, str_first 0.
+	 */
+	struct rt_btf	*base;
+	uint32_t	first;
+	uint32_t	str_first;
 	uint32_t	*names;		/* hash_names(): FUNC and TYPEDEF ids */
 	uint32_t	names_mask;	/* its size - 1 (a power of 2) */
 };
@@ -80,7 +89,6 @@ struct btf_type {
 	uint32_t	kind, vlen;
 	bool		kflag;
 	uint32_t	size_type;	/* size, or the type referred to */
-	uint32_t	at;		/* offset in the type section */
 	const uint8_t	*data;		/* what follows the 12 bytes */
 };
 
@@ -152,7 +160,18 @@ static int64_t trailing(uint32_t kind, uint32_t vlen)
 /* The string at @off, or NULL: load() made sure the section ends in NUL. */
 static const char *str_at(const struct rt_btf *f, uint32_t off)
 {
+	if (f->base && off < f->str_first)
+		return str_at(f->base, off);
+	off -= f->str_first;
 	return off < f->strs_len ? f->strs + off : NULL;
+}
+
+/* Where indexed type @id's 12 bytes are: this file's, or its base's. */
+static const uint8_t *type_ptr(const struct rt_btf *f, uint32_t id)
+{
+	if (f->base && id < f->first)
+		return type_ptr(f->base, id);
+	return f->types + f->off[id - f->first];
 }
 
 static bool is_ident(const char *s)
@@ -189,8 +208,7 @@ static int type_of(struct btf *b, uint32_t id, uint32_t from,
 		return fail(b, -EINVAL,
 			    "type %u refers to type %u, not one of 1..%u",
 			    from, id, b->f->nr - 1);
-	t->at = b->f->off[id];
-	p = b->f->types + t->at;
+	p = type_ptr(b->f, id);
 	t->name_off = get32(p);
 	info = get32(p + 4);
 	t->size_type = get32(p + 8);
@@ -339,9 +357,12 @@ static int load(struct btf *b, const uint8_t *buf, size_t len)
 	b->f->types_len = type_len;
 	b->f->strs = (const char *)buf + hdr_len + str_off;
 	b->f->strs_len = str_len;
-	if (!str_len || b->f->strs[0] || b->f->strs[str_len - 1])
+	/* A split BTF's strings go on from its base's: no NUL first. */
+	if (b->f->base ? str_len && b->f->strs[str_len - 1] :
+	    !str_len || b->f->strs[0] || b->f->strs[str_len - 1])
 		return fail(b, -EINVAL, "string section (%u bytes) does not "
-			    "begin and end with NUL", str_len);
+			    "%s with NUL", str_len,
+			    b->f->base ? "end" : "begin and end");
 	return 0;
 }
 
@@ -352,7 +373,7 @@ static int load(struct btf *b, const uint8_t *buf, size_t len)
 static int index_types(struct btf *b)
 {
 	struct rt_btf *f = b->f;
-	uint32_t pos = 0, id = 1, info, kind, name_off;
+	uint32_t pos = 0, id = f->first, info, kind, name_off;
 	int64_t extra;
 
 	f->off = malloc(((size_t)f->types_len / BTF_TYPE_SIZE + 1) *
@@ -382,7 +403,7 @@ static int index_types(struct btf *b)
 				    "type section: name offset %u past the "
 				    "strings (%u bytes)", id, kind_name(kind),
 				    pos, name_off, f->strs_len);
-		f->off[id++] = pos;
+		f->off[id++ - f->first] = pos;
 		pos += BTF_TYPE_SIZE + (uint32_t)extra;
 	}
 	f->nr = id;
@@ -392,12 +413,12 @@ static int index_types(struct btf *b)
 /* Type @id's kind and name, of an indexed type (1 .. nr - 1). */
 static uint32_t kind_at(const struct rt_btf *f, uint32_t id)
 {
-	return (get32(f->types + f->off[id] + 4) >> 24) & 0x1f;
+	return (get32(type_ptr(f, id) + 4) >> 24) & 0x1f;
 }
 
 static const char *name_at(const struct rt_btf *f, uint32_t id)
 {
-	return str_at(f, get32(f->types + f->off[id]));	/* indexed: not NULL */
+	return str_at(f, get32(type_ptr(f, id)));	/* indexed: not NULL */
 }
 
 /* The kinds a lookup finds by name: tracepoints' typedefs, functions. */
@@ -427,7 +448,7 @@ static int hash_names(struct btf *b)
 	struct rt_btf *f = b->f;
 	uint32_t n = 0, size = 2, h;
 
-	for (uint32_t id = 1; id < f->nr; id++)
+	for (uint32_t id = f->first; id < f->nr; id++)
 		n += hashed(kind_at(f, id)) && *name_at(f, id);
 	while (size < 2 * (uint64_t)n)
 		size *= 2;
@@ -435,7 +456,7 @@ static int hash_names(struct btf *b)
 	if (!f->names)
 		return fail(b, -ENOMEM, "no memory for the names' index");
 	f->names_mask = size - 1;
-	for (uint32_t id = 1; id < f->nr; id++) {
+	for (uint32_t id = f->first; id < f->nr; id++) {
 		if (!hashed(kind_at(f, id)) || !*name_at(f, id))
 			continue;
 		h = name_hash("", name_at(f, id)) & f->names_mask;
@@ -481,6 +502,17 @@ static int read_btf(struct btf *b)
 
 	if (!f->read) {
 		f->read = true;
+		/* A split BTF's types and strings go on from its base's. */
+		if (f->base) {
+			struct btf rb = { .f = f->base, .err = f->why,
+					  .errlen = sizeof(f->why) };
+
+			f->ret = read_btf(&rb);
+			if (f->ret)
+				goto out;
+			f->first = f->base->nr;
+			f->str_first = f->base->strs_len;
+		}
 		f->ret = read_file(&r, &f->buf, &len);
 		if (!f->ret)
 			f->ret = load(&r, f->buf, len);
@@ -496,6 +528,7 @@ static int read_btf(struct btf *b)
 			f->buf = NULL;
 		}
 	}
+out:
 	if (f->ret && b->err && b->errlen)
 		snprintf(b->err, b->errlen, "%s", f->why);
 	return f->ret;
@@ -808,7 +841,22 @@ struct rt_btf *rt_btf_open(const char *path)
 		free(f);
 		return NULL;
 	}
+	f->first = 1;
 	return f;
+}
+
+struct rt_btf *rt_btf_open_split(const char *path, struct rt_btf *base)
+{
+	struct rt_btf *f = rt_btf_open(path);
+
+	if (f)
+		f->base = base;
+	return f;
+}
+
+const char *rt_btf_path(const struct rt_btf *btf)
+{
+	return btf->path;
 }
 
 void rt_btf_close(struct rt_btf *btf)

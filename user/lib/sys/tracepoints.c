@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Kernel tracepoints by name, checked (see tracepoints.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -68,6 +69,74 @@ static bool subsystem_ok(const char *spec, const char *events)
 	return is_dir(path);
 }
 
+/* Tracepoint @tp in the module BTF file @name of @folder; see below. */
+static int in_module(struct rt_btf *base, const char *folder,
+		     const char *name, const char *tp,
+		     struct rt_func_arg_descs *d, char *why, size_t whylen)
+{
+	struct rt_btf *mod;
+	char path[4096];
+	struct stat st;
+	int ret;
+
+	/* A file: never a FIFO or a device, which a read could block on. */
+	if (snprintf(path, sizeof(path), "%s/%s", folder, name) >=
+	    (int)sizeof(path) || stat(path, &st) || !S_ISREG(st.st_mode))
+		return -ENOENT;
+	mod = rt_btf_open_split(path, base);
+	if (!mod)
+		return -ENOMEM;
+	ret = rt_btf_tracepoint(mod, tp, d, why, whylen);
+	rt_btf_close(mod);
+	return ret;
+}
+
+/*
+ * A loaded module's tracepoint @tp, from the module's split BTF beside
+ * @base's file when that is named vmlinux, as the kernel's is
+ * (/sys/kernel/btf/vmlinux, /sys/kernel/btf/MODULE): the module named
+ * like the subsystem @subsys (@len bytes) first (ext4's, kvm's), then
+ * every other one. 0 and *@d; -EOPNOTSUPP where one has it with an argument the
+ * probe cannot take (@why); else -ENOENT (no module's BTF has it: built
+ * without; a file that cannot be read is passed over).
+ */
+static int module_tracepoint(struct rt_btf *base, const char *subsys,
+			     size_t len, const char *tp,
+			     struct rt_func_arg_descs *d, char *why,
+			     size_t whylen)
+{
+	const char *vmlinux = rt_btf_path(base), *slash;
+	char folder[4096], own[256];
+	struct dirent *e;
+	int ret = -ENOENT;
+	DIR *dir;
+
+	slash = strrchr(vmlinux, '/');
+	if (!slash || strcmp(slash + 1, "vmlinux") || len >= sizeof(own) ||
+	    snprintf(folder, sizeof(folder), "%.*s", (int)(slash - vmlinux),
+		     vmlinux) >= (int)sizeof(folder))
+		return -ENOENT;
+	snprintf(own, sizeof(own), "%.*s", (int)len, subsys);
+	ret = in_module(base, folder, own, tp, d, why, whylen);
+	if (!ret || ret == -EOPNOTSUPP)
+		return ret;
+	dir = opendir(folder);
+	if (!dir)
+		return -ENOENT;
+	ret = -ENOENT;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, own) ||
+		    !strcmp(e->d_name, slash + 1))
+			continue;
+		ret = in_module(base, folder, e->d_name, tp, d, why, whylen);
+		if (!ret || ret == -EOPNOTSUPP)
+			break;
+		ret = -ENOENT;
+	}
+	closedir(dir);
+	return ret;
+}
+
 /*
  * *max_args is read from the descriptions' nr_args, which stop at
  * RT_FUNC_ARG_DESCS: that must be no fewer than a record carries.
@@ -109,8 +178,10 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 		} else if (ret == -ENOENT) {
 			/*
 			 * Not built in. A loaded module's (ext4, kvm, 9p...)
-			 * has its event in tracefs; the module finds the
-			 * tracepoint, its arguments stay unnamed (hex).
+			 * has its event in tracefs, and its arguments are
+			 * in the module's own BTF where it was built with
+			 * one (hex without); the kernel module finds the
+			 * tracepoint.
 			 */
 			if (!dir || !strchr(spec, ':') ||
 			    !subsystem_ok(spec, dir)) {
@@ -123,7 +194,19 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 					 "event, and tracefs is not mounted");
 				return -1;
 			}
-			*max_args = RINGTRACE_FUNC_MAX_ARGS;
+			ret = module_tracepoint(btf, spec,
+						(size_t)(strchr(spec, ':') - spec),
+						tp, d, why, sizeof(why));
+			if (ret == -ENOENT) {
+				*max_args = RINGTRACE_FUNC_MAX_ARGS;
+			} else if (ret) {
+				snprintf(err, errlen, "cannot trace %s: %s",
+					 names[i], why);
+				return -1;
+			} else if (d->nr_args > *max_args) {
+				*max_args = d->nr_args < RINGTRACE_FUNC_MAX_ARGS ?
+					    d->nr_args : RINGTRACE_FUNC_MAX_ARGS;
+			}
 		} else if (ret) {
 			snprintf(err, errlen, "cannot trace %s: %s", names[i],
 				 why);
