@@ -71,6 +71,10 @@ struct rt_func_attach {
 	u64			missed;
 	unsigned int		nr;
 	struct rt_func_probe	p[RINGTRACE_MAX_FUNCS];
+#ifndef RT_HAVE_FPROBE
+	/* unregister_kretprobes()' array: one grace period for them all. */
+	struct kretprobe	*batch[RINGTRACE_MAX_FUNCS];
+#endif
 };
 
 static DEFINE_MUTEX(rt_func_mutex);	/* the list, not what it holds */
@@ -141,10 +145,14 @@ static int rt_func_register(struct rt_func_probe *p, const char *name)
 	return register_fprobe_syms(&p->fp, &name, 1);
 }
 
-/* Returns once no handler of it runs. */
-static void rt_func_unregister(struct rt_func_probe *p)
+/* @a's registered function probes; returns once no handler of them runs. */
+static void rt_func_unregister_all(struct rt_func_attach *a)
 {
-	unregister_fprobe(&p->fp);
+	unsigned int i;
+
+	for (i = 0; i < a->nr; i++)
+		if (a->p[i].registered && !a->p[i].is_tp)
+			unregister_fprobe(&a->p[i].fp);
 }
 
 /* The calls it could not follow (no return hook, recursion). */
@@ -198,10 +206,22 @@ static int rt_func_register(struct rt_func_probe *p, const char *name)
 	return err;
 }
 
-/* Returns after every handler finished (it waits for a grace period). */
-static void rt_func_unregister(struct rt_func_probe *p)
+/*
+ * @a's registered function probes, all at once: unregister_kretprobe()
+ * waits for a grace period each, unregister_kretprobes() once for the
+ * batch (64 of ext4's functions attached and detached: 3.3 s one by one,
+ * 2.4 s batched, 6.1 under QEMU TCG). Returns after every handler
+ * finished.
+ */
+static void rt_func_unregister_all(struct rt_func_attach *a)
 {
-	unregister_kretprobe(&p->krp);
+	unsigned int i, n = 0;
+
+	for (i = 0; i < a->nr; i++)
+		if (a->p[i].registered && !a->p[i].is_tp)
+			a->batch[n++] = &a->p[i].krp;
+	if (n)
+		unregister_kretprobes(a->batch, n);
 }
 
 /*
@@ -269,13 +289,12 @@ static void rt_func_detach(struct rt_func_attach *a)
 	/* One wait for every tracepoint probe's readers, both kinds. */
 	if (tps)
 		rt_func_tp_sync();
+	rt_func_unregister_all(a);
 	for (i = 0; i < a->nr; i++) {
 		p = &a->p[i];
 		if (!p->registered)
 			continue;
-		if (!p->is_tp)
-			rt_func_unregister(p);
-		else
+		if (p->is_tp)
 			rt_func_tp_release(&p->tp);
 		/* No handler runs any more: the count is final. */
 		a->missed += rt_func_probe_missed(p);
