@@ -110,7 +110,6 @@ static void count_ring(struct ringtrace_mmap_page *pg, size_t len,
 
 int main(int argc, char **argv)
 {
-	struct ringtrace_info info = { .size = sizeof(info) };
 	struct ringtrace_mmap_page *pg[2];
 	size_t page_size = (size_t)sysconf(_SC_PAGESIZE);
 	size_t len = (1 + PAGES) * page_size;
@@ -123,11 +122,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "--after-exec"))
 		return st_tagged_reads(AFTER_IDX, AFTER_READS);
 
-	fd = st_open();
-	if (ioctl(fd, RINGTRACE_IOC_GET_INFO, &info))
-		tap_bail("GET_INFO: %s", strerror(errno));
-	if (!(info.features & RINGTRACE_FEAT_PER_THREAD))
-		tap_skip_all("the module has no per-thread rings");
+	st_require_features(RINGTRACE_FEAT_PER_THREAD, "per-thread rings");
 	tap_plan(5);
 
 	st_threads_start(&child, 1, exec_thread, leader, NULL, tids);
@@ -137,11 +132,12 @@ int main(int argc, char **argv)
 	cfg.flags = RINGTRACE_CFG_PER_THREAD;
 	cfg.nr_tids = 2;
 	cfg.tids_ptr = (uintptr_t)sel;
+	fd = st_open();
 	if (ioctl(fd, RINGTRACE_IOC_SET_CONFIG, &cfg))
 		tap_bail("SET_CONFIG per-thread: %s", strerror(errno));
 	for (i = 0; i < 2; i++) {
-		pg[i] = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-			     RINGTRACE_MMAP_OFFSET(i));
+		pg[i] = st_map(fd, i, PAGES, PROT_READ | PROT_WRITE,
+			       MAP_SHARED);
 		if (pg[i] == MAP_FAILED)
 			tap_bail("mmap thread ring %d: %s", i, strerror(errno));
 	}

@@ -96,9 +96,9 @@ static int in_module(struct rt_btf *base, const char *folder,
  * @base's file when that is named vmlinux, as the kernel's is
  * (/sys/kernel/btf/vmlinux, /sys/kernel/btf/MODULE): the module named
  * like the subsystem @subsys (@len bytes) first (ext4's, kvm's), then
- * every other one. 0 and *@d; -EOPNOTSUPP where one has it with an argument the
- * probe cannot take (@why); else -ENOENT (no module's BTF has it: built
- * without; a file that cannot be read is passed over).
+ * every other one. 0 and *@d; -EOPNOTSUPP where one has it with an
+ * argument the probe cannot take (@why); else -ENOENT (no module's BTF
+ * has it: built without; a file that cannot be read is passed over).
  */
 static int module_tracepoint(struct rt_btf *base, const char *subsys,
 			     size_t len, const char *tp,
@@ -108,8 +108,8 @@ static int module_tracepoint(struct rt_btf *base, const char *subsys,
 	const char *vmlinux = rt_btf_path(base), *slash;
 	char folder[4096], own[256];
 	struct dirent *e;
-	int ret = -ENOENT;
 	DIR *dir;
+	int ret;
 
 	slash = strrchr(vmlinux, '/');
 	if (!slash || strcmp(slash + 1, "vmlinux") || len >= sizeof(own) ||
@@ -172,10 +172,7 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			dir = events_dir(events);
 			looked = true;
 		}
-		if (ret == -ENODATA) {
-			/* No BTF: the module says whether it exists. */
-			*max_args = RINGTRACE_FUNC_MAX_ARGS;
-		} else if (ret == -ENOENT) {
+		if (ret == -ENOENT) {
 			/*
 			 * Not built in. A loaded module's (ext4, kvm, 9p...)
 			 * has its event in tracefs, and its arguments are
@@ -197,16 +194,12 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 			ret = module_tracepoint(btf, spec,
 						(size_t)(strchr(spec, ':') - spec),
 						tp, d, why, sizeof(why));
-			if (ret == -ENOENT) {
-				*max_args = RINGTRACE_FUNC_MAX_ARGS;
-			} else if (ret) {
-				snprintf(err, errlen, "cannot trace %s: %s",
-					 names[i], why);
-				return -1;
-			} else if (d->nr_args > *max_args) {
-				*max_args = d->nr_args < RINGTRACE_FUNC_MAX_ARGS ?
-					    d->nr_args : RINGTRACE_FUNC_MAX_ARGS;
-			}
+			if (ret == -ENOENT)
+				ret = -ENODATA;	/* its module has no BTF */
+		}
+		if (ret == -ENODATA) {
+			/* No BTF for it: the module says whether it exists. */
+			*max_args = RINGTRACE_FUNC_MAX_ARGS;
 		} else if (ret) {
 			snprintf(err, errlen, "cannot trace %s: %s", names[i],
 				 why);
