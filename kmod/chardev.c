@@ -89,6 +89,8 @@ static long rt_ioctl_get_info(void __user *uarg)
 		.max_ring_pages	= rt_max_ring_pages,
 		.vfs_read_attach	= rt_vfs_read_attach_id(),
 		.vfs_read_attach_mask	= rt_vfs_read_attach_mask(),
+		.max_funcs		= RINGTRACE_MAX_FUNCS,
+		.func_attach		= rt_func_attach_id(),
 	};
 
 	strscpy(info.module_version, RINGTRACE_VERSION,
@@ -253,7 +255,7 @@ static long rt_ioctl_set_config(struct rt_session *s, void __user *uarg)
 					   &funcs);
 	free_cpumask_var(cpus);
 out_funcs:
-	kfree(funcs);	/* not taken, or the names it replaced */
+	rt_funcs_free(funcs);	/* not taken, or the names it replaced */
 out_cgroups:
 	/* What the session did not take, or the selection it replaced. */
 	rt_cgroups_release(&cgroups);

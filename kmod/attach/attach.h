@@ -46,6 +46,8 @@ extern struct rt_producer rt_vfs_read_producer;
  * by its ENABLE, detached by its DISABLE.
  */
 extern struct rt_producer rt_func_producer;
+/* RINGTRACE_ATTACH_*: how the functions of a session are attached. */
+u32 rt_func_attach_id(void);
 
 /* Which mechanism is in use, or would be used next; those offered. */
 u32 rt_vfs_read_attach_id(void);

@@ -162,6 +162,7 @@ static u64 rt_func_missed(const struct rt_func_probe *p)
 }
 
 static const char *const rt_func_mechanism = "fprobe";
+#define RT_FUNC_ATTACH_ID	RINGTRACE_ATTACH_FPROBE
 
 #else /* !RT_HAVE_FPROBE: the kretprobe */
 
@@ -234,8 +235,14 @@ static u64 rt_func_missed(const struct rt_func_probe *p)
 }
 
 static const char *const rt_func_mechanism = "kretprobe";
+#define RT_FUNC_ATTACH_ID	RINGTRACE_ATTACH_KRETPROBE
 
 #endif /* RT_HAVE_FPROBE */
+
+u32 rt_func_attach_id(void)
+{
+	return RT_FUNC_ATTACH_ID;
+}
 
 /* Why a probe was refused, for the kernel log. */
 static const char *rt_func_refusal(int err)

@@ -141,7 +141,7 @@ void rt_session_destroy(struct rt_session *s)
 	rt_threads_release(&s->threads);
 	rt_cgroups_release(&s->cgroups);
 	rt_producers_release(s);
-	kfree(s->funcs);
+	rt_funcs_free(s->funcs);
 	free_percpu(s->thread_not_task);
 	put_pid(s->pid);
 	put_pid(s->self);

@@ -173,12 +173,17 @@ struct rt_session {
 struct rt_func_names {
 	u32	nr;
 	u32	args;		/* raw arguments per record */
-	char	name[RINGTRACE_MAX_FUNCS][RINGTRACE_FUNC_NAME_LEN];
+	/* nr indexes of name[] in strcmp order, after the names */
+	u16	*by_name;
+	char	name[][RINGTRACE_FUNC_NAME_LEN];
 };
 
 int rt_funcs_check(const struct ringtrace_config *cfg);
 int rt_funcs_from_user(const struct ringtrace_config *cfg,
 		       struct rt_func_names **out);
+/* The index of @name in @f, or -ENOENT. Any context: @f does not change. */
+int rt_funcs_lookup(const struct rt_func_names *f, const char *name);
+void rt_funcs_free(struct rt_func_names *f);
 
 /* Lifetime and configuration (session.c). Process context. */
 struct rt_session *rt_session_create(void);

@@ -113,7 +113,7 @@ tap_ok $? "SIGTERM ends it, exit ${rc:-none (still running)}" || {
 ko=${RINGTRACE_KO_ROOT:-$top}	# modules built for the running kernel
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 if insmod "$ko/selftests/ringtrace/modules/ringtrace_fanout.ko"; then
-	"$exporter" --listen none -e func:ringtrace_fan_00,func:ringtrace_fan_63 \
+	"$exporter" --listen none -e func:ringtrace_fan_0000,func:ringtrace_fan_1023 \
 		--textfile "$work/f.prom" --textfile-interval 100ms \
 		2>"$work/fexp.err" &
 	pid=$!
@@ -126,8 +126,8 @@ if insmod "$ko/selftests/ringtrace/modules/ringtrace_fanout.ko"; then
 		bs=512 count=7 2>/dev/null
 	ok=1
 	for _ in $(seq 100); do
-		grep -qxF 'ringtrace_func_duration_seconds_count{cgroup="/",comm="rtexpdd",function="ringtrace_fan_00"} 7' "$work/f.prom" &&
-			grep -qxF 'ringtrace_func_duration_seconds_count{cgroup="/",comm="rtexpdd",function="ringtrace_fan_63"} 7' "$work/f.prom" &&
+		grep -qxF 'ringtrace_func_duration_seconds_count{cgroup="/",comm="rtexpdd",function="ringtrace_fan_0000"} 7' "$work/f.prom" &&
+			grep -qxF 'ringtrace_func_duration_seconds_count{cgroup="/",comm="rtexpdd",function="ringtrace_fan_1023"} 7' "$work/f.prom" &&
 			{ ok=0; break; }
 		sleep 0.1
 	done

@@ -360,8 +360,14 @@ struct ringtrace_func_record {
  */
 #define RINGTRACE_FUNC_TP_PREFIX	"tp:"
 
-/* Most functions one session may trace (nr_funcs), arguments per record. */
-#define RINGTRACE_MAX_FUNCS		64
+/*
+ * Most functions one session may trace (nr_funcs), arguments per record.
+ * A module older than RINGTRACE_INFO_SIZE_FUNCS took at most
+ * RINGTRACE_MAX_FUNCS_VER0 (EINVAL above); ringtrace_info.max_funcs says
+ * what the loaded module takes.
+ */
+#define RINGTRACE_MAX_FUNCS		1024
+#define RINGTRACE_MAX_FUNCS_VER0	64
 #define RINGTRACE_FUNC_MAX_ARGS		6
 /* Bytes per name at funcs_ptr, the terminating NUL included. */
 #define RINGTRACE_FUNC_NAME_LEN		64
@@ -779,6 +785,7 @@ struct ringtrace_config {
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
+#define RINGTRACE_INFO_SIZE_FUNCS	88	/* + max_funcs, func_attach */
 
 /*
  * How vfs_read is attached (ringtrace_info.vfs_read_attach): every
@@ -814,6 +821,17 @@ struct ringtrace_info {
 	 */
 	__u32	vfs_read_attach;
 	__u32	vfs_read_attach_mask;	/* 1 << RINGTRACE_ATTACH_* offered */
+
+	/* ---- RINGTRACE_INFO_SIZE_FUNCS ---- */
+	/* Most names one session may give (ringtrace_config.nr_funcs). */
+	__u32	max_funcs;
+	/*
+	 * RINGTRACE_ATTACH_FPROBE: one fprobe per session for all its
+	 * functions, registered in one batch; RINGTRACE_ATTACH_KRETPROBE:
+	 * one kretprobe per function, each registered on its own (attaching
+	 * costs in proportion to the number of functions).
+	 */
+	__u32	func_attach;
 };
 
 /* Session totals: the sum over the session's rings plus probe-wide counts. */
