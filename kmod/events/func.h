@@ -3,7 +3,8 @@
  * Calls of any kernel function a session names (RINGTRACE_EVENT_FUNC):
  * what a call records (func.c: the filters, the record) apart from how
  * the module gets called at the function's entry and return
- * (attach/func.c: an fprobe or a kretprobe per function, per session).
+ * (attach/func.c: one fprobe for a session's functions, or a kretprobe
+ * per function).
  */
 #ifndef _RINGTRACE_EVENTS_FUNC_H
 #define _RINGTRACE_EVENTS_FUNC_H
@@ -16,8 +17,9 @@ struct rt_session;
 /* What the entry hands to the return of the same call, kept per call. */
 struct rt_func_call {
 	u64	ts;		/* entry time */
-	u64	gen;		/* the attachment's, attach/func.c */
+	u64	gen;		/* the attachment's, attach/func_fprobe.c */
 	u64	args[RINGTRACE_FUNC_MAX_ARGS];
+	u32	idx;		/* the function's, where one probe has many */
 };
 
 /*

@@ -36,7 +36,7 @@ static int rt_funcs_cmp(const void *a, const void *b, const void *priv)
 {
 	const struct rt_func_names *f = priv;
 
-	return strcmp(f->name[*(const u16 *)a], f->name[*(const u16 *)b]);
+	return strcmp(f->name[*(const u32 *)a], f->name[*(const u32 *)b]);
 }
 
 /* Into a new *@out (NULL without the event); rt_funcs_free() frees it. */
@@ -48,7 +48,6 @@ int rt_funcs_from_user(const struct ringtrace_config *cfg,
 	size_t names;
 	unsigned int i;
 
-	BUILD_BUG_ON(RINGTRACE_MAX_FUNCS > U16_MAX + 1);
 	*out = NULL;
 	if (!(cfg->events & RINGTRACE_EVENT_FUNC))
 		return 0;
@@ -58,7 +57,7 @@ int rt_funcs_from_user(const struct ringtrace_config *cfg,
 		     cfg->nr_funcs * sizeof(*f->by_name), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
-	f->by_name = (u16 *)((char *)f->name + names);
+	f->by_name = (u32 *)((char *)f->name + names);
 	if (copy_from_user(f->name, u, names)) {
 		kvfree(f);
 		return -EFAULT;

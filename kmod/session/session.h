@@ -174,7 +174,7 @@ struct rt_func_names {
 	u32	nr;
 	u32	args;		/* raw arguments per record */
 	/* nr indexes of name[] in strcmp order, after the names */
-	u16	*by_name;
+	u32	*by_name;
 	char	name[][RINGTRACE_FUNC_NAME_LEN];
 };
 
