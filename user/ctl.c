@@ -159,6 +159,27 @@ static void print_attach_info(const struct ringtrace_info *info)
 	printf("\n");
 }
 
+/*
+ * "functions        1024 a session, fprobe (one batch)": how many -e
+ * func:/tp: names a session may give, and how the module attaches them.
+ */
+static void print_func_info(const struct rt_session *s)
+{
+	uint32_t attach = rt_session_func_attach(s);
+
+	if (s->info.size <= offsetof(struct ringtrace_info, features) ||
+	    !(s->info.features & RINGTRACE_FEAT_FUNC))
+		return;	/* no functions at all */
+	printf("%-16s %u a session", "functions", rt_session_max_funcs(s));
+	if (attach == RINGTRACE_ATTACH_FPROBE)
+		printf(", fprobe (one batch)");
+	else if (attach == RINGTRACE_ATTACH_KRETPROBE)
+		printf(", kretprobe (one per function)");
+	else if (attach)
+		printf(", attach #%u", attach);
+	printf("\n");
+}
+
 static int cmd_status(void)
 {
 	struct rt_kmod_status st;
@@ -245,6 +266,7 @@ static int cmd_info(void)
 	print_events("events", s.info.events);
 	print_features(s.info.features);
 	print_attach_info(&s.info);
+	print_func_info(&s);
 	rt_session_close(&s);
 	return 0;
 }

@@ -259,6 +259,8 @@ void fake_kernel_install(void)
 	fk.info.nr_cpu_ids = 4;
 	fk.info.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_LOCK;
 	fk.info.max_ring_pages = 1024;
+	fk.info.max_funcs = RINGTRACE_MAX_FUNCS;
+	fk.info.func_attach = RINGTRACE_ATTACH_FPROBE;
 	strcpy(fk.info.module_version, "test");
 	fk.compat_version = RINGTRACE_ABI_VERSION;
 	fk.online = "0-3\n";

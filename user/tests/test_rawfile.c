@@ -1010,7 +1010,8 @@ static void test_func_names_chunk(void **state)
 	assert_string_equal(f.func_names[2], "a");
 	assert_int_equal(f.func_names[2][2], '\0');
 	assert_int_equal(strlen(f.func_names[3]), RINGTRACE_FUNC_NAME_LEN - 1);
-	assert_string_equal(f.func_names[RINGTRACE_MAX_FUNCS - 1], "func63");
+	snprintf(names[0], sizeof(names[0]), "func%u", RINGTRACE_MAX_FUNCS - 1);
+	assert_string_equal(f.func_names[RINGTRACE_MAX_FUNCS - 1], names[0]);
 	merged_are(&f, want, 2);
 	rt_raw_close(&f);
 	assert_null(f.func_names);
@@ -1080,14 +1081,15 @@ static void test_func_names_chunk_damaged(void **state)
 		const char	*what;
 	} bad[] = {
 		{ 72, -1, 0, "size 72, not a multiple of 64" },
-		{ 0, -1, 0, "0 names, not 1 to 64" },
-		{ 65 * RINGTRACE_FUNC_NAME_LEN, -1, 0, "65 names, not 1 to 64" },
+		{ 0, -1, 0, "0 names, not 1 to 1024" },
+		{ 1025 * RINGTRACE_FUNC_NAME_LEN, -1, 0,
+		  "1025 names, not 1 to 1024" },
 		{ 3 * RINGTRACE_FUNC_NAME_LEN, 'z', 1,
 		  "name 1 is not NUL-terminated" },
 		{ 2 * RINGTRACE_FUNC_NAME_LEN, 0, 1, "name 1 is empty" },
 	};
 	static const char good[1][RINGTRACE_FUNC_NAME_LEN] = { "vfs_write" };
-	static char buf[65 * RINGTRACE_FUNC_NAME_LEN];
+	static char buf[(RINGTRACE_MAX_FUNCS + 1) * RINGTRACE_FUNC_NAME_LEN];
 	struct ringtrace_vfs_read_record r;
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
@@ -1327,6 +1329,25 @@ static void test_func_args_chunk(void **state)
 			       "0x1,0xffffffff"));
 	assert_string_equal(live, again);
 	unlink(path);
+
+	/* As many as a session may trace: written and read back whole. */
+	for (uint32_t i = 0; i < RINGTRACE_MAX_FUNCS; i++)
+		descs[i] = tp_args[1];
+	begin(&ob);
+	before = ob.bytes + ob.len;
+	rt_raw_write_func_args(&ob, descs, RINGTRACE_MAX_FUNCS);
+	assert_int_equal(ob.bytes + ob.len - before,
+			 sizeof(struct rt_raw_chunk) +
+			 RINGTRACE_MAX_FUNCS * sizeof(descs[0]));
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, t, sizeof(t));
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_int_equal(f.nr_func_args, RINGTRACE_MAX_FUNCS);
+	assert_memory_equal(&f.func_args[RINGTRACE_MAX_FUNCS - 1], &tp_args[1],
+			    sizeof(tp_args[1]));
+	rt_raw_close(&f);
+	unlink(path);
 }
 
 /*
@@ -1347,8 +1368,8 @@ static void test_func_args_chunk_damaged(void **state)
 		const char	*what;
 	} bad[] = {
 		{ 2 * 328 + 8, NONE, "size 664, not a multiple of 328" },
-		{ 0, NONE, "0 entries, not 1 to 64" },
-		{ 65 * 328, NONE, "65 entries, not 1 to 64" },
+		{ 0, NONE, "0 entries, not 1 to 1024" },
+		{ 1025 * 328, NONE, "1025 entries, not 1 to 1024" },
 		{ 2 * 328, NR, "entry 1 has 9 arguments, more than 8" },
 		{ 2 * 328, NAME_NUL,
 		  "entry 1, argument 4: a name not NUL-terminated" },
@@ -1361,7 +1382,7 @@ static void test_func_args_chunk_damaged(void **state)
 		{ 2 * 328, FLAG,
 		  "entry 1, argument 4: a type neither integer nor pointer" },
 	};
-	static struct rt_func_arg_descs buf[65];
+	static struct rt_func_arg_descs buf[RINGTRACE_MAX_FUNCS + 1];
 	struct tp_record t;
 	struct rt_outbuf ob;
 	struct rt_raw_file f;
@@ -1376,7 +1397,7 @@ static void test_func_args_chunk_damaged(void **state)
 		uint64_t skipped = sizeof(struct rt_raw_chunk) + bad[i].size;
 
 		memset(buf, 0, sizeof(buf));
-		for (size_t k = 0; k < 65; k++)
+		for (size_t k = 0; k <= RINGTRACE_MAX_FUNCS; k++)
 			buf[k] = tp_args[1];
 		switch (bad[i].breakit) {
 		case NAME_NUL:

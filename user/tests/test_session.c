@@ -394,6 +394,68 @@ static void test_tracepoint_names(void **state)
 	rt_session_close(&s);
 }
 
+/*
+ * As many functions as the loaded module takes go to it; one more is
+ * refused before SET_CONFIG, naming the limit: ringtrace_info.max_funcs,
+ * or 64 from a module that does not say it (update the module).
+ */
+static void test_func_limit(void **state)
+{
+	static struct rt_session_opts o = { .pid = -1 };
+	struct rt_session s;
+	char item[32], err[128];
+
+	(void)state;
+	for (uint32_t i = 0; i <= RINGTRACE_MAX_FUNCS; i++) {
+		snprintf(item, sizeof(item), "func:fn_%u", i);
+		assert_int_equal(rt_session_opts_add_func(&o, item,
+							  strlen(item), err,
+							  sizeof(err)),
+				 i < RINGTRACE_MAX_FUNCS ? 0 : -1);
+	}
+	assert_non_null(strstr(err, "at most 1024 func: and tp: events"));
+	assert_int_equal(o.nr_funcs, RINGTRACE_MAX_FUNCS);
+	fk.info.events |= RINGTRACE_EVENT_FUNC;
+	fk.info.features |= RINGTRACE_FEAT_FUNC;
+
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_max_funcs(&s), RINGTRACE_MAX_FUNCS);
+	assert_int_equal(rt_session_func_attach(&s), RINGTRACE_ATTACH_FPROBE);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.nr_funcs, RINGTRACE_MAX_FUNCS);
+	rt_session_close(&s);
+
+	/* A module that takes fewer: refused, SET_CONFIG not asked. */
+	fk.info.max_funcs = 100;
+	fk.info.func_attach = RINGTRACE_ATTACH_KRETPROBE;
+	fk.configured = false;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_func_attach(&s),
+			 RINGTRACE_ATTACH_KRETPROBE);
+	assert_int_equal(rt_session_setup(&s, &o), -E2BIG);
+	assert_non_null(strstr(s.errmsg, "1024 functions and tracepoints "
+			       "named: the loaded module takes at most 100 "
+			       "per session"));
+	assert_null(strstr(s.errmsg, "update the module"));
+	assert_false(fk.configured);
+	rt_session_close(&s);
+
+	/* An older module, which does not say: 64, and 64 pass. */
+	fk.info.size = RINGTRACE_INFO_SIZE_VER1;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_max_funcs(&s), RINGTRACE_MAX_FUNCS_VER0);
+	assert_int_equal(rt_session_func_attach(&s), 0);
+	assert_int_equal(rt_session_setup(&s, &o), -E2BIG);
+	assert_non_null(strstr(s.errmsg, "at most 64 per session (an older "
+			       "module): update the module"));
+	rt_session_close(&s);
+	o.nr_funcs = RINGTRACE_MAX_FUNCS_VER0;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.nr_funcs, RINGTRACE_MAX_FUNCS_VER0);
+	rt_session_close(&s);
+}
+
 static void test_value_ranges(void **state)
 {
 	struct rt_expr_ranges r;
@@ -543,6 +605,7 @@ int main(void)
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_func_in_read_flag, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_func_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tracepoint_names, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_cgroup_names_flag, setup,

@@ -214,6 +214,20 @@ int rt_session_stats(struct rt_session *s, struct ringtrace_stats *st);
 int rt_session_wait(struct rt_session *s, int timeout_ms,
 		    const sigset_t *sigmask);
 
+/*
+ * Most functions (func: and tp: names) the loaded module takes a session:
+ * ringtrace_info.max_funcs, RINGTRACE_MAX_FUNCS_VER0 from a module that
+ * does not say (older than RINGTRACE_INFO_SIZE_FUNCS); never more than
+ * this tool's RINGTRACE_MAX_FUNCS. Setup refuses more, naming the limit.
+ */
+uint32_t rt_session_max_funcs(const struct rt_session *s);
+/*
+ * RINGTRACE_ATTACH_FPROBE (one probe, every function in one batch) or
+ * RINGTRACE_ATTACH_KRETPROBE (one probe per function), 0 if the module
+ * does not say.
+ */
+uint32_t rt_session_func_attach(const struct rt_session *s);
+
 /* Records dropped but not yet reported by a LOST record, over all rings. */
 uint64_t rt_session_lost_pending(const struct rt_session *s);
 

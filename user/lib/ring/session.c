@@ -220,6 +220,25 @@ int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 	return 0;
 }
 
+static bool info_has_funcs(const struct rt_session *s)
+{
+	return s->info.size >= RINGTRACE_INFO_SIZE_FUNCS;
+}
+
+uint32_t rt_session_max_funcs(const struct rt_session *s)
+{
+	uint32_t max = info_has_funcs(s) ? s->info.max_funcs : 0;
+
+	if (!max)
+		return RINGTRACE_MAX_FUNCS_VER0;
+	return max < RINGTRACE_MAX_FUNCS ? max : RINGTRACE_MAX_FUNCS;
+}
+
+uint32_t rt_session_func_attach(const struct rt_session *s)
+{
+	return info_has_funcs(s) ? s->info.func_attach : 0;
+}
+
 /* What a session with rings of @bytes asks for when not told. */
 static uint32_t default_watermark(uint64_t bytes)
 {
@@ -268,6 +287,15 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		    !(s->info.features & RINGTRACE_FEAT_FUNC))
 			return set_error(s, EOPNOTSUPP, "the loaded module cannot "
 					 "trace kernel functions: update the "
+					 "module");
+		if (o->nr_funcs > rt_session_max_funcs(s))
+			return set_error(s, E2BIG, "%u functions and "
+					 "tracepoints named: the loaded module "
+					 "takes at most %u per session%s",
+					 o->nr_funcs,
+					 rt_session_max_funcs(s),
+					 info_has_funcs(s) ? "" :
+					 " (an older module): update the "
 					 "module");
 		for (uint32_t i = 0; i < o->nr_funcs; i++)
 			if (rt_func_name_is_tp(o->funcs[i]) &&
