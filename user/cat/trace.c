@@ -647,6 +647,7 @@ static void trace_close(struct trace_run *r, int code)
 	rt_paths_fini(&r->paths);
 	rt_perf_session_close(&r->perf);
 	free(r->perf_tids);
+	rt_output_set_func_args(NULL, 0);	/* the session's, freed next */
 	rt_session_close(&r->s);
 	cat_close_output(r->o, &r->ob);
 	cat_record_ksyms(r->o, code);

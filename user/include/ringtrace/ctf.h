@@ -98,6 +98,8 @@ struct rt_ctf {
 						   is written */
 	/* by func_idx (RINGTRACE_MAX_FUNCS), allocated at the first one */
 	struct rt_ctf_func_class *funcs;
+	uint32_t		nr_func_classes;	/* those made */
+	uint32_t		func_classes_end;	/* highest func_idx + 1 */
 };
 
 /*

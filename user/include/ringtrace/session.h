@@ -160,9 +160,10 @@ struct rt_session {
 	/*
 	 * What their arguments are, by func_idx (nr_funcs; nr_args 0: not
 	 * known), from the kernel's BTF: rt_output_set_func_args()'s, and a
-	 * recording's FUNC_ARGS chunk.
+	 * recording's FUNC_ARGS chunk. Allocated by setup (NULL without
+	 * functions), freed by rt_session_close().
 	 */
-	struct rt_func_arg_descs func_arg_descs[RINGTRACE_MAX_FUNCS];
+	struct rt_func_arg_descs *func_arg_descs;
 	/* the module applies opts' vfs_read_ranges. */
 	bool			values_in_kernel;
 	/*

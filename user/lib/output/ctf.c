@@ -465,6 +465,9 @@ static uint16_t func_class(struct rt_ctf *c, const struct rt_event *ev,
 	k = &c->funcs[f->idx];
 	if (!k->nr_args) {
 		k->nr_args = *nr;
+		c->nr_func_classes++;
+		if (c->func_classes_end <= f->idx)
+			c->func_classes_end = f->idx + 1;
 		snprintf(k->name, sizeof(k->name), "%s",
 			 rt_output_func_label(f->idx, f->ip, hex));
 		memcpy(k->arg, d->arg, *nr * sizeof(*d->arg));
@@ -917,7 +920,7 @@ int rt_ctf_metadata(const struct rt_ctf *c, char *buf, size_t size)
 		     uuid, off_s, off_ns, tsdl_streams);
 	if (n < 0 || (size_t)n >= size)
 		return -1;
-	for (uint32_t i = 0; c->funcs && i < RINGTRACE_MAX_FUNCS; i++) {
+	for (uint32_t i = 0; c->funcs && i < c->func_classes_end; i++) {
 		int m;
 
 		if (!c->funcs[i].nr_args)
@@ -1015,6 +1018,8 @@ static void release(struct rt_ctf *c)
 {
 	free(c->funcs);
 	c->funcs = NULL;
+	c->nr_func_classes = 0;
+	c->func_classes_end = 0;
 	free(c->tmp);
 	free(c->dir);
 	c->tmp = NULL;
@@ -1035,8 +1040,8 @@ void rt_ctf_abort(struct rt_ctf *c)
 int rt_ctf_close(struct rt_ctf *c)
 {
 	uint32_t nr = c->nr_cpus;
-	/* the generic classes, then at most 4 KiB per function's */
-	size_t size = 16384 + (c->funcs ? RINGTRACE_MAX_FUNCS * 4096 : 0);
+	/* the generic classes, then at most 4 KiB per function's made */
+	size_t size = 16384 + (size_t)c->nr_func_classes * 4096;
 	char *meta, *slash;
 	int n, fd;
 

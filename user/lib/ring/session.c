@@ -311,6 +311,11 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		 * functions, at the first lookup: none where nothing is looked
 		 * up (functions without --args, as --graph's).
 		 */
+		free(s->func_arg_descs);
+		s->func_arg_descs = calloc(o->nr_funcs ? o->nr_funcs : 1,
+					   sizeof(*s->func_arg_descs));
+		if (!s->func_arg_descs)
+			return set_error(s, ENOMEM, "no memory");
 		btf = rt_btf_open(NULL);
 		if (!btf)
 			return set_error(s, ENOMEM, "no memory");
@@ -778,6 +783,8 @@ void rt_session_close(struct rt_session *s)
 	}
 	free(s->rings);
 	free(s->srcs);
+	free(s->func_arg_descs);
+	s->func_arg_descs = NULL;
 	s->rings = NULL;
 	s->srcs = NULL;
 	s->nr_rings = 0;
