@@ -35,6 +35,9 @@
 #define IP_WRITE	0xffffffff81400000ull
 #define IP_READ		0xffffffff81500000ull
 
+/* The calls of the view's function @i counted overall. */
+#define FH(i)	rt_view_func_hist(&v, &v.total_locks, (i))
+
 static const char names[2][RINGTRACE_FUNC_NAME_LEN] = {
 	"vfs_write", "ksys_read",
 };
@@ -115,10 +118,10 @@ static void test_hist_and_summary(void **state)
 	assert_int_equal(rt_outbuf_init(&ob, -1, 0), 0);
 	add_calls(&v);
 	assert_int_equal(v.nr_funcs, 2);
-	assert_true(v.total_locks.func[0].n == 3);
-	assert_true(v.total_locks.func[0].sum == 6000);
-	assert_true(v.total_locks.func[1].n == 2);
-	assert_true(v.total_locks.func[1].sum == 10000);
+	assert_true(FH(0)->n == 3);
+	assert_true(FH(0)->sum == 6000);
+	assert_true(FH(1)->n == 2);
+	assert_true(FH(1)->sum == 10000);
 	/* func calls are no vfs_reads */
 	assert_true(v.total.read.n == 0);
 
@@ -200,8 +203,14 @@ static void test_hist_by(void **state)
 		const struct rt_view_entry *e = &v.keyed.entries[i];
 		const struct rt_view_locks *l = &v.keyed.locks[i];
 
-		assert_true(l->func[0].n == (e->key.pid == 1 ? 3 : 0));
-		assert_true(l->func[1].n == (e->key.pid == 2 ? 2 : 0));
+		const struct rt_hist *h0 = rt_view_func_hist(&v, l, 0);
+		const struct rt_hist *h1 = rt_view_func_hist(&v, l, 1);
+
+		/* a histogram only where the entry saw a call */
+		if (e->key.pid == 1)
+			assert_true(h0 && h0->n == 3 && !h1);
+		else
+			assert_true(h1 && h1->n == 2 && !h0);
 	}
 	rt_outbuf_fini(&ob);
 	rt_latency_view_fini(&v);
@@ -239,10 +248,15 @@ static void test_replay_names(void **state)
 	rt_latency_view_fini(&v);
 }
 
-/* No session traces a ninth function: its calls are counted, not shown. */
+/*
+ * No session traces more than RINGTRACE_MAX_FUNCS functions: the calls of
+ * one more are counted, not shown; each function's own, whatever the
+ * order its calls come in.
+ */
 static void test_ninth_function(void **state)
 {
-	struct rt_latency_view v = { .hist = true };
+	struct rt_latency_view v = { .hist = true, .by = RT_HIST_BY_PID };
+	const struct rt_hist *h;
 
 	(void)state;
 	assert_int_equal(rt_latency_view_init(&v), 0);
@@ -252,10 +266,37 @@ static void test_ninth_function(void **state)
 		rt_latency_view_add(&v, &ev);
 		rt_latency_view_add(&v, &ev);
 	}
+	/* again, last first, from another process: 2 keys, their own */
+	for (uint32_t i = RINGTRACE_MAX_FUNCS; i-- > 0;) {
+		struct rt_event ev = func_ev(2, i, IP_WRITE + 16 * i, 10 + i, 0);
+
+		rt_latency_view_add(&v, &ev);
+	}
 	assert_int_equal(v.nr_funcs, RINGTRACE_MAX_FUNCS);
 	assert_true(v.func_overflow == 2);
-	for (uint32_t i = 0; i < RINGTRACE_MAX_FUNCS; i++)
-		assert_true(v.total_locks.func[i].n == 2);
+	assert_int_equal(v.keyed.nr, 2);
+	for (uint32_t i = 0; i < RINGTRACE_MAX_FUNCS; i++) {
+		assert_true(FH(i)->n == 3);
+		assert_true(FH(i)->sum == 200 + 10 + i);
+		h = rt_view_func_hist(&v, &v.keyed.locks[0], i);
+		assert_true(h && h->n == 2 && h->sum == 200);
+		h = rt_view_func_hist(&v, &v.keyed.locks[1], i);
+		assert_true(h && h->n == 1 && h->sum == 10 + i);
+	}
+	assert_true(v.keyed.locks[1].func_n == RINGTRACE_MAX_FUNCS);
+	/* --interval: counted anew, every function keeps its place */
+	rt_latency_view_reset(&v);
+	assert_null(FH(0));
+	assert_null(rt_view_func_hist(&v, &v.keyed.locks[0], 0));
+	assert_int_equal(v.nr_funcs, RINGTRACE_MAX_FUNCS);
+	{
+		struct rt_event ev = func_ev(1, 7, IP_WRITE + 16 * 7, 5, 0);
+
+		rt_latency_view_add(&v, &ev);
+	}
+	assert_true(FH(7)->n == 1);
+	assert_null(FH(6));
+	assert_int_equal(v.nr_funcs, RINGTRACE_MAX_FUNCS);
 	rt_latency_view_fini(&v);
 }
 

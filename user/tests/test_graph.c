@@ -447,6 +447,37 @@ static void test_func_table(void **state)
 	}
 }
 
+/*
+ * The table holds vfs_read's row and as many functions as two sessions
+ * trace (RT_GRAPH_FUNCS rows), each found again by its address however
+ * many there are; spans of a function past them are counted, not kept.
+ */
+static void test_func_table_full(void **state)
+{
+	const uint32_t extra = 10, n = RT_GRAPH_FUNCS + extra;
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 0);
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t t = 1000 + 1000ull * i;
+
+		add(&g, func(3, i, t + 10, 20));
+		add(&g, vfs_read(3, t, 100));
+	}
+	/* the first function again: its row, not a new one */
+	add(&g, func(3, 0, 1000ull * (n + 2) + 10, 20));
+	add(&g, vfs_read(3, 1000ull * (n + 2), 100));
+	assert_int_equal(g.nr_funcs, RT_GRAPH_FUNCS);
+	assert_true(g.funcs[0].is_read);
+	assert_int_equal(g.funcs[0].calls, n + 1);
+	row_is(row_of(&g, 0), 2, 40, 40);
+	row_is(row_of(&g, RT_GRAPH_FUNCS - 2), 1, 20, 20);
+	assert_null(row_of(&g, RT_GRAPH_FUNCS - 1));
+	assert_int_equal(g.funcs_full, extra + 1);
+	done(&g);
+}
+
 /* ---- off-CPU intervals ---- */
 
 /*
@@ -755,6 +786,7 @@ int main(void)
 	    cmocka_unit_test(test_thread_table_full),
 	    cmocka_unit_test(test_fold),
 	    cmocka_unit_test(test_func_table),
+	    cmocka_unit_test(test_func_table_full),
 	    cmocka_unit_test(test_unnamed),
 	    cmocka_unit_test(test_offcpu_text),
 	    cmocka_unit_test(test_offcpu_json),

@@ -112,6 +112,8 @@ struct rt_graph_func {
 
 /* Rows of the table: vfs_read's, then as many functions as 2 sessions. */
 #define RT_GRAPH_FUNCS		(1 + 2 * RINGTRACE_MAX_FUNCS)
+/* Their index by address: a power of two, about twice as many. */
+#define RT_GRAPH_FUNC_SLOTS	(4 * RINGTRACE_MAX_FUNCS)
 
 struct rt_graph {
 	/* set before rt_graph_init(); zero: the default */
@@ -137,8 +139,13 @@ struct rt_graph {
 	struct rt_folded	*fold;
 	uint64_t		read_ip;
 
-	/* the per-function table (--diff --graph --summary), in first-seen order */
-	struct rt_graph_func	funcs[RT_GRAPH_FUNCS];
+	/*
+	 * the per-function table (--diff --graph --summary), in first-seen
+	 * order: RT_GRAPH_FUNCS rows, allocated by init, found by address
+	 * in func_index (RT_GRAPH_FUNC_SLOTS: row + 1, 0 free)
+	 */
+	struct rt_graph_func	*funcs;
+	uint32_t		*func_index;
 	uint32_t		nr_funcs;
 	uint64_t		funcs_full;	/* spans of a function without a row */
 	struct rt_graph_func	**func_chain;	/* one read's, per_thread */

@@ -66,13 +66,31 @@ struct rt_view_entry {
 
 /*
  * Lock, off-CPU and func times, kept only where those events are counted
- * (not summary rows); func[i]: the calls of the view's function i.
+ * (not summary rows). The calls of the view's function i counted here
+ * are rt_view_func_hist(v, l, i): kept apart, only for the functions
+ * each entry saw.
  */
 struct rt_view_locks {
 	struct rt_hist		wait;
 	struct rt_hist		hold;
 	struct rt_hist		offcpu;		/* offcpu intervals */
-	struct rt_hist		func[RINGTRACE_MAX_FUNCS];
+	uint64_t		func_n;		/* calls, of every function */
+	uint64_t		func_sum;	/* their time */
+};
+
+/*
+ * The func histograms of a view, one per (entry, function) that saw a
+ * call: pool[i] is owner[i]'s (the entry's number * RINGTRACE_MAX_FUNCS
+ * + the function's slot; number 0 the total, 1 + n keyed entry n), found
+ * by its hash in slots. Grown by doubling, emptied (not freed) by reset.
+ */
+struct rt_view_func_hists {
+	struct rt_hist		*pool;
+	uint32_t		*owner;		/* parallel to pool */
+	uint32_t		nr;
+	uint32_t		cap;
+	uint32_t		*slots;		/* pool index + 1, 0 free */
+	uint32_t		nr_slots;	/* power of two, >= 2 * cap */
 };
 
 /*
@@ -113,13 +131,29 @@ struct rt_latency_view {
 	/*
 	 * The functions seen, in order of first call; kept across resets
 	 * (--interval) so that each keeps its place. Calls of more than
-	 * RINGTRACE_MAX_FUNCS functions (no session traces more) are
-	 * counted in func_overflow, not shown.
+	 * RINGTRACE_MAX_FUNCS functions (no session traces more), or of one
+	 * there was no memory for, are counted in func_overflow, not shown.
+	 * funcs grows by doubling as functions are first seen; func_index
+	 * (RT_VIEW_FUNC_SLOTS: slot + 1, 0 free) finds one by its address.
 	 */
-	struct rt_view_func	funcs[RINGTRACE_MAX_FUNCS];
+	struct rt_view_func	*funcs;
 	uint32_t		nr_funcs;
+	uint32_t		funcs_cap;
+	uint32_t		*func_index;
 	uint64_t		func_overflow;
+	struct rt_view_func_hists func_hists;
 };
+
+/* Function slots by address: a power of two, twice the most functions. */
+#define RT_VIEW_FUNC_SLOTS	(2u * RINGTRACE_MAX_FUNCS)
+
+/*
+ * The calls of the view's function @slot counted in @l (&v->total_locks,
+ * or a keyed entry's), NULL if none.
+ */
+const struct rt_hist *rt_view_func_hist(const struct rt_latency_view *v,
+					const struct rt_view_locks *l,
+					uint32_t slot);
 
 /* Set hist/by/summary first. 0 or -ENOMEM. */
 int rt_latency_view_init(struct rt_latency_view *v);

@@ -40,8 +40,11 @@ int rt_graph_init(struct rt_graph *g)
 	g->nodes = calloc(g->per_thread, sizeof(*g->nodes));
 	g->open = calloc(g->per_thread, sizeof(*g->open));
 	g->func_chain = calloc(g->per_thread + 1, sizeof(*g->func_chain));
+	g->funcs = calloc(RT_GRAPH_FUNCS, sizeof(*g->funcs));
+	g->func_index = calloc(RT_GRAPH_FUNC_SLOTS, sizeof(*g->func_index));
+	g->nr_funcs = 0;
 	if (!g->table || !g->spans || !g->scratch || !g->offs || !g->nodes ||
-	    !g->open || !g->func_chain) {
+	    !g->open || !g->func_chain || !g->funcs || !g->func_index) {
 		rt_graph_fini(g);
 		return -ENOMEM;
 	}
@@ -57,6 +60,11 @@ void rt_graph_fini(struct rt_graph *g)
 	free(g->nodes);
 	free(g->open);
 	free(g->func_chain);
+	free(g->funcs);
+	free(g->func_index);
+	g->funcs = NULL;
+	g->func_index = NULL;
+	g->nr_funcs = 0;
 	g->func_chain = NULL;
 	g->open = NULL;
 	g->offs = NULL;
@@ -416,18 +424,32 @@ static void fold_read(struct rt_graph *g, const struct rt_event *read,
 	g->fold->samples++;
 }
 
-/* @ip's row of the per-function table, made on first use; NULL: full. */
+/*
+ * @ip's row of the per-function table, made on first use; NULL: full.
+ * Found by hash: a span's lookup costs the same with 1024 functions.
+ */
 static struct rt_graph_func *func_row(struct rt_graph *g, uint64_t ip,
 				      uint32_t idx, bool is_read)
 {
+	const uint32_t mask = RT_GRAPH_FUNC_SLOTS - 1;
+	uint64_t h = (ip ^ is_read) * 0x9e3779b97f4a7c15ull;
 	struct rt_graph_func *f;
+	uint32_t s;
 
-	for (uint32_t i = 0; i < g->nr_funcs; i++)
-		if (g->funcs[i].is_read == is_read && g->funcs[i].ip == ip)
-			return &g->funcs[i];
+	_Static_assert(!(RT_GRAPH_FUNC_SLOTS & (RT_GRAPH_FUNC_SLOTS - 1)) &&
+		       RT_GRAPH_FUNC_SLOTS > RT_GRAPH_FUNCS,
+		       "RT_GRAPH_FUNC_SLOTS: a power of two, more than rows");
+	/* About half the slots at most taken: a free one ends the probe. */
+	for (s = (uint32_t)(h >> 32) & mask; g->func_index[s];
+	     s = (s + 1) & mask) {
+		f = &g->funcs[g->func_index[s] - 1];
+		if (f->is_read == is_read && f->ip == ip)
+			return f;
+	}
 	if (g->nr_funcs == RT_GRAPH_FUNCS)
 		return NULL;
 	f = &g->funcs[g->nr_funcs++];
+	g->func_index[s] = g->nr_funcs;
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
 	f->idx = idx;

@@ -43,9 +43,138 @@ static void table_fini(struct rt_view_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+static void func_hists_fini(struct rt_view_func_hists *h)
+{
+	free(h->pool);
+	free(h->owner);
+	free(h->slots);
+	memset(h, 0, sizeof(*h));
+}
+
+static void func_hists_reset(struct rt_view_func_hists *h)
+{
+	if (h->slots)
+		memset(h->slots, 0, h->nr_slots * sizeof(*h->slots));
+	h->nr = 0;
+}
+
+static uint32_t hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (uint32_t)x;
+}
+
+/* @owner's histogram's index in the pool, or -1 and the free slot *@at. */
+static int64_t func_hists_find(const struct rt_view_func_hists *h,
+			       uint32_t owner, uint32_t *at)
+{
+	uint32_t mask = h->nr_slots - 1;
+
+	if (!h->nr_slots)
+		return -1;
+	/* nr_slots >= 2 * cap: a free slot always ends the probe. */
+	for (uint32_t s = hash64(owner) & mask;; s = (s + 1) & mask) {
+		uint32_t i = h->slots[s];
+
+		if (!i) {
+			if (at)
+				*at = s;
+			return -1;
+		}
+		if (h->owner[i - 1] == owner)
+			return i - 1;
+	}
+}
+
+/* Twice the room, every histogram hashed again. 0 or -ENOMEM. */
+static int func_hists_grow(struct rt_view_func_hists *h)
+{
+	uint32_t cap = h->cap ? 2 * h->cap : 16;
+	uint32_t nr_slots = 2 * cap, mask = nr_slots - 1;
+	struct rt_hist *pool;
+	uint32_t *owner, *slots;
+
+	pool = realloc(h->pool, cap * sizeof(*pool));
+	if (!pool)
+		return -ENOMEM;
+	h->pool = pool;
+	owner = realloc(h->owner, cap * sizeof(*owner));
+	if (!owner)
+		return -ENOMEM;
+	h->owner = owner;
+	slots = calloc(nr_slots, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	free(h->slots);
+	h->slots = slots;
+	h->nr_slots = nr_slots;
+	h->cap = cap;
+	for (uint32_t i = 0; i < h->nr; i++) {
+		uint32_t s = hash64(owner[i]) & mask;
+
+		while (slots[s])
+			s = (s + 1) & mask;
+		slots[s] = i + 1;
+	}
+	return 0;
+}
+
+/* @owner's histogram, new (zeroed) if it had none; NULL: no memory. */
+static struct rt_hist *func_hists_get(struct rt_view_func_hists *h,
+				      uint32_t owner)
+{
+	uint32_t at = 0;
+	int64_t i = func_hists_find(h, owner, &at);
+
+	if (i >= 0)
+		return &h->pool[i];
+	if (h->nr == h->cap) {
+		if (func_hists_grow(h))
+			return NULL;
+		func_hists_find(h, owner, &at);
+	}
+	memset(&h->pool[h->nr], 0, sizeof(h->pool[0]));
+	h->owner[h->nr] = owner;
+	h->slots[at] = ++h->nr;
+	return &h->pool[h->nr - 1];
+}
+
+/* Whose histograms (struct rt_view_func_hists): @l's, for function @slot. */
+static uint32_t func_owner(const struct rt_latency_view *v,
+			   const struct rt_view_locks *l, uint32_t slot)
+{
+	uint32_t n = l == &v->total_locks ? 0 :
+		     (uint32_t)(l - v->keyed.locks) + 1;
+
+	return n * RINGTRACE_MAX_FUNCS + slot;
+}
+
+const struct rt_hist *rt_view_func_hist(const struct rt_latency_view *v,
+					const struct rt_view_locks *l,
+					uint32_t slot)
+{
+	int64_t i = func_hists_find(&v->func_hists, func_owner(v, l, slot),
+				    NULL);
+
+	return i < 0 ? NULL : &v->func_hists.pool[i];
+}
+
 int rt_latency_view_init(struct rt_latency_view *v)
 {
 	int ret = 0;
+
+	_Static_assert((RT_VIEW_MAX_KEYS + 2ull) * RINGTRACE_MAX_FUNCS <=
+		       UINT32_MAX, "func_owner() fits 32 bits");
+	_Static_assert(!(RT_VIEW_FUNC_SLOTS & (RT_VIEW_FUNC_SLOTS - 1)),
+		       "RT_VIEW_FUNC_SLOTS: a power of two");
+	v->funcs = NULL;
+	v->nr_funcs = 0;
+	v->funcs_cap = 0;
+	v->func_index = NULL;
+	v->func_overflow = 0;
+	memset(&v->func_hists, 0, sizeof(v->func_hists));
 
 	memset(&v->total, 0, sizeof(v->total));
 	memset(&v->total_locks, 0, sizeof(v->total_locks));
@@ -64,6 +193,13 @@ void rt_latency_view_fini(struct rt_latency_view *v)
 {
 	table_fini(&v->keyed);
 	table_fini(&v->rows);
+	func_hists_fini(&v->func_hists);
+	free(v->funcs);
+	free(v->func_index);
+	v->funcs = NULL;
+	v->func_index = NULL;
+	v->nr_funcs = 0;
+	v->funcs_cap = 0;
 }
 
 static void table_reset(struct rt_view_table *t)
@@ -88,6 +224,7 @@ void rt_latency_view_reset(struct rt_latency_view *v)
 	memset(&v->total_locks, 0, sizeof(v->total_locks));
 	table_reset(&v->keyed);
 	table_reset(&v->rows);
+	func_hists_reset(&v->func_hists);
 	v->func_overflow = 0;
 }
 
@@ -126,19 +263,42 @@ static struct rt_view_entry *lookup(struct rt_view_table *t,
 	return e;
 }
 
-/* @ev's function's slot: found, new, or -1 once every slot is taken. */
+/*
+ * @ev's function's slot: found by its address, new, or -1 once every
+ * slot is taken (or no memory). Memory only for a function first seen.
+ */
 static int func_slot(struct rt_latency_view *v, const struct rt_event *ev)
 {
 	const struct rt_func_event *f = &ev->u.func;
+	const uint32_t mask = RT_VIEW_FUNC_SLOTS - 1;
+	uint32_t s;
 
-	for (uint32_t i = 0; i < v->nr_funcs; i++)
-		if (v->funcs[i].ip == f->ip)
-			return (int)i;
+	if (!v->func_index) {
+		v->func_index = calloc(RT_VIEW_FUNC_SLOTS,
+				       sizeof(*v->func_index));
+		if (!v->func_index)
+			return -1;
+	}
+	/* At most half the slots taken: a free one ends the probe. */
+	for (s = hash64(f->ip) & mask; v->func_index[s]; s = (s + 1) & mask)
+		if (v->funcs[v->func_index[s] - 1].ip == f->ip)
+			return (int)v->func_index[s] - 1;
 	if (v->nr_funcs >= RINGTRACE_MAX_FUNCS)
 		return -1;
+	if (v->nr_funcs == v->funcs_cap) {
+		uint32_t cap = v->funcs_cap ? 2 * v->funcs_cap : 16;
+		struct rt_view_func *funcs = realloc(v->funcs,
+						     cap * sizeof(*funcs));
+
+		if (!funcs)
+			return -1;
+		v->funcs = funcs;
+		v->funcs_cap = cap;
+	}
 	v->funcs[v->nr_funcs].ip = f->ip;
 	v->funcs[v->nr_funcs].idx = f->idx;
-	return (int)v->nr_funcs++;
+	v->func_index[s] = ++v->nr_funcs;
+	return (int)v->nr_funcs - 1;
 }
 
 const char *rt_view_func_name(const struct rt_latency_view *v, uint32_t slot,
@@ -147,20 +307,32 @@ const char *rt_view_func_name(const struct rt_latency_view *v, uint32_t slot,
 	return rt_output_func_label(v->funcs[slot].idx, v->funcs[slot].ip, buf);
 }
 
+/* Most total time first; ties: first seen first. */
+static int by_func_time(const void *a, const void *b, void *arg)
+{
+	const struct rt_latency_view *v = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t tx = rt_view_func_hist(v, &v->total_locks, x)->sum;
+	uint64_t ty = rt_view_func_hist(v, &v->total_locks, y)->sum;
+
+	if (tx != ty)
+		return tx < ty ? 1 : -1;
+	return x < y ? -1 : x > y;
+}
+
 uint32_t rt_view_funcs_sorted(const struct rt_latency_view *v,
 			      uint32_t order[RINGTRACE_MAX_FUNCS])
 {
-	const struct rt_hist *h = v->total_locks.func;
-	uint32_t n = 0, at;
+	uint32_t n = 0;
 
-	/* At most eight: an insertion sort, stable for equal times. */
 	for (uint32_t i = 0; i < v->nr_funcs; i++) {
-		if (!h[i].n)
-			continue;
-		for (at = n++; at && h[order[at - 1]].sum < h[i].sum; at--)
-			order[at] = order[at - 1];
-		order[at] = i;
+		const struct rt_hist *h = rt_view_func_hist(v, &v->total_locks,
+							    i);
+
+		if (h && h->n)
+			order[n++] = i;
 	}
+	qsort_r(order, n, sizeof(*order), by_func_time, (void *)v);
 	return n;
 }
 
@@ -203,8 +375,9 @@ static void key_of(const struct rt_event *ev, enum rt_hist_by by, int slot,
 	}
 }
 
-static void account(struct rt_view_entry *e, struct rt_view_locks *l,
-		    const struct rt_event *ev, int slot)
+static void account(struct rt_latency_view *v, struct rt_view_entry *e,
+		    struct rt_view_locks *l, const struct rt_event *ev,
+		    int slot)
 {
 	memcpy(e->comm, ev->comm, sizeof(e->comm));
 	if (ev->kind == RT_EVENT_VFS_READ) {
@@ -222,7 +395,17 @@ static void account(struct rt_view_entry *e, struct rt_view_locks *l,
 	} else if (l && ev->kind == RT_EVENT_OFFCPU) {
 		rt_hist_add(&l->offcpu, ev->u.offcpu.offcpu_ns);
 	} else if (l && ev->kind == RT_EVENT_FUNC) {
-		rt_hist_add(&l->func[slot], ev->u.func.lat_ns);
+		struct rt_hist *h = func_hists_get(&v->func_hists,
+						   func_owner(v, l,
+							      (uint32_t)slot));
+
+		if (!h) {
+			v->func_overflow++;	/* no memory */
+			return;
+		}
+		rt_hist_add(h, ev->u.func.lat_ns);
+		l->func_n++;
+		l->func_sum += ev->u.func.lat_ns;
 	} else if (l && ev->kind == RT_EVENT_LOCK) {
 		rt_hist_add(&l->wait, ev->u.lock.wait_ns);
 		/* Kernel contention records know no hold time. */
@@ -247,19 +430,19 @@ void rt_latency_view_add(struct rt_latency_view *v, const struct rt_event *ev)
 		}
 	}
 	v->cgroups |= ev->ext.present;
-	account(&v->total, &v->total_locks, ev, slot);
+	account(v, &v->total, &v->total_locks, ev, slot);
 	if (v->keyed.entries) {
 		struct rt_view_entry *e;
 
 		key_of(ev, v->by, slot, &k);
 		e = lookup(&v->keyed, &k);
-		account(e, &v->keyed.locks[e - v->keyed.entries], ev, slot);
+		account(v, e, &v->keyed.locks[e - v->keyed.entries], ev, slot);
 	}
 	if (v->rows.entries && ev->kind == RT_EVENT_VFS_READ) {
 		key_of(ev, RT_HIST_BY_FILE, slot, &k);
 		k.pid = ev->pid;
 		k.cgroup_id = ev->ext.cgroup_id;
-		account(lookup(&v->rows, &k), NULL, ev, slot);
+		account(v, lookup(&v->rows, &k), NULL, ev, slot);
 	}
 }
 
@@ -309,11 +492,7 @@ static bool named_cgroup(const struct rt_latency_view *v, uint64_t id)
 /* Calls of the view's functions counted in @l. */
 static uint64_t func_calls(const struct rt_view_locks *l)
 {
-	uint64_t n = 0;
-
-	for (uint32_t i = 0; i < RINGTRACE_MAX_FUNCS; i++)
-		n += l->func[i].n;
-	return n;
+	return l->func_n;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -395,13 +574,15 @@ static void print_entry_hists(const struct rt_latency_view *v,
 		rt_outbuf_printf(ob, " off CPU\n");
 		rt_hist_print(ob, &l->offcpu, "nsecs");
 	}
-	for (uint32_t i = 0; l && i < v->nr_funcs; i++) {
-		if (!l->func[i].n)
+	for (uint32_t i = 0; l && l->func_n && i < v->nr_funcs; i++) {
+		const struct rt_hist *h = rt_view_func_hist(v, l, i);
+
+		if (!h || !h->n)
 			continue;
 		*rt_text_escape(esc, rt_view_func_name(v, i, hex),
 				RT_FUNC_LABEL_MAX, NULL) = '\0';
 		rt_outbuf_printf(ob, " func %s latency\n", esc);
-		rt_hist_print(ob, &l->func[i], "nsecs");
+		rt_hist_print(ob, h, "nsecs");
 	}
 }
 
@@ -417,10 +598,7 @@ static uint64_t time_spent(const struct rt_view_entry *e)
 	if (!t || !t->locks)
 		return sum;
 	l = &t->locks[e - t->entries];
-	sum += l->wait.sum + l->offcpu.sum;
-	for (uint32_t i = 0; i < RINGTRACE_MAX_FUNCS; i++)
-		sum += l->func[i].sum;
-	return sum;
+	return sum + l->wait.sum + l->offcpu.sum + l->func_sum;
 }
 
 static int by_time(const void *a, const void *b)
@@ -587,7 +765,8 @@ static bool print_funcs(struct rt_latency_view *v, struct rt_outbuf *ob)
 	rt_outbuf_printf(ob, "\n%-32s %9s %10s %10s %10s %10s\n", "FUNCTION",
 			 "CALLS", "TOTAL", "P50", "P99", "MAX");
 	for (uint32_t i = 0; i < n; i++) {
-		const struct rt_hist *h = &v->total_locks.func[order[i]];
+		const struct rt_hist *h = rt_view_func_hist(v, &v->total_locks,
+							    order[i]);
 
 		*rt_text_escape(esc, rt_view_func_name(v, order[i], hex),
 				RT_FUNC_LABEL_MAX, NULL) = '\0';

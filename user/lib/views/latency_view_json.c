@@ -72,15 +72,17 @@ static void put_hists(const struct rt_latency_view *v, struct rt_outbuf *ob,
 		rt_hist_print_json(ob, hists[i].h);
 		first = false;
 	}
-	for (uint32_t i = 0; l && i < v->nr_funcs; i++) {
-		if (!l->func[i].n)
+	for (uint32_t i = 0; l && l->func_n && i < v->nr_funcs; i++) {
+		const struct rt_hist *h = rt_view_func_hist(v, l, i);
+
+		if (!h || !h->n)
 			continue;
 		if (!shown++)
 			rt_outbuf_printf(ob, "%s\"funcs\":{", first ? "" : ",");
 		put_json_str(ob, shown > 1, rt_view_func_name(v, i, hex),
 			     RT_FUNC_LABEL_MAX);
 		rt_outbuf_printf(ob, ":");
-		rt_hist_print_json(ob, &l->func[i]);
+		rt_hist_print_json(ob, h);
 	}
 	if (shown)
 		rt_outbuf_printf(ob, "}");
@@ -211,7 +213,8 @@ static void put_funcs(struct rt_latency_view *v, struct rt_outbuf *ob)
 		return;
 	rt_outbuf_printf(ob, ",\"funcs\":[");
 	for (uint32_t i = 0; i < n; i++) {
-		const struct rt_hist *h = &v->total_locks.func[order[i]];
+		const struct rt_hist *h = rt_view_func_hist(v, &v->total_locks,
+							    order[i]);
 
 		rt_outbuf_printf(ob, "%s{", i ? "," : "");
 		put_str(ob, true, "func", rt_view_func_name(v, order[i], hex),
