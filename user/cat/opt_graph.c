@@ -63,13 +63,21 @@ static const char *other_view(const struct options *o)
 static void resolve(struct options *o)
 {
 	struct rt_session_opts *so = &o->session;
+	/* as many as a session may name, then kept as many as matched */
+	char (*names)[RINGTRACE_FUNC_NAME_LEN] = calloc(RINGTRACE_MAX_FUNCS,
+							sizeof(*names));
 	char err[512];
+	uint32_t nr = 0;
 
-	if (rt_funcs_resolve(o->graph_funcs, rt_funcs_read_callees,
-			     rt_funcs_lists, so->funcs, &so->nr_funcs, err,
-			     sizeof(err)))
+	if (!names || rt_funcs_resolve(o->graph_funcs, rt_funcs_read_callees,
+				       rt_funcs_lists, names, &nr, err,
+				       sizeof(err)))
 		cat_usage_error("--graph%s: %s", o->graph_funcs ? "-funcs" : "",
-				err);
+				names ? err : "no memory");
+	if (rt_session_opts_set_funcs(so, (const char (*)[RINGTRACE_FUNC_NAME_LEN])
+				      names, nr))
+		cat_usage_error("--graph: no memory for %u names", nr);
+	free(names);
 	for (uint32_t i = 0; i < so->nr_funcs; i++)
 		if (!strcmp(so->funcs[i], "vfs_read"))
 			cat_usage_error("--graph-funcs: vfs_read is the read "

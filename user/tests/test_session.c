@@ -303,14 +303,15 @@ static void test_cgroup_names_flag(void **state)
  */
 static void test_func_in_read_flag(void **state)
 {
+	static char names[1][RINGTRACE_FUNC_NAME_LEN] = { "rw_verify_area" };
 	struct rt_session_opts o = {
 		.pid = -1, .func_in_read = true, .nr_funcs = 1,
 		.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC,
+		.funcs = names,
 	};
 	struct rt_session s;
 
 	(void)state;
-	strcpy(o.funcs[0], "rw_verify_area");
 	fk.info.events |= RINGTRACE_EVENT_FUNC;
 	fk.info.features |= RINGTRACE_FEAT_FUNC;
 	assert_int_equal(rt_session_open(&s, NULL), 0);
@@ -392,6 +393,7 @@ static void test_tracepoint_names(void **state)
 	assert_non_null(strstr(s.errmsg, "cannot trace tp:signal:signal_generate"));
 	assert_non_null(strstr(s.errmsg, "cannot attach to tracepoints"));
 	rt_session_close(&s);
+	rt_session_opts_fini(&o);
 }
 
 /*
@@ -454,6 +456,7 @@ static void test_func_limit(void **state)
 	assert_int_equal(rt_session_setup(&s, &o), 0);
 	assert_int_equal(fk.config.nr_funcs, RINGTRACE_MAX_FUNCS_VER0);
 	rt_session_close(&s);
+	rt_session_opts_fini(&o);
 }
 
 static void test_value_ranges(void **state)

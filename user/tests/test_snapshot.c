@@ -545,11 +545,12 @@ static void test_raw_snapshot_func_missed(void **state)
 {
 	static const uint64_t counts[] = { 5, 12, 12 };	/* the session's */
 	static const uint64_t want[] = { 5, 7, 0 };	/* each snapshot's */
+	static char names[1][RINGTRACE_FUNC_NAME_LEN] = { "filemap_read" };
 	static struct rt_session_opts o = {
 		.pid = -1, .overwrite = true, .nr_funcs = 1,
 		.buffer_bytes = 64 * 1024,
 		.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC,
-		.funcs = { "filemap_read" },
+		.funcs = names,
 	};
 	char paths[3][40];
 	struct rt_snapshot sn = { 0 };

@@ -45,7 +45,13 @@ struct rt_session_opts {
 	uint32_t	func_args;
 	/* false: 0 for functions, a tracepoint's own count for tp: names */
 	bool		func_args_given;
-	char		funcs[RINGTRACE_MAX_FUNCS][RINGTRACE_FUNC_NAME_LEN];
+	/*
+	 * nr_funcs names: grown by rt_session_opts_add_func() (room for
+	 * funcs_cap, freed by rt_session_opts_fini()), or the caller's own
+	 * array (funcs_cap 0).
+	 */
+	char		(*funcs)[RINGTRACE_FUNC_NAME_LEN];
+	uint32_t	funcs_cap;
 	int32_t		pid;			/* -1: every process */
 	bool		inherit;		/* pid's descendants too */
 	bool		include_self;		/* do not exclude our own reads */
@@ -249,6 +255,16 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
  */
 int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 			     size_t len, char *err, size_t errlen);
+
+/*
+ * @names (@nr of them, at most RINGTRACE_MAX_FUNCS) become @o's, copied
+ * into a table of their size; 0 or -ENOMEM.
+ */
+int rt_session_opts_set_funcs(struct rt_session_opts *o,
+			      const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			      uint32_t nr);
+/* Free the names @o owns (none: nothing); @o has none after. */
+void rt_session_opts_fini(struct rt_session_opts *o);
 
 /* Unmap, close; safe on a partly set up session. */
 void rt_session_close(struct rt_session *s);

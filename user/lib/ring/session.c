@@ -176,6 +176,61 @@ const char *rt_event_names(uint64_t events, const char *sep, char *buf,
 	return buf;
 }
 
+/*
+ * Room for twice the names (16 at first, RINGTRACE_MAX_FUNCS at most),
+ * those there copied; the caller's own array (funcs_cap 0) left alone.
+ */
+static int grow_funcs(struct rt_session_opts *o)
+{
+	uint32_t cap = o->funcs_cap ? 2 * o->funcs_cap : 16;
+	char (*names)[RINGTRACE_FUNC_NAME_LEN];
+
+	if (cap < o->nr_funcs + 1)
+		cap = o->nr_funcs + 1;
+	if (cap > RINGTRACE_MAX_FUNCS)
+		cap = RINGTRACE_MAX_FUNCS;
+	names = malloc((size_t)cap * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	if (o->nr_funcs)
+		memcpy(names, o->funcs, (size_t)o->nr_funcs * sizeof(*names));
+	if (o->funcs_cap)
+		free(o->funcs);
+	o->funcs = names;
+	o->funcs_cap = cap;
+	return 0;
+}
+
+int rt_session_opts_set_funcs(struct rt_session_opts *o,
+			      const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			      uint32_t nr)
+{
+	char (*copy)[RINGTRACE_FUNC_NAME_LEN] = NULL;
+
+	if (nr > RINGTRACE_MAX_FUNCS)
+		return -E2BIG;
+	if (nr) {
+		copy = malloc((size_t)nr * sizeof(*copy));
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, names, (size_t)nr * sizeof(*copy));
+	}
+	rt_session_opts_fini(o);
+	o->funcs = copy;
+	o->funcs_cap = nr;
+	o->nr_funcs = nr;
+	return 0;
+}
+
+void rt_session_opts_fini(struct rt_session_opts *o)
+{
+	if (o->funcs_cap)
+		free(o->funcs);
+	o->funcs = NULL;
+	o->funcs_cap = 0;
+	o->nr_funcs = 0;
+}
+
 int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 			     size_t len, char *err, size_t errlen)
 {
@@ -212,6 +267,11 @@ int rt_session_opts_add_func(struct rt_session_opts *o, const char *item,
 	if (o->nr_funcs == RINGTRACE_MAX_FUNCS) {
 		snprintf(err, errlen, "at most %d func: and tp: events",
 			 RINGTRACE_MAX_FUNCS);
+		return -1;
+	}
+	if (o->nr_funcs >= o->funcs_cap && grow_funcs(o)) {
+		snprintf(err, errlen, "no memory for %u function names",
+			 o->nr_funcs + 1);
 		return -1;
 	}
 	memset(o->funcs[o->nr_funcs], 0, RINGTRACE_FUNC_NAME_LEN);
