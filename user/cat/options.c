@@ -133,7 +133,7 @@ const char cat_usage_text[] =
 "                            callee it blocked in, with the kernel frames; with\n"
 "                            --folded, --flamegraph or --report, where the\n"
 "                            reads' wall time went, by callee, on and off CPU\n"
-"      --graph-funcs LIST    the callees traced: names or globs, at most 64\n"
+"      --graph-funcs LIST    the callees traced: names or globs, at most 1024\n"
 "                            (default: vfs_read's usual callees the kernel has)\n"
 "      --graph-depth N       hide callees nested deeper than N (counted)\n"
 "      --no-offcpu           --graph without off-CPU intervals\n"
