@@ -917,13 +917,15 @@ static void print_summary(struct diff_side *s, const struct diff_opts *d,
 static void print_graph_table(struct diff_side *s, const struct diff_opts *d,
 			      struct rt_outbuf *ob)
 {
-	struct rt_graph_diff *gd = malloc(sizeof(*gd));
+	struct rt_graph_diff diff;
+	struct rt_graph_diff *gd = &diff;
 
-	if (!gd) {
+	/* Room for every row of both: each named once at most. */
+	if (rt_graph_diff_init(gd, s[0].v.graph.nr_funcs +
+			       s[1].v.graph.nr_funcs)) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return;
 	}
-	rt_graph_diff_init(gd);
 	for (int i = 0; i < 2; i++) {
 		const struct cat_views *v = &s[i].v;
 
@@ -947,7 +949,7 @@ static void print_graph_table(struct diff_side *s, const struct diff_opts *d,
 		rt_graph_diff_print_json(gd, ob, d->path[0], d->path[1]);
 	else
 		rt_graph_diff_print(gd, ob, d->path[0], d->path[1]);
-	free(gd);
+	rt_graph_diff_fini(gd);
 }
 
 static void print_hist(struct diff_side *s, const struct diff_opts *d,

@@ -25,7 +25,7 @@ static void fill(struct rt_graph_diff *d)
 {
 	struct rt_graph_func f;
 
-	rt_graph_diff_init(d);
+	assert_int_equal(rt_graph_diff_init(d, 9), 0);
 	/* BEFORE: one boot's addresses */
 	f = fn(0, true, 10, 5000, 28740);
 	rt_graph_diff_add(d, RT_DIFF_BEFORE, NULL, &f);
@@ -67,6 +67,48 @@ static void test_rows(void **state)
 	assert_int_equal(d.rows[1].self_ns[1], 47000);
 	assert_int_equal(d.rows[2].calls[0], 0);	/* AFTER's only */
 	assert_int_equal(d.rows[3].total_ns[1], 0);	/* BEFORE's only */
+	rt_graph_diff_fini(&d);
+}
+
+/*
+ * As many rows as two sessions' tables hold, each found again by its
+ * name (one row per name, both sides in it); past the room asked for,
+ * left out.
+ */
+static void test_many_rows(void **state)
+{
+	const uint32_t n = RT_GRAPH_FUNCS - 1;
+	struct rt_graph_diff d;
+	struct rt_graph_func f;
+	char name[32];
+
+	(void)state;
+	assert_int_equal(rt_graph_diff_init(&d, n + 1), 0);
+	for (int side = 0; side < 2; side++) {
+		for (uint32_t i = 0; i < n; i++) {
+			f = fn(0xffffffff81000000ull + i, false, 1 + side,
+			       i, i);
+			snprintf(name, sizeof(name), "fn_%u", i);
+			rt_graph_diff_add(&d, (enum rt_diff_side)side, name,
+					  &f);
+		}
+	}
+	f = fn(0, true, 1, 5, 5);
+	rt_graph_diff_add(&d, RT_DIFF_BEFORE, NULL, &f);
+	/* one more name than room: left out */
+	f = fn(0xffffffff82000000ull, false, 1, 1, 1);
+	rt_graph_diff_add(&d, RT_DIFF_AFTER, "one_too_many", &f);
+	assert_int_equal(d.nr, n + 1);
+	for (uint32_t i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "fn_%u", i);
+		assert_string_equal(d.rows[i].name, name);
+		assert_int_equal(d.rows[i].calls[0], 1);
+		assert_int_equal(d.rows[i].calls[1], 2);
+	}
+	rt_graph_diff_finish(&d);
+	assert_true(d.rows[0].is_read);
+	assert_string_equal(d.rows[1].name, "fn_0");	/* no change, by name */
+	rt_graph_diff_fini(&d);
 }
 
 static char *text_of(const struct rt_graph_diff *d, bool json)
@@ -119,10 +161,12 @@ static void test_text_and_json(void **state)
 	assert_true(strchr(json, '\n') == json + strlen(json) - 1);
 	free(text);
 	free(json);
+	rt_graph_diff_fini(&d);
 }
 
 int main(void)
 {
 	RUN(cmocka_unit_test(test_rows),
+	    cmocka_unit_test(test_many_rows),
 	    cmocka_unit_test(test_text_and_json));
 }

@@ -34,17 +34,27 @@ struct rt_graph_diff_row {
 	uint64_t	total_ns[2];
 };
 
+/*
+ * Room for @max rows, allocated by init (the two tables' rows together:
+ * at most 2 * RT_GRAPH_FUNCS); a row found by its name through index
+ * (nr_slots, a power of two more than twice max: row + 1, 0 free).
+ */
 struct rt_graph_diff {
-	struct rt_graph_diff_row	rows[2 * RT_GRAPH_FUNCS];
+	struct rt_graph_diff_row	*rows;
 	uint32_t			nr;
+	uint32_t			max;
+	uint32_t			*index;
+	uint32_t			nr_slots;
 };
 
-void rt_graph_diff_init(struct rt_graph_diff *d);
+/* Room for @max rows (0: one). 0 or -ENOMEM. */
+int rt_graph_diff_init(struct rt_graph_diff *d, uint32_t max);
+void rt_graph_diff_fini(struct rt_graph_diff *d);
 
 /*
  * Row @f of @side's table, named @name (NULL: its address in hex; the
  * read's row is "vfs_read"): added to the row of that name, which both
- * sides share.
+ * sides share; left out once max rows are taken.
  */
 void rt_graph_diff_add(struct rt_graph_diff *d, enum rt_diff_side side,
 		       const char *name, const struct rt_graph_func *f);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* Two function graphs' per-function tables side by side (graph_diff.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +10,38 @@
 #include "ringtrace/graph_diff.h"
 #include "ringtrace/hist.h"
 
-void rt_graph_diff_init(struct rt_graph_diff *d)
+int rt_graph_diff_init(struct rt_graph_diff *d, uint32_t max)
 {
 	memset(d, 0, sizeof(*d));
+	if (!max)
+		max = 1;
+	d->max = max;
+	for (d->nr_slots = 1; d->nr_slots <= 2 * max; d->nr_slots *= 2)
+		;
+	d->rows = calloc(max, sizeof(*d->rows));
+	d->index = calloc(d->nr_slots, sizeof(*d->index));
+	if (!d->rows || !d->index) {
+		rt_graph_diff_fini(d);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void rt_graph_diff_fini(struct rt_graph_diff *d)
+{
+	free(d->rows);
+	free(d->index);
+	memset(d, 0, sizeof(*d));
+}
+
+/* A row's name as kept (cut to RT_GRAPH_DIFF_NAME - 1 bytes), hashed. */
+static uint32_t name_hash(const char *name, bool is_read)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ is_read;
+
+	for (size_t i = 0; i < RT_GRAPH_DIFF_NAME - 1 && name[i]; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 void rt_graph_diff_add(struct rt_graph_diff *d, enum rt_diff_side side,
@@ -19,6 +49,7 @@ void rt_graph_diff_add(struct rt_graph_diff *d, enum rt_diff_side side,
 {
 	char hex[RT_GRAPH_DIFF_NAME];
 	struct rt_graph_diff_row *r = NULL;
+	uint32_t mask = d->nr_slots - 1, s;
 
 	if (f->is_read)
 		name = "vfs_read";
@@ -26,17 +57,24 @@ void rt_graph_diff_add(struct rt_graph_diff *d, enum rt_diff_side side,
 		snprintf(hex, sizeof(hex), "%#" PRIx64, f->ip);
 		name = hex;
 	}
-	for (uint32_t i = 0; i < d->nr && !r; i++)
-		if (d->rows[i].is_read == f->is_read &&
-		    !strncmp(d->rows[i].name, name, sizeof(hex) - 1))
-			r = &d->rows[i];
+	if (!d->rows)
+		return;
+	/* More than twice max slots: a free one ends the probe. */
+	for (s = name_hash(name, f->is_read) & mask; d->index[s] && !r;
+	     s = (s + 1) & mask) {
+		struct rt_graph_diff_row *at = &d->rows[d->index[s] - 1];
+
+		if (at->is_read == f->is_read &&
+		    !strncmp(at->name, name, sizeof(hex) - 1))
+			r = at;
+	}
 	if (!r) {
-		/* Each side has at most RT_GRAPH_FUNCS rows: room for both. */
-		if (d->nr == sizeof(d->rows) / sizeof(d->rows[0]))
+		if (d->nr == d->max)
 			return;
 		r = &d->rows[d->nr++];
 		snprintf(r->name, sizeof(r->name), "%s", name);
 		r->is_read = f->is_read;
+		d->index[s] = d->nr;
 	}
 	r->calls[side] += f->calls;
 	r->self_ns[side] += f->self_ns;
@@ -62,7 +100,12 @@ static int by_change(const void *a, const void *b)
 
 void rt_graph_diff_finish(struct rt_graph_diff *d)
 {
-	qsort(d->rows, d->nr, sizeof(d->rows[0]), by_change);
+	/* The index no longer finds them: no row is added after this. */
+	if (d->rows)
+		qsort(d->rows, d->nr, sizeof(d->rows[0]), by_change);
+	if (d->index)
+		memset(d->index, 0, d->nr_slots * sizeof(*d->index));
+	d->max = d->nr;
 }
 
 void rt_graph_diff_print(const struct rt_graph_diff *d, struct rt_outbuf *ob,
