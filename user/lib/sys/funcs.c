@@ -73,17 +73,37 @@ static int split(const char *list, struct patterns *ps, char *err,
 	return 0;
 }
 
-/* @name into @out unless there already; false when that is one too many. */
-static bool add(const char *name, char (*out)[RINGTRACE_FUNC_NAME_LEN],
-		uint32_t *nr, uint32_t *wanted)
+/* The names in out by hash: index + 1, 0 free; at most half taken. */
+#define NAME_SLOTS	(2 * RINGTRACE_MAX_FUNCS)
+
+static uint32_t name_hash(const char *name)
 {
-	for (uint32_t i = 0; i < *nr; i++)
-		if (!strcmp(out[i], name))
+	uint32_t h = 2166136261u;
+
+	while (*name)
+		h = (h ^ (unsigned char)*name++) * 16777619u;
+	return h;
+}
+
+/*
+ * @name into @out unless there already (found through @index: a glob
+ * such as "*" matches tens of thousands of lines); false when that is one
+ * too many.
+ */
+static bool add(const char *name, char (*out)[RINGTRACE_FUNC_NAME_LEN],
+		uint32_t *nr, uint32_t *wanted, uint32_t *index)
+{
+	uint32_t s;
+
+	for (s = name_hash(name) & (NAME_SLOTS - 1); index[s];
+	     s = (s + 1) & (NAME_SLOTS - 1))
+		if (!strcmp(out[index[s] - 1], name))
 			return true;
 	(*wanted)++;
 	if (*nr == RINGTRACE_MAX_FUNCS)
 		return false;
 	snprintf(out[(*nr)++], RINGTRACE_FUNC_NAME_LEN, "%s", name);
+	index[s] = *nr;
 	return true;
 }
 
@@ -129,7 +149,8 @@ static int no_list(const char *const *lists, const char *what, char *err,
 
 static int resolve_defaults(const char *const *defaults, FILE *f,
 			    char (*out)[RINGTRACE_FUNC_NAME_LEN], uint32_t *nr,
-			    const char *which, char *err, size_t errlen)
+			    uint32_t *index, const char *which, char *err,
+			    size_t errlen)
 {
 	bool found[MAX_PATTERNS] = { false };
 	char *line = NULL;
@@ -147,7 +168,7 @@ static int resolve_defaults(const char *const *defaults, FILE *f,
 	}
 	free(line);
 	for (size_t i = 0; i < n; i++)
-		if (found[i] && !add(defaults[i], out, nr, &wanted))
+		if (found[i] && !add(defaults[i], out, nr, &wanted, index))
 			break;
 	if (!*nr) {
 		snprintf(err, errlen, "%s lists none of %s, %s...: name "
@@ -164,6 +185,7 @@ int rt_funcs_resolve(const char *patterns, const char *const *defaults,
 		     char *err, size_t errlen)
 {
 	static struct patterns ps;
+	static uint32_t index[NAME_SLOTS];
 	const char *which = NULL;
 	char *line = NULL;
 	size_t cap = 0;
@@ -173,6 +195,7 @@ int rt_funcs_resolve(const char *patterns, const char *const *defaults,
 	int ret = 0;
 
 	*nr = 0;
+	memset(index, 0, sizeof(index));
 	if (patterns && split(patterns, &ps, err, errlen))
 		return -1;
 	f = open_list(lists, &which);
@@ -180,7 +203,8 @@ int rt_funcs_resolve(const char *patterns, const char *const *defaults,
 		if (!f)
 			return no_list(lists, "the default functions", err,
 				       errlen);
-		ret = resolve_defaults(defaults, f, out, nr, which, err, errlen);
+		ret = resolve_defaults(defaults, f, out, nr, index, which, err,
+				       errlen);
 		fclose(f);
 		return ret;
 	}
@@ -188,7 +212,7 @@ int rt_funcs_resolve(const char *patterns, const char *const *defaults,
 		if (ps.globs)
 			return no_list(lists, patterns, err, errlen);
 		for (uint32_t i = 0; i < ps.n; i++)
-			if (!add(ps.p[i], out, nr, &wanted))
+			if (!add(ps.p[i], out, nr, &wanted, index))
 				over = true;
 		goto check;
 	}
@@ -199,7 +223,7 @@ int rt_funcs_resolve(const char *patterns, const char *const *defaults,
 			if (fnmatch(ps.p[i], name, 0))
 				continue;
 			ps.matched[i] = true;
-			if (!add(name, out, nr, &wanted))
+			if (!add(name, out, nr, &wanted, index))
 				over = true;
 		}
 	}
