@@ -244,7 +244,7 @@ static void test_json(void **state)
 			    "\"spans_missing\":0,\"incomplete_reads\":0,\"no_room\":0,"
 			    "\"offcpu_shown\":0,\"offcpu_hidden\":0,"
 			    "\"offcpu_outside\":0,\"offcpu_missing\":0,"
-			    "\"offcpu_ns\":0,\"per_thread\":256,\"threads\":1024,\"x\":1}\n");
+			    "\"offcpu_ns\":0,\"per_thread\":65536,\"threads\":1024,\"x\":1}\n");
 	done(&g);
 }
 
@@ -264,7 +264,8 @@ static void test_full_ring(void **state)
 	add(&g, vfs_read(5, 100, 100));
 	assert_string_equal(graph_lines(),
 			    "  |  [2 spans missing: more than --graph's "
-			    "per-thread room]\n"
+			    "per-thread room (4 spans a thread, 256 MiB in "
+			    "all)]\n"
 			    "  |  copy_page_to_iter() 0.005us\n"
 			    "  |  copy_page_to_iter() 0.005us\n"
 			    "  |  copy_page_to_iter() 0.005us\n"
@@ -282,6 +283,209 @@ static void test_full_ring(void **state)
 	assert_string_equal(graph_lines(), "");
 	assert_int_equal(g.outside, 6);
 	assert_int_equal(g.missing, 2);
+	done(&g);
+}
+
+/* Room for a long read's text: the default holds a few lines. */
+static void big_output(void)
+{
+	rt_outbuf_fini(&ob);
+	assert_int_equal(rt_outbuf_init(&ob, -1, 1 << 20), 0);
+}
+
+/*
+ * @n spans of thread @tid inside [@start, @start + 10 * @n + 10], one
+ * every 10ns, each 5ns, the functions in turn; then the read.
+ */
+static void feed_long_read(struct rt_graph *g, uint32_t tid, uint64_t start,
+			   uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		add(g, func(tid, i % 5, start + 10 + 10 * (uint64_t)i, 5));
+	add(g, vfs_read(tid, start, 10 * (uint64_t)n + 10));
+}
+
+/* The lines after the read's own: @n spans, the functions in turn. */
+static void assert_long_read(uint32_t first, uint32_t n)
+{
+	const char *p = memchr(ob.buf, '\n', ob.len);
+	const char *end = ob.buf + ob.len;
+	char want[128];
+
+	assert_non_null(p);
+	p++;
+	for (uint32_t i = first; i < first + n; i++) {
+		int len = snprintf(want, sizeof(want), "  |  %s() 0.005us\n",
+				   names[i % 5]);
+
+		assert_true(end - p >= len);
+		assert_memory_equal(p, want, (size_t)len);
+		p += len;
+	}
+	assert_ptr_equal(p, end);
+}
+
+/*
+ * A read of 5000 spans gets them all: its thread's ring doubles from
+ * RT_GRAPH_RING_FIRST to 8192, the read's arrays with it. The next
+ * read of as many allocates nothing more.
+ */
+static void test_ring_grows(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 0);
+	assert_int_equal(g.per_thread, RT_GRAPH_PER_THREAD);
+	assert_int_equal(g.rings, 0);
+	assert_int_equal(g.room, RT_GRAPH_RING_FIRST);
+	big_output();
+	feed_long_read(&g, 9, 1000, 5000);
+	assert_long_read(0, 5000);
+	assert_int_equal(g.shown, 5000);
+	assert_false(g.missing || g.incomplete || g.outside || g.no_room);
+	assert_false(rt_graph_lacks(&g));
+	assert_int_equal(g.rings, 8192);
+	assert_int_equal(g.room, 8192);
+
+	ob.len = 0;
+	feed_long_read(&g, 9, 100000, 5000);
+	assert_long_read(0, 5000);
+	assert_int_equal(g.shown, 10000);
+	assert_false(g.missing || g.incomplete || g.outside);
+	assert_int_equal(g.rings, 8192);
+	assert_int_equal(g.room, 8192);
+	done(&g);
+}
+
+/*
+ * Past per_thread spans a thread, the ring pushes out its oldest as
+ * before: of 250 spans in a read, with room for 100, the first 150 are
+ * missing, counted exactly, and the read and the summary say so.
+ */
+static void test_ring_cap(void **state)
+{
+	struct rt_graph g;
+	char text[256];
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 100, 0);
+	big_output();
+	feed_long_read(&g, 9, 1000, 250);
+	assert_int_equal(g.rings, 100);
+	assert_int_equal(g.room, 100);
+	assert_int_equal(g.missing, 150);
+	assert_int_equal(g.incomplete, 1);
+	assert_int_equal(g.shown, 100);
+	/* the missing line, then the last 100 spans: 150 onwards */
+	{
+		static const char miss[] = "  |  [150 spans missing: more than "
+			"--graph's per-thread room (100 spans a thread, "
+			"256 MiB in all)]\n";
+		const char *nl = memchr(ob.buf, '\n', ob.len);
+
+		assert_non_null(nl);
+		assert_memory_equal(nl + 1, miss, sizeof(miss) - 1);
+		memmove((char *)nl + 1, nl + sizeof(miss),
+			ob.len - (size_t)(nl + sizeof(miss) - ob.buf));
+		ob.len -= sizeof(miss) - 1;
+	}
+	assert_long_read(150, 100);
+
+	/* the ring stays at its room; a read of 100 loses nothing */
+	ob.len = 0;
+	feed_long_read(&g, 9, 100000, 100);
+	assert_long_read(0, 100);
+	assert_int_equal(g.missing, 150);
+	assert_int_equal(g.rings, 100);
+
+	rt_graph_end(&g);
+	ob.len = 0;
+	rt_graph_print_summary(&g, &ob);
+	assert_true(ob.len < sizeof(text));
+	memcpy(text, ob.buf, ob.len);
+	text[ob.len] = '\0';
+	assert_string_equal(text, "graph: 2 reads, 200 spans shown, 150 "
+			    "missing from 1 reads (over the per-thread room: "
+			    "100 spans a thread, 256 MiB in all)\n");
+	done(&g);
+}
+
+/*
+ * The budget bounds all the rings together: with room for three first
+ * rings, a fourth thread gets none (its span pushed out, counted
+ * missing in its read) and a thread whose ring is full cannot grow it
+ * (pushes out its oldest). Memory short does the same.
+ */
+static void test_ring_budget(void **state)
+{
+	struct rt_graph g;
+	char text[256];
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.budget = 3 * RT_GRAPH_RING_FIRST * sizeof(struct rt_graph_span);
+	assert_int_equal(rt_outbuf_init(&ob, -1, 1 << 20), 0);
+	g.out = &ob;
+	g.format = RT_FORMAT_TEXT;
+	assert_int_equal(rt_graph_init(&g), 0);
+	rt_output_set_func_names(names, sizeof(names) / sizeof(names[0]));
+	for (uint32_t tid = 1; tid <= 4; tid++)
+		add(&g, func(tid, F_COPY, 110, 5));
+	assert_int_equal(g.rings, 3 * RT_GRAPH_RING_FIRST);
+	add(&g, vfs_read(4, 100, 100));
+	snprintf(text, sizeof(text), "  |  [1 spans missing: more than "
+		 "--graph's per-thread room (65536 spans a thread, %zu bytes "
+		 "in all)]\n", 3 * RT_GRAPH_RING_FIRST *
+		 sizeof(struct rt_graph_span));
+	assert_string_equal(graph_lines(), text);
+	assert_int_equal(g.missing, 1);
+	assert_int_equal(g.shown, 0);
+
+	/* thread 1 has one span waiting: 99 more, 36 pushed out */
+	ob.len = 0;
+	for (uint32_t i = 1; i < 100; i++)
+		add(&g, func(1, F_COPY, 110 + i, 1));
+	add(&g, vfs_read(1, 100, 200));
+	assert_int_equal(g.missing, 1 + 36);
+	assert_int_equal(g.shown, RT_GRAPH_RING_FIRST);
+	assert_int_equal(g.rings, 3 * RT_GRAPH_RING_FIRST);
+	assert_int_equal(g.room, RT_GRAPH_RING_FIRST);
+	done(&g);
+}
+
+/*
+ * Threads with a few spans each keep their first rings: memory for
+ * them is RT_GRAPH_RING_FIRST spans a thread, not per_thread; a slot's
+ * ring serves the next thread in it.
+ */
+static void test_ring_small(void **state)
+{
+	struct rt_graph g;
+	uint64_t slots;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 0);
+	big_output();
+	for (uint32_t tid = 1; tid <= 500; tid++)
+		for (uint32_t i = 0; i < 10; i++)
+			add(&g, func(tid, F_COPY, 110 + 10 * i, 5));
+	slots = 500 - g.no_room / 10;
+	assert_true(slots > 400);
+	assert_int_equal(g.rings, slots * RT_GRAPH_RING_FIRST);
+	assert_int_equal(g.room, RT_GRAPH_RING_FIRST);
+	for (uint32_t tid = 1; tid <= 500; tid++)
+		add(&g, vfs_read(tid, 100, 200));
+	assert_int_equal(g.shown, slots * 10);
+	assert_false(g.missing);
+	/*
+	 * The same threads again, each in the first free slot of its
+	 * probe: one that held a thread before, with its ring. None new.
+	 */
+	for (uint32_t tid = 1; tid <= 500; tid++)
+		add(&g, func(tid, F_COPY, 310, 5));
+	assert_int_equal(g.rings, slots * RT_GRAPH_RING_FIRST);
+	assert_int_equal(g.room, RT_GRAPH_RING_FIRST);
 	done(&g);
 }
 
@@ -783,6 +987,10 @@ int main(void)
 	    cmocka_unit_test(test_depth_hides),
 	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_full_ring),
+	    cmocka_unit_test(test_ring_grows),
+	    cmocka_unit_test(test_ring_cap),
+	    cmocka_unit_test(test_ring_budget),
+	    cmocka_unit_test(test_ring_small),
 	    cmocka_unit_test(test_thread_table_full),
 	    cmocka_unit_test(test_fold),
 	    cmocka_unit_test(test_func_table),

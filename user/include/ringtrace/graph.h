@@ -6,8 +6,8 @@
  * their return with their latency, merged by time: a thread's func
  * records come before the record of the read they returned inside.
  *
- * Per thread, the spans of its func records wait in a ring of
- * rt_graph.per_thread entries until that thread's next vfs_read record:
+ * Per thread, the spans of its func records wait in a ring until that
+ * thread's next vfs_read record:
  * the spans whose [entry, return] lies inside the read's
  * [ts - lat_ns, ts] are its callees, printed under the read's line in
  * entry order, one deeper for each span of the same read they lie in:
@@ -34,15 +34,25 @@
  * children's and its own intervals', so that on-CPU and off-CPU time
  * still add up to the read's latency.
  *
+ * A thread's ring starts at RT_GRAPH_RING_FIRST spans, made when the
+ * thread first has one to keep, and doubles when full, up to per_thread
+ * spans (RT_GRAPH_PER_THREAD) and while all the rings together stay
+ * within budget bytes (RT_GRAPH_BUDGET, 256 MiB): a read that calls
+ * thousands of traced functions gets them all, and a thread that never
+ * had many keeps a small ring. A ring stays with its slot of the table
+ * (the next thread there reuses it), so a thread's reads allocate nothing
+ * once its ring has grown to them. The arrays a read is drawn in
+ * (scratch, offs, nodes, open, func_chain) grow with the largest ring:
+ * about 3 x 120 bytes a span of it, 24 MiB at the 65536 spans a thread.
+ *
  * Nothing is silent: spans not inside any read (the function was called
  * elsewhere, or inside a read the kernel did not record, faster than
  * --min-latency) are dropped and counted as outside; spans a full ring
- * pushed out are counted as missing, and a read that may have lost some
- * says so; spans deeper than max_depth are counted as hidden; a thread the
- * table had no room for loses its spans, counted too.
- *
- * Memory is reserved at rt_graph_init(): threads x per_thread spans.
- * Nothing per record allocates; a read sorts its own spans in place.
+ * pushed out (at per_thread, at the budget, or when memory ran out) are
+ * counted as missing, and a read that may have lost some says so; spans
+ * deeper than max_depth are counted as hidden; a thread the table had no
+ * room for loses its spans, counted too. A read sorts its own spans in
+ * place.
  */
 #ifndef RINGTRACE_GRAPH_H
 #define RINGTRACE_GRAPH_H
@@ -56,7 +66,10 @@
 #include "ringtrace/record.h"
 
 #define RT_GRAPH_THREADS	1024u	/* a power of two */
-#define RT_GRAPH_PER_THREAD	256u	/* spans waiting per thread */
+#define RT_GRAPH_PER_THREAD	65536u	/* spans waiting per thread, at most */
+#define RT_GRAPH_RING_FIRST	64u	/* a thread's ring at first */
+/* Bytes of spans waiting in all the threads' rings together, at most. */
+#define RT_GRAPH_BUDGET		(256ull << 20)
 #define RT_GRAPH_PROBE		16u	/* slots a thread may sit in */
 
 /* Frames kept of where an off-CPU interval blocked. */
@@ -122,6 +135,7 @@ struct rt_graph {
 	uint32_t		max_depth;	/* deeper spans hidden; 0: none */
 	uint32_t		per_thread;	/* RT_GRAPH_PER_THREAD */
 	uint32_t		threads;	/* RT_GRAPH_THREADS, power of 2 */
+	uint64_t		budget;		/* RT_GRAPH_BUDGET */
 	/*
 	 * Names the frames where off-CPU intervals blocked, and tells the
 	 * scheduler's and the span's own among them; NULL: hex, all kept.
@@ -148,21 +162,23 @@ struct rt_graph {
 	uint32_t		*func_index;
 	uint32_t		nr_funcs;
 	uint64_t		funcs_full;	/* spans of a function without a row */
-	struct rt_graph_func	**func_chain;	/* one read's, per_thread */
+	struct rt_graph_func	**func_chain;	/* one read's, room + 1 */
 
-	struct rt_graph_thread	*table;
-	struct rt_graph_span	*spans;		/* threads x per_thread */
-	struct rt_graph_span	*scratch;	/* one read's, per_thread */
-	struct rt_graph_span	*offs;		/* its intervals, per_thread */
+	struct rt_graph_thread	*table;		/* each slot with its ring */
+	uint64_t		rings;		/* spans in all rings: budget */
+	uint32_t		room;		/* the largest ring's spans */
+	/* a read's, room spans each */
+	struct rt_graph_span	*scratch;	/* its spans */
+	struct rt_graph_span	*offs;		/* its intervals */
 	struct rt_graph_span	*nodes;		/* both, in time order */
-	const struct rt_graph_span **open;	/* nesting, per_thread */
+	const struct rt_graph_span **open;	/* nesting */
 
 	/* counts */
 	uint64_t		reads;		/* blocks printed */
 	uint64_t		shown;		/* spans printed */
 	uint64_t		outside;	/* in no read: dropped */
 	uint64_t		hidden;		/* deeper than max_depth */
-	uint64_t		missing;	/* pushed out of a full ring */
+	uint64_t		missing;	/* pushed out of a ring at its room */
 	uint64_t		no_room;	/* their thread had no slot */
 	uint64_t		incomplete;	/* reads that may lack spans */
 	/* the same for off-CPU intervals */

@@ -8,11 +8,16 @@
 #include "ringtrace/escape.h"
 #include "ringtrace/graph.h"
 
-/* A thread's waiting spans: a ring in rt_graph.spans. */
+/*
+ * A thread's waiting spans: a ring of cap spans, made when the thread
+ * first has one to keep, grown by grow_ring(); it stays with the slot.
+ */
 struct rt_graph_thread {
 	uint32_t	tid;		/* 0: never used */
 	uint32_t	head;		/* oldest span */
 	uint32_t	nr;
+	uint32_t	cap;		/* ring's room; 0: no ring yet */
+	struct rt_graph_span *ring;
 	/*
 	 * Spans (and off-CPU intervals) a full ring pushed out since the
 	 * thread's last read, and the latest entry among them: at the next
@@ -24,27 +29,65 @@ struct rt_graph_thread {
 	uint64_t	evicted_max_entry;
 };
 
+static uint32_t first_ring(const struct rt_graph *g)
+{
+	return g->per_thread < RT_GRAPH_RING_FIRST ? g->per_thread :
+	       RT_GRAPH_RING_FIRST;
+}
+
+/* @p resized to @n items of @size; @p itself when memory is short, said. */
+static void *resized(void *p, size_t n, size_t size, bool *nomem)
+{
+	void *q = *nomem ? NULL : realloc(p, n * size);
+
+	if (!q) {
+		*nomem = true;
+		return p;
+	}
+	return q;
+}
+
+/*
+ * A read's arrays made room for @n spans, as the largest ring may hold:
+ * 0, or -ENOMEM with the room as it was (the arrays that did grow are
+ * only larger).
+ */
+static int grow_room(struct rt_graph *g, uint32_t n)
+{
+	bool nomem = false;
+
+	if (n <= g->room)
+		return 0;
+	g->scratch = resized(g->scratch, n, sizeof(*g->scratch), &nomem);
+	g->offs = resized(g->offs, n, sizeof(*g->offs), &nomem);
+	g->nodes = resized(g->nodes, n, sizeof(*g->nodes), &nomem);
+	g->open = resized(g->open, n, sizeof(*g->open), &nomem);
+	g->func_chain = resized(g->func_chain, (size_t)n + 1,
+				sizeof(*g->func_chain), &nomem);
+	if (nomem)
+		return -ENOMEM;
+	g->room = n;
+	return 0;
+}
+
 int rt_graph_init(struct rt_graph *g)
 {
 	if (!g->per_thread)
 		g->per_thread = RT_GRAPH_PER_THREAD;
 	if (!g->threads)
 		g->threads = RT_GRAPH_THREADS;
+	if (!g->budget)
+		g->budget = RT_GRAPH_BUDGET;
 	if (g->threads & (g->threads - 1))
 		return -EINVAL;
+	g->rings = 0;
+	g->room = 0;
 	g->table = calloc(g->threads, sizeof(*g->table));
-	g->spans = calloc((size_t)g->threads * g->per_thread,
-			  sizeof(*g->spans));
-	g->scratch = calloc(g->per_thread, sizeof(*g->scratch));
-	g->offs = calloc(g->per_thread, sizeof(*g->offs));
-	g->nodes = calloc(g->per_thread, sizeof(*g->nodes));
-	g->open = calloc(g->per_thread, sizeof(*g->open));
-	g->func_chain = calloc(g->per_thread + 1, sizeof(*g->func_chain));
 	g->funcs = calloc(RT_GRAPH_FUNCS, sizeof(*g->funcs));
 	g->func_index = calloc(RT_GRAPH_FUNC_SLOTS, sizeof(*g->func_index));
 	g->nr_funcs = 0;
-	if (!g->table || !g->spans || !g->scratch || !g->offs || !g->nodes ||
-	    !g->open || !g->func_chain || !g->funcs || !g->func_index) {
+	if (!g->table || !g->funcs || !g->func_index ||
+	    grow_room(g, first_ring(g))) {
 		rt_graph_fini(g);
 		return -ENOMEM;
 	}
@@ -53,8 +96,9 @@ int rt_graph_init(struct rt_graph *g)
 
 void rt_graph_fini(struct rt_graph *g)
 {
+	for (uint32_t i = 0; g->table && i < g->threads; i++)
+		free(g->table[i].ring);
 	free(g->table);
-	free(g->spans);
 	free(g->scratch);
 	free(g->offs);
 	free(g->nodes);
@@ -70,8 +114,9 @@ void rt_graph_fini(struct rt_graph *g)
 	g->offs = NULL;
 	g->nodes = NULL;
 	g->table = NULL;
-	g->spans = NULL;
 	g->scratch = NULL;
+	g->rings = 0;
+	g->room = 0;
 }
 
 static uint32_t slot_hash(const struct rt_graph *g, uint32_t tid)
@@ -109,17 +154,68 @@ static struct rt_graph_thread *thread_of(struct rt_graph *g, uint32_t tid,
 	return free_slot;
 }
 
-static struct rt_graph_span *ring_of(struct rt_graph *g,
-				     const struct rt_graph_thread *t)
+/*
+ * @t's ring doubled, its spans moved to its start: up to per_thread
+ * spans, and to what the budget leaves of all the rings' bytes. False
+ * when it cannot grow (at either limit, or memory short): the ring then
+ * pushes out its oldest span, counted.
+ */
+static bool grow_ring(struct rt_graph *g, struct rt_graph_thread *t)
 {
-	return g->spans + (size_t)(t - g->table) * g->per_thread;
+	uint64_t budget = g->budget / sizeof(struct rt_graph_span);
+	uint64_t left = budget > g->rings ? budget - g->rings : 0;
+	uint64_t cap = t->cap ? 2 * (uint64_t)t->cap : first_ring(g);
+	struct rt_graph_span *ring;
+
+	if (cap > g->per_thread)
+		cap = g->per_thread;
+	if (cap - t->cap > left)
+		cap = t->cap + left;
+	if (cap <= t->cap || grow_room(g, (uint32_t)cap))
+		return false;
+	ring = malloc(cap * sizeof(*ring));
+	if (!ring)
+		return false;
+	for (uint32_t i = 0; i < t->nr; i++)
+		ring[i] = t->ring[(t->head + i) % t->cap];
+	free(t->ring);
+	g->rings += cap - t->cap;
+	t->ring = ring;
+	t->cap = (uint32_t)cap;
+	t->head = 0;
+	return true;
 }
 
-/* A place for @ev's span at the end of its thread's ring, or NULL. */
+/* A span that entered at @entry pushed out, counted for the next read. */
+static void evict(struct rt_graph_thread *t, uint64_t entry, bool offcpu)
+{
+	if ((!t->evicted && !t->evicted_offcpu) ||
+	    entry > t->evicted_max_entry)
+		t->evicted_max_entry = entry;
+	if (offcpu)
+		t->evicted_offcpu++;
+	else
+		t->evicted++;
+}
+
+/* When @ev's span (or interval) began: its end less its time. */
+static uint64_t entry_of(const struct rt_event *ev)
+{
+	uint64_t dur = ev->kind == RT_EVENT_OFFCPU ? ev->u.offcpu.offcpu_ns :
+		       ev->u.func.lat_ns;
+
+	return ev->ts_ns >= dur ? ev->ts_ns - dur : 0;
+}
+
+/*
+ * A place for @ev's span at the end of its thread's ring, grown when
+ * full; NULL when its thread has no slot, or no ring and none to be had
+ * (then the span itself is pushed out).
+ */
 static struct rt_graph_span *push(struct rt_graph *g, const struct rt_event *ev)
 {
 	struct rt_graph_thread *t = thread_of(g, ev->tid, true);
-	struct rt_graph_span *ring, *s;
+	struct rt_graph_span *s;
 
 	if (!t) {
 		if (ev->kind == RT_EVENT_OFFCPU)
@@ -128,20 +224,17 @@ static struct rt_graph_span *push(struct rt_graph *g, const struct rt_event *ev)
 			g->no_room++;
 		return NULL;
 	}
-	ring = ring_of(g, t);
-	if (t->nr == g->per_thread) {
-		s = &ring[t->head];
-		if ((!t->evicted && !t->evicted_offcpu) ||
-		    s->entry_ns > t->evicted_max_entry)
-			t->evicted_max_entry = s->entry_ns;
-		if (s->offcpu)
-			t->evicted_offcpu++;
-		else
-			t->evicted++;
-		t->head = (t->head + 1) % g->per_thread;
+	if (t->nr == t->cap && !grow_ring(g, t)) {
+		if (!t->cap) {
+			evict(t, entry_of(ev), ev->kind == RT_EVENT_OFFCPU);
+			return NULL;
+		}
+		s = &t->ring[t->head];
+		evict(t, s->entry_ns, s->offcpu);
+		t->head = (t->head + 1) % t->cap;
 		t->nr--;
 	}
-	s = &ring[(t->head + t->nr) % g->per_thread];
+	s = &t->ring[(t->head + t->nr) % t->cap];
 	t->nr++;
 	return s;
 }
@@ -155,7 +248,7 @@ static void add_span(struct rt_graph *g, const struct rt_event *ev)
 		return;
 	memset(s, 0, sizeof(*s));
 	s->dur_ns = f->lat_ns;
-	s->entry_ns = ev->ts_ns >= f->lat_ns ? ev->ts_ns - f->lat_ns : 0;
+	s->entry_ns = entry_of(ev);
 	s->ip = f->ip;
 	s->idx = f->idx;
 }
@@ -267,6 +360,24 @@ static bool shown(const struct rt_graph *g, const struct rt_graph_span *c)
 }
 
 /*
+ * "N spans a thread, B MiB in all": the rings' limits (the budget in
+ * bytes when not whole MiB), at most 64 bytes.
+ */
+static char *room_text(const struct rt_graph *g, char *p)
+{
+	p = rt_fmt_u64(p, g->per_thread);
+	p = RT_FMT_LIT(p, " spans a thread, ");
+	if (g->budget % (1u << 20)) {
+		p = rt_fmt_u64(p, g->budget);
+		p = RT_FMT_LIT(p, " bytes");
+	} else {
+		p = rt_fmt_u64(p, g->budget >> 20);
+		p = RT_FMT_LIT(p, " MiB");
+	}
+	return RT_FMT_LIT(p, " in all");
+}
+
+/*
  * function_graph's shape: "name() DUR" for a leaf, "name() {", its
  * children, then "} DUR (self SELF)" for a span with shown children;
  * an off-CPU interval, "[off-cpu S] DUR where" (graph_offcpu.c).
@@ -287,7 +398,9 @@ static void print_text(struct rt_graph *g, const struct rt_event *read,
 		p = RT_FMT_LIT(p, "[");
 		p = rt_fmt_u64(p, missing);
 		p = RT_FMT_LIT(p, " spans missing: more than --graph's "
-			       "per-thread room]\n");
+			       "per-thread room (");
+		p = room_text(g, p);
+		p = RT_FMT_LIT(p, ")]\n");
 		rt_outbuf_commit(ob, p);
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -527,7 +640,7 @@ static uint32_t take_spans(struct rt_graph *g, struct rt_graph_thread *t,
 			   uint64_t start, uint64_t end, uint32_t *missing,
 			   uint32_t *m)
 {
-	struct rt_graph_span *ring = ring_of(g, t);
+	struct rt_graph_span *ring = t->ring;
 	uint32_t n = 0, kept = 0;
 
 	*missing = 0;
@@ -546,11 +659,11 @@ static uint32_t take_spans(struct rt_graph *g, struct rt_graph_thread *t,
 		t->evicted_offcpu = 0;
 	}
 	for (uint32_t i = 0; i < t->nr; i++) {
-		const struct rt_graph_span *s = &ring[(t->head + i) % g->per_thread];
+		const struct rt_graph_span *s = &ring[(t->head + i) % t->cap];
 		uint64_t ret = s->entry_ns + s->dur_ns;
 
 		if (ret > end)
-			ring[(t->head + kept++) % g->per_thread] = *s;
+			ring[(t->head + kept++) % t->cap] = *s;
 		else if (s->offcpu && ret > start)
 			g->offs[(*m)++] = *s;
 		else if (!s->offcpu && s->entry_ns >= start)
@@ -617,7 +730,7 @@ void rt_graph_end(struct rt_graph *g)
 		struct rt_graph_thread *t = &g->table[i];
 
 		for (uint32_t j = 0; j < t->nr; j++) {
-			if (ring_of(g, t)[(t->head + j) % g->per_thread].offcpu)
+			if (t->ring[(t->head + j) % t->cap].offcpu)
 				g->offcpu_outside++;
 			else
 				g->outside++;
@@ -667,12 +780,15 @@ void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob)
 	if (g->outside)
 		rt_outbuf_printf(ob, ", %llu outside a read (dropped)",
 				 (unsigned long long)g->outside);
-	if (g->missing)
-		rt_outbuf_printf(ob, ", %llu missing from %llu reads (over %u "
-				 "waiting per thread)",
+	if (g->missing) {
+		char room[64];
+
+		*room_text(g, room) = '\0';
+		rt_outbuf_printf(ob, ", %llu missing from %llu reads (over "
+				 "the per-thread room: %s)",
 				 (unsigned long long)g->missing,
-				 (unsigned long long)g->incomplete,
-				 g->per_thread);
+				 (unsigned long long)g->incomplete, room);
+	}
 	if (g->no_room)
 		rt_outbuf_printf(ob, ", %llu missing (over %u threads waiting)",
 				 (unsigned long long)g->no_room, g->threads);
