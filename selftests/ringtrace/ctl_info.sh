@@ -6,8 +6,11 @@
 # per-thread rings, vfs_read value ranges, file names, kernel stacks), and
 # never a bare bit number, which would mean a feature bit the module has
 # and the tool cannot name (it printed only four names before). Likewise
-# every event, by the name -e takes (func printed as 0x10 before). Needs
-# ringtrace.ko loaded (the runner does it).
+# every event, by the name -e takes (func printed as 0x10 before). Its
+# functions line says the module's limit (RINGTRACE_MAX_FUNCS, from
+# GET_INFO) and how this kernel's module attaches them: one fprobe where
+# the kernel has register_fprobe_syms(), else a kretprobe per function.
+# Needs ringtrace.ko loaded (the runner does it).
 set -u
 here=$(cd "$(dirname "$0")" && pwd -P)
 # shellcheck source=selftests/ringtrace/st_tools.sh
@@ -17,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 always=(overwrite ring_stats per_thread vfs_read_values paths stack_kernel func
 	func_in_read)
 events=(vfs_read lock offcpu func)
-tap_plan $((${#always[@]} + ${#events[@]} + 4))
+tap_plan $((${#always[@]} + ${#events[@]} + 5))
 
 # A line of `ringtrace-ctl info`: printed, naming each of the names
 # after the first three arguments, and no bit left bare (a number shaped
@@ -37,3 +40,14 @@ check_line() {
 
 check_line features ' bit[0-9]+( |$)' feature "${always[@]}"
 check_line events '0x[0-9a-f]+' event "${events[@]}"
+
+limit=$(sed -n 's/^#define RINGTRACE_MAX_FUNCS[[:space:]]*\([0-9]*\).*/\1/p' \
+	"$top/uapi/linux/ringtrace.h")
+if grep -qw register_fprobe_syms /proc/kallsyms; then
+	how='fprobe (one batch)'
+else
+	how='kretprobe (one per function)'
+fi
+line=$("$ctl" info | grep '^functions ')
+[[ $line =~ ^functions\ +$limit\ a\ session,\ ${how//[ ()]/.}$ ]]
+tap_ok $? "functions line: $limit a session, $how" || tap_diag "$line"
