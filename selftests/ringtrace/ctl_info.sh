@@ -41,9 +41,8 @@ check_line() {
 check_line features ' bit[0-9]+( |$)' feature "${always[@]}"
 check_line events '0x[0-9a-f]+' event "${events[@]}"
 
-limit=$(sed -n 's/^#define RINGTRACE_MAX_FUNCS[[:space:]]*\([0-9]*\).*/\1/p' \
-	"$top/uapi/linux/ringtrace.h")
-if grep -qw register_fprobe_syms /proc/kallsyms; then
+limit=$(st_max_funcs)
+if st_kernel_has_fprobe; then
 	how='fprobe (one batch)'
 else
 	how='kretprobe (one per function)'

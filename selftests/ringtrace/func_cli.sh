@@ -321,8 +321,7 @@ tap_ok $? "in a list of four, the one that does not exist is named in the kernel
 	{ tap_diag <"$work/b.err"; dmesg | tail -n 5 | tap_diag; }
 
 # One more than RINGTRACE_MAX_FUNCS: refused before anything attaches.
-limit=$(sed -n 's/^#define RINGTRACE_MAX_FUNCS[[:space:]]*\([0-9]*\).*/\1/p' \
-	"$top/uapi/linux/ringtrace.h")
+limit=$(st_max_funcs)
 many=$(for i in $(seq $((limit + 1))); do printf 'func:f%d,' "$i"; done)
 "$cat" -e "${many%,}" -- true >/dev/null 2>"$work/m.err"
 rc=$?

@@ -241,8 +241,7 @@ tap_ok $? "default functions: $n reads, each with filemap_read ($why, exit $rc)"
 rc1=$?
 # Every function: far more than a session may trace, refused before any
 # probe attaches.
-limit=$(sed -n 's/^#define RINGTRACE_MAX_FUNCS[[:space:]]*\([0-9]*\).*/\1/p' \
-	"$top/uapi/linux/ringtrace.h")
+limit=$(st_max_funcs)
 "$cat" --graph vfs_read --graph-funcs '*' -- true \
 	>/dev/null 2>"$work/many.err"
 rc2=$?

@@ -32,10 +32,9 @@ tap_plan 4
 
 n=3
 size=512
-limit=$(sed -n 's/^#define RINGTRACE_MAX_FUNCS[[:space:]]*\([0-9]*\).*/\1/p' \
-	"$top/uapi/linux/ringtrace.h")
+limit=$(st_max_funcs)
 dir=/sys/kernel/debug/ringtrace_fanout
-if grep -qw register_fprobe_syms /proc/kallsyms; then
+if st_kernel_has_fprobe; then
 	max=$limit
 	glob='ringtrace_fan_*'
 else
