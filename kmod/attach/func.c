@@ -144,7 +144,7 @@ static int rt_func_tps_register(struct rt_func_attach *a,
 static int rt_func_attach(struct rt_func_attach *a, struct rt_session *s)
 {
 	const struct rt_func_names *f = s->funcs;
-	unsigned int i, nr_fn = 0, nr_tp;
+	unsigned int i, nr_fn = 0, back, nr_tp;
 	u32 *idx;
 	int err = 0;
 
@@ -152,10 +152,10 @@ static int rt_func_attach(struct rt_func_attach *a, struct rt_session *s)
 	idx = kvmalloc_array(f->nr, sizeof(*idx), GFP_KERNEL);
 	if (!idx)
 		return -ENOMEM;
-	nr_tp = f->nr;
+	back = f->nr;
 	for (i = 0; i < f->nr; i++) {
 		if (rt_func_tp_name(f->name[i]))
-			idx[--nr_tp] = i;
+			idx[--back] = i;
 		else
 			idx[nr_fn++] = i;
 	}

@@ -42,7 +42,7 @@
 #define RT_FUNC_IP_BUSY		1UL
 
 struct rt_func_ipslot {
-	unsigned long	ip;	/* published last: see rt_func_ip_learn() */
+	unsigned long	ip;	/* published last: see rt_func_ip_idx() */
 	u32		idx;
 };
 
@@ -256,9 +256,12 @@ int rt_func_probes_register(struct rt_func_set *set, struct rt_session *s,
 	}
 	kvfree(set->slots);
 	set->slots = NULL;
-	refused = n > 1 ? rt_func_fprobe_refused(syms, n, &why) : syms[0];
-	if (n == 1)
+	if (n > 1) {
+		refused = rt_func_fprobe_refused(syms, n, &why);
+	} else {
+		refused = syms[0];
 		why = err;
+	}
 	if (refused)
 		pr_notice("cannot trace %s with fprobe: %s (%d)\n", refused,
 			  rt_func_refusal(why), why);
