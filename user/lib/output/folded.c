@@ -10,6 +10,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/folded.h"
+#include "ringtrace/hash.h"
 #include "ringtrace/paths.h"
 #include "ringtrace/sys.h"
 #include "ringtrace/usyms.h"
@@ -33,15 +34,6 @@ void rt_folded_fini(struct rt_folded *f)
 	free(f->frames);
 	f->stacks = NULL;
 	f->frames = NULL;
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
 }
 
 /* The stack of @ev, root first: user frames, then kernel frames. */
@@ -101,12 +93,12 @@ static void insert(struct rt_folded *f, const char *comm, uint32_t pid,
 	uint32_t slot;
 	uint64_t h;
 
-	h = fnv(0xcbf29ce484222325ull, comm, strlen(comm) + 1);
-	h = fnv(h, frames, nr * sizeof(*frames));
-	h = fnv(h, &nr_kernel, sizeof(nr_kernel));
-	h = fnv(h, &file, sizeof(file));
+	h = rt_fnv64(RT_FNV64_INIT, comm, strlen(comm) + 1);
+	h = rt_fnv64(h, frames, nr * sizeof(*frames));
+	h = rt_fnv64(h, &nr_kernel, sizeof(nr_kernel));
+	h = rt_fnv64(h, &file, sizeof(file));
 	if (f->usyms) {
-		h = fnv(h, &pid, sizeof(pid));
+		h = rt_fnv64(h, &pid, sizeof(pid));
 		rt_usyms_see(f->usyms, pid, comm);
 	}
 	for (slot = (uint32_t)h & (RT_FOLDED_MAX_STACKS - 1);;

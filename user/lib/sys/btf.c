@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "ringtrace/btf.h"
+#include "ringtrace/hash.h"
 #include "ringtrace/sys.h"
 
 /* The raw format: Documentation/bpf/btf.rst, include/uapi/linux/btf.h. */
@@ -430,13 +431,7 @@ static bool hashed(uint32_t kind)
 /* FNV-1a of @prefix then @rest: a name found by its two parts, unjoined. */
 static uint32_t name_hash(const char *prefix, const char *rest)
 {
-	uint32_t h = 2166136261u;
-
-	for (const char *s = prefix; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	for (const char *s = rest; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
+	return rt_fnv32_str(rt_fnv32_str(RT_FNV32_INIT, prefix), rest);
 }
 
 /*

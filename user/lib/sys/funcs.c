@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ringtrace/funcs.h"
+#include "ringtrace/hash.h"
 
 const char *const rt_funcs_lists[] = {
 	"/sys/kernel/tracing/available_filter_functions",
@@ -76,15 +77,6 @@ static int split(const char *list, struct patterns *ps, char *err,
 /* The names in out by hash: index + 1, 0 free; at most half taken. */
 #define NAME_SLOTS	(2 * RINGTRACE_MAX_FUNCS)
 
-static uint32_t name_hash(const char *name)
-{
-	uint32_t h = 2166136261u;
-
-	while (*name)
-		h = (h ^ (unsigned char)*name++) * 16777619u;
-	return h;
-}
-
 /*
  * @name into @out unless there already (found through @index: a glob
  * such as "*" matches tens of thousands of lines); false when that is one
@@ -95,7 +87,7 @@ static bool add(const char *name, char (*out)[RINGTRACE_FUNC_NAME_LEN],
 {
 	uint32_t s;
 
-	for (s = name_hash(name) & (NAME_SLOTS - 1); index[s];
+	for (s = rt_fnv32_str(RT_FNV32_INIT, name) & (NAME_SLOTS - 1); index[s];
 	     s = (s + 1) & (NAME_SLOTS - 1))
 		if (!strcmp(out[index[s] - 1], name))
 			return true;

@@ -7,6 +7,7 @@
 
 #include "ringtrace/flamegraph.h"
 #include "ringtrace/folded.h"
+#include "ringtrace/hash.h"
 
 #define WIDTH		1200
 #define FRAME_H		16
@@ -249,12 +250,10 @@ static void put_xml(struct rt_outbuf *ob, const char *s, size_t max)
  */
 static void colour(const char *name, char *buf, size_t len, bool io)
 {
-	uint32_t h = 2166136261u;
 	size_t n = strlen(name);
+	uint32_t h = rt_fnv32(RT_FNV32_INIT, name, n);
 	unsigned int r, g, b;
 
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)name[i]) * 16777619u;
 	if (io) {
 		r = 80 + h % 60; g = r; b = 190 + (h >> 8) % 55;
 	} else if (n > 4 && !strcmp(name + n - 4, "_[k]")) {

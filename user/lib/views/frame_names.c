@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ringtrace/frame_names.h"
+#include "ringtrace/hash.h"
 
 #define COMM_LEN	16u
 #define NAME_NONE	UINT32_MAX	/* looked up, nothing named it */
@@ -44,8 +45,7 @@ static uint64_t mix(uint64_t ip, uint32_t pid, const char *comm)
 {
 	uint64_t h = (ip ^ ((uint64_t)pid << 32)) * 0x9e3779b97f4a7c15ull;
 
-	for (uint32_t i = 0; i < COMM_LEN && comm[i]; i++)
-		h = (h ^ (unsigned char)comm[i]) * 0x100000001b3ull;
+	h = rt_fnv64(h, comm, strnlen(comm, COMM_LEN));
 	return h ^ (h >> 29);
 }
 

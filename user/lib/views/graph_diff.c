@@ -8,6 +8,7 @@
 
 #include "ringtrace/escape.h"
 #include "ringtrace/graph_diff.h"
+#include "ringtrace/hash.h"
 #include "ringtrace/hist.h"
 
 int rt_graph_diff_init(struct rt_graph_diff *d, uint32_t max)
@@ -37,10 +38,9 @@ void rt_graph_diff_fini(struct rt_graph_diff *d)
 /* A row's name as kept (cut to RT_GRAPH_DIFF_NAME - 1 bytes), hashed. */
 static uint32_t name_hash(const char *name, bool is_read)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ is_read;
+	uint64_t h = rt_fnv64(RT_FNV64_INIT ^ is_read, name,
+			      strnlen(name, RT_GRAPH_DIFF_NAME - 1));
 
-	for (size_t i = 0; i < RT_GRAPH_DIFF_NAME - 1 && name[i]; i++)
-		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
 	return (uint32_t)(h ^ (h >> 32));
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ringtrace/escape.h"
+#include "ringtrace/hash.h"
 #include "ringtrace/latency_view.h"
 #include "ringtrace/output.h"
 #include "latency_view_names.h"
@@ -230,12 +231,7 @@ void rt_latency_view_reset(struct rt_latency_view *v)
 
 static uint64_t key_hash(const struct rt_view_key *k)
 {
-	const unsigned char *b = (const void *)k;
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < sizeof(*k); i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
+	return rt_fnv64(RT_FNV64_INIT, k, sizeof(*k));
 }
 
 /* The entry for @k: found, new, or [other] once the table is full. */

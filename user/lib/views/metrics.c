@@ -6,6 +6,7 @@
 
 #include <linux/ringtrace.h>
 
+#include "ringtrace/hash.h"
 #include "ringtrace/metrics.h"
 #include "ringtrace/output.h"
 
@@ -94,27 +95,22 @@ const char *rt_metrics_class_name(enum rt_metrics_class c)
 
 static uint32_t fnv_str(uint32_t h, const char *s)
 {
-	for (; *s; s++) {
-		h ^= (uint8_t)*s;
-		h *= 16777619u;
-	}
+	h = rt_fnv32_str(h, s);
 	/* The end too: ("ab", "") and ("a", "b") differ. */
-	return (h ^ 0xff) * 16777619u;
+	return (h ^ 0xff) * RT_FNV32_PRIME;
 }
 
 /* FNV-1a over the key: cgroup id, comm, class, function. */
 static uint32_t key_hash(uint64_t cgroup_id, const char *comm, uint8_t cls,
 			 const char *func)
 {
-	uint32_t h = 2166136261u;
+	uint32_t h = RT_FNV32_INIT;
 
-	for (unsigned int i = 0; i < 8; i++) {
-		h ^= (uint8_t)(cgroup_id >> (8 * i));
-		h *= 16777619u;
-	}
+	for (unsigned int i = 0; i < 8; i++)
+		h = (h ^ (uint8_t)(cgroup_id >> (8 * i))) * RT_FNV32_PRIME;
 	h = fnv_str(h, comm);
 	h ^= cls;
-	return fnv_str(h * 16777619u, func);
+	return fnv_str(h * RT_FNV32_PRIME, func);
 }
 
 static void cgroup_name(struct rt_metrics_series *s, const struct rt_event *ev)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ringtrace/escape.h"
+#include "ringtrace/hash.h"
 #include "ringtrace/report.h"
 
 int rt_report_by_parse(const char *s, enum rt_report_by *by)
@@ -34,15 +35,6 @@ const char *rt_report_by_name(enum rt_report_by by)
 	return "sym";
 }
 
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 static int grow_index(struct rt_report *r)
 {
 	uint32_t size = r->index_size ? 2 * r->index_size : 1024;
@@ -51,7 +43,8 @@ static int grow_index(struct rt_report *r)
 	if (!index)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < r->nr; i++) {
-		uint32_t slot = hash(r->rows[i].key) & (size - 1);
+		uint32_t slot = rt_fnv32_str(RT_FNV32_INIT, r->rows[i].key) &
+				(size - 1);
 
 		while (index[slot])
 			slot = (slot + 1) & (size - 1);
@@ -72,7 +65,7 @@ static struct rt_report_row *row_of(struct rt_report *r, const char *key)
 	/* At most half full. */
 	if (2 * (r->nr + 1) > r->index_size && grow_index(r))
 		return NULL;
-	for (slot = hash(key) & (r->index_size - 1);;
+	for (slot = rt_fnv32_str(RT_FNV32_INIT, key) & (r->index_size - 1);;
 	     slot = (slot + 1) & (r->index_size - 1)) {
 		uint32_t i = r->index[slot];
 

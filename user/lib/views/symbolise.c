@@ -11,6 +11,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 
+#include "ringtrace/hash.h"
 #include "ringtrace/procmaps.h"
 #include "ringtrace/usyms.h"
 
@@ -117,15 +118,6 @@ static struct rt_usyms_proc *get(struct rt_usyms *u, uint32_t pid,
 	return p;
 }
 
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 static bool same_id(const struct rt_usyms_bin *b, const uint8_t *id,
 		    uint32_t len)
 {
@@ -138,7 +130,7 @@ static bool same_id(const struct rt_usyms_bin *b, const uint8_t *id,
 static int32_t bin_of(struct rt_usyms *u, const char *path, const uint8_t *id,
 		      uint32_t id_len)
 {
-	uint32_t slot = hash(path) & (INDEX_SIZE - 1);
+	uint32_t slot = rt_fnv32_str(RT_FNV32_INIT, path) & (INDEX_SIZE - 1);
 	struct rt_usyms_bin *b;
 
 	if (id_len > RT_USYMS_BUILD_ID_MAX)
