@@ -7,13 +7,17 @@ check_ctf.py DIR JSON
     --json line of the same record, field by field (the multiset of
     events, each made into one canonical tuple), and the discarded-events
     messages babeltrace2 reports add up, per CPU, to the counts of the
-    JSON's LOST records. Prints one TAP-like summary line; exit 1 on a
+    JSON's LOST records. A func record is compared by its event class
+    too: "func", or where the session knew its arguments "func:NAME" (a
+    tracepoint's "tp:SUBSYS:EVENT" as it is) with those arguments as
+    fields after the generic ones, equal to --json's "named_args". Prints one TAP-like summary line; exit 1 on a
     difference (the first few are shown).
 
 Run with Debian's python3 (python3-bt2 installs bt2 there).
 """
 import collections
 import json
+import re
 import sys
 
 import bt2
@@ -40,6 +44,23 @@ def ctf_ext(f):
             str(f['cgroup']))
 
 
+# What every func event has; a described function's class adds its
+# arguments after these.
+FUNC_FIELDS = ('pid', 'tid', 'comm', 'func', 'func_ip', 'ret', 'lat_ns',
+               'nr_args', 'args', 'host_pid', 'host_tid', 'cgroup_id',
+               'cgroup', 'nr_kstack', 'kstack', 'nr_ustack', 'ustack')
+
+
+def func_class(d):
+    """The event class a func record's --json line says it has: its own
+    where it has arguments by name, with its name (its address unnamed)
+    as the metadata's string literal keeps it (a control byte is "?")."""
+    if not d.get('named_args'):
+        return 'func'
+    name = re.sub('[\x00-\x1f]', '?', d.get('func', d['func_ip']))
+    return name if name.startswith('tp:') else 'func:' + name
+
+
 def from_json(d):
     """The canonical tuple of one --json object (not a LOST one)."""
     t = d['type']
@@ -61,6 +82,13 @@ def from_json(d):
         return common + (d['pid'], d['tid'], d['comm'], d['offcpu_ns'],
                          d['state'], d['cpu_out']) + json_ext(d) + (
                          tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
+    if t == 'func':
+        # CTF names an unnamed function by its address, as text does.
+        return (func_class(d), d['ts_ns'], d['cpu'], d['pid'], d['tid'],
+                d['comm'], d.get('func', d['func_ip']), d['func_ip'],
+                d['ret'], d['lat_ns'], tuple(d['args']),
+                tuple(d.get('named_args', {}).items())) + json_ext(d) + (
+                tuple(d.get('kstack', ())), tuple(d.get('ustack', ())))
     if t == 'sample':
         return common + (d['pid'], d['tid'], d['comm'], d['event'], d['ip'],
                          tuple(d.get('callchain', ())))
@@ -99,6 +127,22 @@ def from_ctf(name, cpu_id, ts, f):
                  % (int(f['cpu_in']), cpu_id))
         return common + (int(f['offcpu_ns']), str(f['state']),
                          int(f['cpu_out'])) + ctf_ext(f) + stacks()
+    if name == 'func' or name.startswith(('func:', 'tp:')):
+        if int(f['nr_args']) != len(f['args']):
+            fail('%s event: nr_args %d, %d args'
+                 % (name, int(f['nr_args']), len(f['args'])))
+        # The named arguments, as --json's "named_args": a pointer (a
+        # field shown in hex) a "0x..." string; the key of argument i,
+        # where it would clash with another field's, has "argi_" in front
+        # (once or more: output.h's rt_output_arg_keys()).
+        extra = [(k, v) for k, v in f.items() if k not in FUNC_FIELDS]
+        named = tuple((re.sub('^(arg%d_)+' % i, '', k),
+                       '0x%x' % int(v) if v.cls.preferred_display_base == 16
+                       else int(v))
+                      for i, (k, v) in enumerate(extra))
+        return common + (str(f['func']), '0x%x' % int(f['func_ip']),
+                         int(f['ret']), int(f['lat_ns']), hexes(f['args']),
+                         named) + ctf_ext(f) + stacks()
     if name == 'sample':
         return common + (str(f['perf_event']), '0x%x' % int(f['ip']),
                          hexes(f['callchain']))

@@ -4,10 +4,14 @@
 # tests/ctf.sh RINGTRACE_CAT MKRAW: ringtrace-cat --ctf read back by
 # babeltrace2, the CTF reader of LTTng and Trace Compass users, as TAP.
 # Recordings: the VM's (data/vm-outputs.raw: vfs_read with paths and
-# samples with call chains; data/vm-lost.raw: a ring that overflowed) and
+# samples with call chains; data/vm-lost.raw: a ring that overflowed;
+# data/vm-graph-4k.raw: --graph's func records of vfs_read's callees) and
 # mkraw's (lock records, LOST, counters; with --ext also off-CPU records,
 # vfs_read records with their off-CPU time, and cgroup and host pid data
-# on vfs_read and lock records). For each: `babeltrace2 DIR`
+# on vfs_read and lock records; with --funcs func records of every shape:
+# no arguments and raw ones, described ones in a class of their own, a
+# tracepoint's hit, negative returns, an unnamed function and a name
+# the metadata must escape). For each: `babeltrace2 DIR`
 # decodes every event; its Python bindings (check_ctf.py) give back events
 # equal to --json's field by field and count by count, and discarded
 # events equal to the LOST counts per CPU; `babeltrace2 convert` writes it
@@ -27,9 +31,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # Debian's python3: python3-bt2 puts bt2 there, not in other pythons.
 py=/usr/bin/python3
 
-"$mkraw" "$tmp/t.raw" && "$mkraw" --v2 "$tmp/v2.raw" &&
-	"$mkraw" --ext "$tmp/ext.raw" ||
-	{ echo "not ok 1 - mkraw"; exit 1; }
+if ! { "$mkraw" "$tmp/t.raw" && "$mkraw" --v2 "$tmp/v2.raw" &&
+	"$mkraw" --ext "$tmp/ext.raw" && "$mkraw" --funcs "$tmp/funcs.raw"; }; then
+	echo "not ok 1 - mkraw"
+	exit 1
+fi
 
 # check NAME RAW: --ctf of RAW against --json of RAW, three ways.
 check() {
@@ -67,6 +73,8 @@ check vm-lost "$here/data/vm-lost.raw"
 check mkraw "$tmp/t.raw"
 check mkraw-v2 "$tmp/v2.raw"
 check mkraw-ext "$tmp/ext.raw"
+check vm-graph "$here/data/vm-graph-4k.raw"
+check mkraw-funcs "$tmp/funcs.raw"
 
 # Off-CPU time and cgroup records reach babeltrace2's text too: both
 # off-CPU intervals
@@ -85,6 +93,30 @@ if [[ $(grep -c ' offcpu: ' "$t") -eq 2 &&
 	ok "mkraw-ext: offcpu events, off-CPU time, cgroups and host pids in babeltrace2's text"
 else
 	not_ok "mkraw-ext: babeltrace2's text lacks offcpu or cgroup fields: $(grep -m2 -e offcpu: -e 'cgroup_id = [1-9]' "$t" | head -c 400)"
+fi
+
+# The func records of every shape reach babeltrace2's text too (each
+# compared with --json above; this says the recording had them): raw
+# arguments and a negative return in the generic class, no arguments, a
+# tracepoint's hit (lat_ns 0) and described functions in their own
+# classes with their arguments by name (a signed one negative, a key with
+# another field's name made argN_), a name with a quote, a backslash and a
+# tab (the metadata's class name escapes the first two and has "?" for the
+# tab) and an unnamed function by its address.
+t=$tmp/mkraw-funcs.txt
+if [[ $(grep -c ' func: ' "$t") -eq 5 &&
+	$(grep -c ' tp:signal:signal_generate: .*lat_ns = 0, nr_args = 5, ' "$t") -eq 1 ]] &&
+	grep -q ' func: .*func = "vfs_write", .*ret = -9, .*args = \[ \[0\] = 0x3, \[1\] = 0x7FFD1000, \[2\] = 0x1000 \], host_pid = 5500, .*nr_kstack = 3, ' "$t" &&
+	grep -q ' func: .*func = "schedule", .*lat_ns = 8000, nr_args = 0, args = \[ \], ' "$t" &&
+	grep -q 'sig = 9, info = 0xFFFFC90000A3FD30, task = 0xFFFF888006FF6500, group = 0, result = 0 }$' "$t" &&
+	grep -q ' func:ksys_lseek: .*ret = -22, .*fd = 3, offset = -4096, whence = 0 }$' "$t" &&
+	grep -q ' func:kill_pid_info: .*sig = 9, info = 0x0, arg2_pid = 0xFFFF888004A1C200 }$' "$t" &&
+	grep -qF ' func:odd"name\?x: ' "$t" &&
+	grep -qF 'func = "odd\"name\\\tx", ' "$t" &&
+	grep -q ' func: .*func = "0xffffffff81a00004", .*args = \[ \[0\] = 0x1, \[1\] = 0x2 \]' "$t"; then
+	ok "mkraw-funcs: func events, their classes and arguments in babeltrace2's text"
+else
+	not_ok "mkraw-funcs: babeltrace2's text lacks func events or fields: $(head -c 600 "$t")"
 fi
 
 # The losses sit where they happened: babeltrace2 reports them in the

@@ -52,6 +52,20 @@
  * arguments and a fifth register, and a FUNC_ARGS chunk after FUNC_NAMES
  * that says what sched_switch's arguments are.
  *
+ * mkraw --funcs FILE: the func records of every shape, for --ctf and
+ * --json to agree on (tests/ctf.sh): a FUNC_NAMES chunk names vfs_write,
+ * schedule, the signal_generate tracepoint, kill_pid_info, ksys_lseek and
+ * a name no kernel symbol has ("odd\"name\\<TAB>x": a quote, a backslash,
+ * a tab); a FUNC_ARGS chunk describes all but vfs_write and schedule
+ * (kill_pid_info's "pid" argument has a record field's name). On CPU 0
+ * "dd" (pid 500) calls vfs_write with its 3 raw arguments, returning
+ * 4096, then -9 with a task_ext and stacks; ksys_lseek returns -22 for
+ * an offset of -4096; kill_pid_info returns -3 for signal 9 (a register
+ * with bits past the int set); the odd name returns 1; a function past
+ * the named ones, unnamed (no KSYMS), returns 0 with 2 arguments. On
+ * CPU 1 "sleeper" (pid 600) calls schedule with no arguments, twice, and
+ * passes signal_generate (lat_ns 0) with its 5 arguments and a task_ext.
+ *
  * mkraw --ksyms FILE KALLSYMS: see main().
  */
 #include <fcntl.h>
@@ -67,6 +81,7 @@
 #include "ringtrace/counter_source.h"
 #include "ringtrace/outbuf.h"
 #include "ringtrace/rawfile.h"
+#include "../signal_generate_args.h"
 
 #define BASE_NS	1000000000ull
 
@@ -519,6 +534,109 @@ static void tp_records(struct rt_outbuf *ob, bool old, bool args)
 }
 
 /*
+ * A func record of @idx at @ip by @pid on @cpu (in @buf at *@len), its
+ * call returning @ret at @ts after @lat ns, with @nr raw arguments
+ * @args; where it starts in @buf, for a task_ext and a stack after it.
+ */
+static size_t func_rec(unsigned char *buf, size_t *len, uint32_t cpu,
+		       uint32_t pid, const char *comm, uint64_t ts,
+		       uint32_t idx, uint64_t ip, int64_t ret, uint64_t lat,
+		       uint32_t nr, const uint64_t *args)
+{
+	struct ringtrace_func_record r;
+	size_t rec = *len;
+
+	memset(&r, 0, sizeof(r));
+	r.header.type = RINGTRACE_RECORD_FUNC;
+	r.header.size = (uint16_t)(sizeof(r) + nr * sizeof(*args));
+	task(&r.task, ts, cpu, pid, pid, comm);
+	r.func_ip = ip;
+	r.func_idx = idx;
+	r.nr_args = nr;
+	r.ret = ret;
+	r.lat_ns = lat;
+	memcpy(buf + *len, &r, sizeof(r));
+	*len += sizeof(r);
+	if (nr)
+		memcpy(buf + *len, args, nr * sizeof(*args));
+	*len += nr * sizeof(*args);
+	return rec;
+}
+
+/* --funcs: see the top of the file. */
+enum { F_WRITE, F_SCHED, F_SIGNAL, F_KILL, F_LSEEK, F_ODD, F_NAMED };
+static void func_records(struct rt_outbuf *ob)
+{
+	static const char names[F_NAMED][RINGTRACE_FUNC_NAME_LEN] = {
+		"vfs_write", "schedule", "tp:signal:signal_generate",
+		"kill_pid_info", "ksys_lseek", "odd\"name\\\tx",
+	};
+	static const struct rt_func_arg_descs descs[F_NAMED] = {
+		[F_SIGNAL] = SIGNAL_GENERATE_ARGS,
+		[F_KILL] = {
+			.nr_args = 3,
+			.arg = {
+				{ .name = "sig", .size = 4, .is_signed = 1 },
+				{ .name = "info", .size = 8, .is_ptr = 1 },
+				{ .name = "pid", .size = 8, .is_ptr = 1 },
+			},
+		},
+		[F_LSEEK] = {
+			.nr_args = 3,
+			.arg = {
+				{ .name = "fd", .size = 4 },
+				{ .name = "offset", .size = 8, .is_signed = 1 },
+				{ .name = "whence", .size = 4 },
+			},
+		},
+		[F_ODD] = {
+			.nr_args = 1,
+			.arg = { { .name = "x", .size = 8 } },
+		},
+	};
+	static const uint64_t write_args[3] = { 3, 0x7ffd1000ull, 4096 };
+	static const uint64_t signal_args[5] = {
+		0xffffffff00000009ull, 0xffffc90000a3fd30ull,
+		0xffff888006ff6500ull, 0, 0,
+	};
+	static const uint64_t kill_args[3] = {
+		0xffffffff00000009ull, 0, 0xffff888004a1c200ull,
+	};
+	static const uint64_t lseek_args[3] = { 3, (uint64_t)-4096, 0 };
+	static const uint64_t odd_args[1] = { 42 };
+	static const uint64_t unnamed_args[2] = { 1, 2 };
+	uint64_t t = BASE_NS;
+	size_t rec;
+
+	rt_raw_write_func_names(ob, names, F_NAMED);
+	rt_raw_write_func_args(ob, descs, F_NAMED);
+	/* CPU 0: dd */
+	func_rec(cpu0, &len0, 0, 500, "dd", t += 10000, F_WRITE,
+		 0xffffffff81350004ull, 4096, 2500, 3, write_args);
+	rec = func_rec(cpu0, &len0, 0, 500, "dd", t += 10000, F_WRITE,
+		       0xffffffff81350004ull, -9, 300, 3, write_args);
+	task_ext(cpu0, &len0, rec, 0x1001, 5500, 5500);
+	stack(cpu0, &len0, rec, 0);
+	func_rec(cpu0, &len0, 0, 500, "dd", t += 10000, F_LSEEK,
+		 0xffffffff81340004ull, -22, 400, 3, lseek_args);
+	func_rec(cpu0, &len0, 0, 500, "dd", t += 10000, F_KILL,
+		 0xffffffff810a0004ull, -3, 900, 3, kill_args);
+	func_rec(cpu0, &len0, 0, 500, "dd", t += 10000, F_ODD,
+		 0xffffffff81900004ull, 1, 100, 1, odd_args);
+	func_rec(cpu0, &len0, 0, 500, "dd", t += 10000, F_NAMED,
+		 0xffffffff81a00004ull, 0, 100, 2, unnamed_args);
+	/* CPU 1: sleeper, interleaved in time with CPU 0's records */
+	t = BASE_NS + 5000;
+	func_rec(cpu1, &len1, 1, 600, "sleeper", t += 10000, F_SCHED,
+		 0xffffffff81b00004ull, 0, 8000, 0, NULL);
+	rec = func_rec(cpu1, &len1, 1, 600, "sleeper", t += 10000, F_SIGNAL,
+		       0xffffffff82a3c700ull, 0, 0, 5, signal_args);
+	task_ext(cpu1, &len1, rec, 1, 7600, 7600);
+	func_rec(cpu1, &len1, 1, 600, "sleeper", t += 10000, F_SCHED,
+		 0xffffffff81b00004ull, 0, 12000, 0, NULL);
+}
+
+/*
  * 10 reads of @bytes, each [t, end]: rw_verify_area 200 ns; filemap_read
  * 1000 + bytes/4 ns holding get_pages 300 + bytes/64 and copy 200 +
  * bytes/16; touch_atime 150; the read's own time around them.
@@ -583,6 +701,7 @@ int main(int argc, char **argv)
 	bool tp = argc == 3 && !strcmp(argv[1], "--tp");
 	bool tp_old = argc == 3 && !strcmp(argv[1], "--tp-old");
 	bool tp_args = argc == 3 && !strcmp(argv[1], "--tp-args");
+	bool funcs = argc == 3 && !strcmp(argv[1], "--funcs");
 	uint64_t graph_bytes = graph ? strtoull(argv[2], NULL, 0) : 0;
 	struct rt_raw_header h;
 	struct rt_outbuf ob;
@@ -602,7 +721,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mkraw: %s\n", err);
 		return n < 0;
 	}
-	if (v2 || ext || names || tp || tp_old || tp_args) {
+	if (v2 || ext || names || tp || tp_old || tp_args || funcs) {
 		argc--;
 		argv++;
 	}
@@ -612,7 +731,7 @@ int main(int argc, char **argv)
 	}
 	if (argc != 2 || (graph && (!graph_bytes || graph_bytes > 1 << 20))) {
 		fprintf(stderr, "usage: mkraw [--v2|--ext|--names|--tp|--tp-old|"
-			"--tp-args] "
+			"--tp-args|--funcs] "
 			"FILE | --graph BYTES FILE | --ksyms FILE KALLSYMS\n");
 		return 2;
 	}
@@ -663,6 +782,21 @@ int main(int argc, char **argv)
 		rt_raw_write_header(&ob, &h);
 		tp_records(&ob, tp_old, tp_args);
 		chunk(&ob, 0, cpu0, len0);
+		if (rt_outbuf_flush(&ob))
+			return 1;
+		close(fd);
+		rt_outbuf_fini(&ob);
+		return 0;
+	}
+	if (funcs) {
+		snprintf(h.cmdline, sizeof(h.cmdline), "ringtrace-cat --args "
+			 "-e func:vfs_write -e func:schedule -e "
+			 "tp:signal:signal_generate --raw -o funcs.raw");
+		h.events = RINGTRACE_EVENT_FUNC;
+		rt_raw_write_header(&ob, &h);
+		func_records(&ob);
+		chunk(&ob, 0, cpu0, len0);
+		chunk(&ob, 1, cpu1, len1);
 		if (rt_outbuf_flush(&ob))
 			return 1;
 		close(fd);
