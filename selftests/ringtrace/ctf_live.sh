@@ -4,7 +4,10 @@
 # ringtrace-cat --ctf DIR live, read back by babeltrace2 (the host's, seen
 # read-only in the VM) and its Python bindings: the trace names this
 # kernel and the module; a COMMAND's reads of a
-# file are there with their results and the file's path; stopped by
+# file are there with their results and the file's path, and (-e
+# vfs_read,func:vfs_write --args 3) its writes of a copy as func events
+# in the same trace, each with its return value, latency and raw count
+# argument; stopped by
 # SIGINT, the trace is complete (babeltrace2 reads every event the tool
 # counted); killed (SIGKILL) while writing, DIR is absent, never partial.
 # Needs root and ringtrace.ko loaded (the runner does it); babeltrace2
@@ -32,8 +35,8 @@ counted() {
 	sed -n 's/.*CTF trace of \([0-9]*\) events.*/\1/p' "$1"
 }
 
-"$cat" --ctf "$work/cmd.ctf" -- dd if="$work/file" of=/dev/null bs=4096 \
-	status=none 2>"$work/cmd.err"
+"$cat" -e vfs_read,func:vfs_write --args 3 --ctf "$work/cmd.ctf" -- \
+	dd if="$work/file" of="$work/copy" bs=4096 status=none 2>"$work/cmd.err"
 rc=$?
 n=$(events "$work/cmd.ctf")
 [[ $rc -eq 0 && $n -gt 0 && $n -eq $(counted "$work/cmd.err") ]] &&
@@ -46,17 +49,28 @@ tap_ok $? "--ctf -- COMMAND: exit $rc, babeltrace2 decodes all $n events; kernel
 import sys
 import bt2
 reads = []
+writes = []
 for m in bt2.TraceCollectionMessageIterator(sys.argv[1]):
-    if type(m) is bt2._EventMessageConst and m.event.name == 'vfs_read':
-        f = m.event.payload_field
+    if type(m) is not bt2._EventMessageConst:
+        continue
+    f = m.event.payload_field
+    if m.event.name == 'vfs_read':
         path = str(f['path'])
         # Named in full on PREEMPT_RT too (behind the mount's point).
         if path == sys.argv[2]:
             reads.append((str(f['comm']), int(f['ret']), int(f['pos'])))
+    # "func:vfs_write" where the kernel's BTF describes its arguments
+    elif m.event.name in ('func', 'func:vfs_write') and \
+            str(f['func']) == 'vfs_write':
+        # count, the third argument, is what each write asked for
+        writes.append((str(f['comm']), int(f['ret']), int(f['lat_ns']) > 0,
+                       len(f['args']), int(f['args'][2])))
 assert reads == [('dd', 4096, 0), ('dd', 4096, 4096), ('dd', 1808, 8192),
                  ('dd', 0, 10000)], reads
+assert writes == [('dd', 4096, True, 3, 4096), ('dd', 4096, True, 3, 4096),
+                  ('dd', 1808, True, 3, 1808)], writes
 EOF
-tap_ok $? "python3-bt2 reads dd's 4 reads of the file back: comm, ret, pos, path" ||
+tap_ok $? "python3-bt2 reads dd's 4 reads of the file back (comm, ret, pos, path) and its 3 writes (func events: ret, lat_ns, args)" ||
 	tap_diag <"$work/py.out"
 
 # System-wide until a signal; the reads come once tracing runs (never
