@@ -20,6 +20,7 @@
 #include "test.h"
 
 #include "ringtrace/btf.h"
+#include "ringtrace/sys.h"
 #include "ringtrace/tracepoints.h"
 
 /* The raw format (Documentation/bpf/btf.rst). */
@@ -799,6 +800,22 @@ static void test_read_once(void **state)
 	unlink(later);
 }
 
+/* tracefs' folders of the events @names ("tp:SUBSYS:EVENT") in @events. */
+static void event_dirs(const char *events,
+		       const char (*names)[RINGTRACE_FUNC_NAME_LEN], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char sub[192], *colon;
+
+		snprintf(sub, sizeof(sub), "%s/%s", events, names[i] + 3);
+		colon = strchr(sub + strlen(events), ':');
+		*colon = 0;
+		mkdir(sub, 0755);
+		*colon = '/';
+		assert_int_equal(mkdir(sub, 0755), 0);
+	}
+}
+
 /*
  * -e tp: names checked before anything attaches (tracepoints.c): the
  * functions of the list skipped, the most arguments one takes (capped at
@@ -881,16 +898,7 @@ static void test_module_split(void **state)
 	write_file((const uint8_t *)"not BTF", 7);
 	snprintf(events, sizeof(events), "%s/events", dir);
 	assert_int_equal(mkdir(events, 0755), 0);
-	for (size_t i = 0; i < 3; i++) {
-		char sub[192], *colon;
-
-		snprintf(sub, sizeof(sub), "%s/%s", events, names[i] + 3);
-		colon = strchr(sub + strlen(events), ':');
-		*colon = 0;
-		mkdir(sub, 0755);
-		*colon = '/';
-		assert_int_equal(mkdir(sub, 0755), 0);
-	}
+	event_dirs(events, names, 3);
 	memset(descs, 0xff, sizeof(descs));
 	assert_int_equal(rt_tracepoints_check(names, 3, base, events, &max,
 					      descs, err, sizeof(err)), 0);
@@ -905,6 +913,121 @@ static void test_module_split(void **state)
 	snprintf(at, sizeof(at), "rm -rf '%s'", dir);
 	assert_int_equal(system(at), 0);
 	memcpy(path, saved, sizeof(path));
+}
+
+/* Opens of the module files of mods_dir, by name, through the seam. */
+static const char *const counted[] = { "modx", "othermod", "broken" };
+static unsigned int opens[3];
+static char mods_dir[32];
+static int (*real_open)(const char *at, int flags, mode_t mode);
+
+static int counting_open(const char *at, int flags, mode_t mode)
+{
+	size_t n = strlen(mods_dir);
+
+	for (size_t i = 0; i < 3; i++)
+		if (!strncmp(at, mods_dir, n) && at[n] == '/' &&
+		    !strcmp(at + n + 1, counted[i]))
+			opens[i]++;
+	return real_open(at, flags, mode);
+}
+
+/* @len bytes of @data as the file @name of mods_dir. */
+static void mod_file_write(const char *name, const uint8_t *data, size_t len)
+{
+	char saved[sizeof(path)];
+
+	memcpy(saved, path, sizeof(path));
+	snprintf(path, sizeof(path), "%s/%s", mods_dir, name);
+	touch(path);
+	write_file(data, len);
+	memcpy(path, saved, sizeof(path));
+}
+
+/*
+ * A module's BTF file is read once by a check, however many of its
+ * names are looked up there: all 8 of modx's tracepoints read modx's
+ * file once, and no other; names that no module has (left unnamed, their
+ * modules built without BTF) look in every file, yet read each once in
+ * all, with those found after. The files are the check's own: the next
+ * one reads them again.
+ */
+static void test_module_read_once(void **state)
+{
+	static const char own[8][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:modx:modtp0", "tp:modx:modtp1", "tp:modx:modtp2",
+		"tp:modx:modtp3", "tp:modx:modtp4", "tp:modx:modtp5",
+		"tp:modx:modtp6", "tp:modx:modtp7",
+	};
+	static const char scan[6][RINGTRACE_FUNC_NAME_LEN] = {
+		"tp:ghost:gone0", "tp:ghost:gone1", "tp:ghost:gone2",
+		"tp:phantom:gone3", "tp:othersub:othertp", "tp:modx:modtp3",
+	};
+	static uint8_t mod_file[4096];
+	struct rt_func_arg_descs descs[8];
+	char at[64], events[64];
+	uint32_t i32, ul, voidp, max;
+	struct rt_btf *base;
+	struct blob b, m;
+	size_t len;
+
+	(void)state;
+	strcpy(mods_dir, "/tmp/test_btf_once.XXXXXX");
+	assert_non_null(mkdtemp(mods_dir));
+	blob_init(&b);
+	i32 = int_type(&b, "int", 4, INT_SIGNED);
+	ul = int_type(&b, "long unsigned int", 8, 0);
+	voidp = type(&b, "", PTR, 0, false, 0);
+	tracepoint(&b, "basetp", voidp, 1, &i32);
+	mod_file_write("vmlinux", file, blob_bytes(&b, file, sizeof(file)));
+
+	blob_init_split(&m, &b);
+	for (int i = 0; i < 8; i++)
+		tracepoint(&m, own[i] + 8, voidp, 3,
+			   (uint32_t[]){ i32, ul, ul });
+	len = blob_bytes(&m, mod_file, sizeof(mod_file));
+	mod_file_write("modx", mod_file, len);
+	blob_init_split(&m, &b);
+	tracepoint(&m, "othertp", voidp, 1, &ul);
+	len = blob_bytes(&m, mod_file, sizeof(mod_file));
+	mod_file_write("othermod", mod_file, len);
+	mod_file_write("broken", (const uint8_t *)"not BTF", 7);
+	snprintf(events, sizeof(events), "%s/events", mods_dir);
+	assert_int_equal(mkdir(events, 0755), 0);
+	event_dirs(events, own, 8);
+	event_dirs(events, scan, 5);
+
+	snprintf(at, sizeof(at), "%s/vmlinux", mods_dir);
+	base = rt_btf_open(at);
+	assert_non_null(base);
+	real_open = rt_sys.open;
+	rt_sys.open = counting_open;
+
+	assert_int_equal(rt_tracepoints_check(own, 8, base, events, &max,
+					      descs, err, sizeof(err)), 0);
+	assert_int_equal(max, 3);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(descs[i].nr_args, 3);
+	assert_int_equal(opens[0], 1);
+	assert_int_equal(opens[1], 0);
+	assert_int_equal(opens[2], 0);
+
+	/* modx's file read again: the first check's are gone. */
+	memset(opens, 0, sizeof(opens));
+	assert_int_equal(rt_tracepoints_check(scan, 6, base, events, &max,
+					      descs, err, sizeof(err)), 0);
+	assert_int_equal(max, RINGTRACE_FUNC_MAX_ARGS);	/* gone's: all */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(descs[i].nr_args, 0);
+	assert_int_equal(descs[4].nr_args, 1);
+	assert_int_equal(descs[5].nr_args, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(opens[i], 1);
+
+	rt_sys_reset();
+	rt_btf_close(base);
+	snprintf(at, sizeof(at), "rm -rf '%s'", mods_dir);
+	assert_int_equal(system(at), 0);
 }
 
 static void test_tracepoints_check(void **state)
@@ -1007,6 +1130,7 @@ int main(void)
 		cmocka_unit_test(test_running_kernel),
 		cmocka_unit_test(test_tracepoints_check),
 		cmocka_unit_test(test_module_split),
+		cmocka_unit_test(test_module_read_once),
 		cmocka_unit_test(test_funcs),
 		cmocka_unit_test(test_read_once),
 	};

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -69,43 +70,103 @@ static bool subsystem_ok(const char *spec, const char *events)
 	return is_dir(path);
 }
 
+/*
+ * The modules' BTF files one check has opened, by file name: each is
+ * read at most once, however many of the session's tracepoints are
+ * looked up in it (all of ext4's events; a name no module has, looked
+ * for in every file), and all are closed when the check ends. An entry
+ * a name looked up: a file of the folder, or a subsystem's name that has
+ * none. What it holds is bounded by the loaded modules' BTF (about 5 MiB
+ * for 150 modules, where a name no module has reads them all), and only
+ * while the check runs.
+ */
+struct mod_btf {
+	char		*name;
+	struct rt_btf	*btf;		/* NULL: not a regular file */
+};
+
+struct mod_btfs {
+	struct rt_btf	*base;		/* vmlinux's, which they split from */
+	struct mod_btf	*v;
+	size_t		nr, cap;
+};
+
+static void mod_btfs_close(struct mod_btfs *m)
+{
+	for (size_t i = 0; i < m->nr; i++) {
+		rt_btf_close(m->v[i].btf);
+		free(m->v[i].name);
+	}
+	free(m->v);
+}
+
+/* File @name of @folder, opened the first time; NULL: no memory. */
+static struct mod_btf *mod_btf_get(struct mod_btfs *m, const char *folder,
+				   const char *name)
+{
+	struct mod_btf *e;
+	char path[4096];
+	struct stat st;
+
+	for (size_t i = 0; i < m->nr; i++)
+		if (!strcmp(m->v[i].name, name))
+			return &m->v[i];
+	if (m->nr == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 16;
+		struct mod_btf *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		m->v = v;
+		m->cap = cap;
+	}
+	e = &m->v[m->nr];
+	e->btf = NULL;
+	e->name = strdup(name);
+	if (!e->name)
+		return NULL;
+	/* A file: never a FIFO or a device, which a read could block on. */
+	if (snprintf(path, sizeof(path), "%s/%s", folder, name) <
+	    (int)sizeof(path) && !stat(path, &st) && S_ISREG(st.st_mode)) {
+		e->btf = rt_btf_open_split(path, m->base);
+		if (!e->btf) {
+			free(e->name);
+			return NULL;
+		}
+	}
+	m->nr++;
+	return e;
+}
+
 /* Tracepoint @tp in the module BTF file @name of @folder; see below. */
-static int in_module(struct rt_btf *base, const char *folder,
+static int in_module(struct mod_btfs *m, const char *folder,
 		     const char *name, const char *tp,
 		     struct rt_func_arg_descs *d, char *why, size_t whylen)
 {
-	struct rt_btf *mod;
-	char path[4096];
-	struct stat st;
-	int ret;
+	struct mod_btf *e = mod_btf_get(m, folder, name);
 
-	/* A file: never a FIFO or a device, which a read could block on. */
-	if (snprintf(path, sizeof(path), "%s/%s", folder, name) >=
-	    (int)sizeof(path) || stat(path, &st) || !S_ISREG(st.st_mode))
-		return -ENOENT;
-	mod = rt_btf_open_split(path, base);
-	if (!mod)
+	if (!e)
 		return -ENOMEM;
-	ret = rt_btf_tracepoint(mod, tp, d, why, whylen);
-	rt_btf_close(mod);
-	return ret;
+	if (!e->btf)
+		return -ENOENT;
+	return rt_btf_tracepoint(e->btf, tp, d, why, whylen);
 }
 
 /*
- * A loaded module's tracepoint @tp, from the module's split BTF beside
- * @base's file when that is named vmlinux, as the kernel's is
+ * A loaded module's tracepoint @tp, from the module's split BTF (@m's)
+ * beside its base's file when that is named vmlinux, as the kernel's is
  * (/sys/kernel/btf/vmlinux, /sys/kernel/btf/MODULE): the module named
  * like the subsystem @subsys (@len bytes) first (ext4's, kvm's), then
  * every other one. 0 and *@d; -EOPNOTSUPP where one has it with an
  * argument the probe cannot take (@why); else -ENOENT (no module's BTF
  * has it: built without; a file that cannot be read is passed over).
  */
-static int module_tracepoint(struct rt_btf *base, const char *subsys,
+static int module_tracepoint(struct mod_btfs *m, const char *subsys,
 			     size_t len, const char *tp,
 			     struct rt_func_arg_descs *d, char *why,
 			     size_t whylen)
 {
-	const char *vmlinux = rt_btf_path(base), *slash;
+	const char *vmlinux = rt_btf_path(m->base), *slash;
 	char folder[4096], own[256];
 	struct dirent *e;
 	DIR *dir;
@@ -117,7 +178,7 @@ static int module_tracepoint(struct rt_btf *base, const char *subsys,
 		     vmlinux) >= (int)sizeof(folder))
 		return -ENOENT;
 	snprintf(own, sizeof(own), "%.*s", (int)len, subsys);
-	ret = in_module(base, folder, own, tp, d, why, whylen);
+	ret = in_module(m, folder, own, tp, d, why, whylen);
 	if (!ret || ret == -EOPNOTSUPP)
 		return ret;
 	dir = opendir(folder);
@@ -128,7 +189,7 @@ static int module_tracepoint(struct rt_btf *base, const char *subsys,
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, own) ||
 		    !strcmp(e->d_name, slash + 1))
 			continue;
-		ret = in_module(base, folder, e->d_name, tp, d, why, whylen);
+		ret = in_module(m, folder, e->d_name, tp, d, why, whylen);
 		if (!ret || ret == -EOPNOTSUPP)
 			break;
 		ret = -ENOENT;
@@ -144,11 +205,12 @@ static int module_tracepoint(struct rt_btf *base, const char *subsys,
 _Static_assert(RT_FUNC_ARG_DESCS >= RINGTRACE_FUNC_MAX_ARGS,
 	       "a description keeps as many arguments as a record carries");
 
-int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
-			 uint32_t nr, struct rt_btf *btf, const char *events,
-			 uint32_t *max_args, struct rt_func_arg_descs *descs,
-			 char *err, size_t errlen)
+/* rt_tracepoints_check(), with the modules' BTF files it opens in @m. */
+static int check(const char (*names)[RINGTRACE_FUNC_NAME_LEN], uint32_t nr,
+		 struct mod_btfs *m, const char *events, uint32_t *max_args,
+		 struct rt_func_arg_descs *descs, char *err, size_t errlen)
 {
+	struct rt_btf *btf = m->base;
 	const size_t skip = sizeof(RINGTRACE_FUNC_TP_PREFIX) - 1;
 	const char *dir = NULL;
 	bool looked = false;
@@ -191,7 +253,7 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 					 "event, and tracefs is not mounted");
 				return -1;
 			}
-			ret = module_tracepoint(btf, spec,
+			ret = module_tracepoint(m, spec,
 						(size_t)(strchr(spec, ':') - spec),
 						tp, d, why, sizeof(why));
 			if (ret == -ENOENT)
@@ -217,6 +279,19 @@ int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
 		}
 	}
 	return 0;
+}
+
+int rt_tracepoints_check(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
+			 uint32_t nr, struct rt_btf *btf, const char *events,
+			 uint32_t *max_args, struct rt_func_arg_descs *descs,
+			 char *err, size_t errlen)
+{
+	struct mod_btfs m = { .base = btf };
+	int ret;
+
+	ret = check(names, nr, &m, events, max_args, descs, err, errlen);
+	mod_btfs_close(&m);
+	return ret;
 }
 
 void rt_functions_describe(const char (*names)[RINGTRACE_FUNC_NAME_LEN],
