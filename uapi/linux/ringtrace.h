@@ -594,6 +594,27 @@ struct ringtrace_stack_trailer {
  * Documentation/abi.rst, "Calls inside reads".
  */
 #define RINGTRACE_CFG_FUNC_IN_READ	(1U << 9)
+/*
+ * Calls held until their read returns (RINGTRACE_FEAT_FUNC_HOLD), with
+ * RINGTRACE_CFG_FUNC_IN_READ and a min_latency_ns: the module holds a
+ * call of the session's functions made inside a read, in its task's
+ * entry, instead of writing it at once. When the task's outermost read
+ * returns, its held calls are written if that read took at least
+ * min_latency_ns, and dropped otherwise: counted in
+ * ringtrace_stats.func_fast_read, not written and not in produced. So
+ * the callees of the reads a min_latency_ns leaves out cost no record.
+ * A nested read's return writes what is held. A call that cannot be
+ * held is written at once, as without the flag: one with arguments or
+ * a stack trailer, one in interrupt context, one of a task the module
+ * does not follow (func_inread_unknown), a tracepoint hit; so are the
+ * held calls when the task's room (module parameter inread_held) is
+ * full. A held call keeps its own time and CPU; it is written before the
+ * read's record, on the ring the read returns on, which is then not in
+ * time order. EINVAL without RINGTRACE_CFG_FUNC_IN_READ or
+ * min_latency_ns. Documentation/abi.rst, "Calls held until the read
+ * returns".
+ */
+#define RINGTRACE_CFG_FUNC_HOLD		(1U << 10)
 
 #define RINGTRACE_CONFIG_SIZE_VER0	64	/* first published size */
 #define RINGTRACE_CONFIG_SIZE_VER1	80	/* ABI 2: paths and stacks */
@@ -782,6 +803,8 @@ struct ringtrace_config {
  * prototype against the probe's).
  */
 #define RINGTRACE_FEAT_FUNC_TRACEPOINT	(1ULL << 14)
+/* RINGTRACE_CFG_FUNC_HOLD, stats.func_fast_read. */
+#define RINGTRACE_FEAT_FUNC_HOLD	(1ULL << 15)
 
 #define RINGTRACE_INFO_SIZE_VER0	72
 #define RINGTRACE_INFO_SIZE_VER1	80	/* + vfs_read_attach{,_mask} */
@@ -932,6 +955,13 @@ struct ringtrace_stats {
 	 * so that a reader can still place them (or drop them) itself.
 	 */
 	__u64	func_inread_unknown;
+
+	/* ---- held calls (RINGTRACE_STATS_SIZE_HOLD) ---- */
+	/*
+	 * RINGTRACE_CFG_FUNC_HOLD: calls held inside a read that returned
+	 * faster than min_latency_ns, dropped (not counted in produced).
+	 */
+	__u64	func_fast_read;
 };
 
 #define RINGTRACE_STATS_SIZE_HEALTH	152	/* per-ring stats */
@@ -939,6 +969,7 @@ struct ringtrace_stats {
 #define RINGTRACE_STATS_SIZE_VALUES	168	/* vfs_read_filtered */
 #define RINGTRACE_STATS_SIZE_FUNCS	176	/* func_missed */
 #define RINGTRACE_STATS_SIZE_IN_READ	192	/* func_outside_read, _unknown */
+#define RINGTRACE_STATS_SIZE_HOLD	200	/* func_fast_read */
 
 #define RINGTRACE_RING_STATS_SIZE_VER0	80
 
