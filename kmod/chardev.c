@@ -28,7 +28,8 @@
 				 RINGTRACE_CFG_PATHS | RINGTRACE_CFG_PER_THREAD | \
 				 RINGTRACE_CFG_OVERWRITE | RINGTRACE_CFG_CGROUPS | \
 				 RINGTRACE_CFG_NO_CGROUP_NAMES | \
-				 RINGTRACE_CFG_FUNC_IN_READ)
+				 RINGTRACE_CFG_FUNC_IN_READ | \
+				 RINGTRACE_CFG_FUNC_HOLD)
 #define RT_MAX_FLUSH_MS		60000
 /* Enough for NR_CPUS=8192, Debian's and most distributions' maximum. */
 #define RT_MAX_CPU_MASK_BYTES	1024
@@ -169,6 +170,10 @@ static int rt_check_config(const struct ringtrace_config *cfg)
 	/* Calls inside reads: the session's reads and its functions. */
 	if ((cfg->flags & RINGTRACE_CFG_FUNC_IN_READ) &&
 	    (~cfg->events & (RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC)))
+		return -EINVAL;
+	/* Calls held for the slow reads: inside reads, with a latency. */
+	if ((cfg->flags & RINGTRACE_CFG_FUNC_HOLD) &&
+	    (!(cfg->flags & RINGTRACE_CFG_FUNC_IN_READ) || !cfg->min_latency_ns))
 		return -EINVAL;
 	/* a thread list with the per-thread flag, and only then. */
 	if (cfg->__pad_threads || cfg->__pad_attach)

@@ -10,6 +10,7 @@
  * a producer's: a tracked lock, so that ringtrace's own contention shows
  * up in its lock statistics and records.
  */
+#include <linux/atomic.h>
 #include <linux/jiffies.h>
 #include <linux/rculist.h>
 #include <linux/timer.h>
@@ -23,6 +24,8 @@
 
 /* Writers of rt_active_sessions (the producers read it, active.h). */
 static struct tracked_spinlock rt_sessions_lock;
+/* Each ENABLE's own number (struct rt_session's enable_seq). */
+static atomic64_t rt_enable_seq = ATOMIC64_INIT(0);
 
 void rt_enable_init(void)
 {
@@ -51,6 +54,8 @@ int rt_session_enable(struct rt_session *s)
 	rt_session_start(s);
 	rt_producers_start(s);
 
+	/* Before the list publishes it (list_add_tail_rcu's release). */
+	s->enable_seq = atomic64_inc_return(&rt_enable_seq);
 	WRITE_ONCE(s->enabled, true);
 	tracked_spin_lock(&rt_sessions_lock);
 	list_add_tail_rcu(&s->node, &rt_active_sessions);

@@ -180,7 +180,7 @@ static int rt_func_get(const struct rt_session *s)
 		return -EINVAL;
 	/* Calls inside reads: the depths exist before a probe asks. */
 	if (s->flags & RINGTRACE_CFG_FUNC_IN_READ) {
-		err = rt_inread_get();
+		err = rt_inread_get(s->flags & RINGTRACE_CFG_FUNC_HOLD);
 		if (err)
 			return err;
 	}
@@ -250,7 +250,7 @@ struct rt_producer rt_func_producer = {
 	.name		= "func",
 	.events		= RINGTRACE_EVENT_FUNC,
 	.features	= RINGTRACE_FEAT_FUNC | RINGTRACE_FEAT_FUNC_IN_READ |
-			  RT_FUNC_TP_FEATURES,
+			  RINGTRACE_FEAT_FUNC_HOLD | RT_FUNC_TP_FEATURES,
 	.get		= rt_func_get,
 	.put		= rt_func_put,
 	.session_stats	= rt_func_session_stats,

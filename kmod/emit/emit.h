@@ -119,6 +119,17 @@ u64 rt_cgroup_before_record(struct rt_session *s, int slot, u64 ts,
 			    struct cgroup *cgrp, bool in_lock);
 
 /*
+ * One func record of @s for current, preemption disabled: a call of
+ * function @idx (probed at @ip) that returned @ret at @ts after @lat_ns,
+ * or a hit (@lat_ns 0); the session's func_args of @args (NULL: none);
+ * the stack from @anchor if @s asks for one. @at_cpu: the CPU it says
+ * the call returned on. (func_record.c)
+ */
+void rt_func_write(struct rt_session *s, const u64 *args, u64 ts,
+		   u64 lat_ns, u32 idx, unsigned long ip, long ret,
+		   unsigned long anchor, int at_cpu);
+
+/*
  * The records that name what later records refer to (path and cgroup
  * records): @fixed bytes, then @len bytes of @name, a NUL and padding to
  * RINGTRACE_RECORD_ALIGN. Their size, and the name written into @rec.

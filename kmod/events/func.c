@@ -10,14 +10,14 @@
  * rt_sessions_synchronize(), and only then takes the probes away and
  * lets the session's rings stop.
  */
-#include <linux/cpumask.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/string.h>
+#include <linux/smp.h>
 #include <linux/timekeeping.h>
 
 #include "emit/emit.h"
 #include "func.h"
+#include "func_held.h"
 #include "inread.h"
 #include "session/active.h"
 #include "session/session.h"
@@ -53,50 +53,6 @@ bool rt_func_enter(struct rt_session *s, struct rt_func_call *c)
 	return true;
 }
 
-/* One func record of @s: a call that took @lat_ns, or a hit (0). */
-static void rt_func_record(struct rt_session *s, const u64 *args, u64 now,
-			   u64 lat_ns, u32 idx, unsigned long ip, long ret,
-			   unsigned long anchor)
-{
-	int cpu = smp_processor_id();
-	struct ringtrace_func_record *rec;
-	unsigned int nr_args;
-	struct rt_stack st;
-	struct rt_emit e;
-
-	/* Disabled since the entry: its rings may be stopping. */
-	if (!READ_ONCE(s->enabled) || !cpumask_test_cpu(cpu, s->cpus))
-		return;
-	nr_args = s->funcs->args;
-	e = (struct rt_emit) {
-		.s		= s,
-		.task		= current,
-		.ts		= now,
-		.cpu		= cpu,
-		.slot		= rt_session_slot(s, cpu),
-		.type		= RINGTRACE_RECORD_FUNC,
-		.fixed		= sizeof(*rec) + nr_args * sizeof(u64),
-		.stack_event	= RINGTRACE_EVENT_FUNC,
-		.anchor		= anchor,
-		.st		= &st,
-	};
-
-	BUILD_BUG_ON(sizeof(*rec) != RINGTRACE_FUNC_SIZE_VER0);
-	BUILD_BUG_ON(sizeof(*rec) % RINGTRACE_RECORD_ALIGN);
-	RT_EMIT_CHECK(struct ringtrace_func_record);
-
-	rec = rt_emit_begin(&e);
-	if (rec) {
-		rec->func_ip = ip;
-		rec->func_idx = idx;
-		rec->nr_args = nr_args;
-		rec->ret = ret;
-		rec->lat_ns = lat_ns;
-		memcpy(rec + 1, args, nr_args * sizeof(u64));
-	}
-	rt_emit_end(&e, rec);
-}
-
 void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 		  u32 idx, unsigned long ip, long ret, unsigned long ret_ip)
 {
@@ -104,7 +60,12 @@ void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 
 	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
 			     "ringtrace: func return with preemption enabled");
-	rt_func_record(s, c->args, now, now - c->ts, idx, ip, ret, ret_ip);
+	/* Inside a read, held until it returns (func_held.c). */
+	if ((s->flags & RINGTRACE_CFG_FUNC_HOLD) &&
+	    rt_func_hold(s, now, now - c->ts, idx, ip, ret))
+		return;
+	rt_func_write(s, c->args, now, now - c->ts, idx, ip, ret, ret_ip,
+		      smp_processor_id());
 }
 
 void rt_func_hit(struct rt_session *s, const u64 *args, u32 idx,
@@ -113,6 +74,6 @@ void rt_func_hit(struct rt_session *s, const u64 *args, u32 idx,
 	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
 			     "ringtrace: tracepoint hit with preemption enabled");
 	if (rt_func_wanted(s))
-		rt_func_record(s, args, ktime_get_mono_fast_ns(), 0, idx, ip,
-			       0, anchor);
+		rt_func_write(s, args, ktime_get_mono_fast_ns(), 0, idx, ip,
+			      0, anchor, smp_processor_id());
 }

@@ -37,6 +37,14 @@
  * func_inread_unknown, never dropped unsaid. A reader that wants only
  * calls inside reads places it itself, as it does without the flag.
  *
+ * Each entry also has room for the calls its task makes inside its
+ * reads that a session holds until the read returns (func_held.c,
+ * RINGTRACE_CFG_FUNC_HOLD): inread_held calls an entry, allocated with
+ * the first such session's get (the table may be older: published with a
+ * release, seen with an acquire, zeroed so that an entry claimed before
+ * holds nothing), freed with the table. An entry claimed by a task's
+ * outermost read starts with none.
+ *
  * Probe context: preemption disabled (RCU-sched), no lock, no
  * allocation (PREEMPT_RT too); the table is allocated and freed in
  * process context under rt_inread_mutex.
@@ -53,20 +61,31 @@
 #include <linux/vmalloc.h>
 #include <linux/ringtrace.h>
 
+#include "func_held.h"
 #include "inread.h"
 #include "lib/compat.h"
 #include "session/active.h"
 
 #define RT_INREAD_PROBES	16
+#define RT_INREAD_HELD_MAX	1024
 
 static unsigned int rt_inread_tasks = 4096;
 module_param_named(inread_tasks, rt_inread_tasks, uint, 0444);
 MODULE_PARM_DESC(inread_tasks,
 		 "Tasks followed inside traced reads at once, for sessions recording calls inside reads only (a power of two)");
 
+static unsigned int rt_inread_held_room = 16;
+module_param_named(inread_held, rt_inread_held_room, uint, 0444);
+MODULE_PARM_DESC(inread_held,
+		 "Calls a task's entry holds until its read returns, for sessions recording only the calls of slow reads (0: none held)");
+
 struct rt_inread_table {
 	struct task_struct	**keys;		/* NULL: free */
 	u32			*depth;		/* written by the key's task */
+	/* The entries' held calls, or NULL: rt_inread_held_alloc(). */
+	void			*held;
+	size_t			held_stride;	/* bytes an entry */
+	unsigned int		held_room;	/* calls an entry */
 	unsigned int		mask;		/* entries - 1 */
 	/* Even, never 0; a call's inread_gen | 1: not followed (full). */
 	u32			gen;
@@ -87,6 +106,11 @@ void rt_inread_init(void)
 		pr_info("inread_tasks must be a power of two >= %d: using 4096\n",
 			RT_INREAD_PROBES);
 		rt_inread_tasks = 4096;
+	}
+	if (rt_inread_held_room > RT_INREAD_HELD_MAX) {
+		pr_info("inread_held must be at most %d: using %d\n",
+			RT_INREAD_HELD_MAX, RT_INREAD_HELD_MAX);
+		rt_inread_held_room = RT_INREAD_HELD_MAX;
 	}
 }
 
@@ -130,6 +154,16 @@ static int rt_inread_claim(struct rt_inread_table *t, struct task_struct *task)
 	return -1;
 }
 
+/* Entry @idx's held calls, or NULL: none allocated. */
+static struct rt_held_calls *rt_inread_held_at(const struct rt_inread_table *t,
+					       int idx)
+{
+	/* Pairs with rt_inread_held_alloc()'s release: the zeroed array. */
+	void *held = smp_load_acquire(&t->held);
+
+	return held ? held + (size_t)idx * t->held_stride : NULL;
+}
+
 /* Does a session with the flag want the caller's reads counted? */
 static bool rt_inread_wanted(void)
 {
@@ -154,6 +188,13 @@ void __rt_inread_enter(struct rt_vfs_read_call *call)
 		atomic_inc(&t->untracked);
 		call->inread_gen = t->gen | 1;
 		return;
+	}
+	/* The task's outermost read: nothing held from a former owner. */
+	if (!t->depth[idx]) {
+		struct rt_held_calls *h = rt_inread_held_at(t, idx);
+
+		if (h)
+			h->n = 0;
 	}
 	t->depth[idx]++;
 	call->inread_gen = t->gen;
@@ -194,10 +235,47 @@ int rt_inread_current(void)
 	return atomic_read(&t->untracked) ? -1 : 0;
 }
 
+struct rt_held_calls *rt_inread_held_current(unsigned int *room)
+{
+	struct rt_inread_table *t = rt_inread_table();
+	struct rt_held_calls *h;
+	int idx;
+
+	if (!t)
+		return NULL;
+	idx = rt_inread_find(t, current);
+	if (idx < 0 || !t->depth[idx])
+		return NULL;
+	h = rt_inread_held_at(t, idx);
+	/* After held_at()'s acquire: the room written before the array. */
+	if (h)
+		*room = t->held_room;
+	return h;
+}
+
+struct rt_held_calls *rt_inread_held_exit(const struct rt_vfs_read_call *call,
+					  bool *outermost)
+{
+	struct rt_inread_table *t;
+	int idx;
+
+	if (!call->inread_gen || (call->inread_gen & 1))
+		return NULL;	/* not counted, or not followed */
+	t = rt_inread_table();
+	if (!t || t->gen != call->inread_gen)
+		return NULL;
+	idx = rt_inread_find(t, current);
+	if (idx < 0 || !t->depth[idx])
+		return NULL;
+	*outermost = t->depth[idx] == 1;
+	return rt_inread_held_at(t, idx);
+}
+
 static void rt_inread_table_free(struct rt_inread_table *t)
 {
 	if (!t)
 		return;
+	vfree(t->held);
 	vfree(t->depth);
 	vfree(t->keys);
 	kfree(t);
@@ -225,18 +303,45 @@ static struct rt_inread_table *rt_inread_table_alloc(void)
 	return t;
 }
 
-int rt_inread_get(void)
+/* Room for held calls in @t, once (under rt_inread_mutex). */
+static int rt_inread_held_alloc(struct rt_inread_table *t)
+{
+	/* At most RT_INREAD_HELD_MAX calls: no overflow (rt_inread_init()). */
+	size_t stride = sizeof(struct rt_held_calls) +
+			(size_t)rt_inread_held_room * sizeof(struct rt_held_call);
+	void *held;
+
+	if (t->held || !rt_inread_held_room)
+		return 0;
+	held = vzalloc(array_size(rt_inread_tasks, stride));
+	if (!held)
+		return -ENOMEM;
+	t->held_stride = stride;
+	t->held_room = rt_inread_held_room;
+	/* Pairs with rt_inread_held_at(): stride, room, zeroes first. */
+	smp_store_release(&t->held, held);
+	return 0;
+}
+
+int rt_inread_get(bool hold)
 {
 	struct rt_inread_table *t;
 	int err = 0;
 
 	mutex_lock(&rt_inread_mutex);
 	if (rt_inread_users) {
-		rt_inread_users++;
+		err = hold ? rt_inread_held_alloc(rt_inread_own) : 0;
+		if (!err)
+			rt_inread_users++;
 		goto unlock;
 	}
 	t = rt_inread_table_alloc();
 	if (!t) {
+		err = -ENOMEM;
+		goto unlock;
+	}
+	if (hold && rt_inread_held_alloc(t)) {
+		rt_inread_table_free(t);
 		err = -ENOMEM;
 		goto unlock;
 	}

@@ -12,6 +12,7 @@
 
 #include "vfs_read.h"
 
+struct rt_held_calls;
 struct rt_inread_table;
 struct rt_session;
 
@@ -22,9 +23,10 @@ void rt_inread_init(void);
  * A session with RINGTRACE_CFG_FUNC_IN_READ is enabled (process context,
  * before its function probes are registered), or disabled (after they
  * were taken away). The first get publishes the table, the last put
- * withdraws it and returns once no probe can see it.
+ * withdraws it and returns once no probe can see it. @hold: the session
+ * holds calls (RINGTRACE_CFG_FUNC_HOLD): the entries get room for them.
  */
-int rt_inread_get(void);
+int rt_inread_get(bool hold);
 void rt_inread_put(void);
 
 /*
@@ -40,6 +42,21 @@ void __rt_inread_exit(const struct rt_vfs_read_call *call);
  * cannot say (a read could not be followed). Preemption disabled.
  */
 int rt_inread_current(void);
+
+/*
+ * Current's held calls (func_held.h) while it is inside a followed read,
+ * and the room an entry has (*@room); NULL otherwise or with no room.
+ * Preemption disabled, task context.
+ */
+struct rt_held_calls *rt_inread_held_current(unsigned int *room);
+
+/*
+ * At the return of current's read @call, before rt_inread_exit(): its
+ * entry's held calls, and whether @call is its outermost read; NULL if
+ * the call was not followed or no room was made.
+ */
+struct rt_held_calls *rt_inread_held_exit(const struct rt_vfs_read_call *call,
+					  bool *outermost);
 
 /* Non-NULL while a session with the flag is enabled. */
 extern struct rt_inread_table __rcu *rt_inread_tbl;

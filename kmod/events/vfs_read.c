@@ -13,6 +13,7 @@
 #include <linux/timekeeping.h>
 
 #include "emit/emit.h"
+#include "func_held.h"
 #include "inread.h"
 #include "offcpu.h"
 #include "session/active.h"
@@ -115,6 +116,9 @@ void rt_vfs_read_exit(const struct rt_vfs_read_call *call, long ret,
 
 	/* Unpins the caller's entry in the off-CPU table, whoever wants it. */
 	followed = rt_offcpu_read_exit(call, &span);
+	/* The calls it held, before its own record: written or dropped. */
+	if (call->inread_gen)
+		rt_func_held_end(call, now);
 	/* And leaves the read: its callees' calls are outside it now. */
 	rt_inread_exit(call);
 

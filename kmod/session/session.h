@@ -34,6 +34,7 @@ struct rt_extra_counts {
 	u64	vfs_read_filtered;	/* vfs_read's value ranges */
 	u64	func_outside_read;	/* RINGTRACE_CFG_FUNC_IN_READ */
 	u64	func_inread_unknown;
+	u64	func_fast_read;		/* RINGTRACE_CFG_FUNC_HOLD */
 };
 
 /*
@@ -108,6 +109,11 @@ struct rt_session {
 
 	struct mutex		lock;		/* config, enabled, rings */
 	bool			enabled;
+	/*
+	 * Unique per ENABLE, set before the session is listed: what held
+	 * calls name their enabled period by (events/func_held.c).
+	 */
+	u64			enable_seq;
 	struct rt_readers	readers;
 	struct timer_list	flush_timer;
 

@@ -164,5 +164,6 @@ void rt_session_extras_stats(struct rt_session *s, struct ringtrace_stats *st)
 		st->vfs_read_filtered += c->vfs_read_filtered;
 		st->func_outside_read += c->func_outside_read;
 		st->func_inread_unknown += c->func_inread_unknown;
+		st->func_fast_read += c->func_fast_read;
 	}
 }
