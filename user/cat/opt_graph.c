@@ -88,6 +88,12 @@ static void resolve(struct options *o)
 	 * can; otherwise the graph drops those outside (counted).
 	 */
 	so->func_in_read = true;
+	/*
+	 * With --min-latency the module also holds them until their read
+	 * returns and writes only those of the reads it keeps, if it can;
+	 * otherwise those of faster reads are dropped here (outside).
+	 */
+	so->func_hold = so->min_latency_ns != 0;
 	o->events_given = true;
 	if (o->graph_no_offcpu)
 		return;

@@ -771,6 +771,51 @@ static void test_graph_offcpu(void **state)
 	assert_true(r.o.graph_no_offcpu);
 }
 
+/*
+ * --graph vfs_read --min-latency asks the session to hold the callees
+ * until their read returns (RINGTRACE_CFG_FUNC_HOLD where the module
+ * offers it: the session decides), with the latency in the config: not
+ * without --min-latency, nor for -e func:NAME without --graph.
+ */
+static void test_graph_min_latency_holds(void **state)
+{
+	static const char *const plain[] = { "--graph", "vfs_read",
+					      "--graph-funcs", "filemap_read",
+					      "-a", NULL };
+	static const char *const slow[] = { "--graph", "vfs_read",
+					     "--graph-funcs", "filemap_read",
+					     "--min-latency", "1ms", "-a", NULL };
+	static const char *const raw[] = { "--graph", "vfs_read",
+					    "--graph-funcs", "filemap_read",
+					    "--min-latency=1ms", "--raw",
+					    "-o/dev/null", "-a", NULL };
+	static const char *const funcs[] = { "-e", "vfs_read,func:filemap_read",
+					      "--min-latency", "1ms", "-a",
+					      NULL };
+	struct outcome r;
+
+	(void)state;
+	parsev(&r, funcs);
+	assert_int_equal(r.status, 0);
+	assert_false(r.o.session.func_hold);
+	/* The rest needs a kernel list naming filemap_read. */
+	parsev(&r, plain);
+	if (r.status && strstr(r.err, "matches no function"))
+		return;
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.func_in_read);
+	assert_false(r.o.session.func_hold);
+	parsev(&r, slow);
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.func_in_read);
+	assert_true(r.o.session.func_hold);
+	assert_int_equal(r.o.session.min_latency_ns, 1000000);
+	/* a recording keeps only the slower reads' callees too */
+	parsev(&r, raw);
+	assert_int_equal(r.status, 0);
+	assert_true(r.o.session.func_hold);
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test(test_huge_duration_refused),
@@ -780,6 +825,7 @@ int main(void)
 	    cmocka_unit_test(test_buffer_size_nearest),
 	    cmocka_unit_test(test_per_thread),
 	    cmocka_unit_test(test_graph_offcpu),
+	    cmocka_unit_test(test_graph_min_latency_holds),
 	    cmocka_unit_test(test_one_file_twice_refused),
 	    cmocka_unit_test(test_events_name_perf_kinds),
 	    cmocka_unit_test(test_replay_to_raw),

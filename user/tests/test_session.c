@@ -344,6 +344,72 @@ static void test_func_in_read_flag(void **state)
 }
 
 /*
+ * --graph --min-latency's "hold the calls until their read returns" goes
+ * to a module that offers it, with the calls inside reads only and a
+ * min_latency_ns (the module refuses it without them); not to one that
+ * does not (its calls of faster reads are then written and dropped by
+ * the graph), nor without a min_latency_ns or without func_in_read.
+ */
+static void test_func_hold_flag(void **state)
+{
+	static char names[1][RINGTRACE_FUNC_NAME_LEN] = { "rw_verify_area" };
+	struct rt_session_opts o = {
+		.pid = -1, .func_in_read = true, .func_hold = true,
+		.min_latency_ns = 1000000, .nr_funcs = 1,
+		.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC,
+		.funcs = names,
+	};
+	const uint32_t both = RINGTRACE_CFG_FUNC_IN_READ |
+			      RINGTRACE_CFG_FUNC_HOLD;
+	struct rt_session s;
+
+	(void)state;
+	fk.info.events |= RINGTRACE_EVENT_FUNC;
+	fk.info.features |= RINGTRACE_FEAT_FUNC | RINGTRACE_FEAT_FUNC_IN_READ;
+	/* an older module: the calls inside reads, written at once */
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, RINGTRACE_CFG_FUNC_IN_READ);
+	assert_int_equal(fk.config.min_latency_ns, 1000000);
+	assert_false(s.func_hold_kernel);
+	rt_session_close(&s);
+
+	fk.info.features |= RINGTRACE_FEAT_FUNC_HOLD;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, both);
+	assert_int_equal(fk.config.min_latency_ns, 1000000);
+	assert_true(s.func_hold_kernel);
+	rt_session_close(&s);
+
+	/* no --min-latency: nothing to hold the calls for */
+	o.min_latency_ns = 0;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, RINGTRACE_CFG_FUNC_IN_READ);
+	assert_false(s.func_hold_kernel);
+	rt_session_close(&s);
+
+	/* not asked for (a trace without --graph) */
+	o.min_latency_ns = 1000000;
+	o.func_hold = false;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, RINGTRACE_CFG_FUNC_IN_READ);
+	assert_false(s.func_hold_kernel);
+	rt_session_close(&s);
+
+	/* no calls-inside-reads (a module without it): none held */
+	o.func_hold = true;
+	fk.info.features &= ~RINGTRACE_FEAT_FUNC_IN_READ;
+	assert_int_equal(rt_session_open(&s, NULL), 0);
+	assert_int_equal(rt_session_setup(&s, &o), 0);
+	assert_int_equal(fk.config.flags & both, 0);
+	assert_false(s.func_hold_kernel);
+	rt_session_close(&s);
+}
+
+/*
  * -e tp:SUBSYS:EVENT: kept whole, prefix included (the module tells a
  * tracepoint from a function by it); a name of another shape, a second
  * one, refused; a module that cannot attach to tracepoints refuses the
@@ -607,6 +673,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_offcpu_missed_since_enable,
 					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_func_in_read_flag, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(test_func_hold_flag, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_func_limit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tracepoint_names, setup,

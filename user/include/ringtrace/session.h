@@ -133,6 +133,16 @@ struct rt_session_opts {
 	 * every call otherwise (rt_session.func_in_read_kernel says which).
 	 */
 	bool		func_in_read;
+	/*
+	 * with func_in_read and a min_latency_ns: the module holds the calls
+	 * made inside a read until the read returns, and writes them only if
+	 * it took min_latency_ns or more (RINGTRACE_CFG_FUNC_HOLD), when the
+	 * module offers it (RINGTRACE_FEAT_FUNC_HOLD) and func_in_read was
+	 * had; quietly every call inside a read otherwise
+	 * (rt_session.func_hold_kernel says which). The calls of faster
+	 * reads are then counted in ringtrace_stats.func_fast_read.
+	 */
+	bool		func_hold;
 };
 
 /*
@@ -180,6 +190,8 @@ struct rt_session {
 	uint64_t		offcpu_missed_before;
 	/* the module records func calls inside reads only. */
 	bool			func_in_read_kernel;
+	/* it holds them until their read returns (opts' func_hold). */
+	bool			func_hold_kernel;
 	uint32_t		watermark;	/* bytes, as configured */
 	uint32_t		nr_rings;
 	struct rt_session_ring	*rings;		/* nr_rings, CPU (or tids) order */

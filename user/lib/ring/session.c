@@ -484,6 +484,13 @@ static int configure(struct rt_session *s, const struct rt_session_opts *o,
 		cfg.flags |= RINGTRACE_CFG_FUNC_IN_READ;
 		s->func_in_read_kernel = true;
 	}
+	s->func_hold_kernel = false;
+	if (o->func_hold && s->func_in_read_kernel && o->min_latency_ns &&
+	    (s->info.features & RINGTRACE_FEAT_FUNC_HOLD)) {
+		/* the calls of faster reads are never written. */
+		cfg.flags |= RINGTRACE_CFG_FUNC_HOLD;
+		s->func_hold_kernel = true;
+	}
 
 	s->values_in_kernel = false;
 	if (o->vfs_read_ranges && (events & RINGTRACE_EVENT_VFS_READ) &&
