@@ -183,6 +183,9 @@ int cat_rewrite(const struct options *o, struct rt_stream *st,
 		rt_raw_write_func_missed(st->out, f->func_missed);
 	if (status == RT_STREAM_OK && f->offcpu_missed)
 		rt_raw_write_offcpu_missed(st->out, f->offcpu_missed);
+	/* and that the calls were held, with those of faster reads. */
+	if (status == RT_STREAM_OK && f->func_held)
+		rt_raw_write_func_fast_read(st->out, f->func_fast_read);
 	if (rt_outbuf_flush(st->out) && status == RT_STREAM_OK)
 		status = RT_STREAM_ERR_OUTPUT;
 	*written = rw.written;

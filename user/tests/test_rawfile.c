@@ -956,6 +956,140 @@ static void test_func_missed_chunks(void **state)
 	unlink(path);
 }
 
+/* The held calls a replay of @f says: the stream's, as the file's. */
+static void replay_fast_read(struct rt_raw_file *f, bool held, uint64_t calls)
+{
+	struct rt_stream st = { .format = RT_FORMAT_TEXT };
+	struct rt_outbuf out;
+	int devnull = open("/dev/null", O_WRONLY);
+
+	assert_true(devnull >= 0);
+	rt_outbuf_init(&out, devnull, 0);
+	st.out = &out;
+	assert_int_equal(rt_stream_file(&st, f), RT_STREAM_OK);
+	rt_outbuf_fini(&out);
+	close(devnull);
+	assert_int_equal(st.func_held, held);
+	assert_int_equal(st.func_fast_read, calls);
+}
+
+/*
+ * The calls a session held inside reads faster than --min-latency and
+ * dropped travel in FUNC_FAST_READ chunks (any version: older readers
+ * skip them), written whenever the session held calls, 0 included: a
+ * file has them (held, their sum) or not (not held, as before), and its
+ * replay says what the live run said. The records around them read as
+ * ever; the chunk is no loss (not in func_missed, pending_lost).
+ */
+static void test_func_fast_read_chunks(void **state)
+{
+	static const uint64_t want[] = { 1, 2 };
+	struct ringtrace_vfs_read_record r;
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+
+	(void)state;
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	rt_raw_write_func_fast_read(&ob, 40);
+	vfs(&r, 2);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	rt_raw_write_func_fast_read(&ob, 2);
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_false(f.truncated);
+	assert_true(f.func_held);
+	assert_int_equal(f.func_fast_read, 42);
+	assert_int_equal(f.func_missed, 0);
+	assert_int_equal(f.pending_lost, 0);
+	merged_are(&f, want, 2);
+	replay_fast_read(&f, true, 42);
+	rt_raw_close(&f);
+	unlink(path);
+
+	/* none of faster reads, but held: said as 0 */
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	rt_raw_write_func_fast_read(&ob, 0);
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_true(f.func_held);
+	assert_int_equal(f.func_fast_read, 0);
+	replay_fast_read(&f, true, 0);
+	rt_raw_close(&f);
+	unlink(path);
+
+	/* a recording of a session that held none: as before */
+	begin(&ob);
+	vfs(&r, 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, &r, sizeof(r));
+	rt_raw_write_func_missed(&ob, 3);
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_false(f.func_held);
+	assert_int_equal(f.func_fast_read, 0);
+	replay_fast_read(&f, false, 0);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
+/*
+ * A FUNC_FAST_READ chunk cut by the file's end is truncation, said as
+ * such, and not used (the file's calls not said held); one after a
+ * damaged chunk header is where the reader reads again, and is used.
+ */
+static void test_func_fast_read_chunk_cut_or_after_damage(void **state)
+{
+	static const uint64_t want[] = { 1 };
+	struct ringtrace_vfs_read_record r[2];
+	struct rt_outbuf ob;
+	struct rt_raw_file f;
+	char msg[1024];
+
+	(void)state;
+	begin(&ob);
+	vfs(&r[0], 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, r, sizeof(r[0]));
+	rt_raw_write_func_fast_read(&ob, 5);
+	finish(&ob, 8);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 0);
+	assert_true(f.truncated);
+	assert_int_equal(f.truncated_kind, RT_RAW_CHUNK_FUNC_FAST_READ);
+	assert_false(f.func_held);
+	assert_int_equal(f.func_fast_read, 0);
+	merged_are(&f, want, 1);
+	stream_damaged(&f, msg, sizeof(msg));
+	if (!strstr(msg, "faster than --min-latency, not records"))
+		fail_msg("report: %s", msg);
+	rt_raw_close(&f);
+	unlink(path);
+
+	/* a records chunk whose size lost a bit, then the count */
+	begin(&ob);
+	vfs(&r[0], 1);
+	chunk(&ob, RT_RAW_CHUNK_RECORDS, 0, r, sizeof(r[0]));
+	vfs(&r[0], 2); vfs(&r[1], 3);
+	chunk_header(&ob, RT_RAW_CHUNK_RECORDS, 0, sizeof(r) ^ 4);
+	rt_outbuf_append(&ob, r, sizeof(r));
+	rt_raw_write_func_fast_read(&ob, 5);
+	finish(&ob, 0);
+	assert_int_equal(rt_raw_open(&f, path), 0);
+	assert_int_equal(f.nr_damage, 1);
+	assert_int_equal(f.damage[0].resume,
+			 f.len - sizeof(struct rt_raw_chunk) - sizeof(uint64_t));
+	assert_false(f.truncated);
+	assert_true(f.func_held);
+	assert_int_equal(f.func_fast_read, 5);
+	merged_are(&f, want, 1);
+	rt_raw_close(&f);
+	unlink(path);
+}
+
 /*
  * The names a session traced (-e func:NAME, -e tp:...) travel in a
  * FUNC_NAMES chunk (any version: older readers skip it), by func_idx, each
@@ -1571,6 +1705,8 @@ int main(void)
 	    cmocka_unit_test(test_damaged_perf_record_names_file_offset),
 	    cmocka_unit_test(test_thread_chunks_round_trip),
 	    cmocka_unit_test(test_func_missed_chunks),
+	    cmocka_unit_test(test_func_fast_read_chunks),
+	    cmocka_unit_test(test_func_fast_read_chunk_cut_or_after_damage),
 	    cmocka_unit_test(test_func_names_chunk),
 	    cmocka_unit_test(test_func_names_chunk_damaged),
 	    cmocka_unit_test(test_func_args_chunk),

@@ -12,6 +12,7 @@
  * done callback (-p's processes exited) ends the run with what they wrote.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -376,6 +377,115 @@ static void test_raw_round_trip(void **state)
 	unlink(path);
 }
 
+static void produce_one_then_stop(struct fake_kernel *k)
+{
+	if (k->waits == 1)
+		write_at(0, 100, 7);
+	else
+		stop = 1;
+}
+
+/*
+ * @f's session again, tracing a function with --graph --min-latency's
+ * options, on a module that offers holding calls (@hold) or not.
+ */
+static void hold_session(struct fixture *f, bool hold)
+{
+	static char names[1][RINGTRACE_FUNC_NAME_LEN] = { "rw_verify_area" };
+	struct rt_session_opts o = {
+		.pid = -1, .buffer_bytes = 64 * 1024, .func_in_read = true,
+		.func_hold = true, .min_latency_ns = 1000000, .nr_funcs = 1,
+		.events = RINGTRACE_EVENT_VFS_READ | RINGTRACE_EVENT_FUNC,
+		.funcs = names,
+	};
+
+	rt_session_close(&f->s);
+	fk.info.events |= RINGTRACE_EVENT_FUNC;
+	fk.info.features |= RINGTRACE_FEAT_FUNC | RINGTRACE_FEAT_FUNC_IN_READ;
+	if (hold)
+		fk.info.features |= RINGTRACE_FEAT_FUNC_HOLD;
+	assert_int_equal(rt_session_open(&f->s, NULL), 0);
+	assert_int_equal(rt_session_setup(&f->s, &o), 0);
+	assert_int_equal(rt_session_enable(&f->s), 0);
+	/* what the module says at the end: held calls of faster reads */
+	fk.stats.func_fast_read = 17;
+	fk.on_wait = produce_one_then_stop;
+}
+
+/*
+ * A session that held its calls: the stream reads how many of faster
+ * reads the module dropped after DISABLE, and a recording ends with them
+ * (FUNC_FAST_READ), so that its replay says the same number.
+ */
+static void test_raw_keeps_fast_read_calls(void **state)
+{
+	struct fixture *f = *state;
+	struct rt_stream st2 = { .format = RT_FORMAT_TEXT, .stop = &stop };
+	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };
+	struct rt_raw_file rf;
+	struct rt_outbuf ob2;
+	struct rt_sys fake;
+	char path[] = "/tmp/ringtrace-test-XXXXXX";
+	int fd, null;
+
+	hold_session(f, true);
+	h.header_size = sizeof(h);
+	h.format_version = RT_RAW_FORMAT_VERSION;
+	h.endian = RT_RAW_ENDIAN;
+	f->st.format = RT_FORMAT_RAW;
+	rt_raw_write_header(&f->ob, &h);
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_true(f->st.func_held);
+	assert_int_equal(f->st.func_fast_read, 17);
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, fk.out, fk.out_len), (ssize_t)fk.out_len);
+	fake = rt_sys;
+	rt_sys_reset();			/* the file is real */
+	assert_int_equal(rt_raw_open(&rf, path), 0);
+	assert_int_equal(rf.nr_damage, 0);
+	assert_true(rf.func_held);
+	assert_int_equal(rf.func_fast_read, 17);
+	null = open("/dev/null", O_WRONLY);
+	assert_true(null >= 0);
+	assert_int_equal(rt_outbuf_init(&ob2, null, 0), 0);
+	st2.out = &ob2;
+	assert_int_equal(rt_stream_file(&st2, &rf), RT_STREAM_OK);
+	assert_true(st2.func_held);
+	assert_int_equal(st2.func_fast_read, f->st.func_fast_read);
+	rt_outbuf_fini(&ob2);
+	close(null);
+	rt_raw_close(&rf);
+	rt_sys = fake;
+	close(fd);
+	unlink(path);
+}
+
+/* An older module held nothing: no count read, none recorded. */
+static void test_no_fast_read_calls_without_hold(void **state)
+{
+	struct fixture *f = *state;
+	struct rt_raw_header h = { .magic = RT_RAW_MAGIC };
+	struct rt_raw_chunk c;
+
+	hold_session(f, false);
+	h.header_size = sizeof(h);
+	h.format_version = RT_RAW_FORMAT_VERSION;
+	h.endian = RT_RAW_ENDIAN;
+	f->st.format = RT_FORMAT_RAW;
+	rt_raw_write_header(&f->ob, &h);
+	assert_int_equal(rt_stream_live(&f->st, &f->s), RT_STREAM_OK);
+	assert_false(f->st.func_held);
+	assert_int_equal(f->st.func_fast_read, 0);
+	/* the chunks after the header: none of the kind */
+	for (size_t at = sizeof(h); at + sizeof(c) <= fk.out_len;
+	     at += sizeof(c) + c.size) {
+		memcpy(&c, fk.out + at, sizeof(c));
+		assert_int_not_equal(c.kind, RT_RAW_CHUNK_FUNC_FAST_READ);
+	}
+}
+
 int main(void)
 {
 	RUN(cmocka_unit_test_setup_teardown(test_merged_stream_and_clean_stop,
@@ -398,6 +508,10 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(test_raw_round_trip, setup,
 					    teardown),
+	    cmocka_unit_test_setup_teardown(test_raw_keeps_fast_read_calls,
+					    setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_fast_read_calls_without_hold,
+					    setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_done_ends_run, setup,
 					    teardown));
 }

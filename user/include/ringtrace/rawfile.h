@@ -175,6 +175,17 @@ enum rt_raw_chunk_kind {
 					 * (record.h) by func_idx, nr of them
 					 * (1 to RINGTRACE_MAX_FUNCS), once,
 					 * after FUNC_NAMES */
+	/*
+	 * any version, as FUNC_NAMES: an older reader skips it and replays
+	 * the file as before, without the count.
+	 */
+	RT_RAW_CHUNK_FUNC_FAST_READ = 17, /* payload: __u64 calls the module
+					 * held inside reads faster than
+					 * min_latency_ns and dropped (the
+					 * session's func_fast_read), at the
+					 * end, written whenever it held
+					 * calls (RINGTRACE_CFG_FUNC_HOLD),
+					 * 0 included */
 };
 
 /* FUNC_ARGS' entries: fixed-size, the same on every 64-bit LE machine. */
@@ -282,6 +293,11 @@ void rt_raw_write_source_pending(struct rt_outbuf *ob,
 void rt_raw_write_func_missed(struct rt_outbuf *ob, uint64_t missed);
 /* Off-CPU intervals not followed (rt_session_offcpu_missed()), one chunk. */
 void rt_raw_write_offcpu_missed(struct rt_outbuf *ob, uint64_t missed);
+/*
+ * Calls held inside reads faster than min_latency_ns and dropped
+ * (ringtrace_stats.func_fast_read), one chunk, 0 included.
+ */
+void rt_raw_write_func_fast_read(struct rt_outbuf *ob, uint64_t calls);
 
 /* The descriptors of version 2 (write them right after the header). */
 void rt_raw_write_perf_format(struct rt_outbuf *ob,
@@ -372,6 +388,12 @@ struct rt_raw_file {
 	uint64_t		pending_lost;	/* sum of PENDING chunks */
 	uint64_t		func_missed;	/* sum of FUNC_MISSED chunks */
 	uint64_t		offcpu_missed;	/* sum of OFFCPU_MISSED chunks */
+	/*
+	 * A FUNC_FAST_READ chunk was read (the recording's session held its
+	 * calls until their reads returned), and the sum of those read.
+	 */
+	bool			func_held;
+	uint64_t		func_fast_read;
 	uint64_t		truncated_bytes; /* of a partial record, ignored */
 	/*
 	 * The file ends before the last chunk does (the writer was stopped,

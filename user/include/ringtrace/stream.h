@@ -125,6 +125,16 @@ struct rt_stream {
 	 */
 	uint64_t		func_missed;
 	/*
+	 * Calls held inside reads faster than the session's min_latency_ns
+	 * and dropped by the module (not a loss: what --min-latency leaves
+	 * out). func_held: the session held calls (RINGTRACE_CFG_FUNC_HOLD;
+	 * from a file, it has a FUNC_FAST_READ chunk), func_fast_read their
+	 * count: live, the session's func_fast_read after DISABLE; from a
+	 * file, its FUNC_FAST_READ chunks.
+	 */
+	bool			func_held;
+	uint64_t		func_fast_read;
+	/*
 	 * Off-CPU intervals the module could not follow (no record): live,
 	 * rt_session_offcpu_missed() after DISABLE; from a file, its
 	 * OFFCPU_MISSED chunks.

@@ -125,6 +125,16 @@ void rt_raw_write_offcpu_missed(struct rt_outbuf *ob, uint64_t missed)
 	rt_outbuf_append(ob, &missed, sizeof(missed));
 }
 
+void rt_raw_write_func_fast_read(struct rt_outbuf *ob, uint64_t calls)
+{
+	struct rt_raw_chunk c = {
+		.kind = RT_RAW_CHUNK_FUNC_FAST_READ, .size = sizeof(calls),
+	};
+
+	rt_outbuf_append(ob, &c, sizeof(c));
+	rt_outbuf_append(ob, &calls, sizeof(calls));
+}
+
 void rt_raw_write_source_pending(struct rt_outbuf *ob,
 				 const struct rt_source *src, uint64_t lost)
 {

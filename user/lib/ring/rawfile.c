@@ -276,7 +276,7 @@ static bool plausible_header(const struct rt_raw_file *f, uint64_t off,
 		return false;
 	memcpy(c, f->map + off, sizeof(*c));
 	return c->kind >= RT_RAW_CHUNK_RECORDS &&
-	       c->kind <= RT_RAW_CHUNK_FUNC_ARGS && chunk_id_valid(c) &&
+	       c->kind <= RT_RAW_CHUNK_FUNC_FAST_READ && chunk_id_valid(c) &&
 	       !(c->size % 8) &&
 	       c->size <= f->len - off - sizeof(*c);
 }
@@ -302,6 +302,7 @@ static bool plausible_chunk(const struct rt_raw_file *f, uint64_t off)
 	case RT_RAW_CHUNK_THREAD_PENDING:
 	case RT_RAW_CHUNK_FUNC_MISSED:
 	case RT_RAW_CHUNK_OFFCPU_MISSED:
+	case RT_RAW_CHUNK_FUNC_FAST_READ:
 		return c.size == sizeof(uint64_t);
 	case RT_RAW_CHUNK_PERF_FORMAT:
 		return c.size == sizeof(struct rt_raw_perf_format);
@@ -752,6 +753,13 @@ static int index_chunks(struct rt_raw_file *f, const char *path,
 
 			memcpy(&missed, f->map + off, sizeof(missed));
 			f->offcpu_missed += missed;
+		} else if (c.kind == RT_RAW_CHUNK_FUNC_FAST_READ &&
+			   c.size >= sizeof(uint64_t)) {
+			uint64_t calls;
+
+			memcpy(&calls, f->map + off, sizeof(calls));
+			f->func_fast_read += calls;
+			f->func_held = true;
 		} else if (stream >= 0 && c.size) {
 			struct chain *ch = stream == STREAM_THREAD ?
 				thread_chain(chains, c.tid) :
@@ -824,6 +832,10 @@ static const char *cut_what(const struct rt_raw_file *f)
 	case RT_RAW_CHUNK_OFFCPU_MISSED:
 		return "; it holds the count of off-CPU intervals the module "
 		       "could not follow, not records: it was ignored";
+	case RT_RAW_CHUNK_FUNC_FAST_READ:
+		return "; it holds the count of function calls left out with "
+		       "reads faster than --min-latency, not records: it was "
+		       "ignored";
 	case RT_RAW_CHUNK_PERF_FORMAT:
 	case RT_RAW_CHUNK_COUNTER_NAMES:
 		return "; it describes the samples or counters that would "

@@ -356,9 +356,11 @@ static int wait_for_data(struct rt_stream *st, struct rt_session *s,
 }
 
 /*
- * The calls the probes of the session's functions missed, read after
- * DISABLE (which keeps them). A recording ends with them, so that a
- * replay says them.
+ * The calls the probes of the session's functions missed, and those it
+ * held inside reads faster than its min_latency_ns (when it held them),
+ * read after DISABLE (which keeps them). A recording ends with them, so
+ * that a replay says them: the held ones even when none, so that the
+ * replay knows the calls were held.
  */
 static void func_missed(struct rt_stream *st, struct rt_session *s)
 {
@@ -369,6 +371,12 @@ static void func_missed(struct rt_stream *st, struct rt_session *s)
 	st->func_missed = k.func_missed;
 	if (st->format == RT_FORMAT_RAW && k.func_missed)
 		rt_raw_write_func_missed(st->out, k.func_missed);
+	if (!s->func_hold_kernel)
+		return;
+	st->func_held = true;
+	st->func_fast_read = k.func_fast_read;
+	if (st->format == RT_FORMAT_RAW)
+		rt_raw_write_func_fast_read(st->out, k.func_fast_read);
 }
 
 /* Disable, then empty the rings (the kernel's final LOST records too). */
@@ -559,6 +567,8 @@ int rt_stream_file(struct rt_stream *st, struct rt_raw_file *f)
 		status = RT_STREAM_ERR_OUTPUT;
 	st->lost_pending = f->pending_lost;
 	st->func_missed = f->func_missed;
+	st->func_held = f->func_held;
+	st->func_fast_read = f->func_fast_read;
 	st->offcpu_missed = f->offcpu_missed;
 	st->end_ns = rt_sys.now_ns();
 	rt_merge_fini(&m);
