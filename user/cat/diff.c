@@ -478,6 +478,7 @@ static void graph_said(struct diff_side *s, const struct rt_stream *st,
 	t = rt_summary_totals(&sum);
 	cat_views_stream_ended(&s->v, &t, st->lost_pending, st->func_missed,
 			       st->offcpu_missed, &s->f);
+	cat_views_func_held(&s->v, st);
 	if (d->quiet || rt_outbuf_init(&ob, STDERR_FILENO, 4096))
 		return;
 	rt_outbuf_printf(&ob, PROG ": %s: ", s->path);

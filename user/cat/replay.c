@@ -202,6 +202,7 @@ int cat_replay(struct options *o)
 		/* What the views lack, -q or not: said in each view. */
 		cat_views_stream_ended(&views, &t, st.lost_pending,
 				       st.func_missed, st.offcpu_missed, &f);
+		cat_views_func_held(&views, &st);
 		if (code == EXIT_OK && cat_views_finish(&views))
 			code = EXIT_FAIL;
 		cat_views_fini(&views);

@@ -597,6 +597,7 @@ static int trace_report(struct trace_run *r, int status, int code)
 		cat_views_stream_ended(&r->views, &t, r->st.lost_pending,
 				       r->st.func_missed, r->st.offcpu_missed,
 				       NULL);
+		cat_views_func_held(&r->views, &r->st);
 		if (cat_views_finish(&r->views))
 			code = EXIT_FAIL;
 	}

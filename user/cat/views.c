@@ -16,6 +16,7 @@
 #include "ringtrace/filter.h"
 #include "ringtrace/rawfile.h"
 #include "ringtrace/session.h"
+#include "ringtrace/stream.h"
 #include "ringtrace/sys.h"
 
 bool cat_views_wanted(const struct options *o)
@@ -663,6 +664,12 @@ void cat_views_stream_ended(struct cat_views *v,
 			m[i]->truncated = f->truncated;
 		}
 	}
+}
+
+void cat_views_func_held(struct cat_views *v, const struct rt_stream *st)
+{
+	v->graph.held = st->func_held;
+	v->graph.fast_read = st->func_fast_read;
 }
 
 void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len)

@@ -25,6 +25,8 @@
 #include "ringtrace/rawfile.h"
 #include "ringtrace/usyms.h"
 
+struct rt_stream;
+
 struct cat_views {
 	const struct options	*o;
 	rt_print_fn		print;		/* NULL: no per-record stream */
@@ -123,6 +125,13 @@ void cat_views_stream_ended(struct cat_views *v,
 			    uint64_t lost_pending, uint64_t func_missed,
 			    uint64_t offcpu_missed,
 			    const struct rt_raw_file *f);
+
+/*
+ * The stream ended, its session having held its calls until their reads
+ * returned (@st's func_held): --graph's summary says how many of faster
+ * reads the module left out. Before cat_views_finish(); nothing else.
+ */
+void cat_views_func_held(struct cat_views *v, const struct rt_stream *st);
 
 /* "missing: 19497 records lost (97.5%), ..." of @m, or "" when nothing is. */
 void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len);

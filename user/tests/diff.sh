@@ -213,6 +213,31 @@ if grep -qx "ringtrace-cat: $tmp/g4096.raw: graph: 10 reads, 50 spans shown, 1 o
 else
 	not_ok "--graph notes: $(cat "$tmp/graph.err")"
 fi
+# A recording whose session held its calls until their reads returned
+# (--min-latency, a module that offers it) ends with a FUNC_FAST_READ
+# chunk: its replay's last line says how many calls of faster reads were
+# left out (not as missing), text and JSON, as the live run did, and so
+# does the replay of its -i F --raw -o G copy. A recording without the
+# chunk says nothing of them.
+# shellcheck disable=SC2317 # called through check
+fast_read() {
+	local line="graph: 10 reads, 50 spans shown, 1 outside a read (dropped), 40 calls of faster reads left out (--min-latency)"
+	cp "$tmp/g4096.raw" "$tmp/held.raw" &&
+	"$mkraw" --fast-read 40 "$tmp/held.raw" &&
+	"$cat_bin" -q -i "$tmp/held.raw" --graph vfs_read > "$tmp/held.txt" &&
+	[[ $(grep '^graph: ' "$tmp/held.txt") == "$line" ]] &&
+	"$cat_bin" -q -i "$tmp/held.raw" --graph vfs_read --json > "$tmp/held.json" &&
+	tail -n 1 "$tmp/held.json" | grep -q '"outside":1,"fast_read_calls":40,' &&
+	! grep -q 'fast_read' <(tail -n 1 "$tmp/held.json" | grep -o '"missing":{[^}]*}') &&
+	"$cat_bin" -q -i "$tmp/held.raw" --raw -o "$tmp/held-copy.raw" &&
+	"$cat_bin" -q -i "$tmp/held-copy.raw" --graph vfs_read > "$tmp/copy.txt" &&
+	[[ $(grep '^graph: ' "$tmp/copy.txt") == "$line" ]] &&
+	"$cat_bin" -q -i "$tmp/g4096.raw" --graph vfs_read --json > "$tmp/plain.json" &&
+	! grep -q 'fast_read\|faster reads' "$tmp/plain.json" <(
+		"$cat_bin" -q -i "$tmp/g4096.raw" --graph vfs_read)
+}
+check "--graph: a recording's calls of faster reads, left out by --min-latency, said on replay and kept by a copy" \
+	fast_read
 refused 2 'not with --graph' --diff "$tmp/g4096.raw" "$tmp/g65536.raw" \
 	--graph vfs_read --hist
 refused 2 '--flame-weight latency, or none' --diff "$tmp/g4096.raw" \

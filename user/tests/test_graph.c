@@ -165,6 +165,64 @@ static void test_summary_text(void **state)
 	done(&g);
 }
 
+/*
+ * A session that held its calls until their read returned (--min-latency
+ * with a module that offers it): the summary says the calls of faster
+ * reads the module left out, 0 included, beside the counts and not as
+ * missing; in JSON as "fast_read_calls". Not said when none were held.
+ */
+static void test_summary_fast_read_calls(void **state)
+{
+	struct rt_graph g;
+
+	(void)state;
+	setup(&g, RT_FORMAT_TEXT, 0, 0, 0);
+	feed_one_read(&g);
+	rt_graph_end(&g);
+	g.held = true;
+	g.fast_read = 120;
+	ob.len = 0;
+	rt_graph_print_summary(&g, &ob);
+	ob.buf[ob.len] = '\0';
+	assert_string_equal(ob.buf, "graph: 1 reads, 5 spans shown, 3 outside "
+			    "a read (dropped), 120 calls of faster reads left "
+			    "out (--min-latency)\n");
+	ob.len = 0;
+	rt_graph_print_summary_json(&g, &ob, ",\"x\":1");
+	ob.buf[ob.len] = '\0';
+	assert_string_equal(ob.buf, "{\"type\":\"graph_summary\",\"reads\":1,"
+			    "\"shown\":5,\"hidden\":0,\"outside\":3,"
+			    "\"fast_read_calls\":120,"
+			    "\"spans_missing\":0,\"incomplete_reads\":0,\"no_room\":0,"
+			    "\"offcpu_shown\":0,\"offcpu_hidden\":0,"
+			    "\"offcpu_outside\":0,\"offcpu_missing\":0,"
+			    "\"offcpu_ns\":0,\"per_thread\":65536,\"threads\":1024,\"x\":1}\n");
+	/* not a loss */
+	g.outside = 0;
+	assert_false(rt_graph_lacks(&g));
+	/* one, and none: said all the same */
+	g.fast_read = 1;
+	ob.len = 0;
+	rt_graph_print_summary(&g, &ob);
+	ob.buf[ob.len] = '\0';
+	assert_string_equal(ob.buf, "graph: 1 reads, 5 spans shown, 1 call of "
+			    "faster reads left out (--min-latency)\n");
+	g.fast_read = 0;
+	ob.len = 0;
+	rt_graph_print_summary_json(&g, &ob, "");
+	ob.buf[ob.len] = '\0';
+	assert_non_null(strstr(ob.buf, "\"outside\":0,\"fast_read_calls\":0,"));
+	/* not held: neither says it */
+	g.held = false;
+	ob.len = 0;
+	rt_graph_print_summary(&g, &ob);
+	rt_graph_print_summary_json(&g, &ob, "");
+	ob.buf[ob.len] = '\0';
+	assert_null(strstr(ob.buf, "faster"));
+	assert_null(strstr(ob.buf, "fast_read"));
+	done(&g);
+}
+
 /* A deeper span inside a span three levels down: depths 1, 2, 3. */
 static void test_three_levels(void **state)
 {
@@ -983,6 +1041,7 @@ int main(void)
 {
 	RUN(cmocka_unit_test(test_nesting_text),
 	    cmocka_unit_test(test_summary_text),
+	    cmocka_unit_test(test_summary_fast_read_calls),
 	    cmocka_unit_test(test_three_levels),
 	    cmocka_unit_test(test_depth_hides),
 	    cmocka_unit_test(test_json),

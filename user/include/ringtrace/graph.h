@@ -47,7 +47,9 @@
  *
  * Nothing is silent: spans not inside any read (the function was called
  * elsewhere, or inside a read the kernel did not record, faster than
- * --min-latency) are dropped and counted as outside; spans a full ring
+ * --min-latency) are dropped and counted as outside (a module that held
+ * the calls until their read returned wrote none of a faster read's:
+ * the summary says how many, held and fast_read); spans a full ring
  * pushed out (at per_thread, at the budget, or when memory ran out) are
  * counted as missing, and a read that may have lost some says so; spans
  * deeper than max_depth are counted as hidden; a thread the table had no
@@ -143,6 +145,15 @@ struct rt_graph {
 	const struct rt_ksyms	*ksyms;
 	bool			no_offcpu;	/* offcpu records ignored */
 	/*
+	 * Before the summary: the session held its calls until their read
+	 * returned (RINGTRACE_CFG_FUNC_HOLD; a recording's FUNC_FAST_READ
+	 * chunk), and fast_read of them, made inside reads faster than
+	 * --min-latency, the module left out (ringtrace_stats.func_fast_read):
+	 * not a loss, said only when held.
+	 */
+	bool			held;
+	uint64_t		fast_read;
+	/*
 	 * Or, instead of printing: each read's tree into this table, by
 	 * wall time (a flame graph of where reads spent it): every span's
 	 * self time on its chain of callers, the read's own on its frame
@@ -204,7 +215,9 @@ void rt_graph_add(struct rt_graph *g, const struct rt_event *ev);
  * The run ended: the spans still waiting were in no read (counted
  * outside). Then the counts: one line of text, or a JSON object
  * {"type":"graph_summary",...} ending with @extra_json (may be "",
- * else ',"key":...' members).
+ * else ',"key":...' members). When the calls were held (@held), both
+ * also say those of faster reads (@fast_read): "N calls of faster reads
+ * left out (--min-latency)", "fast_read_calls":N.
  */
 void rt_graph_end(struct rt_graph *g);
 void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob);

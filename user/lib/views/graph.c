@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /* --graph vfs_read: each read's callees as a function graph (graph.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -780,6 +781,12 @@ void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob)
 	if (g->outside)
 		rt_outbuf_printf(ob, ", %llu outside a read (dropped)",
 				 (unsigned long long)g->outside);
+	/* Not lost: what --min-latency asked to leave out. */
+	if (g->held)
+		rt_outbuf_printf(ob, ", %llu call%s of faster reads left out "
+				 "(--min-latency)",
+				 (unsigned long long)g->fast_read,
+				 g->fast_read == 1 ? "" : "s");
 	if (g->missing) {
 		char room[64];
 
@@ -801,8 +808,13 @@ void rt_graph_print_summary(const struct rt_graph *g, struct rt_outbuf *ob)
 void rt_graph_print_summary_json(const struct rt_graph *g,
 				 struct rt_outbuf *ob, const char *extra_json)
 {
+	char held[48] = "";
+
+	if (g->held)
+		snprintf(held, sizeof(held), ",\"fast_read_calls\":%llu",
+			 (unsigned long long)g->fast_read);
 	rt_outbuf_printf(ob, "{\"type\":\"graph_summary\",\"reads\":%llu,"
-			 "\"shown\":%llu,\"hidden\":%llu,\"outside\":%llu,"
+			 "\"shown\":%llu,\"hidden\":%llu,\"outside\":%llu%s,"
 			 "\"spans_missing\":%llu,\"incomplete_reads\":%llu,"
 			 "\"no_room\":%llu,\"offcpu_shown\":%llu,"
 			 "\"offcpu_hidden\":%llu,\"offcpu_outside\":%llu,"
@@ -811,7 +823,7 @@ void rt_graph_print_summary_json(const struct rt_graph *g,
 			 (unsigned long long)g->reads,
 			 (unsigned long long)g->shown,
 			 (unsigned long long)g->hidden,
-			 (unsigned long long)g->outside,
+			 (unsigned long long)g->outside, held,
 			 (unsigned long long)g->missing,
 			 (unsigned long long)g->incomplete,
 			 (unsigned long long)g->no_room,

@@ -66,6 +66,11 @@
  * CPU 1 "sleeper" (pid 600) calls schedule with no arguments, twice, and
  * passes signal_generate (lat_ns 0) with its 5 arguments and a task_ext.
  *
+ * mkraw --fast-read N FILE: append to a recording the FUNC_FAST_READ chunk
+ * of N calls that ringtrace-cat --raw writes when its session held the
+ * calls until their reads returned (--graph vfs_read --min-latency with a
+ * module that offers it; tests/diff.sh).
+ *
  * mkraw --ksyms FILE KALLSYMS: see main().
  */
 #include <fcntl.h>
@@ -720,6 +725,21 @@ int main(int argc, char **argv)
 		if (n < 0)
 			fprintf(stderr, "mkraw: %s\n", err);
 		return n < 0;
+	}
+	/* mkraw --fast-read N FILE: see above. */
+	if (argc == 4 && !strcmp(argv[1], "--fast-read")) {
+		fd = open(argv[3], O_WRONLY | O_APPEND);
+		if (fd < 0 || rt_outbuf_init(&ob, fd, 0)) {
+			perror(argv[3]);
+			return 1;
+		}
+		rt_raw_write_func_fast_read(&ob, strtoull(argv[2], NULL, 0));
+		if (rt_outbuf_flush(&ob)) {
+			perror(argv[3]);
+			return 1;
+		}
+		rt_outbuf_fini(&ob);
+		return close(fd) != 0;
 	}
 	if (v2 || ext || names || tp || tp_old || tp_args || funcs) {
 		argc--;
