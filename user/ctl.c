@@ -232,6 +232,7 @@ static void print_features(uint64_t features)
 		{ RINGTRACE_FEAT_FUNC, "func" },
 		{ RINGTRACE_FEAT_FUNC_IN_READ, "func_in_read" },
 		{ RINGTRACE_FEAT_FUNC_TRACEPOINT, "func_tracepoint" },
+		{ RINGTRACE_FEAT_FUNC_HOLD, "func_hold" },
 	};
 	size_t i;
 
