@@ -110,6 +110,7 @@ GRAPH_ROWS = [
     ("ringtrace_idle", "  same, reader asleep (a ring that holds the whole run)"),
     ("ringtrace_plain", "  same, --reader plain (reader where the scheduler puts it)"),
     ("ringtrace_graph", "ringtrace-cat -a --raw --graph vfs_read --graph-funcs ..."),
+    ("ringtrace_slow", "same, --min-latency 1ms (the module holds, drops the fast)"),
     ("tracecmd", "trace-cmd record -p function_graph -g vfs_read -l (same funcs)"),
     ("bpftrace", "bpftrace kprobe+kretprobe per function, printf per span"),
 ]

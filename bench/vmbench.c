@@ -1334,6 +1334,12 @@ static void graph_configs_on(const char *prefix, const char *file,
 	/* --graph itself: the callees only inside a traced read. */
 	char *rt_graph[] = { "--graph", "vfs_read", "--graph-funcs", gfuncs,
 			     NULL };
+	/*
+	 * Only the slow reads' callees: every read here is faster than 1 ms,
+	 * so a module that holds the calls until the read returns writes none.
+	 */
+	char *rt_slow[] = { "--graph", "vfs_read", "--graph-funcs", gfuncs,
+			    "--min-latency", "1ms", NULL };
 	/* The producer's cost alone: the reader never wakes. */
 	char *rt_idle[] = { "-e", events, "--buffer-size", graph_ring,
 			    "--watermark", graph_mark, NULL };
@@ -1363,6 +1369,8 @@ static void graph_configs_on(const char *prefix, const char *file,
 			ringtrace_config(name, k, 1, rt_plain);
 		if (wanted(GRAPH_NAME("ringtrace_graph")))
 			ringtrace_config(name, k, 1, rt_graph);
+		if (wanted(GRAPH_NAME("ringtrace_slow")))
+			ringtrace_config(name, k, 1, rt_slow);
 	}
 	reps *= 3;
 	if (wanted(GRAPH_NAME("tracecmd")))
@@ -1374,6 +1382,7 @@ static void graph_configs_on(const char *prefix, const char *file,
 	    wanted(GRAPH_NAME("ringtrace_idle")) ||
 	    wanted(GRAPH_NAME("ringtrace_plain")) ||
 	    wanted(GRAPH_NAME("ringtrace_graph")) ||
+	    wanted(GRAPH_NAME("ringtrace_slow")) ||
 	    wanted(GRAPH_NAME("tracecmd")) || wanted(GRAPH_NAME("bpftrace")))
 		baseline(rounds, 1);
 #undef GRAPH_NAME
