@@ -22,15 +22,18 @@
 #include "session/active.h"
 #include "session/session.h"
 
-/* Whether @s wants a call or hit of current, preemption disabled. */
-static bool rt_func_wanted(struct rt_session *s)
+/*
+ * Whether @s wants a call or hit of current, preemption disabled; where
+ * current's read is, in *@ref.
+ */
+static bool rt_func_wanted(struct rt_session *s, struct rt_inread_ref *ref)
 {
 	/* Pairs with DISABLE's clear and rt_sessions_synchronize(). */
 	if (!READ_ONCE(s->enabled) || !rt_session_wants_task(s, current))
 		return false;
 	/* Only inside the task's traced reads; undecided: kept, counted. */
 	if (unlikely(s->flags & RINGTRACE_CFG_FUNC_IN_READ)) {
-		int in = rt_inread_current();
+		int in = rt_inread_current(ref);
 
 		if (!in) {
 			this_cpu_inc(s->xcounts->func_outside_read);
@@ -46,7 +49,8 @@ bool rt_func_enter(struct rt_session *s, struct rt_func_call *c)
 {
 	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
 			     "ringtrace: func entry with preemption enabled");
-	if (!rt_func_wanted(s))
+	c->inread.idx = -1;
+	if (!rt_func_wanted(s, &c->inread))
 		return false;
 	/* Last, so the latency leaves out our own work. */
 	c->ts = ktime_get_mono_fast_ns();
@@ -62,7 +66,7 @@ void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 			     "ringtrace: func return with preemption enabled");
 	/* Inside a read, held until it returns (func_held.c). */
 	if ((s->flags & RINGTRACE_CFG_FUNC_HOLD) &&
-	    rt_func_hold(s, now, now - c->ts, idx, ip, ret))
+	    rt_func_hold(s, &c->inread, now, now - c->ts, idx, ip, ret))
 		return;
 	rt_func_write(s, c->args, now, now - c->ts, idx, ip, ret, ret_ip,
 		      smp_processor_id());
@@ -71,9 +75,11 @@ void rt_func_exit(struct rt_session *s, const struct rt_func_call *c,
 void rt_func_hit(struct rt_session *s, const u64 *args, u32 idx,
 		 unsigned long ip, unsigned long anchor)
 {
+	struct rt_inread_ref ref;
+
 	RT_ASSERT_RCU_READER(rt_sessions_walk_held(),
 			     "ringtrace: tracepoint hit with preemption enabled");
-	if (rt_func_wanted(s))
+	if (rt_func_wanted(s, &ref))
 		rt_func_write(s, args, ktime_get_mono_fast_ns(), 0, idx, ip,
 			      0, anchor, smp_processor_id());
 }

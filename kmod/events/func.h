@@ -12,6 +12,8 @@
 #include <linux/ringtrace.h>
 #include <linux/types.h>
 
+#include "inread.h"
+
 struct rt_session;
 
 /* What the entry hands to the return of the same call, kept per call. */
@@ -20,6 +22,8 @@ struct rt_func_call {
 	u64	gen;		/* the attachment's, attach/func_fprobe.c */
 	u64	args[RINGTRACE_FUNC_MAX_ARGS];
 	u32	idx;		/* the function's, where one probe has many */
+	/* Where rt_func_enter() found the task's read: its exit looks there. */
+	struct rt_inread_ref inread;
 };
 
 /*

@@ -56,8 +56,8 @@ static void rt_func_held_write(struct rt_session *s, struct rt_held_calls *h)
 	h->n = 0;
 }
 
-bool rt_func_hold(struct rt_session *s, u64 now, u64 lat_ns, u32 idx,
-		  unsigned long ip, long ret)
+bool rt_func_hold(struct rt_session *s, const struct rt_inread_ref *ref,
+		  u64 now, u64 lat_ns, u32 idx, unsigned long ip, long ret)
 {
 	struct rt_held_calls *h;
 	struct rt_held_call *c;
@@ -72,7 +72,7 @@ bool rt_func_hold(struct rt_session *s, u64 now, u64 lat_ns, u32 idx,
 	/* Arguments and stacks are not kept: such a call is written now. */
 	if (s->funcs->args || (s->stack_events & RINGTRACE_EVENT_FUNC))
 		return false;
-	h = rt_inread_held_current(&room);
+	h = rt_inread_held_ref(ref, &room);
 	if (!h)
 		return false;	/* not followed: func_inread_unknown's */
 	if (h->n && (h->owner != s || h->seq != s->enable_seq)) {

@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 
+#include "inread.h"
 #include "vfs_read.h"
 
 struct rt_session;
@@ -44,11 +45,12 @@ struct rt_held_calls {
 
 /*
  * A call of @s's function @idx (probed at @ip) by current returned @ret
- * at @now after @lat_ns, preemption disabled: true if it is held (its
- * record comes when the read returns), false if it must be written now.
+ * at @now after @lat_ns, inside the read its entry found at @ref,
+ * preemption disabled: true if it is held (its record comes when the
+ * read returns), false if it must be written now.
  */
-bool rt_func_hold(struct rt_session *s, u64 now, u64 lat_ns, u32 idx,
-		  unsigned long ip, long ret);
+bool rt_func_hold(struct rt_session *s, const struct rt_inread_ref *ref,
+		  u64 now, u64 lat_ns, u32 idx, unsigned long ip, long ret);
 
 /*
  * Current's read @call returns at @now, before any of its records is

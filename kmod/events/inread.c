@@ -221,32 +221,40 @@ void __rt_inread_exit(const struct rt_vfs_read_call *call)
 	smp_store_release(&t->keys[idx], NULL);
 }
 
-int rt_inread_current(void)
+int rt_inread_current(struct rt_inread_ref *ref)
 {
 	struct rt_inread_table *t = rt_inread_table();
 	int idx;
 
+	ref->idx = -1;
 	/* An enabled session with the flag holds the table. */
 	if (WARN_ON_ONCE(!t))
 		return -1;
 	idx = rt_inread_find(t, current);
-	if (idx >= 0 && t->depth[idx])
+	if (idx >= 0 && t->depth[idx]) {
+		ref->gen = t->gen;
+		ref->idx = idx;
 		return 1;
+	}
 	return atomic_read(&t->untracked) ? -1 : 0;
 }
 
-struct rt_held_calls *rt_inread_held_current(unsigned int *room)
+struct rt_held_calls *rt_inread_held_ref(const struct rt_inread_ref *ref,
+					 unsigned int *room)
 {
 	struct rt_inread_table *t = rt_inread_table();
 	struct rt_held_calls *h;
-	int idx;
 
-	if (!t)
+	/*
+	 * The entry the call's entry found, if it is still current's in the
+	 * same table: a call inside a read returns before the read does, so
+	 * only a table replaced in between (every session with the flag
+	 * disabled, one enabled again) moves it.
+	 */
+	if (!t || ref->idx < 0 || ref->gen != t->gen ||
+	    READ_ONCE(t->keys[ref->idx]) != current || !t->depth[ref->idx])
 		return NULL;
-	idx = rt_inread_find(t, current);
-	if (idx < 0 || !t->depth[idx])
-		return NULL;
-	h = rt_inread_held_at(t, idx);
+	h = rt_inread_held_at(t, ref->idx);
 	/* After held_at()'s acquire: the room written before the array. */
 	if (h)
 		*room = t->held_room;

@@ -37,18 +37,27 @@ void rt_inread_put(void);
 void __rt_inread_enter(struct rt_vfs_read_call *call);
 void __rt_inread_exit(const struct rt_vfs_read_call *call);
 
-/*
- * Whether current is inside a read counted by enter: 1 yes, 0 no, -1
- * cannot say (a read could not be followed). Preemption disabled.
- */
-int rt_inread_current(void);
+/* Where a task's entry was found: which table, which entry (-1: none). */
+struct rt_inread_ref {
+	u32	gen;
+	int	idx;
+};
 
 /*
- * Current's held calls (func_held.h) while it is inside a followed read,
- * and the room an entry has (*@room); NULL otherwise or with no room.
+ * Whether current is inside a read counted by enter: 1 yes, 0 no, -1
+ * cannot say (a read could not be followed); *@ref says where its entry
+ * is. Preemption disabled.
+ */
+int rt_inread_current(struct rt_inread_ref *ref);
+
+/*
+ * Current's held calls (func_held.h) while it is inside the followed
+ * read rt_inread_current() found at *@ref, and the room an entry has
+ * (*@room); NULL otherwise (another table since, or no room).
  * Preemption disabled, task context.
  */
-struct rt_held_calls *rt_inread_held_current(unsigned int *room);
+struct rt_held_calls *rt_inread_held_ref(const struct rt_inread_ref *ref,
+					 unsigned int *room);
 
 /*
  * At the return of current's read @call, before rt_inread_exit(): its
