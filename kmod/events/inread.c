@@ -272,6 +272,9 @@ struct rt_held_calls *rt_inread_held_exit(const struct rt_vfs_read_call *call,
 	t = rt_inread_table();
 	if (!t || t->gen != call->inread_gen)
 		return NULL;
+	/* No session holds calls: no lookup (rt_inread_held_at() orders). */
+	if (!READ_ONCE(t->held))
+		return NULL;
 	idx = rt_inread_find(t, current);
 	if (idx < 0 || !t->depth[idx])
 		return NULL;
