@@ -476,9 +476,7 @@ static void graph_said(struct diff_side *s, const struct rt_stream *st,
 	rt_graph_end(&s->v.graph);
 	sum.nr_srcs = s->f.nr_srcs - s->f.nr_perf_srcs - s->f.nr_counter_srcs;
 	t = rt_summary_totals(&sum);
-	cat_views_stream_ended(&s->v, &t, st->lost_pending, st->func_missed,
-			       st->offcpu_missed, &s->f);
-	cat_views_func_held(&s->v, st);
+	cat_views_stream_ended(&s->v, &t, st, &s->f);
 	if (d->quiet || rt_outbuf_init(&ob, STDERR_FILENO, 4096))
 		return;
 	rt_outbuf_printf(&ob, PROG ": %s: ", s->path);

@@ -200,9 +200,7 @@ int cat_replay(struct options *o)
 		struct rt_source_counts t = rt_summary_totals(&sum);
 
 		/* What the views lack, -q or not: said in each view. */
-		cat_views_stream_ended(&views, &t, st.lost_pending,
-				       st.func_missed, st.offcpu_missed, &f);
-		cat_views_func_held(&views, &st);
+		cat_views_stream_ended(&views, &t, &st, &f);
 		if (code == EXIT_OK && cat_views_finish(&views))
 			code = EXIT_FAIL;
 		cat_views_fini(&views);

@@ -594,10 +594,7 @@ static int trace_report(struct trace_run *r, int status, int code)
 	if (r->use_views && status == RT_STREAM_OK) {
 		struct rt_source_counts t = rt_summary_totals(sum);
 
-		cat_views_stream_ended(&r->views, &t, r->st.lost_pending,
-				       r->st.func_missed, r->st.offcpu_missed,
-				       NULL);
-		cat_views_func_held(&r->views, &r->st);
+		cat_views_stream_ended(&r->views, &t, &r->st, NULL);
 		if (cat_views_finish(&r->views))
 			code = EXIT_FAIL;
 	}

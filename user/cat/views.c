@@ -647,16 +647,18 @@ static void interval_heading(struct cat_views *v, uint64_t now_ns,
 
 void cat_views_stream_ended(struct cat_views *v,
 			    const struct rt_source_counts *counts,
-			    uint64_t lost_pending, uint64_t func_missed,
-			    uint64_t offcpu_missed,
+			    const struct rt_stream *st,
 			    const struct rt_raw_file *f)
 {
 	struct rt_missing *m[] = { &v->missing, &v->missing_block };
 
+	/* Not missing: what --min-latency asked the module to leave out. */
+	v->graph.held = st->func_held;
+	v->graph.fast_read = st->func_fast_read;
 	for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-		m[i]->lost_pending = lost_pending;
-		m[i]->func_missed = func_missed;
-		m[i]->offcpu_missed = offcpu_missed;
+		m[i]->lost_pending = st->lost_pending;
+		m[i]->func_missed = st->func_missed;
+		m[i]->offcpu_missed = st->offcpu_missed;
 		m[i]->malformed = counts->malformed;
 		m[i]->unknown = counts->unknown;
 		if (f) {
@@ -664,12 +666,6 @@ void cat_views_stream_ended(struct cat_views *v,
 			m[i]->truncated = f->truncated;
 		}
 	}
-}
-
-void cat_views_func_held(struct cat_views *v, const struct rt_stream *st)
-{
-	v->graph.held = st->func_held;
-	v->graph.fast_read = st->func_fast_read;
 }
 
 void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len)

@@ -113,25 +113,19 @@ bool cat_views_load_ksyms(struct rt_ksyms *k, const struct options *o,
 			  bool *failed);
 
 /*
- * The stream ended: what no view got, from its counts (@counts: every
- * source's, as the summary adds them), @lost_pending (losses no LOST
- * record reported), @func_missed (calls the probes of -e func:NAME
- * missed) and @offcpu_missed (off-CPU intervals the module could not
- * follow); @f the raw file replayed, or NULL live. Before
+ * The stream @st ended: what no view got, from its counts (@counts: every
+ * source's, as the summary adds them) and @st's lost_pending (losses no
+ * LOST record reported), func_missed (calls the probes of -e func:NAME
+ * missed) and offcpu_missed (off-CPU intervals the module could not
+ * follow); and, when its session held its calls until their reads
+ * returned (func_held), how many of faster reads the module left out,
+ * for --graph's summary. @f the raw file replayed, or NULL live. Before
  * cat_views_finish().
  */
 void cat_views_stream_ended(struct cat_views *v,
 			    const struct rt_source_counts *counts,
-			    uint64_t lost_pending, uint64_t func_missed,
-			    uint64_t offcpu_missed,
+			    const struct rt_stream *st,
 			    const struct rt_raw_file *f);
-
-/*
- * The stream ended, its session having held its calls until their reads
- * returned (@st's func_held): --graph's summary says how many of faster
- * reads the module left out. Before cat_views_finish(); nothing else.
- */
-void cat_views_func_held(struct cat_views *v, const struct rt_stream *st);
 
 /* "missing: 19497 records lost (97.5%), ..." of @m, or "" when nothing is. */
 void cat_views_missing_line(const struct rt_missing *m, char *buf, size_t len);
